@@ -1,0 +1,87 @@
+package dev.llmload.http;
+
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+
+/**
+ * One request/response on one connection. All state is owned by {@link #loop()}; only
+ * {@link #abort} may be called from other threads, and it hops onto the loop.
+ */
+public final class Exchange {
+
+    private final EventLoop loop;
+    private final HttpExchangeRequest request;
+    private final ResponseListener listener;
+    private Channel channel;
+    private boolean done;
+
+    Exchange(EventLoop loop, HttpExchangeRequest request, ResponseListener listener) {
+        this.loop = loop;
+        this.request = request;
+        this.listener = listener;
+    }
+
+    public EventLoop loop() {
+        return loop;
+    }
+
+    HttpExchangeRequest request() {
+        return request;
+    }
+
+    ResponseListener listener() {
+        return listener;
+    }
+
+    boolean isDone() {
+        return done;
+    }
+
+    void connecting(Channel channel) {
+        this.channel = channel;
+    }
+
+    void sent(Channel channel) {
+        this.channel = channel;
+        if (!done) {
+            listener.onSent(System.nanoTime());
+        }
+    }
+
+    /** Ends the exchange cleanly; the caller decides whether the connection is reusable. */
+    void complete(long nanos) {
+        if (!done) {
+            done = true;
+            listener.onComplete(nanos);
+        }
+    }
+
+    void fail(ExchangeFailure failure) {
+        if (!done) {
+            done = true;
+            listener.onFailure(failure, System.nanoTime());
+        }
+    }
+
+    /**
+     * Ends the exchange from this side: the listener hears {@link ExchangeFailure.Aborted} and the
+     * connection is closed, since the rest of its response can no longer be told apart.
+     */
+    public void abort(String reason) {
+        if (loop.inEventLoop()) {
+            abortOnLoop(reason);
+        } else {
+            loop.execute(() -> abortOnLoop(reason));
+        }
+    }
+
+    private void abortOnLoop(String reason) {
+        if (done) {
+            return;
+        }
+        fail(new ExchangeFailure.Aborted(reason));
+        if (channel != null) {
+            channel.close();
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package dev.llmload.http;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.channel.EventLoop;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.util.concurrent.Future;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+
+/**
+ * The non-blocking HTTP/1.1 client that carries the load. Each exchange is pinned to one event
+ * loop, which owns its connection and every callback; keep-alive connections are pooled per event
+ * loop, so a pool is only ever touched by its own thread and needs no lock. The pools grow to the
+ * number of exchanges in flight on their loop, which the dispatcher bounds by the run's
+ * concurrency. TLS (for https URLs) verifies certificates unless {@code insecure} is set.
+ */
+public final class LoadHttpClient implements AutoCloseable {
+
+    private final Endpoint endpoint;
+    private final String authorization;
+    private final MultiThreadIoEventLoopGroup group;
+    private final Bootstrap bootstrap;
+    private final Map<EventLoop, ArrayDeque<Channel>> idleByLoop = new IdentityHashMap<>();
+
+    /**
+     * @param apiKey  sent as a bearer token when not null; never logged
+     * @param threads event loop threads; streams are spread over them round-robin
+     */
+    public LoadHttpClient(Endpoint endpoint, String apiKey, int threads, Duration connectTimeout, boolean insecure) {
+        this.endpoint = endpoint;
+        this.authorization = apiKey == null || apiKey.isEmpty() ? null : "Bearer " + apiKey;
+        Transport transport = Transport.best();
+        this.group = transport.newGroup(threads, "llmload-io");
+        group.forEach(executor -> idleByLoop.put((EventLoop) executor, new ArrayDeque<>()));
+        SslContext ssl = endpoint.tls() ? sslContext(insecure) : null;
+        this.bootstrap = new Bootstrap()
+                .channel(transport.socketChannelClass())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        if (ssl != null) {
+                            channel.pipeline().addLast(ssl.newHandler(channel.alloc(), endpoint.host(), endpoint.port()));
+                        }
+                        channel.pipeline().addLast(new HttpClientCodec(4096, 64 * 1024, 64 * 1024));
+                        channel.pipeline().addLast(new ExchangeHandler());
+                    }
+                });
+    }
+
+    private static SslContext sslContext(boolean insecure) {
+        try {
+            SslContextBuilder builder = SslContextBuilder.forClient();
+            if (insecure) {
+                builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
+            }
+            return builder.build();
+        } catch (SSLException e) {
+            throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
+        }
+    }
+
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    /**
+     * Starts an exchange on the next event loop. Returns at once; the listener hears the rest on
+     * that loop. The returned handle aborts the exchange from any thread.
+     */
+    public Exchange send(HttpExchangeRequest request, ResponseListener listener) {
+        EventLoop loop = group.next();
+        Exchange exchange = new Exchange(loop, request, listener);
+        loop.execute(() -> start(exchange));
+        return exchange;
+    }
+
+    /** Runs {@code task} on an event loop after {@code delay}; used for per-request timeouts. */
+    public static Future<?> schedule(EventLoop loop, Runnable task, long delayNanos) {
+        return loop.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void start(Exchange exchange) {
+        if (exchange.isDone()) {
+            return;
+        }
+        ArrayDeque<Channel> idle = idleByLoop.get(exchange.loop());
+        Channel channel;
+        while ((channel = idle.pollLast()) != null) {
+            if (channel.isActive()) {
+                write(channel, exchange);
+                return;
+            }
+        }
+        ChannelFuture connect = bootstrap.clone(exchange.loop()).connect(endpoint.host(), endpoint.port());
+        exchange.connecting(connect.channel());
+        connect.addListener((ChannelFuture future) -> {
+            if (future.isSuccess()) {
+                write(future.channel(), exchange);
+            } else {
+                Throwable cause = future.cause();
+                String reason = endpoint.hostHeader() + ": " + describe(cause);
+                exchange.fail(cause instanceof ConnectTimeoutException
+                        ? new ExchangeFailure.ConnectTimedOut(reason)
+                        : new ExchangeFailure.ConnectFailed(reason));
+            }
+        });
+    }
+
+    private void write(Channel channel, Exchange exchange) {
+        if (exchange.isDone()) {
+            release(channel);
+            return;
+        }
+        HttpExchangeRequest request = exchange.request();
+        FullHttpRequest http = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(request.method()),
+                endpoint.basePath() + request.path(), Unpooled.wrappedBuffer(request.body()));
+        http.headers().set(HttpHeaderNames.HOST, endpoint.hostHeader());
+        http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        http.headers().set(HttpHeaderNames.CONTENT_LENGTH, request.body().length);
+        if (request.body().length > 0) {
+            http.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+        }
+        http.headers().set(HttpHeaderNames.ACCEPT, "text/event-stream, application/json");
+        if (authorization != null) {
+            http.headers().set(HttpHeaderNames.AUTHORIZATION, authorization);
+        }
+        request.headers().forEach(http.headers()::set);
+        channel.pipeline().get(ExchangeHandler.class).begin(exchange, this);
+        channel.writeAndFlush(http).addListener(written -> {
+            if (written.isSuccess()) {
+                exchange.sent(channel);
+            } else {
+                exchange.fail(new ExchangeFailure.ConnectionLost("write failed: " + describe(written.cause())));
+                channel.close();
+            }
+        });
+    }
+
+    /** Returns a connection whose response ended cleanly to its loop's pool. Runs on that loop. */
+    void release(Channel channel) {
+        if (channel.isActive()) {
+            idleByLoop.get((EventLoop) channel.eventLoop()).addLast(channel);
+        }
+    }
+
+    static String describe(Throwable cause) {
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage();
+        return message == null ? root.getClass().getSimpleName() : message;
+    }
+
+    @Override
+    public void close() {
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
