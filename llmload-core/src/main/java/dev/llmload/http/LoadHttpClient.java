@@ -106,6 +106,10 @@ public final class LoadHttpClient implements AutoCloseable {
         if (exchange.isDone()) {
             return;
         }
+        exchange.listener().onStart(exchange);
+        if (exchange.isDone()) {
+            return;
+        }
         ArrayDeque<Channel> idle = idleByLoop.get(exchange.loop());
         Channel channel;
         while ((channel = idle.pollLast()) != null) {

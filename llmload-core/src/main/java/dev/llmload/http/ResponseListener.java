@@ -11,6 +11,9 @@ import io.netty.handler.codec.http.HttpHeaders;
  */
 public interface ResponseListener {
 
+    /** The exchange begins on its event loop; nothing else has happened yet. */
+    void onStart(Exchange exchange);
+
     /** The connection is ready and the request was written to it. */
     void onSent(long nanos);
 

@@ -1,0 +1,138 @@
+package dev.llmload.load;
+
+import dev.llmload.protocol.StreamChunk;
+import dev.llmload.record.Journal;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.record.TokenSource;
+import dev.llmload.workload.tokenizer.Tokenizer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
+
+/**
+ * Turns finished requests into {@link RequestRecord}s and journals them, on its own thread
+ * ({@code llmload-recorder}), which owns the journal and the list of records. Token counting with
+ * the local tokenizer happens here, away from the I/O threads.
+ */
+public final class Recorder implements Consumer<FinishedRequest>, AutoCloseable {
+
+    private static final FinishedRequest END = new FinishedRequest(null, null, false, 0, 0, 0, 0, 0, 0,
+            new long[0], List.of(), 0, null, null, null, false, null);
+
+    private final LinkedBlockingQueue<FinishedRequest> queue = new LinkedBlockingQueue<>();
+    private final Journal journal;
+    private final Tokenizer tokenizer;
+    private final long runStartNanos;
+    private final List<RequestRecord> records = new ArrayList<>();
+    private final Consumer<RequestRecord> listener;
+    private final Thread thread;
+    private volatile IOException writeFailure;
+
+    /**
+     * @param listener hears every record on the recorder thread (live progress); may be a no-op
+     */
+    public Recorder(Journal journal, Tokenizer tokenizer, long runStartNanos, Consumer<RequestRecord> listener) {
+        this.journal = journal;
+        this.tokenizer = tokenizer;
+        this.runStartNanos = runStartNanos;
+        this.listener = listener;
+        this.thread = new Thread(this::drain, "llmload-recorder");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Hands a finished request over; safe from any thread, never blocks. */
+    @Override
+    public void accept(FinishedRequest finished) {
+        queue.add(finished);
+    }
+
+    private void drain() {
+        try {
+            FinishedRequest next;
+            while ((next = queue.take()) != END) {
+                RequestRecord record = toRecord(next);
+                if (writeFailure == null) {
+                    try {
+                        record = journal.append(record);
+                    } catch (IOException e) {
+                        writeFailure = e;
+                    }
+                }
+                records.add(record);
+                listener.accept(record);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    RequestRecord toRecord(FinishedRequest f) {
+        int events = f.tokenEventNanos().length;
+        int[] counts = new int[events];
+        StreamChunk.Usage usage = f.usage();
+        boolean serverOutput = usage != null && usage.completionTokens() >= 0;
+        if (serverOutput && usage.completionTokens() == events) {
+            // One token per event, as the server's own count confirms.
+            java.util.Arrays.fill(counts, 1);
+        } else {
+            for (int i = 0; i < events; i++) {
+                counts[i] = Math.max(1, tokenizer.count(f.tokenEventTexts().get(i)));
+            }
+        }
+        int localOutput = 0;
+        for (int count : counts) {
+            localOutput += count;
+        }
+        boolean serverInput = usage != null && usage.promptTokens() >= 0;
+        long[] times = new long[events];
+        for (int i = 0; i < events; i++) {
+            times[i] = f.tokenEventNanos()[i] - runStartNanos;
+        }
+        return new RequestRecord(
+                f.request().spec().index(),
+                f.requestId(),
+                f.warmup(),
+                f.intendedSendNanos() - runStartNanos,
+                f.sentNanos() - runStartNanos,
+                offset(f.firstByteNanos()),
+                offset(f.firstTokenNanos()),
+                offset(f.firstContentNanos()),
+                f.endNanos() - runStartNanos,
+                times,
+                counts,
+                f.httpStatus(),
+                f.outcome(),
+                serverInput ? usage.promptTokens() : f.request().spec().inputTokens(),
+                serverInput,
+                serverOutput ? usage.completionTokens() : localOutput,
+                serverOutput ? TokenSource.SERVER : TokenSource.LOCAL_TOKENIZER,
+                f.finishReason(),
+                f.streamed());
+    }
+
+    private long offset(long nanos) {
+        return nanos < 0 ? RequestRecord.NEVER : nanos - runStartNanos;
+    }
+
+    /**
+     * Waits until every request handed over so far is journaled, then returns all records.
+     *
+     * @throws IOException when the journal could not be written (the records are still complete)
+     */
+    public List<RequestRecord> finish() throws IOException, InterruptedException {
+        queue.add(END);
+        thread.join();
+        if (writeFailure != null) {
+            throw writeFailure;
+        }
+        return List.copyOf(records);
+    }
+
+    @Override
+    public void close() throws IOException {
+        journal.close();
+    }
+}

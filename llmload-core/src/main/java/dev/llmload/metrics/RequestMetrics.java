@@ -1,0 +1,67 @@
+package dev.llmload.metrics;
+
+import dev.llmload.record.RequestRecord;
+
+/**
+ * The per-request metrics of DESIGN.md §3, derived from one {@link RequestRecord}. All values in
+ * milliseconds; {@code null} where a metric is not defined for the request (TTFT of a
+ * non-streamed request, TPOT with fewer than two output tokens). Pure arithmetic.
+ *
+ * @param ttftMs          first token-bearing event (content or reasoning) minus the send
+ * @param ttfcMs          first event carrying answer content minus the send
+ * @param e2eMs           last token-bearing event minus the send (end of the response when not streamed)
+ * @param tpotMs          (E2E − TTFT) / (output tokens − 1)
+ * @param clientQueueMs   actual send minus intended send (waiting at the gate or behind the schedule)
+ * @param ttftFromIntendedMs TTFT measured from the intended send: what a user arriving on schedule felt
+ * @param e2eFromIntendedMs  E2E measured from the intended send
+ */
+public record RequestMetrics(
+        Double ttftMs,
+        Double ttfcMs,
+        Double e2eMs,
+        Double tpotMs,
+        double clientQueueMs,
+        Double ttftFromIntendedMs,
+        Double e2eFromIntendedMs) {
+
+    private static final double NANOS_PER_MS = 1_000_000.0;
+
+    public static RequestMetrics of(RequestRecord record) {
+        long sent = record.sentNanos();
+        Double ttft = record.streamed() && record.firstTokenNanos() >= 0 ? ms(record.firstTokenNanos() - sent) : null;
+        Double ttfc = record.streamed() && record.firstContentNanos() >= 0 ? ms(record.firstContentNanos() - sent) : null;
+        long last = record.streamed() ? record.lastTokenNanos() : record.endNanos();
+        Double e2e = last >= 0 ? ms(last - sent) : null;
+        Double tpot = null;
+        if (ttft != null && e2e != null && record.outputTokens() > 1) {
+            tpot = (e2e - ttft) / (record.outputTokens() - 1);
+        }
+        double queue = ms(sent - record.intendedSendNanos());
+        return new RequestMetrics(ttft, ttfc, e2e, tpot, queue,
+                ttft == null ? null : ttft + queue,
+                e2e == null ? null : e2e + queue);
+    }
+
+    /**
+     * Adds this request's inter-token gaps to the two ITL views: per event (one gap per
+     * token-bearing event after the first) and per token (an event carrying k tokens after a gap
+     * g counts as k gaps of g / k).
+     */
+    public static void collectInterTokenLatencies(RequestRecord record, DoubleList perEvent, DoubleList perToken) {
+        long[] times = record.tokenEventNanos();
+        int[] counts = record.tokenEventCounts();
+        for (int i = 1; i < times.length; i++) {
+            double gap = ms(times[i] - times[i - 1]);
+            perEvent.add(gap);
+            int k = Math.max(1, counts[i]);
+            double share = gap / k;
+            for (int j = 0; j < k; j++) {
+                perToken.add(share);
+            }
+        }
+    }
+
+    static double ms(long nanos) {
+        return nanos / NANOS_PER_MS;
+    }
+}

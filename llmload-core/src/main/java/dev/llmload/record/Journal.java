@@ -1,0 +1,203 @@
+package dev.llmload.record;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code requests.jsonl}: one JSON line per finished request, appended and flushed as each request
+ * ends, so a run that dies loses nothing that finished. Times are milliseconds with microsecond
+ * precision: the send times as offsets from the run's start, token times as offsets from the
+ * request's own send. Records are kept at microsecond precision in memory too, so a report rebuilt
+ * from the journal equals the original. A writer is used by one thread (the recorder's).
+ */
+public final class Journal implements AutoCloseable {
+
+    public static final String FILE_NAME = "requests.jsonl";
+
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final OutputStream out;
+
+    private Journal(OutputStream out) {
+        this.out = out;
+    }
+
+    public static Journal create(Path file) throws IOException {
+        return new Journal(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE));
+    }
+
+    /**
+     * Writes one whole line and flushes it to the operating system.
+     *
+     * @return the record as the journal holds it (times at microsecond precision); keep this one,
+     *         so that statistics computed now and from the file later are the same
+     */
+    public RequestRecord append(RequestRecord record) throws IOException {
+        String line = toJson(record);
+        out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        return fromJson(MAPPER.readTree(line));
+    }
+
+    @Override
+    public void close() throws IOException {
+        out.close();
+    }
+
+    static String toJson(RequestRecord r) {
+        StringWriter text = new StringWriter(256 + r.tokenEventNanos().length * 12);
+        try (JsonGenerator json = JSON.createGenerator(text)) {
+            json.writeStartObject();
+            json.writeNumberField("index", r.index());
+            json.writeStringField("request_id", r.requestId());
+            json.writeBooleanField("warmup", r.warmup());
+            json.writeStringField("outcome", r.outcome().key());
+            if (r.outcome() instanceof Outcome.Failure failure) {
+                json.writeStringField("error", failure.message());
+                if (failure.timeoutKind() != null) {
+                    json.writeStringField("timeout_kind", failure.timeoutKind().key());
+                }
+            }
+            json.writeNumberField("http_status", r.httpStatus());
+            json.writeBooleanField("streamed", r.streamed());
+            json.writeNumberField("input_tokens", r.inputTokens());
+            json.writeStringField("input_tokens_source", r.inputTokensFromServer() ? "server" : "workload");
+            json.writeNumberField("output_tokens", r.outputTokens());
+            json.writeStringField("output_tokens_source", r.outputTokenSource().key());
+            json.writeStringField("finish_reason", r.finishReason());
+            writeMs(json, "intended_send_ms", r.intendedSendNanos());
+            writeMs(json, "sent_ms", r.sentNanos());
+            writeRelative(json, "first_byte_ms", r.firstByteNanos(), r.sentNanos());
+            writeRelative(json, "ttft_ms", r.firstTokenNanos(), r.sentNanos());
+            writeRelative(json, "ttfc_ms", r.firstContentNanos(), r.sentNanos());
+            writeRelative(json, "e2e_latency_ms", r.streamed() ? r.lastTokenNanos() : r.endNanos(), r.sentNanos());
+            writeRelative(json, "end_ms", r.endNanos(), r.sentNanos());
+            json.writeArrayFieldStart("token_times_ms");
+            for (long t : r.tokenEventNanos()) {
+                json.writeNumber(micros(t - r.sentNanos()) / 1000.0);
+            }
+            json.writeEndArray();
+            json.writeArrayFieldStart("token_counts");
+            for (int count : r.tokenEventCounts()) {
+                json.writeNumber(count);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return text.toString();
+    }
+
+    private static void writeMs(JsonGenerator json, String name, long nanos) throws IOException {
+        json.writeNumberField(name, micros(nanos) / 1000.0);
+    }
+
+    private static void writeRelative(JsonGenerator json, String name, long nanos, long from) throws IOException {
+        if (nanos < 0) {
+            json.writeNullField(name);
+        } else {
+            json.writeNumberField(name, micros(nanos - from) / 1000.0);
+        }
+    }
+
+    private static long micros(long nanos) {
+        return Math.round(nanos / 1000.0);
+    }
+
+    /**
+     * Reads a journal back. A last line cut short by a crash is skipped; any other bad line is an
+     * error naming the file and line.
+     */
+    public static List<RequestRecord> read(Path file) throws IOException {
+        List<RequestRecord> records = new ArrayList<>();
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            int number = 0;
+            String pendingBad = null;
+            while ((line = reader.readLine()) != null) {
+                number++;
+                if (pendingBad != null) {
+                    throw new IOException(pendingBad);
+                }
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    records.add(fromJson(MAPPER.readTree(line)));
+                } catch (IOException | RuntimeException e) {
+                    pendingBad = file + ":" + number + ": not a valid journal line (" + e.getMessage() + ")";
+                }
+            }
+        }
+        return records;
+    }
+
+    static RequestRecord fromJson(JsonNode n) {
+        long sent = nanos(n.get("sent_ms"));
+        JsonNode times = n.get("token_times_ms");
+        JsonNode countsNode = n.get("token_counts");
+        long[] tokenTimes = new long[times.size()];
+        int[] counts = new int[times.size()];
+        for (int i = 0; i < tokenTimes.length; i++) {
+            tokenTimes[i] = sent + nanos(times.get(i));
+            counts[i] = countsNode.get(i).asInt();
+        }
+        String outcomeKey = n.get("outcome").asText();
+        Outcome outcome;
+        if (outcomeKey.equals("success")) {
+            outcome = Outcome.SUCCESS;
+        } else {
+            JsonNode kind = n.get("timeout_kind");
+            outcome = new Outcome.Failure(FailureClass.fromKey(outcomeKey),
+                    kind == null || kind.isNull() ? null : TimeoutKind.fromKey(kind.asText()), textOrNull(n.get("error")));
+        }
+        return new RequestRecord(
+                n.get("index").asLong(),
+                textOrNull(n.get("request_id")),
+                n.get("warmup").asBoolean(),
+                nanos(n.get("intended_send_ms")),
+                sent,
+                relative(n.get("first_byte_ms"), sent),
+                relative(n.get("ttft_ms"), sent),
+                relative(n.get("ttfc_ms"), sent),
+                relative(n.get("end_ms"), sent),
+                tokenTimes,
+                counts,
+                n.get("http_status").asInt(),
+                outcome,
+                n.get("input_tokens").asInt(),
+                "server".equals(n.get("input_tokens_source").asText()),
+                n.get("output_tokens").asInt(),
+                "server".equals(n.get("output_tokens_source").asText()) ? TokenSource.SERVER : TokenSource.LOCAL_TOKENIZER,
+                textOrNull(n.get("finish_reason")),
+                n.get("streamed").asBoolean());
+    }
+
+    private static long nanos(JsonNode ms) {
+        return Math.round(ms.asDouble() * 1000.0) * 1000;
+    }
+
+    private static long relative(JsonNode ms, long from) {
+        return ms == null || ms.isNull() ? RequestRecord.NEVER : from + nanos(ms);
+    }
+
+    private static String textOrNull(JsonNode node) {
+        return node == null || node.isNull() ? null : node.asText();
+    }
+}
