@@ -1,0 +1,63 @@
+package dev.llmload.stats;
+
+/**
+ * Summary statistics of one distribution, as reported for every metric (TTFT, ITL, ...).
+ *
+ * <p>An empty distribution has {@code count == 0} and every other field {@code null}, written as
+ * JSON null: absent data must never read as 0 ms. A non-empty one has every field set.
+ *
+ * @param count number of samples
+ * @param mean  arithmetic mean
+ * @param std   population standard deviation (divides by n, like {@code numpy.std})
+ * @param min   smallest sample
+ * @param max   largest sample
+ * @param p50   50th percentile, by linear interpolation between closest ranks (see {@link Statistics})
+ * @param p90   90th percentile
+ * @param p95   95th percentile
+ * @param p99   99th percentile
+ * @param p99_9 99.9th percentile
+ */
+public record Summary(long count, Double mean, Double std, Double min, Double max,
+                      Double p50, Double p90, Double p95, Double p99, Double p99_9) {
+
+    /** The summary of no samples. */
+    public static final Summary EMPTY = new Summary(0, null, null, null, null, null, null, null, null, null);
+
+    public Summary {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must not be negative: " + count);
+        }
+        boolean allAbsent = mean == null && std == null && min == null && max == null
+                && p50 == null && p90 == null && p95 == null && p99 == null && p99_9 == null;
+        boolean allPresent = mean != null && std != null && min != null && max != null
+                && p50 != null && p90 != null && p95 != null && p99 != null && p99_9 != null;
+        if (count == 0 ? !allAbsent : !allPresent) {
+            throw new IllegalArgumentException(
+                    "an empty summary must have every statistic null and a non-empty one none null: " + count);
+        }
+    }
+
+    /** Whether there were no samples. */
+    public boolean isEmpty() {
+        return count == 0;
+    }
+
+    /** The value of {@code percentile}, or null when empty. */
+    public Double percentile(Percentile percentile) {
+        return switch (percentile) {
+            case P50 -> p50;
+            case P90 -> p90;
+            case P95 -> p95;
+            case P99 -> p99;
+            case P99_9 -> p99_9;
+        };
+    }
+
+    /**
+     * Whether {@code percentile} rests on too few samples to be trusted: fewer than
+     * {@link Percentile#minimumConfidentCount()} (p99 below 100 samples, p99.9 below 1,000).
+     */
+    public boolean isLowConfidence(Percentile percentile) {
+        return count < percentile.minimumConfidentCount();
+    }
+}
