@@ -1,0 +1,66 @@
+package dev.llmload.workload.tokenizer;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.EncodingRegistry;
+import com.knuddels.jtokkit.api.EncodingType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Makes tokenizers from the user's spec: a tiktoken encoding name ({@code cl100k_base},
+ * {@code o200k_base}, {@code p50k_base}, {@code r50k_base}) or the path of a HuggingFace
+ * {@code tokenizer.json} (or of a directory holding one). Encodings are shared: asking twice for
+ * the same name returns the same instance.
+ */
+public final class Tokenizers {
+
+    /** The encoding used when the user names none: GPT-4's, close to most Llama-3-class models. */
+    public static final String DEFAULT = "cl100k_base";
+
+    private static final Map<String, EncodingType> ENCODINGS = Map.of(
+            "cl100k_base", EncodingType.CL100K_BASE,
+            "o200k_base", EncodingType.O200K_BASE,
+            "p50k_base", EncodingType.P50K_BASE,
+            "r50k_base", EncodingType.R50K_BASE);
+
+    private static final Map<String, Tokenizer> SHARED = new ConcurrentHashMap<>();
+
+    private Tokenizers() {
+    }
+
+    /** The {@link #DEFAULT} encoding. */
+    public static Tokenizer defaultTokenizer() {
+        return byName(DEFAULT);
+    }
+
+    /**
+     * The tokenizer a spec names.
+     *
+     * @throws IllegalArgumentException with a one-line message for the user when the spec is
+     *         neither a known encoding nor a readable tokenizer.json
+     */
+    public static Tokenizer byName(String spec) {
+        String key = spec.strip().toLowerCase(Locale.ROOT);
+        EncodingType type = ENCODINGS.get(key);
+        if (type != null) {
+            return SHARED.computeIfAbsent(key, name -> new JtokkitTokenizer(name, Registry.INSTANCE.getEncoding(type)));
+        }
+        Path path = Path.of(spec.strip());
+        if (Files.isDirectory(path)) {
+            path = path.resolve("tokenizer.json");
+        }
+        if (Files.isRegularFile(path)) {
+            return HuggingFaceFileTokenizer.load(path);
+        }
+        throw new IllegalArgumentException("unknown tokenizer '" + spec
+                + "': expected cl100k_base, o200k_base, p50k_base, r50k_base or the path of a tokenizer.json");
+    }
+
+    /** Loads jtokkit's vocabularies only when an encoding is first asked for. */
+    private static final class Registry {
+        static final EncodingRegistry INSTANCE = Encodings.newLazyEncodingRegistry();
+    }
+}
