@@ -164,7 +164,7 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
             readNanos = nanos;
             sse.feed(chunk);
         } else if (body.size() < MAX_ERROR_BODY || status == 200) {
-            chunk.getBytes(chunk.readerIndex(), body, chunk.readableBytes());
+            body.writeBytes(io.netty.buffer.ByteBufUtil.getBytes(chunk));
         }
     }
 

@@ -1,0 +1,123 @@
+package dev.llmload.report;
+
+import dev.llmload.metrics.RunResults;
+import dev.llmload.stats.Percentile;
+import dev.llmload.stats.Summary;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The summary printed at the end of a run, in the label/value layout of {@code vllm bench serve}
+ * (labels 40 wide, 50-column rulers). The load conditions and data shape come first, because a
+ * throughput without them means nothing.
+ */
+public final class ConsoleSummary {
+
+    private static final int WIDTH = 50;
+
+    private ConsoleSummary() {}
+
+    public static String render(RunReport report) {
+        StringBuilder out = new StringBuilder();
+        RunResults r = report.results();
+        ruler(out, "llmload benchmark result", '=');
+        line(out, "Target:", report.service().url()
+                + (report.service().framework() == null ? "" : " (" + report.service().framework() + ")"));
+        line(out, "Model:", report.model().name());
+        line(out, "API:", report.service().api() + (report.service().streaming() ? ", streaming" : ", not streaming"));
+        line(out, "Load:", describeLoad(report.load()));
+        line(out, "Requests (measured, warm-up excluded):", String.valueOf(r.requests().attempted()));
+        line(out, "Input tokens (requested):", report.data().inputTokens().requested());
+        line(out, "Input tokens (mean / p50 / p99):", tokens(report.data().inputTokens().measured()));
+        line(out, "Output tokens (requested):", report.data().outputTokens().requested());
+        line(out, "Output tokens (mean / p50 / p99):", tokens(report.data().outputTokens().measured()));
+        line(out, "Data source:", report.data().source());
+        line(out, "Benchmark duration (s):", number(r.durationS()));
+        if (report.run().interrupted()) {
+            line(out, "Interrupted:", "yes: only finished requests are counted");
+        }
+        ruler(out, "Throughput", '-');
+        line(out, "Successful requests:", String.valueOf(r.requests().succeeded()));
+        line(out, "Request throughput (req/s):", number(r.requestThroughput()));
+        line(out, "Output token throughput (tok/s):", number(r.outputTokenThroughput()));
+        line(out, "Total token throughput (tok/s):", number(r.totalTokenThroughput()));
+        block(out, "Time to First Token", "TTFT", r.ttftMs());
+        block(out, "Inter-token Latency", "ITL", r.itlMs());
+        block(out, "Time per Output Token (excl. 1st token)", "TPOT", r.tpotMs());
+        block(out, "End-to-end Latency", "E2E", r.e2eLatencyMs());
+        block(out, "Client Queue Time (gate and schedule lag)", "queue", r.clientQueueTimeMs());
+        ruler(out, "Errors", '-');
+        line(out, "Success rate:", percent(r.successRate()));
+        line(out, "Error rate:", percent(r.errorRate()));
+        line(out, "Timeout rate:", percent(r.timeoutRate()));
+        for (Map.Entry<String, RunResults.ErrorClassSummary> e : r.errors().entrySet()) {
+            line(out, "  " + e.getKey() + ":", e.getValue().count() + " (" + percent(e.getValue().rate()) + ")"
+                    + (e.getValue().samples().isEmpty() ? "" : " e.g. " + oneLine(e.getValue().samples().getFirst())));
+        }
+        if (!report.notes().isEmpty()) {
+            ruler(out, "Notes", '-');
+            for (RunReport.Note note : report.notes()) {
+                out.append("[").append(note.kind()).append("] ").append(oneLine(note.message())).append('\n');
+            }
+        }
+        out.append("=".repeat(WIDTH)).append('\n');
+        return out.toString();
+    }
+
+    private static String describeLoad(RunReport.Load load) {
+        if ("open".equals(load.mode())) {
+            String text = "open loop, " + number(load.requestRate()) + " req/s " + load.arrival()
+                    + (load.burstiness() != null && !"poisson".equals(load.arrival()) && !"constant".equals(load.arrival())
+                    ? " (burstiness " + load.burstiness() + ")" : "");
+            return load.maxConcurrency() == null ? text : text + ", max concurrency " + load.maxConcurrency();
+        }
+        return "closed loop, concurrency " + load.concurrency();
+    }
+
+    private static void block(StringBuilder out, String title, String label, Summary summary) {
+        ruler(out, title + " (ms)", '-');
+        if (summary.isEmpty()) {
+            line(out, "Mean " + label + " (ms):", "n/a (no samples)");
+            return;
+        }
+        line(out, "Mean " + label + " (ms):", number(summary.mean()));
+        for (Percentile p : new Percentile[] {Percentile.P50, Percentile.P90, Percentile.P95, Percentile.P99}) {
+            String value = number(summary.percentile(p));
+            if (summary.count() < p.minimumConfidentCount()) {
+                value += "  (low confidence: " + summary.count() + " samples)";
+            }
+            line(out, p.key().toUpperCase(Locale.ROOT) + " " + label + " (ms):", value);
+        }
+    }
+
+    private static void ruler(StringBuilder out, String title, char c) {
+        String text = title.length() + 2 >= WIDTH ? title : " " + title + " ";
+        int left = Math.max(0, (WIDTH - text.length()) / 2);
+        int right = Math.max(0, WIDTH - text.length() - left);
+        out.append(String.valueOf(c).repeat(left)).append(text).append(String.valueOf(c).repeat(right)).append('\n');
+    }
+
+    private static void line(StringBuilder out, String label, String value) {
+        out.append(String.format(Locale.ROOT, "%-40s%s%n", label, value == null ? "n/a" : value));
+    }
+
+    private static String tokens(Summary summary) {
+        if (summary.isEmpty()) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "%.1f / %.0f / %.0f", summary.mean(), summary.p50(), summary.p99());
+    }
+
+    static String number(Double value) {
+        return value == null ? "n/a" : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static String percent(Double value) {
+        return value == null ? "n/a" : String.format(Locale.ROOT, "%.2f%%", value * 100);
+    }
+
+    private static String oneLine(String text) {
+        String flat = text.replaceAll("\\s+", " ");
+        return flat.length() > 120 ? flat.substring(0, 120) + "..." : flat;
+    }
+}
