@@ -37,6 +37,19 @@ public record Endpoint(boolean tls, String host, int port, String basePath) {
         return new Endpoint(tls, host, port, path);
     }
 
+    /**
+     * The API base of an OpenAI-compatible server: {@code http://host:8000} and
+     * {@code http://host:8000/v1} both mean {@code /v1} on that server; a gateway's
+     * {@code https://gw/openai/v1} keeps its own prefix.
+     */
+    public static Endpoint openAiBase(String url) {
+        Endpoint parsed = parse(url);
+        if (parsed.basePath().endsWith("/v1")) {
+            return parsed;
+        }
+        return new Endpoint(parsed.tls(), parsed.host(), parsed.port(), parsed.basePath() + "/v1");
+    }
+
     /** The value of the {@code Host} header. */
     public String hostHeader() {
         String h = host.contains(":") ? "[" + host + "]" : host;
