@@ -1,10 +1,55 @@
 package dev.llmload.cli;
 
-/** Entry point of the llmload command line. */
-public final class Main {
-    private Main() {}
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of the {@code llmload} command line: subcommands, error handling and exit codes. */
+@Command(name = "llmload", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "Load tester and benchmark for LLM inference services (OpenAI-compatible APIs).",
+        subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    /** Exit code for bad usage: an unknown flag, a bad value, a config that does not parse. */
+    public static final int EXIT_USAGE = 2;
+    /** Exit code for a run that could not start: unreachable server, bad dataset. */
+    public static final int EXIT_CANNOT_START = 1;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
 
     public static void main(String[] args) {
-        System.out.println("llmload");
+        System.exit(execute(args));
+    }
+
+    /** Runs the command line and returns the exit code, without exiting (for tests). */
+    public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new Main());
+        commandLine.setParameterExceptionHandler((exception, arguments) -> {
+            CommandLine failed = exception.getCommandLine();
+            failed.getErr().println("llmload: " + exception.getMessage() + " (see '"
+                    + failed.getCommandSpec().qualifiedName() + " --help')");
+            return EXIT_USAGE;
+        });
+        commandLine.setExecutionExceptionHandler((exception, failed, parseResult) -> {
+            if (exception instanceof UsageException) {
+                failed.getErr().println("llmload: " + exception.getMessage());
+                return EXIT_USAGE;
+            }
+            if (exception instanceof dev.llmload.run.RunException) {
+                failed.getErr().println("llmload: " + exception.getMessage());
+                return EXIT_CANNOT_START;
+            }
+            throw exception;
+        });
+        return commandLine;
     }
 }
