@@ -216,7 +216,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         model.put("id", name);
         model.put("object", "model");
         model.put("created", services.startedUnixSeconds());
-        model.put("owned_by", "vllm");
+        model.put("owned_by", "llmload-sim");
         model.put("root", name);
         model.putNull("parent");
         model.put("max_model_len", services.config().maxModelLen());
