@@ -134,7 +134,7 @@ class SimServerEndpointsTest {
         JsonNode models = JSON.readTree(client.get("/v1/models").body());
         assertThat(models.at("/data/0/id").asText()).isEqualTo("sim-model");
         assertThat(models.at("/data/0/max_model_len").asInt()).isEqualTo(256);
-        assertThat(models.at("/data/0/owned_by").asText()).isEqualTo("vllm");
+        assertThat(models.at("/data/0/owned_by").asText()).isEqualTo("llmload-sim");
         assertThat(JSON.readTree(client.get("/version").body()).get("version").asText()).isNotBlank();
         assertThat(client.get("/health").statusCode()).isEqualTo(200);
         var metrics = client.get("/metrics");
