@@ -1,0 +1,34 @@
+package dev.llmload.run;
+
+import dev.llmload.load.Timeouts;
+import dev.llmload.protocol.ApiKind;
+import dev.llmload.sim.server.SimConfig;
+import dev.llmload.sim.server.SimServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Test helpers: a simulator on loopback with a fixed timing model, and run configs aimed at it. */
+final class SimulatorRuns {
+
+    private SimulatorRuns() {}
+
+    /** A fixed-latency simulator: TTFT {@code ttftMs} whatever the prompt, then one token every {@code itlMs}. */
+    static SimServer fixedSimulator(double ttftMs, double itlMs, Map<String, Object> extra) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("ttftMs", ttftMs);
+        settings.put("prefillMsPerToken", 0.0);
+        settings.put("itlMs", itlMs);
+        settings.put("jitter", 0.0);
+        settings.putAll(extra);
+        return SimServer.start(SimConfig.load(null, settings));
+    }
+
+    static RunConfig closedLoop(String url, int concurrency, long requests, int inputTokens, int outputTokens, Path dir) {
+        return new RunConfig(url, ApiKind.CHAT, null, true, true, LoadSpec.closed(concurrency), requests, null, 0,
+                String.valueOf(inputTokens), String.valueOf(outputTokens), null, "cl100k_base", 7,
+                Timeouts.defaults(), Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 2);
+    }
+}
