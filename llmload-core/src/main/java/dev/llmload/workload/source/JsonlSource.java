@@ -1,5 +1,6 @@
 package dev.llmload.workload.source;
 
+import dev.llmload.workload.ContentHash;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,6 @@
 package dev.llmload.workload.source;
 
+import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
 import dev.llmload.workload.length.LengthDistribution;

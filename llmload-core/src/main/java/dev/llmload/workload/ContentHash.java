@@ -1,6 +1,5 @@
-package dev.llmload.workload.source;
+package dev.llmload.workload;
 
-import dev.llmload.workload.DatasetException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -10,13 +9,17 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** SHA-256 in lower-case hex, of a file streamed in blocks or of a parameter string. */
-final class ContentHash {
+/**
+ * SHA-256 in lower-case hex, of a file streamed in blocks or of a parameter string: the content
+ * hashes that let reports tell whether two runs sent comparable data.
+ */
+public final class ContentHash {
 
     private ContentHash() {
     }
 
-    static MessageDigest sha256() {
+    /** A fresh digest, e.g. to hash a file while a prescan reads it. */
+    public static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
@@ -24,17 +27,20 @@ final class ContentHash {
         }
     }
 
-    static String hex(MessageDigest digest) {
+    public static String hex(MessageDigest digest) {
         return HexFormat.of().formatHex(digest.digest());
     }
 
-    static String of(String parameters) {
+    public static String of(String parameters) {
         MessageDigest digest = sha256();
         digest.update(parameters.getBytes(StandardCharsets.UTF_8));
         return hex(digest);
     }
 
-    static String of(Path file) {
+    /**
+     * @throws DatasetException when the file cannot be read
+     */
+    public static String of(Path file) {
         MessageDigest digest = sha256();
         byte[] buffer = new byte[1 << 16];
         try (InputStream in = Files.newInputStream(file)) {
