@@ -5,6 +5,7 @@ import dev.llmload.http.HttpExchangeRequest;
 import dev.llmload.protocol.OpenAiCodec;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
+import dev.llmload.schedule.ConcurrencyPlan;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Iterator;
@@ -35,6 +36,7 @@ public final class Dispatcher {
     private final Iterator<PreparedRequest> requests;
     private final long maxRequests;
     private final int warmup;
+    private final long warmupEndNanos;
     private final Consumer<FinishedRequest> recorder;
     private final long runStartNanos;
     private final long deadlineNanos;
@@ -65,10 +67,13 @@ public final class Dispatcher {
     /**
      * @param maxRequests the most requests to send (for the open loop the schedule's length)
      * @param duration    stop sending after this long (null: no time bound)
+     * @param warmup      the first this many requests are warm-up
+     * @param warmupTime  so are requests intended to start within this time of the run's start (null: none)
      */
     public Dispatcher(LoadHttpClient client, OpenAiCodec codec, Timeouts timeouts, LoadPlan plan,
                       Iterator<PreparedRequest> requests, long maxRequests, Duration duration, int warmup,
-                      Consumer<FinishedRequest> recorder, long runStartNanos, String requestIdPrefix) {
+                      Duration warmupTime, Consumer<FinishedRequest> recorder, long runStartNanos,
+                      String requestIdPrefix) {
         this.client = client;
         this.codec = codec;
         this.timeouts = timeouts;
@@ -77,9 +82,14 @@ public final class Dispatcher {
         this.maxRequests = plan instanceof LoadPlan.OpenLoop open
                 ? Math.min(maxRequests, open.offsetsNanos().length) : maxRequests;
         this.warmup = warmup;
+        this.warmupEndNanos = warmupTime == null ? runStartNanos : runStartNanos + warmupTime.toNanos();
         this.recorder = recorder;
         this.runStartNanos = runStartNanos;
-        this.deadlineNanos = duration == null ? Long.MAX_VALUE : runStartNanos + duration.toNanos();
+        long deadline = duration == null ? Long.MAX_VALUE : runStartNanos + duration.toNanos();
+        if (plan instanceof LoadPlan.ClosedLoop closed && closed.concurrency().length().isPresent()) {
+            deadline = Math.min(deadline, runStartNanos + closed.concurrency().length().get().toNanos());
+        }
+        this.deadlineNanos = deadline;
         this.requestIdPrefix = requestIdPrefix;
     }
 
@@ -87,7 +97,7 @@ public final class Dispatcher {
     public void run(Duration grace) throws InterruptedException {
         dispatcherThread = Thread.currentThread();
         switch (plan) {
-            case LoadPlan.ClosedLoop closed -> startClosedLoop(closed.concurrency());
+            case LoadPlan.ClosedLoop closed -> followConcurrencyPlan(closed.concurrency());
             case LoadPlan.OpenLoop open -> {
                 walkSchedule(open);
                 synchronized (gate) {
@@ -135,31 +145,48 @@ public final class Dispatcher {
         return inFlight.size();
     }
 
-    private void startClosedLoop(int concurrency) {
-        for (int i = 0; i < concurrency; i++) {
-            if (!sendNextClosedLoop()) {
-                return;
+    /**
+     * Fills the closed loop up to its target now, then, for a plan that changes over time, keeps
+     * checking the target until nothing more will be sent (completions also top the loop up).
+     */
+    private void followConcurrencyPlan(ConcurrencyPlan concurrency) {
+        fillClosedLoop();
+        if (concurrency instanceof ConcurrencyPlan.Fixed) {
+            return;
+        }
+        while (!stopping) {
+            synchronized (gate) {
+                if (doneSending) {
+                    return;
+                }
             }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            fillClosedLoop();
         }
     }
 
-    /** Starts the next request of a closed loop now; false when there is none to start. */
-    private boolean sendNextClosedLoop() {
-        PreparedRequest request;
-        long index;
-        synchronized (gate) {
-            long now = System.nanoTime();
-            if (stopping || dispatched >= maxRequests || now >= deadlineNanos || !requests.hasNext()) {
-                doneSending = true;
-                return false;
+    /** Starts requests while fewer than the plan's current target are in flight and more remain. */
+    private void fillClosedLoop() {
+        ConcurrencyPlan concurrency = ((LoadPlan.ClosedLoop) plan).concurrency();
+        while (true) {
+            PreparedRequest request;
+            long index;
+            synchronized (gate) {
+                long now = System.nanoTime();
+                if (slotsInUse >= concurrency.concurrencyAt(now - runStartNanos)) {
+                    return;
+                }
+                if (stopping || dispatched >= maxRequests || now >= deadlineNanos || !requests.hasNext()) {
+                    doneSending = true;
+                    return;
+                }
+                request = requests.next();
+                index = dispatched++;
+                slotsInUse++;
             }
-            request = requests.next();
-            index = dispatched++;
-            slotsInUse++;
+            long now = System.nanoTime();
+            send(request, index, now, now);
         }
-        long now = System.nanoTime();
-        send(request, index, now, now);
-        return true;
     }
 
     private void walkSchedule(LoadPlan.OpenLoop open) {
@@ -204,11 +231,15 @@ public final class Dispatcher {
 
     private void send(PreparedRequest request, long index, long intendedNanos, long sentNanos) {
         String requestId = requestIdPrefix + index;
-        RequestExecution execution = new RequestExecution(request, requestId, index < warmup, intendedNanos,
+        RequestExecution execution = new RequestExecution(request, requestId, isWarmup(index, intendedNanos), intendedNanos,
                 sentNanos, codec, timeouts, this::onFinished);
         inFlight.add(execution);
         execution.started(client.send(new HttpExchangeRequest("POST", codec.path(),
                 Map.of("x-request-id", requestId), request.body()), execution));
+    }
+
+    private boolean isWarmup(long index, long intendedNanos) {
+        return index < warmup || intendedNanos < warmupEndNanos;
     }
 
     private void onFinished(RequestExecution execution, FinishedRequest request) {
@@ -230,7 +261,7 @@ public final class Dispatcher {
         if (next != null) {
             send(next.request(), next.index(), next.intendedNanos(), System.nanoTime());
         } else if (closedLoop) {
-            sendNextClosedLoop();
+            fillClosedLoop();
         }
         checkAllFinished();
     }
@@ -253,7 +284,7 @@ public final class Dispatcher {
         long now = System.nanoTime();
         for (Pending pending : neverSent) {
             recorder.accept(new FinishedRequest(pending.request(), requestIdPrefix + pending.index(),
-                    pending.index() < warmup, pending.intendedNanos(), now, -1, -1, -1, now, new long[0], List.of(),
+                    isWarmup(pending.index(), pending.intendedNanos()), pending.intendedNanos(), now, -1, -1, -1, now, new long[0], List.of(),
                     0, Outcome.Failure.of(FailureClass.CANCELLED, "never sent: it waited at the concurrency gate when the run ended"),
                     null, null, false, null));
         }

@@ -1,16 +1,15 @@
 package dev.llmload.load;
 
+import dev.llmload.schedule.ConcurrencyPlan;
+
 /** How requests are released: a fixed number in flight (closed loop) or a precomputed schedule (open loop). */
 public sealed interface LoadPlan {
 
-    /** N requests in flight at all times: each completion starts the next request. */
-    record ClosedLoop(int concurrency) implements LoadPlan {
-        public ClosedLoop {
-            if (concurrency < 1) {
-                throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
-            }
-        }
-    }
+    /**
+     * A target number of requests in flight, fixed or changing over time: each completion starts
+     * the next request while fewer than the target are in flight.
+     */
+    record ClosedLoop(ConcurrencyPlan concurrency) implements LoadPlan {}
 
     /**
      * Requests sent at precomputed offsets from the run's start, whatever the server does.

@@ -14,15 +14,8 @@ import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
-import dev.llmload.schedule.ArrivalProcess;
-import dev.llmload.schedule.Schedule;
 import dev.llmload.workload.DatasetException;
-import dev.llmload.workload.length.LengthDistribution;
-import dev.llmload.workload.prompt.SyntheticPrompts;
-import dev.llmload.workload.source.JsonlSource;
-import dev.llmload.workload.source.OutputLengths;
 import dev.llmload.workload.source.RequestSource;
-import dev.llmload.workload.source.SyntheticSource;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import dev.llmload.workload.tokenizer.Tokenizers;
 import java.io.IOException;
@@ -50,6 +43,7 @@ public final class BenchmarkRun {
     public record Result(Path directory, RunReport report, List<RequestRecord> records) {}
 
     private final RunConfig config;
+    private final String targetUrl;
     private final String apiKey;
     private final String commandLine;
     private final String toolVersion;
@@ -58,12 +52,16 @@ public final class BenchmarkRun {
     private volatile boolean stopRequested;
 
     /**
-     * @param apiKey   bearer token or null; it goes only into the Authorization header
-     * @param progress hears each finished request on the recorder thread (for live progress)
+     * @param targetUrl the server to load: {@code config.url()}, or the embedded simulator's address
+     *                  when the config names none (the config is recorded as given, so a repeat
+     *                  starts a simulator of its own)
+     * @param apiKey    bearer token or null; it goes only into the Authorization header
+     * @param progress  hears each finished request on the recorder thread (for live progress)
      */
-    public BenchmarkRun(RunConfig config, String apiKey, String commandLine, String toolVersion,
+    public BenchmarkRun(RunConfig config, String targetUrl, String apiKey, String commandLine, String toolVersion,
                         Consumer<RequestRecord> progress) {
         this.config = config;
+        this.targetUrl = targetUrl;
         this.apiKey = apiKey;
         this.commandLine = commandLine;
         this.toolVersion = toolVersion;
@@ -81,103 +79,76 @@ public final class BenchmarkRun {
 
     public Result execute() throws RunException, IOException, InterruptedException {
         Tokenizer tokenizer = tokenizer();
-        LengthDistribution outputLengths = distribution("--output-tokens", config.outputTokens());
-        if (config.dataset() != null) {
+        long count = config.numRequests() == null ? -1 : config.numRequests();
+        // The data is opened (and a file checked whole) before the server is contacted, so bad
+        // data stops the run before any load.
+        try (RequestSource source = openSource(tokenizer)) {
+            LoadPlan plan;
             try {
-                JsonlSource.prescan(config.dataset());
-            } catch (DatasetException e) {
+                plan = Traffic.plan(config.load(), count, config.duration(), config.seed(),
+                        Workloads.traceOffsets(source), config.data().traceSpeed());
+            } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
             }
-        }
-        Endpoint endpoint = Endpoint.openAiBase(config.url());
-        ServerProbe.ServerInfo server = ServerProbe.probe(endpoint, apiKey);
-        String model = config.model() != null ? config.model() : server.model();
-        if (model == null) {
-            throw new RunException("the server at " + endpoint + " lists no model on /v1/models; give one with --model");
-        }
-        long count = config.numRequests() == null ? -1 : config.numRequests();
-        LoadPlan plan = plan(count);
-        OpenAiCodec codec = new OpenAiCodec(new RequestOptions(config.api(), model, config.stream(), config.ignoreEos(), null));
-        Path directory = Files.createDirectories(config.outputDir());
-
-        Instant startedAt = Instant.now();
-        String runId = directory.getFileName().toString();
-        List<RequestRecord> records;
-        String sourceDescription;
-        String contentHash;
-        try (RequestSource source = source(tokenizer, outputLengths);
-             PreparedFeed feed = new PreparedFeed(source, codec, count);
-             LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, config.ioThreads(),
-                     config.timeouts().connect(), config.insecure())) {
-            sourceDescription = source.describe();
-            contentHash = source.contentHash();
-            long runStart = System.nanoTime();
-            try (Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
-                Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
-                Dispatcher current = new Dispatcher(client, codec, config.timeouts(), plan, feed,
-                        count < 0 ? Long.MAX_VALUE : count, config.duration(), config.warmup(), recorder, runStart,
-                        runId + "-");
-                dispatcher = current;
-                if (stopRequested) {
-                    current.stop();
-                }
-                try {
-                    current.run(config.grace());
-                } catch (DatasetException e) {
-                    current.stop();
-                    throw new RunException(e.getMessage(), e);
-                }
-                records = recorder.finish();
+            Endpoint endpoint = Endpoint.openAiBase(targetUrl);
+            ServerProbe.ServerInfo server = ServerProbe.probe(endpoint, apiKey);
+            String model = config.model() != null ? config.model() : server.model();
+            if (model == null) {
+                throw new RunException("the server at " + endpoint + " lists no model on /v1/models; give one with --model");
             }
+            OpenAiCodec codec = new OpenAiCodec(new RequestOptions(config.api(), model, config.stream(),
+                    config.ignoreEos(), null));
+            Path directory = Files.createDirectories(config.outputDir());
+            String runId = directory.getFileName().toString();
+            Instant startedAt = Instant.now();
+            List<RequestRecord> records = send(source, codec, endpoint, plan, count, tokenizer, directory, runId);
+            RunReport report = report(runId, startedAt, Instant.now(), model, server, endpoint, source.describe(),
+                    source.contentHash(), records);
+            ReportFiles.writeReport(directory, report);
+            return new Result(directory, report, records);
         }
-        RunReport report = report(runId, startedAt, Instant.now(), model, server, endpoint, sourceDescription,
-                contentHash, records);
-        ReportFiles.writeReport(directory, report);
-        return new Result(directory, report, records);
+    }
+
+    private List<RequestRecord> send(RequestSource source, OpenAiCodec codec, Endpoint endpoint, LoadPlan plan,
+                                     long count, Tokenizer tokenizer, Path directory, String runId)
+            throws IOException, InterruptedException, RunException {
+        try (PreparedFeed feed = new PreparedFeed(source, codec, count);
+             LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, config.ioThreads(),
+                     config.timeouts().connect(), config.insecure());
+             Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
+            long runStart = System.nanoTime();
+            Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
+            Dispatcher current = new Dispatcher(client, codec, config.timeouts(), plan, feed,
+                    count < 0 ? Long.MAX_VALUE : count, config.duration(), config.warmup(), config.warmupTime(),
+                    recorder, runStart, runId + "-");
+            dispatcher = current;
+            if (stopRequested) {
+                current.stop();
+            }
+            try {
+                current.run(config.grace());
+            } catch (DatasetException e) {
+                current.stop();
+                throw new RunException(e.getMessage(), e);
+            }
+            return recorder.finish();
+        }
     }
 
     private Tokenizer tokenizer() throws RunException {
         try {
-            return Tokenizers.byName(config.tokenizer());
+            return Tokenizers.byName(config.data().tokenizer());
         } catch (IllegalArgumentException e) {
             throw new RunException(e.getMessage(), e);
         }
     }
 
-    private static LengthDistribution distribution(String flag, String spec) throws RunException {
+    private RequestSource openSource(Tokenizer tokenizer) throws RunException {
         try {
-            return LengthDistribution.parse(spec);
-        } catch (IllegalArgumentException e) {
-            throw new RunException(flag + ": " + e.getMessage(), e);
+            return Workloads.open(config.data(), tokenizer, config.seed());
+        } catch (DatasetException | IllegalArgumentException e) {
+            throw new RunException(e.getMessage(), e);
         }
-    }
-
-    private RequestSource source(Tokenizer tokenizer, LengthDistribution outputLengths) throws RunException {
-        if (config.dataset() != null) {
-            try {
-                return JsonlSource.open(config.dataset(), tokenizer, OutputLengths.datasetOr(outputLengths), config.seed());
-            } catch (DatasetException e) {
-                throw new RunException(e.getMessage(), e);
-            }
-        }
-        LengthDistribution inputLengths = distribution("--input-tokens", config.inputTokens());
-        return new SyntheticSource(SyntheticPrompts.of(tokenizer), inputLengths, outputLengths, config.seed());
-    }
-
-    private LoadPlan plan(long count) throws RunException {
-        LoadSpec load = config.load();
-        if (!load.isOpen()) {
-            return new LoadPlan.ClosedLoop(load.concurrency());
-        }
-        ArrivalProcess process = switch (load.arrival()) {
-            case "poisson" -> new ArrivalProcess.Poisson(load.requestRate());
-            case "constant" -> new ArrivalProcess.Constant(load.requestRate());
-            case "gamma" -> new ArrivalProcess.Gamma(load.requestRate(), load.burstiness() == null ? 1.0 : load.burstiness());
-            default -> throw new RunException("unknown --arrival '" + load.arrival() + "' (expected poisson, constant or gamma)");
-        };
-        int maxCount = count < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, count);
-        Schedule schedule = Schedule.build(process, maxCount, config.duration(), config.seed());
-        return new LoadPlan.OpenLoop(schedule.offsetsNanos(), load.maxConcurrency() == null ? 0 : load.maxConcurrency());
     }
 
     private RunReport report(String runId, Instant startedAt, Instant endedAt, String model,
@@ -206,8 +177,9 @@ public final class BenchmarkRun {
                 RunReport.Load.of(config.load(), config.numRequests(),
                         config.duration() == null ? null : config.duration().toMillis() / 1000.0, config.warmup()),
                 new RunReport.Data(sourceDescription, contentHash,
-                        new RunReport.TokenShape(config.dataset() == null ? config.inputTokens() : null, results.inputTokens()),
-                        new RunReport.TokenShape(config.outputTokens(), results.outputTokens())),
+                        new RunReport.TokenShape(config.data().dataset() == null && config.data().trace() == null
+                                ? config.data().inputTokens() : null, results.inputTokens()),
+                        new RunReport.TokenShape(config.data().outputTokens(), results.outputTokens())),
                 results,
                 null,
                 notes,

@@ -9,15 +9,16 @@ import java.util.Map;
 
 /**
  * Everything that determines a run, resolved from flags and config; it is written into the report
- * so the run can be repeated. It never holds the API key.
+ * so the run can be repeated ({@code llmload run --config report.json}). It never holds the API key.
  *
  * @param url           the server; null when the embedded simulator is the target
  * @param numRequests   requests to send (warm-up included); null when only {@code duration} bounds the run
- * @param duration      stop sending after this long; null for no time bound
- * @param inputTokens   a length distribution, e.g. {@code 512} or {@code uniform:256:768}
- * @param dataset       a JSONL or ShareGPT file instead of synthetic prompts; null for synthetic
+ * @param duration      stop sending after this long (warm-up included); null for no time bound
+ * @param warmup        the first N requests are excluded from statistics
+ * @param warmupTime    requests intended to start within this time of the run's start are excluded too
  * @param grace         how long in-flight requests may finish after the run stops sending
  * @param ioThreads     event loop threads of the client
+ * @param scenario      the preset the defaults came from, or null
  */
 public record RunConfig(
         String url,
@@ -29,10 +30,8 @@ public record RunConfig(
         Long numRequests,
         Duration duration,
         int warmup,
-        String inputTokens,
-        String outputTokens,
-        Path dataset,
-        String tokenizer,
+        Duration warmupTime,
+        DataSpec data,
         long seed,
         Timeouts timeouts,
         Duration grace,
@@ -40,7 +39,8 @@ public record RunConfig(
         Map<String, String> metadata,
         List<String> notes,
         boolean insecure,
-        int ioThreads) {
+        int ioThreads,
+        String scenario) {
 
     public RunConfig {
         metadata = Map.copyOf(metadata);
@@ -48,17 +48,17 @@ public record RunConfig(
     }
 
     public RunConfig withUrl(String newUrl) {
-        return new RunConfig(newUrl, api, model, stream, ignoreEos, load, numRequests, duration, warmup, inputTokens,
-                outputTokens, dataset, tokenizer, seed, timeouts, grace, outputDir, metadata, notes, insecure, ioThreads);
-    }
-
-    public RunConfig withModel(String newModel) {
-        return new RunConfig(url, api, newModel, stream, ignoreEos, load, numRequests, duration, warmup, inputTokens,
-                outputTokens, dataset, tokenizer, seed, timeouts, grace, outputDir, metadata, notes, insecure, ioThreads);
+        return new RunConfig(newUrl, api, model, stream, ignoreEos, load, numRequests, duration, warmup, warmupTime,
+                data, seed, timeouts, grace, outputDir, metadata, notes, insecure, ioThreads, scenario);
     }
 
     public RunConfig withOutputDir(Path dir) {
-        return new RunConfig(url, api, model, stream, ignoreEos, load, numRequests, duration, warmup, inputTokens,
-                outputTokens, dataset, tokenizer, seed, timeouts, grace, dir, metadata, notes, insecure, ioThreads);
+        return new RunConfig(url, api, model, stream, ignoreEos, load, numRequests, duration, warmup, warmupTime,
+                data, seed, timeouts, grace, dir, metadata, notes, insecure, ioThreads, scenario);
+    }
+
+    public RunConfig withLoad(LoadSpec newLoad) {
+        return new RunConfig(url, api, model, stream, ignoreEos, newLoad, numRequests, duration, warmup, warmupTime,
+                data, seed, timeouts, grace, outputDir, metadata, notes, insecure, ioThreads, scenario);
     }
 }

@@ -1,4 +1,4 @@
-package dev.llmload.cli;
+package dev.llmload.run;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -7,13 +7,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Reads durations as users write them: {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, a bare number of seconds, or ISO-8601. */
-final class Durations {
+public final class Durations {
 
     private static final Pattern SIMPLE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)?");
 
     private Durations() {}
 
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         String trimmed = text.trim().toLowerCase(Locale.ROOT);
         Matcher m = SIMPLE.matcher(trimmed);
         if (m.matches()) {
@@ -31,18 +31,6 @@ final class Durations {
             return Duration.parse(text.trim().toUpperCase(Locale.ROOT));
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("not a duration: '" + text + "' (examples: 500ms, 30s, 5m, 1h)");
-        }
-    }
-
-    /** A picocli converter, so a bad duration is a one-line usage error. */
-    static final class Converter implements picocli.CommandLine.ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            try {
-                return parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
-            }
         }
     }
 }

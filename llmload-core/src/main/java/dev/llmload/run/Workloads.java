@@ -1,0 +1,95 @@
+package dev.llmload.run;
+
+import dev.llmload.workload.DatasetException;
+import dev.llmload.workload.length.LengthDistribution;
+import dev.llmload.workload.prompt.SyntheticPrompts;
+import dev.llmload.workload.source.JsonlSource;
+import dev.llmload.workload.source.OutputLengths;
+import dev.llmload.workload.source.RequestSource;
+import dev.llmload.workload.source.ShareGptSource;
+import dev.llmload.workload.source.SharedPrefixes;
+import dev.llmload.workload.source.SyntheticSource;
+import dev.llmload.workload.source.TraceSource;
+import dev.llmload.workload.tokenizer.Tokenizer;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Locale;
+
+/**
+ * Builds the run's request source from a {@link DataSpec}. Files are checked whole (a streaming
+ * pass) before any load is sent, so bad data stops the run with its file and line.
+ */
+public final class Workloads {
+
+    private Workloads() {}
+
+    /** @throws DatasetException for bad data; IllegalArgumentException for a bad length or prefix spec */
+    public static RequestSource open(DataSpec data, Tokenizer tokenizer, long seed) {
+        LengthDistribution output = length(data.outputTokens(), data.rangeRatio());
+        if (data.trace() != null) {
+            return new TraceSource(data.trace(), SyntheticPrompts.of(tokenizer), TraceSource.DEFAULT_BLOCK_SIZE, seed);
+        }
+        if (data.dataset() != null) {
+            OutputLengths lengths = OutputLengths.datasetOr(output);
+            return isShareGpt(data) ? ShareGptSource.open(data.dataset(), tokenizer, lengths, seed)
+                    : JsonlSource.open(data.dataset(), tokenizer, lengths, seed);
+        }
+        SharedPrefixes prefixes = data.sharedPrefix() == null ? null : sharedPrefixes(data.sharedPrefix());
+        return new SyntheticSource(SyntheticPrompts.of(tokenizer), length(data.inputTokens(), data.rangeRatio()),
+                output, prefixes, seed);
+    }
+
+    private static LengthDistribution length(String spec, Double rangeRatio) {
+        LengthDistribution distribution = LengthDistribution.parse(spec);
+        if (rangeRatio != null && rangeRatio > 0) {
+            if (!(distribution instanceof LengthDistribution.Fixed fixed)) {
+                throw new IllegalArgumentException("--range-ratio applies to a fixed length, not '" + spec + "'");
+            }
+            return LengthDistribution.withRangeRatio(fixed.length(), rangeRatio);
+        }
+        return distribution;
+    }
+
+    /** {@code COUNT:TOKENS[:uniform|:zipf:S]}. */
+    static SharedPrefixes sharedPrefixes(String spec) {
+        String[] parts = spec.split(":", 3);
+        if (parts.length < 2) {
+            throw new IllegalArgumentException("--shared-prefix '" + spec + "': expected COUNT:TOKENS[:uniform|:zipf:S]");
+        }
+        try {
+            return new SharedPrefixes(Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()),
+                    SharedPrefixes.Assignment.parse(parts.length == 3 ? parts[2] : "uniform"));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--shared-prefix '" + spec + "': COUNT and TOKENS must be whole numbers");
+        }
+    }
+
+    private static boolean isShareGpt(DataSpec data) {
+        if (data.datasetFormat() != null) {
+            return switch (data.datasetFormat().toLowerCase(Locale.ROOT)) {
+                case "sharegpt" -> true;
+                case "jsonl" -> false;
+                default -> throw new IllegalArgumentException("--dataset-format must be jsonl or sharegpt, not '"
+                        + data.datasetFormat() + "'");
+            };
+        }
+        // A ShareGPT dump is one JSON array; a JSONL file starts with an object.
+        try (Reader reader = Files.newBufferedReader(data.dataset(), StandardCharsets.UTF_8)) {
+            int c;
+            while ((c = reader.read()) != -1 && (Character.isWhitespace(c) || c == '\uFEFF')) {
+                // skip
+            }
+            return c == '[';
+        } catch (IOException e) {
+            throw DatasetException.in(data.dataset(), "cannot read: " + e.getMessage());
+        }
+    }
+
+    /** The send offsets a trace asks for, or null when the data is not a trace. */
+    public static long[] traceOffsets(RequestSource source) {
+        return source instanceof TraceSource trace ? trace.sendOffsetsNanos() : null;
+    }
+
+}
