@@ -1,7 +1,6 @@
 package dev.llmload.telemetry.prometheus;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import java.util.Map;
 
