@@ -6,6 +6,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 /**
  * The GPUs found during a run, for the report's {@code hardware} section. Unknown values are
  * {@code null}.
@@ -14,6 +17,7 @@ import java.util.stream.Collectors;
  * @param gpuCount     distinct GPUs seen (by UUID across sources)
  * @param gpuMemoryGib memory of one GPU in GiB (the largest, if they differ)
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record Hardware(String gpuModel, Integer gpuCount, Double gpuMemoryGib) {
 
     public static final Hardware UNKNOWN = new Hardware(null, null, null);
