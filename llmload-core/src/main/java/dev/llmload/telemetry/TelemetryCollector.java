@@ -178,8 +178,8 @@ public final class TelemetryCollector implements AutoCloseable {
             }
         }
         switch (verdict) {
-            case ProbeVerdict.Unusable(String why, boolean json) ->
-                    note("server_metrics_skipped", "server metrics at " + url + " " + why + "; not scraped");
+            case ProbeVerdict.Unusable unusable ->
+                    note("server_metrics_skipped", "server metrics at " + url + " " + unusable.why() + "; not scraped");
             case ProbeVerdict.Usable(Scrape scrape) -> {
                 Optional<EngineProfile> detected = EngineProfile.detect(scrape);
                 if (config.serverKind() != null) {
@@ -204,8 +204,8 @@ public final class TelemetryCollector implements AutoCloseable {
 
     private void probeGpu(URI url) {
         switch (probeOnce(url)) {
-            case ProbeVerdict.Unusable(String why, boolean json) ->
-                    note("gpu_metrics_skipped", "GPU metrics at " + url + " " + why + "; not scraped");
+            case ProbeVerdict.Unusable unusable ->
+                    note("gpu_metrics_skipped", "GPU metrics at " + url + " " + unusable.why() + "; not scraped");
             case ProbeVerdict.Usable(Scrape scrape) -> {
                 if (!DcgmExporter.recognises(scrape)) {
                     note("gpu_metrics_skipped", "GPU metrics at " + url

@@ -12,6 +12,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -87,8 +88,8 @@ class TelemetryCollectorTest {
     @Test
     void aTargetThatHangsFromTheStartIsSkippedAtTheProbe() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
-            List<Socket> accepted = new ArrayList<>();
-            Thread acceptor = Thread.ofPlatform().daemon().start(() -> {
+            List<Socket> accepted = new CopyOnWriteArrayList<>();
+            Thread.ofPlatform().daemon().start(() -> {
                 try {
                     while (true) {
                         accepted.add(silent.accept());
@@ -110,8 +111,9 @@ class TelemetryCollectorTest {
                 assertThat(note.message()).contains("did not answer within 2000 ms");
             });
             assertThat(took).isLessThan(Duration.ofSeconds(4).toNanos());
-            silent.close();
-            acceptor.join(1000);
+            for (Socket socket : accepted) {
+                socket.close();
+            }
         }
     }
 
@@ -153,12 +155,17 @@ class TelemetryCollectorTest {
         try (ScriptedMetricsServer web = new ScriptedMetricsServer()
                 .answer("/", 200, "text/html", "<html><body>hi</body></html>")
                 .prometheus("/node", "# TYPE node_load1 gauge\nnode_load1 0.5\n")) {
-            assertThat(new TelemetryCollector(config(web.uri("/"), null, List.of(web.uri("/missing")), null)).probe())
-                    .extracting(TelemetryNote::message).containsExactly(
-                            "server metrics at " + web.uri("/") + " answered HTML, not Prometheus text; not scraped",
-                            "GPU metrics at " + web.uri("/missing") + " answered HTTP 404; not scraped");
-            assertThat(new TelemetryCollector(config(web.uri("/node"), null, List.of(web.uri("/node")), null)).probe())
-                    .extracting(TelemetryNote::kind).containsExactly("server_kind_unknown", "gpu_metrics_skipped");
+            try (TelemetryCollector collector = new TelemetryCollector(
+                    config(web.uri("/"), null, List.of(web.uri("/missing")), null))) {
+                assertThat(collector.probe()).extracting(TelemetryNote::message).containsExactly(
+                        "server metrics at " + web.uri("/") + " answered HTML, not Prometheus text; not scraped",
+                        "GPU metrics at " + web.uri("/missing") + " answered HTTP 404; not scraped");
+            }
+            try (TelemetryCollector collector = new TelemetryCollector(
+                    config(web.uri("/node"), null, List.of(web.uri("/node")), null))) {
+                assertThat(collector.probe()).extracting(TelemetryNote::kind)
+                        .containsExactly("server_kind_unknown", "gpu_metrics_skipped");
+            }
         }
     }
 

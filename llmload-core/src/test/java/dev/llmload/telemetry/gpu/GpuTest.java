@@ -97,8 +97,11 @@ class GpuTest {
         CompletableFuture<String> ended = new CompletableFuture<>();
         long before = System.nanoTime();
 
-        try (NvidiaSmiPoller poller = NvidiaSmiPoller.start(script.toString(), 500, readings::add, ended::complete)) {
+        NvidiaSmiPoller poller = NvidiaSmiPoller.start(script.toString(), 500, readings::add, ended::complete);
+        try {
             assertThat(ended.get(10, TimeUnit.SECONDS)).isEqualTo("nvidia-smi exited with status 0");
+        } finally {
+            poller.close();
         }
 
         assertThat(readings).extracting(r -> r.sample().index()).containsExactly(0, 1);
