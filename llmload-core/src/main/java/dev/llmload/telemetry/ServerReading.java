@@ -1,0 +1,11 @@
+package dev.llmload.telemetry;
+
+import dev.llmload.telemetry.engine.ServerSignals;
+
+/**
+ * One successful scrape of the server's metrics.
+ *
+ * @param nanos   {@code System.nanoTime()} when the response arrived
+ * @param signals what the engine profile read from it
+ */
+public record ServerReading(long nanos, ServerSignals signals) {}

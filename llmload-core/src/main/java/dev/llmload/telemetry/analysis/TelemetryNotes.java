@@ -1,0 +1,139 @@
+package dev.llmload.telemetry.analysis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import dev.llmload.telemetry.TelemetryNote;
+import dev.llmload.telemetry.analysis.TelemetrySummary.CounterStats;
+import dev.llmload.telemetry.analysis.TelemetrySummary.GaugeStats;
+import dev.llmload.telemetry.analysis.TelemetrySummary.GpuStats;
+
+/**
+ * Findings drawn from a {@link TelemetrySummary} and the client's own figures, each with the
+ * numbers behind it. The rules and thresholds are listed in docs/telemetry.md. Pure.
+ */
+public final class TelemetryNotes {
+
+    /** Share of the window the KV cache must be saturated with requests waiting to be noted. */
+    static final double KV_SATURATED_SHARE = 0.10;
+    /** GPU busy below this (%, or engine-active × 100) while latency is high suggests another bottleneck. */
+    static final double GPU_BUSY_BELOW_PERCENT = 50;
+    static final double GPU_MEMORY_NEAR_LIMIT = 0.95;
+    static final double TOKEN_MISMATCH = 0.02;
+    /** Server and client TTFT p50 further apart than this ratio and {@link #TTFT_MISMATCH_MIN_MS}. */
+    static final double TTFT_MISMATCH_RATIO = 1.5;
+    static final double TTFT_MISMATCH_MIN_MS = 50;
+
+    private TelemetryNotes() {}
+
+    public static List<TelemetryNote> evaluate(TelemetrySummary summary, ClientFigures client) {
+        List<TelemetryNote> notes = new ArrayList<>();
+        kvSaturated(summary, notes);
+        queueBuilding(summary.requestsWaiting(), notes);
+        preemptions(summary.preemptions(), notes);
+        gpuUnderused(summary, client, notes);
+        gpuMemory(summary, notes);
+        tokens("generation", summary.generationTokens(), client.generationTokens(), notes);
+        tokens("prompt", summary.promptTokens(), client.promptTokens(), notes);
+        ttft(summary, client, notes);
+        return notes;
+    }
+
+    private static void kvSaturated(TelemetrySummary s, List<TelemetryNote> notes) {
+        Double share = s.kvCacheSaturatedWhileWaitingShare();
+        if (share != null && share >= KV_SATURATED_SHARE) {
+            notes.add(new TelemetryNote("kv_cache_saturated", String.format(Locale.ROOT,
+                    "KV cache was at least %.0f%% full while requests waited in the server for %.0f%% of the window"
+                            + " (mean KV use %.2f, up to %s waiting): the KV cache limits concurrency",
+                    WindowAnalysis.KV_SATURATED * 100, share * 100, s.kvCacheUsage().mean(),
+                    number(s.requestsWaiting().max()))));
+        }
+    }
+
+    private static void queueBuilding(GaugeStats waiting, List<TelemetryNote> notes) {
+        if (waiting == null || waiting.firstThirdMean() == null || waiting.lastThirdMean() == null) {
+            return;
+        }
+        double first = waiting.firstThirdMean();
+        double last = waiting.lastThirdMean();
+        if (last >= first + 1 && last >= 2 * first) {
+            notes.add(new TelemetryNote("queue_building", String.format(Locale.ROOT,
+                    "requests waiting in the server rose from %.1f on average in the first third of the window to %.1f"
+                            + " in the last third: the load exceeds what the server sustains, so latency grows with the run",
+                    first, last)));
+        }
+    }
+
+    private static void preemptions(CounterStats preemptions, List<TelemetryNote> notes) {
+        if (preemptions != null && preemptions.delta() > 0) {
+            notes.add(new TelemetryNote("preemptions", String.format(Locale.ROOT,
+                    "the server preempted %s requests during the window (%.2f/s): KV cache ran out and their work was"
+                            + " recomputed, which lengthens their latency", number(preemptions.delta()), preemptions.ratePerS())));
+        }
+    }
+
+    private static void gpuUnderused(TelemetrySummary s, ClientFigures client, List<TelemetryNote> notes) {
+        if (s.gpu() == null || client.latencyP99Ms() == null || client.latencyP99Ms() <= client.highLatencyMs()) {
+            return;
+        }
+        boolean engineActive = s.gpu().engineActiveMean() != null;
+        Double busy = engineActive ? s.gpu().engineActiveMean() * 100 : s.gpu().utilizationMean();
+        if (busy != null && busy < GPU_BUSY_BELOW_PERCENT) {
+            notes.add(new TelemetryNote("gpu_underused", String.format(Locale.ROOT,
+                    "GPUs were busy %.0f%% of the time on average (%s) while client latency p99 was %.0f ms (over %.0f ms):"
+                            + " the bottleneck is likely CPU, network or scheduling rather than the GPU",
+                    busy, engineActive ? "DCGM_FI_PROF_GR_ENGINE_ACTIVE" : "utilization",
+                    client.latencyP99Ms(), client.highLatencyMs())));
+        }
+    }
+
+    private static void gpuMemory(TelemetrySummary s, List<TelemetryNote> notes) {
+        if (s.gpu() == null) {
+            return;
+        }
+        for (GpuStats gpu : s.gpu().gpus()) {
+            if (gpu.memoryUsedMaxShare() != null && gpu.memoryUsedMaxShare() > GPU_MEMORY_NEAR_LIMIT) {
+                notes.add(new TelemetryNote("gpu_memory_near_limit", String.format(Locale.ROOT,
+                        "GPU %d (%s) used up to %.1f%% of its memory (%.1f of %.1f GiB); engines that reserve the KV cache"
+                                + " up front (vLLM, SGLang) look like this by design, otherwise an out-of-memory error is near",
+                        gpu.index(), gpu.name() == null ? "unknown model" : gpu.name(), gpu.memoryUsedMaxShare() * 100,
+                        gpu.memoryUsedGibMax(), gpu.memoryTotalGib())));
+            }
+        }
+    }
+
+    private static void tokens(String what, CounterStats server, Long client, List<TelemetryNote> notes) {
+        if (server == null || client == null || client == 0) {
+            return;
+        }
+        double apart = Math.abs(server.delta() - client) / client;
+        if (apart > TOKEN_MISMATCH) {
+            notes.add(new TelemetryNote("token_count_mismatch", String.format(Locale.ROOT,
+                    "the server counted %s %s tokens during the window, the client %d (%.1f%% apart): other traffic on"
+                            + " the server, warm-up requests inside the scrape window, or a tokenizer that differs from the"
+                            + " server's", number(server.delta()), what, client, apart * 100)));
+        }
+    }
+
+    private static void ttft(TelemetrySummary s, ClientFigures client, List<TelemetryNote> notes) {
+        if (s.serverTtftMs() == null || s.serverTtftMs().p50() == null || client.ttftP50Ms() == null) {
+            return;
+        }
+        double server = s.serverTtftMs().p50();
+        double seen = client.ttftP50Ms();
+        double ratio = Math.max(server, seen) / Math.max(Math.min(server, seen), 1e-9);
+        if (ratio > TTFT_MISMATCH_RATIO && Math.abs(server - seen) > TTFT_MISMATCH_MIN_MS) {
+            notes.add(new TelemetryNote("ttft_mismatch", String.format(Locale.ROOT,
+                    "TTFT p50 was %.0f ms at the server (estimated from its histogram buckets) but %.0f ms at the client:"
+                            + " %s", server, seen, seen > server
+                            ? "the difference is spent outside the engine (network, proxy or gateway, client queueing)"
+                            : "the client saw first tokens sooner than the server reports, so the buckets are too coarse or"
+                                    + " the server counts time the client does not")));
+        }
+    }
+
+    private static String number(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : String.format(Locale.ROOT, "%.1f", value);
+    }
+}

@@ -1,0 +1,209 @@
+package dev.llmload.telemetry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.llmload.telemetry.engine.EngineKind;
+import dev.llmload.telemetry.gpu.GpuReading;
+
+@Timeout(30)
+class TelemetryCollectorTest {
+
+    static final Duration FAST = Duration.ofMillis(100);
+
+    static TelemetryConfig config(java.net.URI server, EngineKind kind, List<java.net.URI> gpus, String smi) {
+        return new TelemetryConfig(server, kind, gpus, smi, FAST, FAST);
+    }
+
+    @Test
+    void scrapesServerAndDcgmOnTheTimerWithArrivalTimestamps() throws Exception {
+        try (ScriptedMetricsServer vllm = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("vllm-current.prom"));
+             ScriptedMetricsServer dcgm = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("dcgm.prom"))) {
+            TelemetryCollector collector = new TelemetryCollector(
+                    config(vllm.uri("/metrics"), null, List.of(dcgm.uri("/metrics")), null));
+
+            assertThat(collector.probe()).isEmpty();
+            long started = System.nanoTime();
+            collector.start();
+            Thread.sleep(650);
+            TelemetryRecording recording = collector.stop();
+            long stopped = System.nanoTime();
+
+            assertThat(recording.serverKind()).isEqualTo(EngineKind.VLLM);
+            // probe + ~6 ticks + final
+            assertThat(recording.server()).hasSizeBetween(5, 10);
+            assertThat(recording.server().getLast().signals().requestsRunning()).isEqualTo(22);
+            assertThat(recording.server().getLast().nanos()).isBetween(started, stopped);
+            assertThat(recording.gpu()).hasSizeGreaterThanOrEqualTo(10).allSatisfy(r -> assertThat(r.sample().host()).isEqualTo("node-a"));
+            assertThat(recording.gaps()).isEmpty();
+            assertThat(recording.notes()).isEmpty();
+        }
+    }
+
+    @Test
+    void aTargetThatHangsThenDiesLeavesGapsAndSlowsNothingElse() throws Exception {
+        ScriptedMetricsServer vllm = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("vllm-current.prom"));
+        try (ScriptedMetricsServer dcgm = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("dcgm.prom"))) {
+            TelemetryCollector collector = new TelemetryCollector(
+                    config(vllm.uri("/metrics"), EngineKind.VLLM, List.of(dcgm.uri("/metrics")), null));
+            collector.probe();
+            collector.start();
+            Thread.sleep(300);
+            vllm.hang();
+            Thread.sleep(500);
+            vllm.close();
+            Thread.sleep(400);
+            TelemetryRecording recording = collector.stop();
+
+            assertThat(recording.gaps()).extracting(ScrapeGap::reason).contains("no answer within 80 ms");
+            assertThat(recording.gaps()).extracting(ScrapeGap::reason)
+                    .anyMatch(reason -> reason.contains("ConnectException") || reason.contains("IOException"));
+            assertThat(recording.gaps()).allSatisfy(gap -> assertThat(gap.source()).isEqualTo(vllm.uri("/metrics").toString()));
+            // the DCGM target kept its cadence all along: no hole much longer than the interval
+            List<Long> dcgmTimes = recording.gpu().stream().filter(r -> r.sample().index() == 0).map(GpuReading::nanos).toList();
+            List<Long> holes = new ArrayList<>();
+            for (int i = 1; i < dcgmTimes.size(); i++) {
+                holes.add(dcgmTimes.get(i) - dcgmTimes.get(i - 1));
+            }
+            assertThat(holes).isNotEmpty().allSatisfy(hole -> assertThat(hole).isLessThan(Duration.ofMillis(450).toNanos()));
+            assertThat(recording.notes()).extracting(TelemetryNote::kind).containsExactly("telemetry_gaps");
+        }
+    }
+
+    @Test
+    void aTargetThatHangsFromTheStartIsSkippedAtTheProbe() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            List<Socket> accepted = new CopyOnWriteArrayList<>();
+            Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    while (true) {
+                        accepted.add(silent.accept());
+                    }
+                } catch (IOException closed) {
+                    // test over
+                }
+            });
+            TelemetryCollector collector = new TelemetryCollector(config(
+                    java.net.URI.create("http://127.0.0.1:" + silent.getLocalPort() + "/metrics"), null, List.of(), null));
+
+            long before = System.nanoTime();
+            List<TelemetryNote> notes = collector.probe();
+            long took = System.nanoTime() - before;
+            collector.close();
+
+            assertThat(notes).singleElement().satisfies(note -> {
+                assertThat(note.kind()).isEqualTo("server_metrics_skipped");
+                assertThat(note.message()).contains("did not answer within 2000 ms");
+            });
+            assertThat(took).isLessThan(Duration.ofSeconds(4).toNanos());
+            for (Socket socket : accepted) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void jsonMetricsAreSkippedWithANote() throws Exception {
+        try (ScriptedMetricsServer trtllm = new ScriptedMetricsServer()
+                .answer("/metrics", 200, "application/json", Fixtures.text("trtllm-serve-metrics.json"))) {
+            TelemetryCollector collector = new TelemetryCollector(config(trtllm.uri("/metrics"), null, List.of(), null));
+
+            List<TelemetryNote> notes = collector.probe();
+            TelemetryRecording recording = collector.stop();
+
+            assertThat(notes).containsExactly(new TelemetryNote("server_metrics_skipped",
+                    "server metrics at " + trtllm.uri("/metrics") + " answered JSON, not Prometheus text; not scraped"));
+            assertThat(recording.server()).isEmpty();
+            assertThat(recording.serverKind()).isNull();
+        }
+    }
+
+    @Test
+    void trtllmServeJsonMetricsMoveToPrometheusMetrics() throws Exception {
+        try (ScriptedMetricsServer trtllm = new ScriptedMetricsServer()
+                .answer("/metrics", 200, "application/json", Fixtures.text("trtllm-serve-metrics.json"))
+                .prometheus("/prometheus/metrics", Fixtures.text("trtllm-serve.prom"))) {
+            TelemetryCollector collector = new TelemetryCollector(config(trtllm.uri("/metrics"), null, List.of(), null));
+
+            List<TelemetryNote> notes = collector.probe();
+            TelemetryRecording recording = collector.stop();
+
+            assertThat(notes).extracting(TelemetryNote::kind).containsExactly("server_metrics_moved");
+            assertThat(recording.serverKind()).isEqualTo(EngineKind.TRTLLM);
+            assertThat(recording.server()).hasSize(2); // probe baseline + final scrape
+            assertThat(recording.server().getFirst().signals().kvCacheUsage()).isEqualTo(0.62);
+        }
+    }
+
+    @Test
+    void htmlA404AndAnUnknownServerAreSkipped() throws Exception {
+        try (ScriptedMetricsServer web = new ScriptedMetricsServer()
+                .answer("/", 200, "text/html", "<html><body>hi</body></html>")
+                .prometheus("/node", "# TYPE node_load1 gauge\nnode_load1 0.5\n")) {
+            try (TelemetryCollector collector = new TelemetryCollector(
+                    config(web.uri("/"), null, List.of(web.uri("/missing")), null))) {
+                assertThat(collector.probe()).extracting(TelemetryNote::message).containsExactly(
+                        "server metrics at " + web.uri("/") + " answered HTML, not Prometheus text; not scraped",
+                        "GPU metrics at " + web.uri("/missing") + " answered HTTP 404; not scraped");
+            }
+            try (TelemetryCollector collector = new TelemetryCollector(
+                    config(web.uri("/node"), null, List.of(web.uri("/node")), null))) {
+                assertThat(collector.probe()).extracting(TelemetryNote::kind)
+                        .containsExactly("server_kind_unknown", "gpu_metrics_skipped");
+            }
+        }
+    }
+
+    @Test
+    void aForcedKindIsUsedAndAMismatchNoted() throws Exception {
+        try (ScriptedMetricsServer sglang = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("sglang.prom"))) {
+            TelemetryCollector collector = new TelemetryCollector(config(sglang.uri("/metrics"), EngineKind.VLLM, List.of(), null));
+
+            assertThat(collector.probe()).extracting(TelemetryNote::kind).containsExactly("server_kind_mismatch");
+            assertThat(collector.stop().serverKind()).isEqualTo(EngineKind.VLLM);
+        }
+    }
+
+    @Test
+    void nvidiaSmiReadingsJoinTheRecording(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("nvidia-smi");
+        Files.writeString(script, """
+                #!/bin/sh
+                echo '0, NVIDIA L4, GPU-l4, 55, 20000, 23034, 60.5'
+                sleep 0.1
+                echo '0, NVIDIA L4, GPU-l4, [N/A], 20100, 23034, 61.0'
+                """);
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        TelemetryCollector collector = new TelemetryCollector(config(null, null, List.of(), script.toString()));
+
+        collector.start();
+        Thread.sleep(600);
+        TelemetryRecording recording = collector.stop();
+
+        assertThat(recording.gpu()).extracting(r -> r.sample().utilizationPercent()).containsExactly(55.0, null);
+        assertThat(recording.notes()).extracting(TelemetryNote::kind).containsExactly("nvidia_smi_stopped");
+    }
+
+    @Test
+    void aMissingNvidiaSmiIsANote(@TempDir Path dir) {
+        TelemetryCollector collector = new TelemetryCollector(config(null, null, List.of(), dir.resolve("absent").toString()));
+
+        collector.start();
+        assertThat(collector.stop().notes()).extracting(TelemetryNote::kind).containsExactly("nvidia_smi_failed");
+    }
+}
