@@ -3,6 +3,10 @@ package dev.llmload.cli;
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.run.BenchmarkRun;
+import dev.llmload.run.DataSpec;
+import dev.llmload.run.Durations;
+import dev.llmload.run.TelemetrySpec;
+import dev.llmload.run.Traffic;
 import dev.llmload.run.LoadSpec;
 import dev.llmload.run.RunConfig;
 import dev.llmload.run.RunException;
@@ -20,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -75,6 +80,24 @@ public final class RunCommand implements Callable<Integer> {
             description = "Open-loop arrivals: poisson, constant or gamma. Default: ${DEFAULT-VALUE}.")
     String arrival;
 
+    @Option(names = "--ramp", paramLabel = "FROM:TO:TIME[:exponential]",
+            description = "Open loop with a rate moving from FROM to TO req/s over TIME (sets --arrival ramp); "
+                    + "add :poisson for random gaps.")
+    String ramp;
+
+    @Option(names = "--stages", paramLabel = "RATE:TIME,...",
+            description = "Open loop in steady stages, e.g. 5:30s,10:30s,20:30s (sets --arrival stages).")
+    String stages;
+
+    @Option(names = "--bursts", paramLabel = "BASE:SIZE:PERIOD",
+            description = "Open loop: SIZE requests at once every PERIOD on top of a Poisson BASE rate, e.g. 2:20:10s "
+                    + "(sets --arrival bursts).")
+    String bursts;
+
+    @Option(names = "--concurrency-profile", paramLabel = "PROFILE",
+            description = "Closed loop whose concurrency changes: ramp:FROM:TO:TIME or steps N:TIME,N:TIME,...")
+    String concurrencyProfile;
+
     @Option(names = "--burstiness", paramLabel = "K",
             description = "Gamma shape for --arrival gamma (1 = Poisson, < 1 burstier, > 1 more regular).")
     Double burstiness;
@@ -87,13 +110,14 @@ public final class RunCommand implements Callable<Integer> {
             description = "Requests to send, warm-up included. Default: 100, or unbounded when --duration is given.")
     Long numRequests;
 
-    @Option(names = "--duration", paramLabel = "TIME", converter = Durations.Converter.class,
+    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Stop sending after this long (e.g. 30s, 5m). With --num-requests, the first bound wins.")
     Duration duration;
 
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "0",
-            description = "The first N requests are sent and journaled but left out of the statistics. Default: ${DEFAULT-VALUE}.")
-    int warmup;
+    @Option(names = "--warmup", paramLabel = "N|TIME", defaultValue = "0",
+            description = "Warm-up left out of the statistics but kept in the journal (flagged): the first N requests, "
+                    + "or the requests intended to start in the first TIME (e.g. 30s). Default: ${DEFAULT-VALUE}.")
+    String warmup;
 
     @Option(names = "--input-tokens", paramLabel = "DIST", defaultValue = "512",
             description = "Prompt length in tokens: N, uniform:MIN:MAX, normal:MEAN:STD, lognormal:MEAN:STD. Default: ${DEFAULT-VALUE}.")
@@ -103,9 +127,32 @@ public final class RunCommand implements Callable<Integer> {
             description = "max_tokens per request, as a length distribution. Default: ${DEFAULT-VALUE}.")
     String outputTokens;
 
+    @Option(names = "--range-ratio", paramLabel = "R",
+            description = "As vLLM's --random-range-ratio: fixed lengths L become uniform on [L(1-R), L(1+R)].")
+    Double rangeRatio;
+
     @Option(names = "--dataset", paramLabel = "FILE",
-            description = "JSONL prompts ({\"prompt\":...} or {\"messages\":[...]}, optional \"output_tokens\") instead of synthetic ones.")
+            description = "Prompts from a file instead of synthetic ones: JSONL ({\"prompt\":...} or {\"messages\":[...]}, "
+                    + "optional \"output_tokens\") or a ShareGPT JSON array.")
     Path dataset;
+
+    @Option(names = "--dataset-format", paramLabel = "FORMAT",
+            description = "jsonl or sharegpt. Default: told from the file (a JSON array is ShareGPT).")
+    String datasetFormat;
+
+    @Option(names = "--shared-prefix", paramLabel = "N:TOKENS[:zipf:S]",
+            description = "Synthetic prompts start with one of N shared prefixes of TOKENS tokens, spread uniformly "
+                    + "or by Zipf, to measure prefix caching.")
+    String sharedPrefix;
+
+    @Option(names = "--trace", paramLabel = "FILE",
+            description = "Replay a JSONL or CSV trace (timestamp ms, input_length, output_length, optional hash_ids) "
+                    + "at its own timestamps (sets --arrival trace).")
+    Path trace;
+
+    @Option(names = "--trace-speed", paramLabel = "X", defaultValue = "1",
+            description = "Replay the trace X times faster. Default: ${DEFAULT-VALUE}.")
+    double traceSpeed;
 
     @Option(names = "--tokenizer", paramLabel = "NAME", defaultValue = Tokenizers.DEFAULT,
             description = "Tokenizer for synthetic prompts and local counts: cl100k_base, o200k_base, p50k_base, r50k_base, "
@@ -116,23 +163,45 @@ public final class RunCommand implements Callable<Integer> {
             description = "Seeds prompts, lengths and arrival times; the same seed repeats the same run. Default: ${DEFAULT-VALUE}.")
     long seed;
 
-    @Option(names = "--connect-timeout", paramLabel = "TIME", converter = Durations.Converter.class, defaultValue = "10s",
+    @Option(names = "--connect-timeout", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10s",
             description = "Limit on opening a connection. Default: ${DEFAULT-VALUE}.")
     Duration connectTimeout;
 
-    @Option(names = "--first-token-timeout", paramLabel = "TIME", converter = Durations.Converter.class,
+    @Option(names = "--first-token-timeout", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Limit from the send to the first generated text. Default: none.")
     Duration firstTokenTimeout;
 
-    @Option(names = "--idle-timeout", paramLabel = "TIME", converter = Durations.Converter.class,
+    @Option(names = "--idle-timeout", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Limit on silence between pieces of a stream once text has started. Default: none.")
     Duration idleTimeout;
 
-    @Option(names = "--request-timeout", paramLabel = "TIME", converter = Durations.Converter.class, defaultValue = "10m",
+    @Option(names = "--request-timeout", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10m",
             description = "Limit on a whole request. Default: ${DEFAULT-VALUE}.")
     Duration requestTimeout;
 
-    @Option(names = "--grace", paramLabel = "TIME", converter = Durations.Converter.class, defaultValue = "30s",
+    @Option(names = "--server-metrics", paramLabel = "URL|auto|off", defaultValue = "auto",
+            description = "Prometheus metrics of the server, scraped during the run. auto: the target's /metrics when it "
+                    + "answers in Prometheus format. Default: ${DEFAULT-VALUE}.")
+    String serverMetrics;
+
+    @Option(names = "--server-kind", paramLabel = "KIND",
+            description = "Read the server's metrics as vllm, sglang, tgi, trtllm, triton or llamacpp. Default: detected.")
+    String serverKind;
+
+    @Option(names = "--gpu-metrics", paramLabel = "URL",
+            description = "A DCGM exporter's metrics URL (e.g. http://node:9400/metrics). Repeatable, one per node.")
+    List<String> gpuMetrics = new ArrayList<>();
+
+    @Option(names = "--nvidia-smi", paramLabel = "INTERVAL", arity = "0..1", fallbackValue = "1s",
+            converter = DurationConverter.class,
+            description = "Poll the local nvidia-smi every INTERVAL (default 1s) for GPU utilisation, memory and power.")
+    Duration nvidiaSmi;
+
+    @Option(names = "--scrape-interval", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "1s",
+            description = "How often metrics are scraped (at least 100ms). Default: ${DEFAULT-VALUE}.")
+    Duration scrapeInterval;
+
+    @Option(names = "--grace", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "30s",
             description = "When a --duration ends or the run is interrupted, requests in flight may finish for this long, "
                     + "then are cancelled (counted as cancelled). Default: ${DEFAULT-VALUE}.")
     Duration grace;
@@ -160,29 +229,54 @@ public final class RunCommand implements Callable<Integer> {
             description = "Client event loop threads. Default: the number of CPU cores, at most 4.")
     Integer ioThreads;
 
+    @Option(names = "--scenario", paramLabel = "NAME",
+            description = "Defaults for a common question: chat, batch, long-doc, online or capacity (docs/cli.md). "
+                    + "Flags and --config still win.")
+    String scenario;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A YAML scenario file with the same keys as these flags (plus metadata, notes, model, service, "
+                    + "hardware), or a run's report.json to repeat that run. Flags override it.")
+    Path config;
+
     @Option(names = "--sim-config", paramLabel = "FILE",
             description = "YAML settings of the built-in simulator (only without --url); see docs/simulator.md.")
     Path simConfig;
 
+    /** Metadata and notes a config file added; set on the command re-parsed with the file's options. */
+    private Map<String, String> configMetadata = Map.of();
+    private List<String> configNotes = List.of();
+    private boolean configApplied;
+
+    /** Options that choose the load model; a scenario's are dropped when the user chose one. */
+    private static final Set<String> LOAD_OPTIONS = Set.of("concurrency", "requestrate", "arrival", "ramp", "stages",
+            "bursts", "concurrencyprofile", "trace", "maxconcurrency", "burstiness");
+
     @Override
     public Integer call() throws Exception {
-        RunConfig config = resolve();
+        if (!configApplied && (config != null || scenario != null)) {
+            return withConfigApplied().call();
+        }
+        RunConfig resolved = resolve();
         String apiKey = ApiKeys.read(apiKeyFile);
         PrintWriter out = spec.commandLine().getOut();
+        if (scenario != null) {
+            out.println("Scenario " + scenario + ": look first at " + Scenarios.byName(scenario).leadsWith() + ".");
+        }
         SimServer simulator = null;
         try {
-            if (config.url() == null) {
+            String target = resolved.url();
+            if (target == null) {
                 simulator = startSimulator();
-                String simUrl = "http://127.0.0.1:" + simulator.port();
-                config = config.withUrl(simUrl);
-                out.println("Target: the built-in llmload simulator at " + simUrl + " (no GPU involved).");
+                target = "http://127.0.0.1:" + simulator.port();
+                out.println("Target: the built-in llmload simulator at " + target + " (no GPU involved).");
                 out.println("        To benchmark a real server: llmload run --url http://HOST:PORT --model NAME");
                 out.flush();
             }
-            if (config.outputDir() == null) {
-                config = config.withOutputDir(BenchmarkRun.defaultOutputDir(config.url(), config.load()));
+            if (resolved.outputDir() == null) {
+                resolved = resolved.withOutputDir(BenchmarkRun.defaultOutputDir(target, resolved.load()));
             }
-            return execute(config, apiKey, out);
+            return execute(resolved, target, apiKey, out);
         } finally {
             if (simulator != null) {
                 simulator.close();
@@ -190,9 +284,86 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private int execute(RunConfig config, String apiKey, PrintWriter out) throws Exception {
+    /**
+     * A copy of this command whose unset options come from the config file, then the scenario:
+     * the merged arguments are parsed again by picocli, so config values are checked exactly as
+     * flags are.
+     */
+    private RunCommand withConfigApplied() {
+        ConfigFile file = config == null ? null : ConfigFile.load(config);
+        String scenarioName = scenario != null ? scenario : file == null ? null : file.option("scenario");
+        Scenarios preset = scenarioName == null ? null : Scenarios.byName(scenarioName);
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        Set<String> givenNames = new java.util.HashSet<>();
+        for (CommandLine.Model.OptionSpec option : given.matchedOptions()) {
+            givenNames.add(ConfigFile.normalise(option.longestName()));
+        }
+        Map<String, String> fromPreset = new LinkedHashMap<>();
+        if (preset != null) {
+            preset.defaults().forEach((k, v) -> fromPreset.put(ConfigFile.normalise(k), v));
+            boolean loadChosen = givenNames.stream().anyMatch(LOAD_OPTIONS::contains)
+                    || (file != null && file.options().keySet().stream().anyMatch(LOAD_OPTIONS::contains));
+            if (loadChosen) {
+                fromPreset.keySet().removeAll(LOAD_OPTIONS);
+            }
+        }
+        List<String> merged = new ArrayList<>();
+        Set<String> known = new java.util.HashSet<>();
+        for (CommandLine.Model.OptionSpec option : spec.options()) {
+            String key = ConfigFile.normalise(option.longestName());
+            known.add(key);
+            if (givenNames.contains(key) || key.equals("config") || key.equals("scenario")) {
+                continue;
+            }
+            String value = file != null && file.options().containsKey(key) ? file.options().get(key) : fromPreset.get(key);
+            if (value == null) {
+                continue;
+            }
+            if (option.arity().max() == 0) {
+                if (Boolean.parseBoolean(value)) {
+                    merged.add(option.longestName());
+                }
+            } else if (option.isMultiValue() && !option.typeInfo().isMap()) {
+                for (String item : value.split(",")) {
+                    merged.add(option.longestName() + "=" + item.trim());
+                }
+            } else {
+                merged.add(option.longestName() + "=" + value);
+            }
+        }
+        if (file != null) {
+            for (String key : file.options().keySet()) {
+                if (!known.contains(key)) {
+                    throw new UsageException("--config " + config + ": unknown option '" + key + "'");
+                }
+            }
+        }
+        merged.addAll(given.originalArgs());
+        RunCommand effective = new RunCommand();
+        effective.configApplied = true;
+        effective.scenario = scenarioName;
+        effective.configMetadata = file == null ? Map.of() : file.metadata();
+        effective.configNotes = file == null ? List.of() : file.notes();
+        CommandLine parser = new CommandLine(effective);
+        parser.setOut(spec.commandLine().getOut());
+        parser.setErr(spec.commandLine().getErr());
+        try {
+            parser.parseArgs(merged.toArray(String[]::new));
+        } catch (CommandLine.ParameterException e) {
+            throw new UsageException((config == null ? "--scenario " + scenarioName : "--config " + config) + ": "
+                    + e.getMessage());
+        }
+        effective.originalArgs = given.originalArgs();
+        return effective;
+    }
+
+    /** The arguments the user typed, for the report (the re-parsed command sees the merged ones). */
+    private List<String> originalArgs;
+
+    private int execute(RunConfig config, String target, String apiKey, PrintWriter out) throws Exception {
         Progress progress = new Progress(spec.commandLine().getErr(), config.numRequests());
-        BenchmarkRun run = new BenchmarkRun(config, apiKey, commandLine(), VersionProvider.version(), progress::record);
+        BenchmarkRun run = new BenchmarkRun(config, target, apiKey, commandLine(), VersionProvider.version(),
+                progress::record);
         Signals signals = Signals.install(run::stop);
         progress.start();
         BenchmarkRun.Result result;
@@ -214,45 +385,32 @@ public final class RunCommand implements Callable<Integer> {
 
     private SimServer startSimulator() throws RunException {
         try {
-            SimConfig config = SimConfig.load(simConfig, Map.of());
-            return SimServer.start(config);
+            SimConfig simulator = SimConfig.load(simConfig, Map.of());
+            return SimServer.start(simulator);
         } catch (RuntimeException e) {
             throw new RunException("cannot start the built-in simulator: " + e.getMessage(), e);
         }
     }
 
     RunConfig resolve() {
-        if (concurrency != null && requestRate != null) {
-            throw new UsageException("give either --concurrency (closed loop) or --request-rate (open loop), not both");
-        }
-        LoadSpec load;
-        if (requestRate != null) {
-            if (!(requestRate > 0) || requestRate.isInfinite()) {
-                throw new UsageException("--request-rate must be a positive number, got " + requestRate);
-            }
-            if (maxConcurrency != null && maxConcurrency < 1) {
-                throw new UsageException("--max-concurrency must be at least 1, got " + maxConcurrency);
-            }
-            if (burstiness != null && !(burstiness > 0)) {
-                throw new UsageException("--burstiness must be positive, got " + burstiness);
-            }
-            load = LoadSpec.open(requestRate, arrival, burstiness, maxConcurrency);
-        } else {
-            int n = concurrency == null ? 16 : concurrency;
-            if (n < 1) {
-                throw new UsageException("--concurrency must be at least 1, got " + n);
-            }
-            if (maxConcurrency != null) {
-                throw new UsageException("--max-concurrency applies to --request-rate runs; use --concurrency for a closed loop");
-            }
-            load = LoadSpec.closed(n);
-        }
-        Long requests = numRequests != null ? numRequests : duration == null ? Long.valueOf(100) : null;
+        LoadSpec load = loadSpec();
+        Long requests = numRequests != null ? numRequests : duration == null && trace == null ? Long.valueOf(100) : null;
         if (requests != null && requests < 1) {
             throw new UsageException("--num-requests must be at least 1, got " + requests);
         }
-        if (warmup < 0 || (requests != null && warmup >= requests)) {
-            throw new UsageException("--warmup must be from 0 to fewer than --num-requests, got " + warmup);
+        int warmupRequests = 0;
+        Duration warmupTime = null;
+        if (warmup.matches("\\d+")) {
+            warmupRequests = Integer.parseInt(warmup);
+            if (requests != null && warmupRequests >= requests) {
+                throw new UsageException("--warmup must be fewer than --num-requests, got " + warmupRequests);
+            }
+        } else {
+            try {
+                warmupTime = Durations.parse(warmup);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--warmup: expected a request count or a time, " + e.getMessage());
+            }
         }
         if (url != null) {
             try {
@@ -261,8 +419,13 @@ public final class RunCommand implements Callable<Integer> {
                 throw new UsageException("--url: " + e.getMessage());
             }
         }
-        if (dataset != null && !Files.isReadable(dataset)) {
-            throw new UsageException("--dataset: cannot read " + dataset);
+        for (Path file : new Path[] {dataset, trace}) {
+            if (file != null && !Files.isReadable(file)) {
+                throw new UsageException("cannot read " + file);
+            }
+        }
+        if (dataset != null && trace != null) {
+            throw new UsageException("give --dataset or --trace, not both");
         }
         ApiKind apiKind;
         try {
@@ -274,14 +437,76 @@ public final class RunCommand implements Callable<Integer> {
         if (threads < 1) {
             throw new UsageException("--io-threads must be at least 1");
         }
-        return new RunConfig(url, apiKind, model, !noStream, !noIgnoreEos, load, requests, duration, warmup,
-                inputTokens, outputTokens, dataset, tokenizer, seed,
-                new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout), grace, outputDir,
-                metadata, notes, insecure, threads);
+        if (scrapeInterval.toMillis() < 100) {
+            throw new UsageException("--scrape-interval must be at least 100ms");
+        }
+        Map<String, String> allMetadata = new LinkedHashMap<>(configMetadata);
+        allMetadata.putAll(metadata);
+        List<String> allNotes = new ArrayList<>(configNotes);
+        allNotes.addAll(notes);
+        TelemetrySpec telemetry = new TelemetrySpec(serverMetrics, serverKind, gpuMetrics,
+                nvidiaSmi == null ? null : "nvidia-smi", nvidiaSmi == null ? Duration.ofSeconds(1) : nvidiaSmi,
+                scrapeInterval);
+        DataSpec data = new DataSpec(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, trace,
+                traceSpeed, tokenizer);
+        return new RunConfig(url, apiKind, model, !noStream, !noIgnoreEos, load, requests, duration, warmupRequests,
+                warmupTime, data, seed, new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout),
+                telemetry, grace, outputDir, allMetadata, allNotes, insecure, threads, scenario);
+    }
+
+    private LoadSpec loadSpec() {
+        String shapedArrival = ramp != null ? "ramp" : stages != null ? "stages" : bursts != null ? "bursts"
+                : trace != null ? "trace" : null;
+        long shapes = java.util.stream.Stream.of(ramp, stages, bursts, trace).filter(java.util.Objects::nonNull).count();
+        if (shapes > 1) {
+            throw new UsageException("give only one of --ramp, --stages, --bursts and --trace");
+        }
+        boolean open = requestRate != null || shapedArrival != null;
+        if (open && (concurrency != null || concurrencyProfile != null)) {
+            throw new UsageException("give either --concurrency (closed loop) or --request-rate / an arrival shape "
+                    + "(open loop), not both");
+        }
+        if (burstiness != null && !(burstiness > 0)) {
+            throw new UsageException("--burstiness must be positive, got " + burstiness);
+        }
+        if (maxConcurrency != null && maxConcurrency < 1) {
+            throw new UsageException("--max-concurrency must be at least 1, got " + maxConcurrency);
+        }
+        if (open) {
+            if (requestRate != null && (!(requestRate > 0) || requestRate.isInfinite())) {
+                throw new UsageException("--request-rate must be a positive number, got " + requestRate);
+            }
+            String kind = shapedArrival != null ? shapedArrival : arrival;
+            if (shapedArrival != null && !arrival.equals("poisson") && !arrival.equals(shapedArrival)) {
+                throw new UsageException("--arrival " + arrival + " contradicts --" + shapedArrival);
+            }
+            String profile = ramp != null ? ramp : stages != null ? stages : bursts;
+            LoadSpec spec = new LoadSpec("open", null, requestRate, kind, burstiness, maxConcurrency, profile);
+            try {
+                Traffic.plan(spec, 1, null, 0, new long[] {0}, 1.0);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            return spec;
+        }
+        if (maxConcurrency != null) {
+            throw new UsageException("--max-concurrency applies to open-loop runs; use --concurrency for a closed loop");
+        }
+        int n = concurrency == null ? 16 : concurrency;
+        if (n < 1) {
+            throw new UsageException("--concurrency must be at least 1, got " + n);
+        }
+        LoadSpec spec = new LoadSpec("closed", n, null, null, null, null, concurrencyProfile);
+        try {
+            Traffic.plan(spec, 1, null, 0, null, null);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        return spec;
     }
 
     private String commandLine() {
-        List<String> args = spec.commandLine().getParseResult().originalArgs();
+        List<String> args = originalArgs != null ? originalArgs : spec.commandLine().getParseResult().originalArgs();
         StringBuilder text = new StringBuilder("llmload run");
         for (String arg : args) {
             text.append(' ').append(arg.matches("[A-Za-z0-9_./:=,@+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");

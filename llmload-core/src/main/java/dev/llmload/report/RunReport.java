@@ -4,6 +4,7 @@ import dev.llmload.metrics.RunResults;
 import dev.llmload.run.LoadSpec;
 import dev.llmload.run.RunConfig;
 import dev.llmload.stats.Summary;
+import dev.llmload.telemetry.analysis.TelemetrySummary;
 import java.util.List;
 
 /**
@@ -20,7 +21,7 @@ public record RunReport(
         Load load,
         Data data,
         RunResults results,
-        Object telemetry,
+        TelemetrySummary telemetry,
         List<Note> notes,
         RunConfig config) {
 

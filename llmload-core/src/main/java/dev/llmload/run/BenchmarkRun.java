@@ -18,7 +18,17 @@ import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.source.RequestSource;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import dev.llmload.workload.tokenizer.Tokenizers;
+import dev.llmload.telemetry.TelemetryCollector;
+import dev.llmload.telemetry.TelemetryConfig;
+import dev.llmload.telemetry.TelemetryRecording;
+import dev.llmload.telemetry.analysis.ClientFigures;
+import dev.llmload.telemetry.analysis.TelemetryNotes;
+import dev.llmload.telemetry.analysis.TelemetrySummary;
+import dev.llmload.telemetry.analysis.WindowAnalysis;
+import dev.llmload.telemetry.engine.EngineKind;
+import dev.llmload.telemetry.gpu.Hardware;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -101,21 +111,70 @@ public final class BenchmarkRun {
             Path directory = Files.createDirectories(config.outputDir());
             String runId = directory.getFileName().toString();
             Instant startedAt = Instant.now();
-            List<RequestRecord> records = send(source, codec, endpoint, plan, count, tokenizer, directory, runId);
-            RunReport report = report(runId, startedAt, Instant.now(), model, server, endpoint, source.describe(),
-                    source.contentHash(), records);
-            ReportFiles.writeReport(directory, report);
-            return new Result(directory, report, records);
+            try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
+                List<RunReport.Note> telemetryNotes = new ArrayList<>();
+                telemetry.probe().forEach(n -> telemetryNotes.add(new RunReport.Note(n.kind(), n.message())));
+                Sent sent = send(source, codec, endpoint, plan, count, tokenizer, directory, runId, telemetry);
+                TelemetryRecording recording = telemetry.stop();
+                RunResults results = RunResults.compute(sent.records());
+                TelemetrySummary summary = summariseTelemetry(recording, sent, results, telemetryNotes);
+                RunReport report = report(runId, startedAt, Instant.now(), model, server, endpoint, source.describe(),
+                        source.contentHash(), results, summary, telemetryNotes);
+                ReportFiles.writeReport(directory, report);
+                return new Result(directory, report, sent.records());
+            }
         }
     }
 
-    private List<RequestRecord> send(RequestSource source, OpenAiCodec codec, Endpoint endpoint, LoadPlan plan,
-                                     long count, Tokenizer tokenizer, Path directory, String runId)
+    /** The records of a run and the clock reading its offsets are relative to. */
+    private record Sent(List<RequestRecord> records, long runStartNanos) {}
+
+    private TelemetryConfig telemetryConfig(Endpoint endpoint) throws RunException {
+        TelemetrySpec spec = config.telemetry();
+        try {
+            URI server = switch (spec.serverMetrics()) {
+                case "off" -> null;
+                case "auto" -> URI.create(endpoint.rootUrl("/metrics"));
+                default -> URI.create(spec.serverMetrics());
+            };
+            return new TelemetryConfig(server,
+                    spec.serverKind() == null ? null : EngineKind.byName(spec.serverKind()).orElseThrow(() ->
+                            new IllegalArgumentException("unknown --server-kind '" + spec.serverKind()
+                                    + "' (expected vllm, sglang, tgi, trtllm, triton or llamacpp)")),
+                    spec.gpuMetrics().stream().map(URI::create).toList(), spec.nvidiaSmi(),
+                    spec.nvidiaSmiInterval(), spec.scrapeInterval());
+        } catch (IllegalArgumentException e) {
+            throw new RunException("telemetry: " + e.getMessage(), e);
+        }
+    }
+
+    /** Telemetry over the measured window: first intended send to last completion of measured requests. */
+    private static TelemetrySummary summariseTelemetry(TelemetryRecording recording, Sent sent, RunResults results,
+                                                       List<RunReport.Note> notes) {
+        recording.notes().forEach(n -> notes.add(new RunReport.Note(n.kind(), n.message())));
+        List<RequestRecord> measured = sent.records().stream().filter(r -> !r.warmup()).toList();
+        if (measured.isEmpty() || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
+            return null;
+        }
+        long start = sent.runStartNanos() + measured.stream().mapToLong(RequestRecord::intendedSendNanos).min().orElseThrow();
+        long end = sent.runStartNanos() + measured.stream().mapToLong(RequestRecord::endNanos).max().orElseThrow();
+        TelemetrySummary summary = WindowAnalysis.summarise(recording, start, end);
+        long promptTokens = measured.stream().filter(RequestRecord::succeeded).mapToLong(RequestRecord::inputTokens).sum();
+        long generationTokens = measured.stream().filter(RequestRecord::succeeded).mapToLong(RequestRecord::outputTokens).sum();
+        ClientFigures client = new ClientFigures(results.ttftMs().p50(), promptTokens, generationTokens,
+                results.e2eLatencyMs().p99(), ClientFigures.DEFAULT_HIGH_LATENCY_MS);
+        TelemetryNotes.evaluate(summary, client).forEach(n -> notes.add(new RunReport.Note(n.kind(), n.message())));
+        return summary;
+    }
+
+    private Sent send(RequestSource source, OpenAiCodec codec, Endpoint endpoint, LoadPlan plan, long count,
+                      Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
             throws IOException, InterruptedException, RunException {
         try (PreparedFeed feed = new PreparedFeed(source, codec, count);
              LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, config.ioThreads(),
                      config.timeouts().connect(), config.insecure());
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
+            telemetry.start();
             long runStart = System.nanoTime();
             Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
             Dispatcher current = new Dispatcher(client, codec, config.timeouts(), plan, feed,
@@ -131,7 +190,7 @@ public final class BenchmarkRun {
                 current.stop();
                 throw new RunException(e.getMessage(), e);
             }
-            return recorder.finish();
+            return new Sent(recorder.finish(), runStart);
         }
     }
 
@@ -153,13 +212,14 @@ public final class BenchmarkRun {
 
     private RunReport report(String runId, Instant startedAt, Instant endedAt, String model,
                              ServerProbe.ServerInfo server, Endpoint endpoint, String sourceDescription,
-                             String contentHash, List<RequestRecord> records) {
-        RunResults results = RunResults.compute(records);
+                             String contentHash, RunResults results, TelemetrySummary telemetry,
+                             List<RunReport.Note> toolNotes) {
         var meta = config.metadata();
-        List<RunReport.Note> notes = new ArrayList<>();
+        List<RunReport.Note> notes = new ArrayList<>(toolNotes);
         for (String note : config.notes()) {
             notes.add(new RunReport.Note("user", note));
         }
+        Hardware gpus = telemetry == null ? null : telemetry.hardware();
         return new RunReport(
                 RunReport.SCHEMA_VERSION,
                 new RunReport.Tool(TOOL_NAME, toolVersion),
@@ -171,9 +231,13 @@ public final class BenchmarkRun {
                         meta.getOrDefault("service.framework", server.ownedBy()),
                         meta.getOrDefault("service.version", server.version()),
                         meta.get("service.launch_args"), config.stream()),
-                new RunReport.Hardware(meta.get("hardware.gpu_model"), integer(meta.get("hardware.gpu_count")),
-                        decimal(meta.get("hardware.gpu_memory_gib")), meta.get("hardware.cpu"),
-                        decimal(meta.get("hardware.ram_gib"))),
+                new RunReport.Hardware(
+                        meta.getOrDefault("hardware.gpu_model", gpus == null ? null : gpus.gpuModel()),
+                        meta.containsKey("hardware.gpu_count") || gpus == null
+                                ? integer(meta.get("hardware.gpu_count")) : gpus.gpuCount(),
+                        meta.containsKey("hardware.gpu_memory_gib") || gpus == null
+                                ? decimal(meta.get("hardware.gpu_memory_gib")) : gpus.gpuMemoryGib(),
+                        meta.get("hardware.cpu"), decimal(meta.get("hardware.ram_gib"))),
                 RunReport.Load.of(config.load(), config.numRequests(),
                         config.duration() == null ? null : config.duration().toMillis() / 1000.0, config.warmup()),
                 new RunReport.Data(sourceDescription, contentHash,
@@ -181,7 +245,7 @@ public final class BenchmarkRun {
                                 ? config.data().inputTokens() : null, results.inputTokens()),
                         new RunReport.TokenShape(config.data().outputTokens(), results.outputTokens())),
                 results,
-                null,
+                telemetry,
                 notes,
                 config);
     }

@@ -16,6 +16,7 @@ import java.util.Map;
  * @param duration      stop sending after this long (warm-up included); null for no time bound
  * @param warmup        the first N requests are excluded from statistics
  * @param warmupTime    requests intended to start within this time of the run's start are excluded too
+ * @param telemetry     server and GPU metrics to collect alongside the load
  * @param grace         how long in-flight requests may finish after the run stops sending
  * @param ioThreads     event loop threads of the client
  * @param scenario      the preset the defaults came from, or null
@@ -34,6 +35,7 @@ public record RunConfig(
         DataSpec data,
         long seed,
         Timeouts timeouts,
+        TelemetrySpec telemetry,
         Duration grace,
         Path outputDir,
         Map<String, String> metadata,
@@ -49,16 +51,16 @@ public record RunConfig(
 
     public RunConfig withUrl(String newUrl) {
         return new RunConfig(newUrl, api, model, stream, ignoreEos, load, numRequests, duration, warmup, warmupTime,
-                data, seed, timeouts, grace, outputDir, metadata, notes, insecure, ioThreads, scenario);
+                data, seed, timeouts, telemetry, grace, outputDir, metadata, notes, insecure, ioThreads, scenario);
     }
 
     public RunConfig withOutputDir(Path dir) {
         return new RunConfig(url, api, model, stream, ignoreEos, load, numRequests, duration, warmup, warmupTime,
-                data, seed, timeouts, grace, dir, metadata, notes, insecure, ioThreads, scenario);
+                data, seed, timeouts, telemetry, grace, dir, metadata, notes, insecure, ioThreads, scenario);
     }
 
     public RunConfig withLoad(LoadSpec newLoad) {
         return new RunConfig(url, api, model, stream, ignoreEos, newLoad, numRequests, duration, warmup, warmupTime,
-                data, seed, timeouts, grace, outputDir, metadata, notes, insecure, ioThreads, scenario);
+                data, seed, timeouts, telemetry, grace, outputDir, metadata, notes, insecure, ioThreads, scenario);
     }
 }

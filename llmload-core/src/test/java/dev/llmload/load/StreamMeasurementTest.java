@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.run.BenchmarkRun;
+import dev.llmload.run.DataSpec;
+import dev.llmload.run.TelemetrySpec;
 import dev.llmload.run.LoadSpec;
 import dev.llmload.run.RunConfig;
 import java.nio.file.Path;
@@ -28,9 +30,9 @@ class StreamMeasurementTest {
     private RequestRecord runOne(List<ScriptedSseServer.Step> steps) throws Exception {
         try (ScriptedSseServer server = new ScriptedSseServer(steps)) {
             RunConfig config = new RunConfig(server.url(), ApiKind.CHAT, null, true, true, LoadSpec.closed(1), 1L, null, 0,
-                    "16", "4", null, "cl100k_base", 1, Timeouts.defaults(), Duration.ofSeconds(5), dir, Map.of(),
-                    List.of(), false, 1);
-            List<RequestRecord> records = new BenchmarkRun(config, null, "t", "t", r -> {}).execute().records();
+                    null, DataSpec.synthetic("16", "4", "cl100k_base"), 1, Timeouts.defaults(), TelemetrySpec.auto(),
+                    Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 1, null);
+            List<RequestRecord> records = new BenchmarkRun(config, config.url(), null, "t", "t", r -> {}).execute().records();
             assertThat(records).hasSize(1);
             return records.getFirst();
         }

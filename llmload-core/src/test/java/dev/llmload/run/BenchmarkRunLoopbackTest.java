@@ -31,7 +31,7 @@ class BenchmarkRunLoopbackTest {
     void measuresTheSimulatorsConfiguredTtftAndItlAndJournalsEveryRequest() throws Exception {
         try (SimServer sim = SimulatorRuns.fixedSimulator(40, 15, Map.of())) {
             RunConfig config = SimulatorRuns.closedLoop(sim.url(), 4, 40, 64, 20, dir);
-            BenchmarkRun.Result result = new BenchmarkRun(config, null, "test", "test", r -> {}).execute();
+            BenchmarkRun.Result result = SimulatorRuns.run(config);
 
             RunResults r = result.report().results();
             assertThat(r.requests().attempted()).isEqualTo(40);
@@ -73,7 +73,7 @@ class BenchmarkRunLoopbackTest {
     void countsAMultiTokenEventWithItsTokenCount() throws Exception {
         try (SimServer sim = SimulatorRuns.fixedSimulator(30, 10, Map.of("tokensPerEvent", 2))) {
             RunConfig config = SimulatorRuns.closedLoop(sim.url(), 2, 10, 32, 20, dir);
-            BenchmarkRun.Result result = new BenchmarkRun(config, null, "test", "test", r -> {}).execute();
+            BenchmarkRun.Result result = SimulatorRuns.run(config);
 
             for (RequestRecord record : result.records()) {
                 assertThat(record.tokenEventCounts()).hasSize(10).containsOnly(2);
@@ -93,9 +93,9 @@ class BenchmarkRunLoopbackTest {
         try (SimServer sim = SimulatorRuns.fixedSimulator(20, 5, Map.of())) {
             RunConfig base = SimulatorRuns.closedLoop(sim.url(), 2, 6, 32, 10, dir);
             RunConfig config = new RunConfig(base.url(), ApiKind.COMPLETIONS, null, false, true, base.load(),
-                    base.numRequests(), null, 0, base.inputTokens(), base.outputTokens(), null, base.tokenizer(),
-                    base.seed(), base.timeouts(), base.grace(), dir, Map.of(), List.of(), false, 1);
-            RunResults r = new BenchmarkRun(config, null, "test", "test", x -> {}).execute().report().results();
+                    base.numRequests(), null, 0, null, base.data(), base.seed(), base.timeouts(), base.telemetry(),
+                    base.grace(), dir, Map.of(), List.of(), false, 1, null);
+            RunResults r = SimulatorRuns.run(config).report().results();
 
             assertThat(r.requests().succeeded()).isEqualTo(6);
             assertThat(r.ttftMs().count()).isZero();
@@ -110,7 +110,7 @@ class BenchmarkRunLoopbackTest {
     @Test
     void unreachableServerStopsTheRunBeforeAnyLoadWithOneLine() {
         RunConfig config = SimulatorRuns.closedLoop("http://127.0.0.1:1", 1, 1, 8, 8, dir);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new BenchmarkRun(config, null, "t", "t", r -> {}).execute())
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SimulatorRuns.run(config))
                 .isInstanceOf(RunException.class)
                 .hasMessageContaining("cannot reach http://127.0.0.1:1/v1")
                 .hasMessageNotContaining("\n");

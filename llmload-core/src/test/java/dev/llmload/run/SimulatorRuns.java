@@ -27,8 +27,13 @@ final class SimulatorRuns {
     }
 
     static RunConfig closedLoop(String url, int concurrency, long requests, int inputTokens, int outputTokens, Path dir) {
-        return new RunConfig(url, ApiKind.CHAT, null, true, true, LoadSpec.closed(concurrency), requests, null, 0,
-                String.valueOf(inputTokens), String.valueOf(outputTokens), null, "cl100k_base", 7,
-                Timeouts.defaults(), Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 2);
+        return new RunConfig(url, ApiKind.CHAT, null, true, true, LoadSpec.closed(concurrency), requests, null, 0, null,
+                DataSpec.synthetic(String.valueOf(inputTokens), String.valueOf(outputTokens), "cl100k_base"), 7,
+                Timeouts.defaults(), TelemetrySpec.auto(), Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 2, null);
+    }
+
+    /** Runs {@code config} against its own URL. */
+    static BenchmarkRun.Result run(RunConfig config) throws Exception {
+        return new BenchmarkRun(config, config.url(), null, "llmload run (test)", "test", r -> {}).execute();
     }
 }
