@@ -1,0 +1,129 @@
+package dev.llmload.cli;
+
+import dev.llmload.sim.server.SimConfig;
+import dev.llmload.sim.server.SimServer;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code llmload sim}: the simulated engine as a standalone OpenAI-compatible server. Flags
+ * override the {@code --config} file, which overrides the defaults of {@link SimConfig}.
+ */
+@Command(name = "sim", mixinStandardHelpOptions = true,
+        description = "Run the simulated LLM engine as a standalone OpenAI-compatible server until interrupted.")
+public final class SimCommand implements Callable<Integer> {
+
+    @Option(names = "--config", paramLabel = "FILE", description = "YAML or JSON file with SimConfig keys")
+    Path config;
+
+    @Option(names = "--host", description = "bind address (default 127.0.0.1)")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8000", description = "TCP port, 0 for a free one (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--model", description = "served model name (default llmload-sim)")
+    String model;
+
+    @Option(names = "--max-model-len", description = "context length in tokens (default 8192)")
+    Integer maxModelLen;
+
+    @Option(names = "--server-version", description = "what GET /version reports (default 0.11.0)")
+    String version;
+
+    @Option(names = "--io-threads", description = "Netty event loop threads (default 1)")
+    Integer ioThreads;
+
+    @Option(names = "--seed", description = "seed of jitter, output lengths and fault draws (default 0)")
+    Long seed;
+
+    @Option(names = "--ttft-ms", description = "TTFT of an empty prompt (default 50)")
+    Double ttftMs;
+
+    @Option(names = "--prefill-ms-per-token", description = "added to the TTFT per prompt token (default 0.02)")
+    Double prefillMsPerToken;
+
+    @Option(names = "--itl-ms", description = "inter-token latency (default 20)")
+    Double itlMs;
+
+    @Option(names = "--jitter", description = "uniform +/- share applied to every delay, 0..1 (default 0)")
+    Double jitter;
+
+    @Option(names = "--speedup", description = "divides every engine delay (default 1)")
+    Double speedup;
+
+    @Option(names = "--mean-output-tokens", description = "mean length without ignore_eos (default 128)")
+    Integer meanOutputTokens;
+
+    @Option(names = "--tokens-per-event", description = "tokens coalesced into one SSE event (default 1)")
+    Integer tokensPerEvent;
+
+    @Option(names = "--echo", negatable = true, description = "generated words cycle through the prompt's words")
+    Boolean echo;
+
+    @Option(names = "--enable-prefix-caching", negatable = true,
+            description = "reported in vllm:cache_config_info (default true)")
+    Boolean enablePrefixCaching;
+
+    @Option(names = "--fault", paramLabel = "SPEC@RATE",
+            description = "inject a fault into a share of requests, e.g. http-429@0.05, stall:5:2000@0.01 (repeatable)")
+    List<String> faults;
+
+    @Option(names = "--retry-after-seconds", description = "Retry-After of an injected 429 (default 1)")
+    Integer retryAfterSeconds;
+
+    @Option(names = "--pause", paramLabel = "AT_MS:DURATION_MS",
+            description = "pause the whole engine DURATION_MS at AT_MS after start (repeatable)")
+    List<String> pauses;
+
+    @Option(names = "--ground-truth", paramLabel = "FILE", description = "write one JSON line per finished request")
+    Path groundTruth;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, Object> overrides = new HashMap<>();
+        overrides.put("port", port);
+        put(overrides, "host", host);
+        put(overrides, "model", model);
+        put(overrides, "maxModelLen", maxModelLen);
+        put(overrides, "version", version);
+        put(overrides, "ioThreads", ioThreads);
+        put(overrides, "seed", seed);
+        put(overrides, "ttftMs", ttftMs);
+        put(overrides, "prefillMsPerToken", prefillMsPerToken);
+        put(overrides, "itlMs", itlMs);
+        put(overrides, "jitter", jitter);
+        put(overrides, "speedup", speedup);
+        put(overrides, "meanOutputTokens", meanOutputTokens);
+        put(overrides, "tokensPerEvent", tokensPerEvent);
+        put(overrides, "echo", echo);
+        put(overrides, "enablePrefixCaching", enablePrefixCaching);
+        put(overrides, "faults", faults);
+        put(overrides, "retryAfterSeconds", retryAfterSeconds);
+        put(overrides, "pauses", pauses);
+        put(overrides, "groundTruth", groundTruth == null ? null : groundTruth.toString());
+        SimConfig simConfig;
+        try {
+            simConfig = SimConfig.load(config, overrides);
+        } catch (RuntimeException e) {
+            System.err.println("llmload sim: " + e.getMessage());
+            return 2;
+        }
+        SimServer server = SimServer.start(simConfig);
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "sim-shutdown"));
+        System.out.println("llmload sim listening on " + server.url() + " (model " + simConfig.model() + ")");
+        server.awaitClosed();
+        return 0;
+    }
+
+    private static void put(Map<String, Object> overrides, String key, Object value) {
+        if (value != null) {
+            overrides.put(key, value);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.llmload.sim.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.llmload.sim.fault.FaultRule;
+import dev.llmload.sim.fault.PauseWindow;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimConfigTest {
+
+    @Test
+    void yamlOverlaysDefaultsAndOverridesOverlayTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("sim.yaml");
+        Files.writeString(file, """
+                model: my-model
+                itlMs: 7.5
+                faults: ["http-429@0.1", "stall:3:500@0.01"]
+                pauses: ["1000:200"]
+                groundTruth: /tmp/x.jsonl
+                """);
+        SimConfig config = SimConfig.load(file, Map.of("itlMs", 9, "port", 8123));
+        assertThat(config.model()).isEqualTo("my-model");
+        assertThat(config.itlMs()).isEqualTo(9);
+        assertThat(config.port()).isEqualTo(8123);
+        assertThat(config.ttftMs()).isEqualTo(SimConfig.defaults().ttftMs());
+        assertThat(config.faults()).containsExactly(new FaultRule("http-429", 0.1), new FaultRule("stall:3:500", 0.01));
+        assertThat(config.pauses()).containsExactly(new PauseWindow(1000, 200));
+        assertThat(config.groundTruth()).isEqualTo("/tmp/x.jsonl");
+    }
+
+    @Test
+    void jsonWorksAndMistakesAreRejected(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("sim.json");
+        Files.writeString(json, "{\"ttftMs\": 1, \"echo\": true}");
+        assertThat(SimConfig.load(json, Map.of()).echo()).isTrue();
+
+        Files.writeString(json, "{\"ttftMss\": 1}");
+        assertThatThrownBy(() -> SimConfig.load(json, Map.of())).hasMessageContaining("ttftMss");
+        assertThatThrownBy(() -> SimConfig.load(null, Map.of("faults", List.of("boom@0.1"))))
+                .hasMessageContaining("bad fault");
+        assertThatThrownBy(() -> SimConfig.load(null, Map.of("jitter", 2))).hasMessageContaining("jitter");
+    }
+}
