@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A sink that keeps every callback of one request with its time, for assertions. */
-final class Recording implements TokenSink {
+class Recording implements TokenSink {
 
     final GenerationRequest request;
     Admission admission;
