@@ -1,0 +1,136 @@
+package dev.llmload.sim.server;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.EncodingType;
+import dev.llmload.sim.engine.Engine;
+import dev.llmload.sim.engine.FixedLatencyEngine;
+import dev.llmload.sim.fault.FaultPlanner;
+import dev.llmload.sim.fault.PauseWindow;
+import dev.llmload.sim.metrics.SimMetrics;
+import dev.llmload.sim.truth.GroundTruthLog;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The simulated OpenAI-compatible server: Netty HTTP/1.1 with keep-alive in front of an
+ * {@link Engine}. {@link #start} binds and returns once the port is open; {@link #close} stops
+ * listening, then the engine, then the ground-truth log.
+ *
+ * <p>Threading: {@code ioThreads} event loops ({@code sim-io-*}) serve the connections, each
+ * connection on one loop; the engine has its own thread.
+ */
+public final class SimServer implements AutoCloseable {
+
+    private static final int MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+
+    private final SimServices services;
+    private final EventLoopGroup group;
+    private final Channel serverChannel;
+
+    private SimServer(SimServices services, EventLoopGroup group, Channel serverChannel) {
+        this.services = services;
+        this.group = group;
+        this.serverChannel = serverChannel;
+    }
+
+    /** Starts the server with the {@link FixedLatencyEngine} configured by {@code config}. */
+    public static SimServer start(SimConfig config) {
+        return start(config, new FixedLatencyEngine(config.fixedLatencyModel(), config.maxModelLen(), config.seed()));
+    }
+
+    /** Starts the server in front of {@code engine}, which it closes on {@link #close}. */
+    public static SimServer start(SimConfig config, Engine engine) {
+        GroundTruthLog groundTruth = config.groundTruth() == null ? null : new GroundTruthLog(Path.of(config.groundTruth()));
+        SimServices services = new SimServices(config, engine,
+                new SimMetrics(config.model(), config.enablePrefixCaching()),
+                new FaultPlanner(config.faults(), config.seed()), groundTruth,
+                Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE),
+                System.currentTimeMillis() / 1000);
+        boolean epoll = Epoll.isAvailable();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(),
+                new DefaultThreadFactory("sim-io", true),
+                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        Class<? extends ServerChannel> channelType =
+                epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(group)
+                    .channel(channelType)
+                    .option(ChannelOption.SO_BACKLOG, 4096)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpServerExpectContinueHandler(),
+                                    new HttpObjectAggregator(MAX_REQUEST_BYTES), new SimHttpHandler(services));
+                        }
+                    })
+                    .bind(config.host(), config.port())
+                    .syncUninterruptibly()
+                    .channel();
+            for (PauseWindow pause : config.pauses()) {
+                group.schedule(() -> engine.pause(Duration.ofMillis(pause.durationMs())), pause.atMs(),
+                        TimeUnit.MILLISECONDS);
+            }
+            return new SimServer(services, group, channel);
+        } catch (RuntimeException e) {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            engine.close();
+            if (groundTruth != null) {
+                groundTruth.close();
+            }
+            throw e;
+        }
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    public String host() {
+        return services.config().host();
+    }
+
+    /** {@code http://host:port}, the base of every endpoint. */
+    public String url() {
+        String host = host().contains(":") ? "[" + host() + "]" : host();
+        return "http://" + host + ":" + port();
+    }
+
+    public Engine engine() {
+        return services.engine();
+    }
+
+    /** Blocks until {@link #close} was called (from another thread). */
+    public void awaitClosed() throws InterruptedException {
+        serverChannel.closeFuture().await();
+    }
+
+    @Override
+    public void close() {
+        serverChannel.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        services.engine().close();
+        if (services.groundTruth() != null) {
+            services.groundTruth().close();
+        }
+    }
+}
