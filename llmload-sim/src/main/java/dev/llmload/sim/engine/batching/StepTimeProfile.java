@@ -72,11 +72,6 @@ public enum StepTimeProfile {
                 + Arrays.stream(values()).map(StepTimeProfile::id).toList());
     }
 
-    /** The default coefficients of this profile, by name. */
-    public Map<String, Double> defaults() {
-        return Map.copyOf(defaults);
-    }
-
     /** This profile's model with some coefficients replaced; unknown names are rejected. */
     public StepTimeModel model(Map<String, Double> overrides) {
         Map<String, Double> merged = new LinkedHashMap<>(defaults);
