@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmload.sim.engine.batching.BatchingEngine;
 import dev.llmload.sim.engine.batching.StepTimeProfile;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,19 +37,26 @@ class SimServerBatchingEngineTest {
 
     @Test
     void streamsThroughTheBatchingEngineAndExposesItsStateOnMetrics() throws Exception {
-        // A cache of 40 blocks (640 tokens) cannot hold six 100-token prompts growing by 60 tokens:
-        // the engine has to preempt, and the metrics have to say so.
+        // A cache of 34 blocks (544 tokens) cannot hold three ~100-token prompts growing by 100 tokens
+        // each: six requests released together must preempt, and the metrics have to say so.
         SimConfig config = SimConfig.load(null, Map.of(
-                "maxModelLen", 512, "speedup", 20,
-                "batching", Map.of("numBlocks", 40)));
+                "maxModelLen", 512, "speedup", 10,
+                "batching", Map.of("numBlocks", 34)));
         String words = " word".repeat(100);
         try (SimServer server = SimServer.start(config);
                 SimClient client = new SimClient(server);
                 ExecutorService pool = Executors.newFixedThreadPool(6)) {
             assertThat(server.engine()).isInstanceOf(BatchingEngine.class);
+            // The same prompt twice in a row: the second finds the first one's blocks in the prefix cache.
+            for (int i = 0; i < 2; i++) {
+                assertThat(client.stream("/v1/completions", SimClient.completion("again" + words, 100, true, true))
+                        .status()).isEqualTo(200);
+            }
+
+            server.engine().pause(Duration.ofMillis(1500)); // the six queue up and start together
             List<Future<SimClient.Streamed>> streams = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
-                String body = SimClient.completion("topic" + i + words, 60, true, true); // no shared prefix
+                String body = SimClient.completion("topic" + i + words, 100, true, true);
                 streams.add(pool.submit(() -> client.stream("/v1/completions", body)));
             }
             for (Future<SimClient.Streamed> f : streams) {
@@ -56,22 +64,18 @@ class SimServerBatchingEngineTest {
                 assertThat(s.status()).isEqualTo(200);
                 assertThat(s.events().getLast().data()).isEqualTo("[DONE]");
                 assertThat(s.events().stream().map(SimClient.Event::data))
-                        .anySatisfy(d -> assertThat(d).contains("\"completion_tokens\":60"));
+                        .anySatisfy(d -> assertThat(d).contains("\"completion_tokens\":100"));
             }
-
-            // A repeated prompt finds the blocks the first one left in the cache.
-            assertThat(client.stream("/v1/completions", SimClient.completion("topic5" + words, 60, true, true))
-                    .status()).isEqualTo(200);
 
             String metrics = client.get("/metrics").body();
             assertThat(metric(metrics, "vllm:num_preemptions_total")).isGreaterThan(0);
-            assertThat(metric(metrics, "vllm:generation_tokens_total")).isEqualTo(7 * 60);
+            assertThat(metric(metrics, "vllm:generation_tokens_total")).isEqualTo(8 * 100);
             assertThat(metric(metrics, "vllm:prefix_cache_hits_total")).isGreaterThan(0);
             assertThat(metric(metrics, "vllm:prefix_cache_queries_total"))
                     .isGreaterThan(metric(metrics, "vllm:prefix_cache_hits_total"));
             assertThat(metric(metrics, "vllm:num_requests_running")).isZero();
             assertThat(metric(metrics, "vllm:kv_cache_usage_perc")).isZero();
-            assertThat(metrics).contains("block_size=\"16\"").contains("num_gpu_blocks=\"40\"");
+            assertThat(metrics).contains("block_size=\"16\"").contains("num_gpu_blocks=\"34\"");
         }
     }
 

@@ -66,11 +66,11 @@ class BatchingEngineTest {
                 long wanted = expected.get(i)[0];
                 long got = actual.get(i)[0] - req.arrivalNanos();
                 assertThat(got).as("token %d at %d ms, modelled %d ms", i, got / MS, wanted / MS)
-                        .isBetween(wanted - 5 * MS, wanted + 60 * MS);
+                        .isBetween(wanted - 5 * MS, wanted + 100 * MS);
             }
             assertThat(real.finishReason).isEqualTo(FinishReason.LENGTH);
             assertThat(engine.snapshot().generationTokens()).isEqualTo(12);
-            assertThat(engine.snapshot().stepLagSeconds()).isLessThan(0.05);
+            assertThat(engine.snapshot().stepLagSeconds()).isLessThan(0.1);
         }
     }
 
