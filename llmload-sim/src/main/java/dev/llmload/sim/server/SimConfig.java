@@ -1,21 +1,31 @@
 package dev.llmload.sim.server;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.llmload.sim.engine.FixedLatencyModel;
+import dev.llmload.sim.engine.batching.BatchingEngineConfig;
 import dev.llmload.sim.fault.FaultRule;
 import dev.llmload.sim.fault.PauseWindow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * Every knob of the simulated server. Defaults are in {@link #defaults()}; a YAML or JSON file
  * names only what it changes (camelCase keys as below; unknown keys are an error).
+ *
+ * <p>Two engines can serve: {@code batching} (the default), a step-based continuous-batching
+ * simulation configured by the {@code batching} section, and {@code fixed}, a fixed-latency engine
+ * configured by {@code ttftMs}, {@code prefillMsPerToken}, {@code itlMs} and {@code meanOutputTokens}.
+ * {@code maxModelLen}, {@code seed}, {@code jitter}, {@code speedup} and {@code enablePrefixCaching}
+ * apply to both and are set here only, never inside {@code batching}.
  *
  * @param host                bind address; default {@code 127.0.0.1}
  * @param port                TCP port, 0 for a free one; default 0 ({@code llmload sim} defaults to 8000)
@@ -24,21 +34,27 @@ import java.util.Map;
  * @param version             what {@code GET /version} reports; default {@code 0.11.0}
  * @param ioThreads           Netty event loop threads; default 1
  * @param seed                seeds the engine's jitter and lengths and the fault draws; default 0
- * @param ttftMs              TTFT of an empty prompt; default 50
- * @param prefillMsPerToken   added to the TTFT per prompt token; default 0.02
- * @param itlMs               inter-token latency; default 20
- * @param jitter              uniform ± share applied to every delay, 0 to 1; default 0
+ * @param ttftMs              fixed engine: TTFT of an empty prompt; default 50
+ * @param prefillMsPerToken   fixed engine: added to the TTFT per prompt token; default 0.02
+ * @param itlMs               fixed engine: inter-token latency; default 20
+ * @param jitter              fixed engine: uniform ± share applied to every delay, 0 to 1; batching
+ *                            engine: σ of a log-normal factor (mean 1) on every step time; default 0
  * @param speedup             every engine delay is divided by this; default 1
- * @param meanOutputTokens    mean length of a generation without ignore_eos (per-token EOS chance
- *                            1/mean), cut at max_tokens; default 128
+ * @param meanOutputTokens    fixed engine: mean length of a generation without ignore_eos (per-token
+ *                            EOS chance 1/mean), cut at max_tokens; default 128 (the batching engine
+ *                            has {@code batching.outputLength})
  * @param tokensPerEvent      tokens coalesced into one SSE event (emulates detokeniser batching); default 1
  * @param echo                generated words cycle through the prompt's words; default false
  *                            (per request: header {@code x-llmload-sim-echo: true})
- * @param enablePrefixCaching reported in {@code vllm:cache_config_info}; default true
+ * @param enablePrefixCaching batching engine: reuse cached prompt prefixes; reported in
+ *                            {@code vllm:cache_config_info}; default true
  * @param faults              fault rules {@code SPEC@RATE}; default none
  * @param retryAfterSeconds   {@code Retry-After} of an injected 429; default 1
  * @param pauses              engine pauses {@code AT_MS:DURATION_MS} after start; default none
  * @param groundTruth         path of the ground-truth JSONL log; default null (none)
+ * @param engine              {@code batching} or {@code fixed}; default {@code batching}
+ * @param batching            the batching engine's own settings (see {@link BatchingEngineConfig});
+ *                            default {@link BatchingEngineConfig#defaults()}
  */
 public record SimConfig(
         String host,
@@ -60,9 +76,38 @@ public record SimConfig(
         List<FaultRule> faults,
         int retryAfterSeconds,
         List<PauseWindow> pauses,
-        String groundTruth) {
+        String groundTruth,
+        EngineKind engine,
+        BatchingEngineConfig batching) {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    /** Keys of {@link BatchingEngineConfig} that this record sets for both engines. */
+    private static final List<String> SHARED_ENGINE_KEYS =
+            List.of("maxModelLen", "seed", "jitter", "speedup", "enablePrefixCaching");
+
+    /** Which engine serves the requests. */
+    public enum EngineKind {
+        /** {@link dev.llmload.sim.engine.batching.BatchingEngine}: continuous batching, KV cache, step-time model. */
+        BATCHING,
+        /** {@link dev.llmload.sim.engine.FixedLatencyEngine}: per-request fixed TTFT and ITL. */
+        FIXED;
+
+        @JsonValue
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        @JsonCreator
+        public static EngineKind of(String id) {
+            for (EngineKind k : values()) {
+                if (k.id().equals(id)) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("unknown engine '" + id + "'; known: batching, fixed");
+        }
+    }
 
     public SimConfig {
         if (port < 0 || port > 65535) {
@@ -75,11 +120,19 @@ public record SimConfig(
         faults = faults == null ? List.of() : List.copyOf(faults);
         pauses = pauses == null ? List.of() : List.copyOf(pauses);
         fixedLatencyModel(ttftMs, prefillMsPerToken, itlMs, jitter, speedup, meanOutputTokens); // validates
+        engine = engine == null ? EngineKind.BATCHING : engine;
+        batching = (batching == null ? BatchingEngineConfig.builder() : batching.toBuilder())
+                .maxModelLen(maxModelLen)
+                .seed(seed)
+                .jitter(jitter)
+                .speedup(speedup)
+                .enablePrefixCaching(enablePrefixCaching)
+                .build();
     }
 
     public static SimConfig defaults() {
         return new SimConfig("127.0.0.1", 0, "llmload-sim", 8192, "0.11.0", 1, 0, 50, 0.02, 20, 0, 1, 128, 1,
-                false, true, List.of(), 1, List.of(), null);
+                false, true, List.of(), 1, List.of(), null, EngineKind.BATCHING, BatchingEngineConfig.defaults());
     }
 
     /**
@@ -95,13 +148,36 @@ public record SimConfig(
                     if (!fromFile.isObject()) {
                         throw new IllegalArgumentException("simulator config " + file + " must be a mapping");
                     }
+                    rejectSharedKeysInBatching(fromFile);
                     tree.setAll((ObjectNode) fromFile);
                 }
             }
-            tree.setAll((ObjectNode) YAML.valueToTree(overrides));
+            ObjectNode overridden = YAML.valueToTree(overrides);
+            rejectSharedKeysInBatching(overridden);
+            tree.setAll(overridden);
+            // The batching section is validated on its own when read (maxModelLen must fit in its
+            // cache), so it must see the top-level values it will be given.
+            if (tree.get("batching") instanceof ObjectNode batchingNode) {
+                for (String key : SHARED_ENGINE_KEYS) {
+                    batchingNode.set(key, tree.get(key));
+                }
+            }
             return YAML.treeToValue(tree, SimConfig.class);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read simulator config: " + e.getMessage(), e);
+        }
+    }
+
+    private static void rejectSharedKeysInBatching(JsonNode config) {
+        JsonNode batching = config.get("batching");
+        if (batching == null) {
+            return;
+        }
+        for (String key : SHARED_ENGINE_KEYS) {
+            if (batching.has(key)) {
+                throw new IllegalArgumentException("set '" + key + "' at the top level of the simulator config, "
+                        + "not under 'batching': it applies to both engines");
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
 import dev.llmload.sim.engine.Engine;
 import dev.llmload.sim.engine.FixedLatencyEngine;
+import dev.llmload.sim.engine.batching.BatchingEngine;
 import dev.llmload.sim.fault.FaultPlanner;
 import dev.llmload.sim.fault.PauseWindow;
 import dev.llmload.sim.metrics.SimMetrics;
@@ -52,9 +53,13 @@ public final class SimServer implements AutoCloseable {
         this.serverChannel = serverChannel;
     }
 
-    /** Starts the server with the {@link FixedLatencyEngine} configured by {@code config}. */
+    /** Starts the server with the engine {@code config} selects. */
     public static SimServer start(SimConfig config) {
-        return start(config, new FixedLatencyEngine(config.fixedLatencyModel(), config.maxModelLen(), config.seed()));
+        Engine engine = switch (config.engine()) {
+            case BATCHING -> BatchingEngine.start(config.batching());
+            case FIXED -> new FixedLatencyEngine(config.fixedLatencyModel(), config.maxModelLen(), config.seed());
+        };
+        return start(config, engine);
     }
 
     /** Starts the server in front of {@code engine}, which it closes on {@link #close}. */

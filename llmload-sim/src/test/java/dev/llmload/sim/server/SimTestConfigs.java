@@ -10,9 +10,10 @@ final class SimTestConfigs {
         return with(Map.of());
     }
 
-    /** Fast latencies (5 ms TTFT, 1 ms ITL) with {@code overrides} on top. */
+    /** The fixed-latency engine with fast latencies (5 ms TTFT, 1 ms ITL), {@code overrides} on top. */
     static SimConfig with(Map<String, ?> overrides) {
-        var all = new java.util.HashMap<String, Object>(Map.of("ttftMs", 5, "itlMs", 1, "prefillMsPerToken", 0));
+        var all = new java.util.HashMap<String, Object>(
+                Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 1, "prefillMsPerToken", 0));
         all.putAll(overrides);
         return SimConfig.load(null, all);
     }

@@ -1,0 +1,105 @@
+package dev.llmload.sim.engine.batching;
+
+import static dev.llmload.sim.engine.batching.VirtualTimeDriver.prompt;
+import static dev.llmload.sim.engine.batching.VirtualTimeDriver.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmload.sim.engine.Admission;
+import dev.llmload.sim.engine.FinishReason;
+import dev.llmload.sim.engine.GenerationRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The threaded engine against the clock. Short and with loose tolerances: the machine running the
+ * tests is shared, so only gross timing errors may fail them.
+ */
+class BatchingEngineTest {
+
+    private static final long MS = 1_000_000L;
+    /** Slowed down 4x so that scheduling noise of a few ms is small against a 23 ms step. */
+    private static final BatchingEngineConfig CONFIG = BatchingEngineConfig.builder().speedup(0.25).build();
+
+    /** A recording that also lets the test wait for the end. */
+    private static final class Awaited extends Recording {
+        final CountDownLatch done = new CountDownLatch(1);
+
+        Awaited(GenerationRequest request) {
+            super(request);
+        }
+
+        @Override
+        public synchronized void tokens(int count, long nanos) {
+            super.tokens(count, nanos);
+        }
+
+        @Override
+        public synchronized void finished(FinishReason reason, long nanos) {
+            super.finished(reason, nanos);
+            done.countDown();
+        }
+    }
+
+    @Test
+    void tokensComeOutAtTheModelledTimesWithLittleStepLag() throws InterruptedException {
+        // The same request in virtual time gives the modelled token times.
+        VirtualTimeDriver virtual = new VirtualTimeDriver(CONFIG);
+        Recording modelled = virtual.submit(request("r", 0, prompt(1, 1000), 12, 0, true));
+        virtual.run();
+
+        try (BatchingEngine engine = BatchingEngine.start(CONFIG)) {
+            GenerationRequest req = request("r", System.nanoTime(), prompt(1, 1000), 12, 0, true);
+            Awaited real = new Awaited(req);
+            assertThat(engine.submit(req, real)).isEqualTo(Admission.ACCEPTED);
+            assertThat(real.done.await(10, TimeUnit.SECONDS)).isTrue();
+
+            List<long[]> expected = modelled.tokenEvents;
+            List<long[]> actual;
+            synchronized (real) {
+                actual = List.copyOf(real.tokenEvents);
+            }
+            assertThat(actual).hasSameSizeAs(expected);
+            for (int i = 0; i < expected.size(); i++) {
+                long wanted = expected.get(i)[0];
+                long got = actual.get(i)[0] - req.arrivalNanos();
+                assertThat(got).as("token %d at %d ms, modelled %d ms", i, got / MS, wanted / MS)
+                        .isBetween(wanted - 5 * MS, wanted + 100 * MS);
+            }
+            assertThat(real.finishReason).isEqualTo(FinishReason.LENGTH);
+            assertThat(engine.snapshot().generationTokens()).isEqualTo(12);
+            assertThat(engine.snapshot().stepLagSeconds()).isLessThan(0.1);
+        }
+    }
+
+    @Test
+    void pauseHoldsEveryStep() throws InterruptedException {
+        try (BatchingEngine engine = BatchingEngine.start(BatchingEngineConfig.builder().speedup(4).build())) {
+            GenerationRequest req = request("r", System.nanoTime(), prompt(1, 100), 40, 0, true);
+            Awaited rec = new Awaited(req);
+            engine.pause(Duration.ofMillis(300));
+            engine.submit(req, rec);
+            assertThat(rec.done.await(10, TimeUnit.SECONDS)).isTrue();
+            // Unpaused, 40 tokens take about 60 ms at this speed-up.
+            synchronized (rec) {
+                assertThat(rec.firstTokenAt() - req.arrivalNanos()).isGreaterThanOrEqualTo(290 * MS);
+            }
+        }
+    }
+
+    @Test
+    void closeAbortsWhatIsInFlight() throws InterruptedException {
+        BatchingEngine engine = BatchingEngine.start(BatchingEngineConfig.defaults());
+        GenerationRequest req = request("r", System.nanoTime(), prompt(1, 100), 5000, 0, true);
+        Awaited rec = new Awaited(req);
+        engine.submit(req, rec);
+        Thread.sleep(50);
+        engine.close();
+        assertThat(rec.done.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(rec.finishReason).isEqualTo(FinishReason.ABORT);
+        assertThat(engine.submit(request("late", System.nanoTime(), prompt(2, 10), 5, 0, true), new Recording(req)))
+                .isInstanceOf(Admission.Rejected.class);
+    }
+}
