@@ -8,22 +8,22 @@ import dev.llmload.record.TokenSource;
 import java.util.Arrays;
 
 /** Hand-made request records for tests; times are given in milliseconds from the run's start. */
-final class Records {
+public final class Records {
 
     private Records() {}
 
-    static long nanos(double ms) {
+    public static long nanos(double ms) {
         return Math.round(ms * 1_000_000);
     }
 
     /** A streamed success with one token per event at {@code tokenMs}; it ends at the last token. */
-    static RequestRecord ok(long index, double intendedMs, double sentMs, double... tokenMs) {
+    public static RequestRecord ok(long index, double intendedMs, double sentMs, double... tokenMs) {
         int[] counts = new int[tokenMs.length];
         Arrays.fill(counts, 1);
         return streamed(index, false, intendedMs, sentMs, tokenMs, counts, Outcome.SUCCESS, 200, 100);
     }
 
-    static RequestRecord streamed(long index, boolean warmup, double intendedMs, double sentMs, double[] tokenMs,
+    public static RequestRecord streamed(long index, boolean warmup, double intendedMs, double sentMs, double[] tokenMs,
                                   int[] counts, Outcome outcome, int status, int inputTokens) {
         long[] times = Arrays.stream(tokenMs).mapToLong(Records::nanos).toArray();
         long first = times.length == 0 ? RequestRecord.NEVER : times[0];
@@ -34,23 +34,23 @@ final class Records {
     }
 
     /** A failure without any token that ends at {@code endMs}. */
-    static RequestRecord failed(long index, double intendedMs, double sentMs, double endMs, Outcome.Failure failure,
+    public static RequestRecord failed(long index, double intendedMs, double sentMs, double endMs, Outcome.Failure failure,
                                 int status) {
         return new RequestRecord(index, "r" + index, false, nanos(intendedMs), nanos(sentMs), RequestRecord.NEVER,
                 RequestRecord.NEVER, RequestRecord.NEVER, nanos(endMs), new long[0], new int[0], status, failure, 100,
                 false, 0, TokenSource.SERVER, null, true);
     }
 
-    static RequestRecord failed(long index, double atMs, FailureClass failureClass, int status, String message) {
+    public static RequestRecord failed(long index, double atMs, FailureClass failureClass, int status, String message) {
         return failed(index, atMs, atMs, atMs + 5, Outcome.Failure.of(failureClass, message), status);
     }
 
-    static RequestRecord timeout(long index, double atMs, TimeoutKind kind) {
+    public static RequestRecord timeout(long index, double atMs, TimeoutKind kind) {
         return failed(index, atMs, atMs, atMs + 1000, Outcome.Failure.timeout(kind, kind.key() + " timeout"), 0);
     }
 
     /** A non-streamed success: one response at {@code endMs} with {@code outputTokens} tokens. */
-    static RequestRecord unstreamed(long index, double sentMs, double endMs, int outputTokens) {
+    public static RequestRecord unstreamed(long index, double sentMs, double endMs, int outputTokens) {
         return new RequestRecord(index, "r" + index, false, nanos(sentMs), nanos(sentMs), nanos(endMs),
                 RequestRecord.NEVER, RequestRecord.NEVER, nanos(endMs), new long[0], new int[0], 200,
                 Outcome.SUCCESS, 100, true, outputTokens, TokenSource.SERVER, "stop", false);
