@@ -20,6 +20,7 @@ import java.util.Set;
  *
  * @param durationS            first intended send of the measured phase to its last completion;
  *                             null when nothing was measured
+ * @param goodput              share and rate of requests meeting the SLO; null when no SLO was given
  * @param itlMs                inter-token gaps per token-bearing event, pooled over requests
  * @param itlPerTokenMs        the same gaps spread over the tokens each event carried
  */
@@ -32,6 +33,7 @@ public record RunResults(
         Double requestThroughput,
         Double outputTokenThroughput,
         Double totalTokenThroughput,
+        Goodput goodput,
         Map<String, ErrorClassSummary> errors,
         Summary ttftMs,
         Summary ttfcMs,
@@ -54,6 +56,11 @@ public record RunResults(
     public record ErrorClassSummary(long count, double rate, List<String> samples, Map<String, Long> byTimeoutKind) {}
 
     public static RunResults compute(List<RequestRecord> all) {
+        return compute(all, null);
+    }
+
+    /** @param slo the limits for {@link #goodput()}; null for none */
+    public static RunResults compute(List<RequestRecord> all, Slo slo) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup()).toList();
         long attempted = measured.size();
         long succeeded = measured.stream().filter(RequestRecord::succeeded).count();
@@ -108,6 +115,7 @@ public record RunResults(
                 timed ? succeeded / duration : null,
                 timed ? outputSum / duration : null,
                 timed ? (inputSum + outputSum) / duration : null,
+                slo == null ? null : Goodput.compute(measured, slo, duration),
                 errors(measured),
                 Statistics.summarize(ttft.toArray()),
                 Statistics.summarize(ttfc.toArray()),

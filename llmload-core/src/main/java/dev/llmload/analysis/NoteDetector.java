@@ -1,0 +1,341 @@
+package dev.llmload.analysis;
+
+import dev.llmload.metrics.RequestMetrics;
+import dev.llmload.metrics.RunResults;
+import dev.llmload.record.FailureClass;
+import dev.llmload.record.Outcome;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.record.TimeoutKind;
+import dev.llmload.report.RunReport.Note;
+import dev.llmload.run.LoadSpec;
+import dev.llmload.stats.Percentile;
+import dev.llmload.stats.Statistics;
+import dev.llmload.stats.Summary;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The notes llmload writes about a run by itself (DESIGN.md §5 {@code notes}): each one names
+ * something a reader must know to trust the numbers, with the evidence (counts, times, values).
+ * Every rule looks only at the measured (non-warm-up) requests, and none fires on a clean run.
+ * Times in messages are seconds from the first intended send of the measured phase. The rules are
+ * documented in {@code docs/report.md}. Pure arithmetic.
+ */
+public final class NoteDetector {
+
+    public static final String RATE_LIMITED = "rate_limited";
+    public static final String OOM = "oom";
+    public static final String TIMEOUTS = "timeouts";
+    public static final String QUEUEING = "queueing";
+    public static final String LATENCY_DRIFT = "latency_drift";
+    public static final String CLIENT_BEHIND_SCHEDULE = "client_behind_schedule";
+    public static final String LOW_SAMPLE_COUNT = "low_sample_count";
+    public static final String HIGH_ERROR_RATE = "high_error_rate";
+
+    /** Messages servers use when memory or KV-cache space runs out (vLLM, SGLang, TGI, PyTorch). */
+    static final Pattern OOM_MESSAGE = Pattern.compile(
+            "out of memory|\\boom\\b|kv cache|insufficient memory", Pattern.CASE_INSENSITIVE);
+    static final int HTTP_INSUFFICIENT_STORAGE = 507;
+
+    /** A trend needs thirds of at least this many samples, so one slow request cannot make one. */
+    static final int MIN_SAMPLES_PER_THIRD = 10;
+    /** A p50 that grew by both this factor and {@link #TREND_MIN_INCREASE_MS} is a trend. */
+    static final double TREND_FACTOR = 1.5;
+    static final double TREND_MIN_INCREASE_MS = 20;
+    /** Client queueing matters when its p50 exceeds this and half the p50 TTFT (E2E when unstreamed). */
+    static final double QUEUE_MIN_MS = 20;
+    static final double QUEUE_SHARE_OF_LATENCY = 0.5;
+    /** The p99 send lag beyond which an open-loop client is behind its schedule. */
+    static final double SCHEDULE_LAG_P99_MS = 10;
+    static final double HIGH_ERROR_RATE_THRESHOLD = 0.05;
+    private static final int MAX_LISTED_VALUES = 5;
+    private static final int MAX_SAMPLE_LENGTH = 200;
+
+    private NoteDetector() {}
+
+    /**
+     * @param all        every record of the run, warm-up included (warm-up requests still held
+     *                   concurrency-gate slots, which the schedule rule needs)
+     * @param results    computed from the same records
+     * @param load       the load as configured: the schedule rule applies to open loops only
+     * @param retryAfter a request's {@code Retry-After} response header, or null when absent
+     */
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, LoadSpec load,
+                                    Function<RequestRecord, String> retryAfter) {
+        List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
+                .sorted(Comparator.comparingLong(RequestRecord::intendedSendNanos)).toList();
+        if (measured.isEmpty()) {
+            return List.of();
+        }
+        long start = measured.getFirst().intendedSendNanos();
+        List<Note> notes = new ArrayList<>();
+        rateLimited(measured, start, retryAfter, notes);
+        oom(measured, start, notes);
+        timeouts(measured, notes);
+        queueing(measured, results, notes);
+        latencyDrift(measured, notes);
+        if (load.isOpen()) {
+            behindSchedule(all, measured, load.maxConcurrency(), notes);
+        }
+        lowSampleCount(results, notes);
+        highErrorRate(results, notes);
+        return List.copyOf(notes);
+    }
+
+    private static void rateLimited(List<RequestRecord> measured, long start, Function<RequestRecord, String> retryAfter,
+                                    List<Note> notes) {
+        List<RequestRecord> limited = measured.stream()
+                .filter(r -> r.httpStatus() == 429 || failureClass(r) == FailureClass.RATE_LIMITED).toList();
+        if (limited.isEmpty()) {
+            return;
+        }
+        Map<String, Long> retryAfterCounts = limited.stream().map(retryAfter).filter(v -> v != null)
+                .collect(Collectors.groupingBy(v -> v, LinkedHashMap::new, Collectors.counting()));
+        String retry = retryAfterCounts.isEmpty() ? "no Retry-After header"
+                : "Retry-After " + listCounts(retryAfterCounts, " ×");
+        notes.add(new Note(RATE_LIMITED, String.format(Locale.ROOT,
+                "%d of %d requests (%s) were rate limited (HTTP 429) between t=%s and t=%s; %s",
+                limited.size(), measured.size(), percent(limited.size(), measured.size()),
+                seconds(limited.stream().mapToLong(RequestRecord::endNanos).min().orElseThrow(), start),
+                seconds(limited.stream().mapToLong(RequestRecord::endNanos).max().orElseThrow(), start), retry)));
+    }
+
+    private static void oom(List<RequestRecord> measured, long start, List<Note> notes) {
+        List<RequestRecord> oom = measured.stream().filter(NoteDetector::looksLikeOom).toList();
+        if (oom.isEmpty()) {
+            return;
+        }
+        String sample = oom.stream().map(r -> ((Outcome.Failure) r.outcome()).message())
+                .filter(m -> m != null && OOM_MESSAGE.matcher(m).find()).findFirst()
+                .map(m -> "; e.g. \"" + truncate(m) + "\"").orElse("");
+        notes.add(new Note(OOM, String.format(Locale.ROOT,
+                "%d requests failed with signs of the server running out of memory (HTTP 507, or a message naming "
+                        + "memory or the KV cache), first at t=%s%s",
+                oom.size(), seconds(oom.stream().mapToLong(RequestRecord::endNanos).min().orElseThrow(), start),
+                sample)));
+    }
+
+    static boolean looksLikeOom(RequestRecord record) {
+        if (!(record.outcome() instanceof Outcome.Failure failure)) {
+            return false;
+        }
+        return record.httpStatus() == HTTP_INSUFFICIENT_STORAGE
+                || failure.message() != null && OOM_MESSAGE.matcher(failure.message()).find();
+    }
+
+    private static void timeouts(List<RequestRecord> measured, List<Note> notes) {
+        Map<String, Long> byKind = new LinkedHashMap<>();
+        long count = 0;
+        for (TimeoutKind kind : TimeoutKind.values()) {
+            byKind.put(kind.key(), 0L);
+        }
+        for (RequestRecord record : measured) {
+            if (record.outcome() instanceof Outcome.Failure failure && failure.failureClass() == FailureClass.TIMEOUT) {
+                count++;
+                byKind.merge(failure.timeoutKind() == null ? "unknown" : failure.timeoutKind().key(), 1L, Long::sum);
+            }
+        }
+        if (count == 0) {
+            return;
+        }
+        byKind.values().removeIf(c -> c == 0);
+        notes.add(new Note(TIMEOUTS, String.format(Locale.ROOT, "%d of %d requests (%s) timed out: %s",
+                count, measured.size(), percent(count, measured.size()), listCounts(byKind, " "))));
+    }
+
+    /**
+     * Client queueing is noted when its p50 grows through the run (a trend, see
+     * {@link #trend}) or when it is large beside the service latency: p50 queue time over
+     * {@link #QUEUE_MIN_MS} and at least {@link #QUEUE_SHARE_OF_LATENCY} of the p50 TTFT.
+     */
+    private static void queueing(List<RequestRecord> measured, RunResults results, List<Note> notes) {
+        double[] queue = measured.stream().filter(r -> r.sentNanos() >= 0)
+                .mapToDouble(r -> RequestMetrics.of(r).clientQueueMs()).toArray();
+        if (queue.length == 0) {
+            return;
+        }
+        List<String> evidence = new ArrayList<>();
+        double[] thirds = trend(queue);
+        if (thirds != null) {
+            evidence.add(String.format(Locale.ROOT, "client queue time p50 rose from %s in the first third of the "
+                    + "requests to %s in the last", ms(thirds[0]), ms(thirds[1])));
+        }
+        double queueP50 = median(queue);
+        boolean streamed = !results.ttftMs().isEmpty();
+        Double latencyP50 = streamed ? results.ttftMs().p50() : results.e2eLatencyMs().p50();
+        if (latencyP50 != null && queueP50 > QUEUE_MIN_MS && queueP50 >= QUEUE_SHARE_OF_LATENCY * latencyP50) {
+            evidence.add(String.format(Locale.ROOT, "requests waited a p50 of %s at the client before being sent, "
+                    + "beside a p50 %s of %s", ms(queueP50), streamed ? "TTFT" : "E2E latency", ms(latencyP50)));
+        }
+        if (!evidence.isEmpty()) {
+            notes.add(new Note(QUEUEING, String.join("; ", evidence)
+                    + ": more load was offered than was served (see the *_from_intended latencies)"));
+        }
+    }
+
+    private static void latencyDrift(List<RequestRecord> measured, List<Note> notes) {
+        List<RequestMetrics> succeeded = measured.stream().filter(RequestRecord::succeeded).map(RequestMetrics::of)
+                .toList();
+        List<String> evidence = new ArrayList<>();
+        drift("TTFT", succeeded.stream().map(RequestMetrics::ttftMs), evidence);
+        drift("E2E latency", succeeded.stream().map(RequestMetrics::e2eMs), evidence);
+        if (!evidence.isEmpty()) {
+            notes.add(new Note(LATENCY_DRIFT, String.join("; ", evidence)
+                    + " (successful requests in order of intended send): the run did not reach a steady state"));
+        }
+    }
+
+    private static void drift(String name, Stream<Double> values, List<String> evidence) {
+        double[] thirds = trend(values.filter(v -> v != null).mapToDouble(Double::doubleValue).toArray());
+        if (thirds != null) {
+            evidence.add(String.format(Locale.ROOT, "%s p50 rose from %s in the first third of the requests to %s in "
+                    + "the last", name, ms(thirds[0]), ms(thirds[1])));
+        }
+    }
+
+    /**
+     * Compares the p50 of the first and the last third of {@code inOrder}.
+     *
+     * @return {first, last} when the last is above {@link #TREND_FACTOR} times the first and
+     *         {@link #TREND_MIN_INCREASE_MS} higher, with {@link #MIN_SAMPLES_PER_THIRD} or more per
+     *         third; else null
+     */
+    static double[] trend(double[] inOrder) {
+        int third = inOrder.length / 3;
+        if (third < MIN_SAMPLES_PER_THIRD) {
+            return null;
+        }
+        double first = median(Arrays.copyOfRange(inOrder, 0, third));
+        double last = median(Arrays.copyOfRange(inOrder, inOrder.length - third, inOrder.length));
+        return last > TREND_FACTOR * first && last - first > TREND_MIN_INCREASE_MS ? new double[] {first, last} : null;
+    }
+
+    /**
+     * Send lag (actual − intended send) of an open loop. Behind a {@code --max-concurrency} gate a
+     * request may wait for a slot, which is queueing, not lag; so only requests that found fewer
+     * than {@code gate} requests in flight at their intended send count. (The record does not say
+     * whether a request waited; this reconstructs it from the send and end times of all requests.)
+     */
+    private static void behindSchedule(List<RequestRecord> all, List<RequestRecord> measured, Integer gate,
+                                       List<Note> notes) {
+        long[] sends = all.stream().filter(r -> r.sentNanos() >= 0).mapToLong(RequestRecord::sentNanos).sorted()
+                .toArray();
+        long[] ends = all.stream().filter(r -> r.sentNanos() >= 0).mapToLong(r -> Math.max(r.sentNanos(), r.endNanos()))
+                .sorted().toArray();
+        double[] lags = measured.stream()
+                .filter(r -> r.sentNanos() >= 0)
+                .filter(r -> gate == null || inFlightAt(r.intendedSendNanos(), sends, ends) < gate)
+                .mapToDouble(r -> RequestMetrics.of(r).clientQueueMs())
+                .toArray();
+        if (lags.length == 0) {
+            return;
+        }
+        Summary lag = Statistics.summarize(lags);
+        if (lag.p99() <= SCHEDULE_LAG_P99_MS) {
+            return;
+        }
+        long late = Arrays.stream(lags).filter(l -> l > SCHEDULE_LAG_P99_MS).count();
+        notes.add(new Note(CLIENT_BEHIND_SCHEDULE, String.format(Locale.ROOT,
+                "the client could not keep its open-loop schedule: send lag p50 %s, p99 %s, max %s over %d requests "
+                        + "(%d later than %s)%s; the load offered was lower and burstier than configured",
+                ms(lag.p50()), ms(lag.p99()), ms(lag.max()), lags.length, late, ms(SCHEDULE_LAG_P99_MS),
+                gate == null ? "" : ", counting only requests that found a free --max-concurrency slot")));
+    }
+
+    /** Requests sent before {@code t} and not ended before it; {@code ends[i] ≥} its send, so the difference counts. */
+    static int inFlightAt(long t, long[] sortedSends, long[] sortedEnds) {
+        return countBelow(sortedSends, t) - countBelow(sortedEnds, t);
+    }
+
+    private static int countBelow(long[] sorted, long t) {
+        int index = Arrays.binarySearch(sorted, t);
+        if (index < 0) {
+            return -index - 1;
+        }
+        while (index > 0 && sorted[index - 1] == t) {
+            index--;
+        }
+        return index;
+    }
+
+    private static void lowSampleCount(RunResults results, List<Note> notes) {
+        Map<String, Summary> summaries = new LinkedHashMap<>();
+        summaries.put("ttft_ms", results.ttftMs());
+        summaries.put("itl_ms", results.itlMs());
+        summaries.put("tpot_ms", results.tpotMs());
+        summaries.put("e2e_latency_ms", results.e2eLatencyMs());
+        List<String> evidence = new ArrayList<>();
+        for (Percentile percentile : List.of(Percentile.P99, Percentile.P99_9)) {
+            Map<String, Long> few = new LinkedHashMap<>();
+            summaries.forEach((name, summary) -> {
+                if (!summary.isEmpty() && summary.isLowConfidence(percentile)) {
+                    few.put(name, summary.count());
+                }
+            });
+            if (!few.isEmpty()) {
+                evidence.add(String.format(Locale.ROOT, "%s rests on fewer than %,d samples for %s", percentile.key(),
+                        percentile.minimumConfidentCount(), listCounts(few, " ")));
+            }
+        }
+        if (!evidence.isEmpty()) {
+            notes.add(new Note(LOW_SAMPLE_COUNT, String.join("; ", evidence)
+                    + ": read those percentiles as rough estimates, or run more requests"));
+        }
+    }
+
+    private static void highErrorRate(RunResults results, List<Note> notes) {
+        if (results.errorRate() == null || results.errorRate() <= HIGH_ERROR_RATE_THRESHOLD) {
+            return;
+        }
+        Map<String, Long> byClass = new LinkedHashMap<>();
+        results.errors().forEach((key, summary) -> byClass.put(key, summary.count()));
+        notes.add(new Note(HIGH_ERROR_RATE, String.format(Locale.ROOT, "%d of %d requests failed (%s): %s",
+                results.requests().failed(), results.requests().attempted(),
+                percent(results.requests().failed(), results.requests().attempted()), listCounts(byClass, " "))));
+    }
+
+    private static FailureClass failureClass(RequestRecord record) {
+        return record.outcome() instanceof Outcome.Failure failure ? failure.failureClass() : null;
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return Statistics.percentile(sorted, 50);
+    }
+
+    /** "a 3, b 2", at most {@link #MAX_LISTED_VALUES} entries, the largest first. */
+    private static String listCounts(Map<String, Long> counts, String separator) {
+        List<Map.Entry<String, Long>> entries = new ArrayList<>(counts.entrySet());
+        entries.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        String listed = entries.stream().limit(MAX_LISTED_VALUES).map(e -> e.getKey() + separator + e.getValue())
+                .collect(Collectors.joining(", "));
+        return entries.size() > MAX_LISTED_VALUES ? listed + ", ..." : listed;
+    }
+
+    private static String percent(long part, long whole) {
+        return String.format(Locale.ROOT, "%.1f%%", 100.0 * part / whole);
+    }
+
+    private static String seconds(long nanos, long start) {
+        return String.format(Locale.ROOT, "%.1f s", (nanos - start) / 1e9);
+    }
+
+    private static String ms(double value) {
+        return String.format(Locale.ROOT, "%.1f ms", value);
+    }
+
+    private static String truncate(String message) {
+        String line = message.replace('\n', ' ');
+        return line.length() <= MAX_SAMPLE_LENGTH ? line : line.substring(0, MAX_SAMPLE_LENGTH) + "...";
+    }
+}

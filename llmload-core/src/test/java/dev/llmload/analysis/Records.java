@@ -1,0 +1,58 @@
+package dev.llmload.analysis;
+
+import dev.llmload.record.FailureClass;
+import dev.llmload.record.Outcome;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.record.TimeoutKind;
+import dev.llmload.record.TokenSource;
+import java.util.Arrays;
+
+/** Hand-made request records for tests; times are given in milliseconds from the run's start. */
+public final class Records {
+
+    private Records() {}
+
+    public static long nanos(double ms) {
+        return Math.round(ms * 1_000_000);
+    }
+
+    /** A streamed success with one token per event at {@code tokenMs}; it ends at the last token. */
+    public static RequestRecord ok(long index, double intendedMs, double sentMs, double... tokenMs) {
+        int[] counts = new int[tokenMs.length];
+        Arrays.fill(counts, 1);
+        return streamed(index, false, intendedMs, sentMs, tokenMs, counts, Outcome.SUCCESS, 200, 100);
+    }
+
+    public static RequestRecord streamed(long index, boolean warmup, double intendedMs, double sentMs, double[] tokenMs,
+                                  int[] counts, Outcome outcome, int status, int inputTokens) {
+        long[] times = Arrays.stream(tokenMs).mapToLong(Records::nanos).toArray();
+        long first = times.length == 0 ? RequestRecord.NEVER : times[0];
+        long end = times.length == 0 ? nanos(sentMs) : times[times.length - 1];
+        return new RequestRecord(index, "r" + index, warmup, nanos(intendedMs), nanos(sentMs), first, first, first, end,
+                times, counts, status, outcome, inputTokens, true, Arrays.stream(counts).sum(), TokenSource.SERVER,
+                outcome instanceof Outcome.Success ? "length" : null, true);
+    }
+
+    /** A failure without any token that ends at {@code endMs}. */
+    public static RequestRecord failed(long index, double intendedMs, double sentMs, double endMs, Outcome.Failure failure,
+                                int status) {
+        return new RequestRecord(index, "r" + index, false, nanos(intendedMs), nanos(sentMs), RequestRecord.NEVER,
+                RequestRecord.NEVER, RequestRecord.NEVER, nanos(endMs), new long[0], new int[0], status, failure, 100,
+                false, 0, TokenSource.SERVER, null, true);
+    }
+
+    public static RequestRecord failed(long index, double atMs, FailureClass failureClass, int status, String message) {
+        return failed(index, atMs, atMs, atMs + 5, Outcome.Failure.of(failureClass, message), status);
+    }
+
+    public static RequestRecord timeout(long index, double atMs, TimeoutKind kind) {
+        return failed(index, atMs, atMs, atMs + 1000, Outcome.Failure.timeout(kind, kind.key() + " timeout"), 0);
+    }
+
+    /** A non-streamed success: one response at {@code endMs} with {@code outputTokens} tokens. */
+    public static RequestRecord unstreamed(long index, double sentMs, double endMs, int outputTokens) {
+        return new RequestRecord(index, "r" + index, false, nanos(sentMs), nanos(sentMs), nanos(endMs),
+                RequestRecord.NEVER, RequestRecord.NEVER, nanos(endMs), new long[0], new int[0], 200,
+                Outcome.SUCCESS, 100, true, outputTokens, TokenSource.SERVER, "stop", false);
+    }
+}

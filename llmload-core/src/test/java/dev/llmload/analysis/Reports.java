@@ -1,0 +1,47 @@
+package dev.llmload.analysis;
+
+import dev.llmload.load.Timeouts;
+import dev.llmload.metrics.RunResults;
+import dev.llmload.metrics.Slo;
+import dev.llmload.protocol.ApiKind;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.report.ClientHost;
+import dev.llmload.report.RunReport;
+import dev.llmload.run.LoadSpec;
+import dev.llmload.run.RunConfig;
+import dev.llmload.stats.Statistics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** A whole {@link RunReport} around hand-made records, as the run orchestration would build it. */
+final class Reports {
+
+    private Reports() {}
+
+    static RunReport of(List<RequestRecord> records, LoadSpec load, Slo slo) {
+        RunResults results = RunResults.compute(records, slo);
+        RunConfig config = new RunConfig("http://127.0.0.1:8000/v1", ApiKind.CHAT, "llama-3-8b", true, false, load,
+                (long) records.size(), null, 0, "uniform:256:768", "128", null, null, 42, Timeouts.defaults(),
+                Duration.ofSeconds(30), Path.of("runs/test"), Map.of("gpu", "H100"), List.of(), false, 2);
+        double[] input = records.stream().mapToDouble(RequestRecord::inputTokens).toArray();
+        double[] output = records.stream().mapToDouble(RequestRecord::outputTokens).toArray();
+        return new RunReport(RunReport.SCHEMA_VERSION,
+                new RunReport.Tool("llmload", "0.1.0-SNAPSHOT"),
+                new RunReport.Run("20250101-120000-c8", "2025-01-01T12:00:00+01:00", "2025-01-01T12:00:05+01:00",
+                        "llmload run --concurrency 8", 42, false,
+                        new ClientHost("Test CPU", 2, 4.0, "Linux", "OpenJDK 21")),
+                new RunReport.Model("llama-3-8b", "8B", "bf16", null),
+                new RunReport.Service("http://127.0.0.1:8000/v1", "chat", "vllm", "0.11.0", null, true),
+                new RunReport.Hardware(null, null, null, null, null),
+                RunReport.Load.of(load, (long) records.size(), null, 0),
+                new RunReport.Data("synthetic", "sha256:abc",
+                        new RunReport.TokenShape("uniform:256:768", Statistics.summarize(input)),
+                        new RunReport.TokenShape("128", Statistics.summarize(output))),
+                results,
+                null,
+                NoteDetector.detect(records, results, load, r -> null),
+                config);
+    }
+}
