@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -67,10 +66,8 @@ public final class NoteDetector {
      *                   concurrency-gate slots, which the schedule rule needs)
      * @param results    computed from the same records
      * @param load       the load as configured: the schedule rule applies to open loops only
-     * @param retryAfter a request's {@code Retry-After} response header, or null when absent
      */
-    public static List<Note> detect(List<RequestRecord> all, RunResults results, LoadSpec load,
-                                    Function<RequestRecord, String> retryAfter) {
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, LoadSpec load) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
                 .sorted(Comparator.comparingLong(RequestRecord::intendedSendNanos)).toList();
         if (measured.isEmpty()) {
@@ -78,7 +75,7 @@ public final class NoteDetector {
         }
         long start = measured.getFirst().intendedSendNanos();
         List<Note> notes = new ArrayList<>();
-        rateLimited(measured, start, retryAfter, notes);
+        rateLimited(measured, start, notes);
         oom(measured, start, notes);
         timeouts(measured, notes);
         queueing(measured, results, notes);
@@ -91,14 +88,14 @@ public final class NoteDetector {
         return List.copyOf(notes);
     }
 
-    private static void rateLimited(List<RequestRecord> measured, long start, Function<RequestRecord, String> retryAfter,
+    private static void rateLimited(List<RequestRecord> measured, long start,
                                     List<Note> notes) {
         List<RequestRecord> limited = measured.stream()
                 .filter(r -> r.httpStatus() == 429 || failureClass(r) == FailureClass.RATE_LIMITED).toList();
         if (limited.isEmpty()) {
             return;
         }
-        Map<String, Long> retryAfterCounts = limited.stream().map(retryAfter).filter(v -> v != null)
+        Map<String, Long> retryAfterCounts = limited.stream().map(RequestRecord::retryAfter).filter(v -> v != null)
                 .collect(Collectors.groupingBy(v -> v, LinkedHashMap::new, Collectors.counting()));
         String retry = retryAfterCounts.isEmpty() ? "no Retry-After header"
                 : "Retry-After " + listCounts(retryAfterCounts, " ×");

@@ -42,7 +42,7 @@ public final class VllmExport {
         json.put("backend", backend(report.service().api()));
         json.put("label", (String) null);
         json.put("model_id", report.model().name());
-        String tokenizer = report.config() == null ? null : report.config().tokenizer();
+        String tokenizer = report.config() == null ? null : report.config().data().tokenizer();
         json.put("tokenizer_id", tokenizer != null ? tokenizer : report.model().name());
         json.put("num_prompts", results.requests().attempted());
         // vLLM flattens --metadata key=value pairs into top-level keys; never over its own keys.

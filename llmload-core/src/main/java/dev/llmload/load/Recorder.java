@@ -110,7 +110,8 @@ public final class Recorder implements Consumer<FinishedRequest>, AutoCloseable 
                 serverOutput ? usage.completionTokens() : localOutput,
                 serverOutput ? TokenSource.SERVER : TokenSource.LOCAL_TOKENIZER,
                 f.finishReason(),
-                f.streamed());
+                f.streamed(),
+                f.retryAfter());
     }
 
     private long offset(long nanos) {

@@ -80,6 +80,9 @@ public final class Journal implements AutoCloseable {
             json.writeNumberField("output_tokens", r.outputTokens());
             json.writeStringField("output_tokens_source", r.outputTokenSource().key());
             json.writeStringField("finish_reason", r.finishReason());
+            if (r.retryAfter() != null) {
+                json.writeStringField("retry_after", r.retryAfter());
+            }
             writeMs(json, "intended_send_ms", r.intendedSendNanos());
             writeMs(json, "sent_ms", r.sentNanos());
             writeRelative(json, "first_byte_ms", r.firstByteNanos(), r.sentNanos());
@@ -186,7 +189,8 @@ public final class Journal implements AutoCloseable {
                 n.get("output_tokens").asInt(),
                 "server".equals(n.get("output_tokens_source").asText()) ? TokenSource.SERVER : TokenSource.LOCAL_TOKENIZER,
                 textOrNull(n.get("finish_reason")),
-                n.get("streamed").asBoolean());
+                n.get("streamed").asBoolean(),
+                textOrNull(n.get("retry_after")));
     }
 
     private static long nanos(JsonNode ms) {

@@ -10,6 +10,7 @@ package dev.llmload.record;
  * @param tokenEventCounts tokens carried by each of those events (at least 1)
  * @param inputTokens      {@code usage.prompt_tokens}, else the workload's own count
  * @param outputTokens     from {@link #outputTokenSource}; 0 for a request that produced nothing
+ * @param retryAfter       the response's {@code Retry-After} header, when it had one (rate limiting)
  */
 public record RequestRecord(
         long index,
@@ -30,7 +31,8 @@ public record RequestRecord(
         int outputTokens,
         TokenSource outputTokenSource,
         String finishReason,
-        boolean streamed) {
+        boolean streamed,
+        String retryAfter) {
 
     public static final long NEVER = -1;
 

@@ -4,7 +4,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.llmload.analysis.TimeSeriesCsv;
+import dev.llmload.analysis.VllmExport;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.telemetry.analysis.TelemetrySummary;
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,9 +38,44 @@ public final class ReportFiles {
 
     private ReportFiles() {}
 
-    public static void writeReport(Path dir, RunReport report) throws IOException {
+    public static final String VLLM_EXPORT = "vllm-result.json";
+
+    /**
+     * Writes every report file of a run directory from its report and records: report.json,
+     * summary.csv, timeseries.csv (with the telemetry's per-second columns when there are any)
+     * and the exports the run asked for. The journal is not touched.
+     */
+    public static void writeRun(Path dir, RunReport report, List<RequestRecord> records) throws IOException {
         writeAtomically(dir.resolve(REPORT_JSON), JSON.writeValueAsString(report) + "\n");
         writeAtomically(dir.resolve(SUMMARY_CSV), SummaryCsv.header() + "\n" + SummaryCsv.row(report) + "\n");
+        writeAtomically(dir.resolve(TimeSeriesCsv.FILE_NAME),
+                TimeSeriesCsv.format(report.timeseries(), telemetryColumns(report.telemetry())));
+        if (report.config() != null && report.config().exports().contains("vllm")) {
+            writeAtomically(dir.resolve(VLLM_EXPORT), JSON.writeValueAsString(VllmExport.toJson(report, records)) + "\n");
+        }
+    }
+
+    /** The telemetry's per-second rows as named columns aligned with the client's seconds. */
+    static Map<String, Double[]> telemetryColumns(TelemetrySummary telemetry) {
+        Map<String, Double[]> columns = new LinkedHashMap<>();
+        if (telemetry == null || telemetry.perSecond().isEmpty()) {
+            return columns;
+        }
+        int seconds = telemetry.perSecond().stream().mapToInt(TelemetrySummary.SecondRow::second).max().orElse(-1) + 1;
+        Map<String, Function<TelemetrySummary.SecondRow, Double>> signals = new LinkedHashMap<>();
+        signals.put("kv_cache_usage", TelemetrySummary.SecondRow::kvCacheUsage);
+        signals.put("server_requests_running", TelemetrySummary.SecondRow::requestsRunning);
+        signals.put("server_requests_waiting", TelemetrySummary.SecondRow::requestsWaiting);
+        signals.put("gpu_util", TelemetrySummary.SecondRow::gpuUtil);
+        signals.put("gpu_mem_used_gib", TelemetrySummary.SecondRow::gpuMemUsedGib);
+        signals.forEach((name, signal) -> {
+            Double[] column = new Double[seconds];
+            for (TelemetrySummary.SecondRow row : telemetry.perSecond()) {
+                column[row.second()] = signal.apply(row);
+            }
+            columns.put(name, column);
+        });
+        return columns;
     }
 
     public static void writeAtomically(Path file, String content) throws IOException {

@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.run.LoadSpec;
 import dev.llmload.run.RunConfig;
@@ -9,7 +10,8 @@ import java.util.List;
 
 /**
  * {@code report.json}: the full record of one run, with the top-level keys of DESIGN.md §5
- * (serialised in snake_case). Unknown values are null, never guessed.
+ * (serialised in snake_case), plus the resolved {@code config} that repeats the run and the
+ * per-second {@code timeseries} of the measured phase. Unknown values are null, never guessed.
  */
 public record RunReport(
         int schemaVersion,
@@ -23,7 +25,8 @@ public record RunReport(
         RunResults results,
         TelemetrySummary telemetry,
         List<Note> notes,
-        RunConfig config) {
+        RunConfig config,
+        TimeSeries timeseries) {
 
     public static final int SCHEMA_VERSION = 1;
 

@@ -6,7 +6,10 @@ import dev.llmload.load.Dispatcher;
 import dev.llmload.load.LoadPlan;
 import dev.llmload.load.PreparedFeed;
 import dev.llmload.load.Recorder;
+import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.metrics.Slo;
 import dev.llmload.protocol.OpenAiCodec;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
@@ -89,6 +92,7 @@ public final class BenchmarkRun {
 
     public Result execute() throws RunException, IOException, InterruptedException {
         Tokenizer tokenizer = tokenizer();
+        Slo slo = slo();
         long count = config.numRequests() == null ? -1 : config.numRequests();
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
@@ -116,11 +120,13 @@ public final class BenchmarkRun {
                 telemetry.probe().forEach(n -> telemetryNotes.add(new RunReport.Note(n.kind(), n.message())));
                 Sent sent = send(source, codec, endpoint, plan, count, tokenizer, directory, runId, telemetry);
                 TelemetryRecording recording = telemetry.stop();
-                RunResults results = RunResults.compute(sent.records());
+                RunResults results = RunResults.compute(sent.records(), slo);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, results, telemetryNotes);
+                List<RunReport.Note> notes = new ArrayList<>(NoteDetector.detect(sent.records(), results, config.load()));
+                notes.addAll(telemetryNotes);
                 RunReport report = report(runId, startedAt, Instant.now(), model, server, endpoint, source.describe(),
-                        source.contentHash(), results, summary, telemetryNotes);
-                ReportFiles.writeReport(directory, report);
+                        source.contentHash(), results, summary, notes, TimeSeries.of(sent.records()));
+                ReportFiles.writeRun(directory, report, sent.records());
                 return new Result(directory, report, sent.records());
             }
         }
@@ -194,6 +200,14 @@ public final class BenchmarkRun {
         }
     }
 
+    private Slo slo() throws RunException {
+        try {
+            return config.slo() == null ? null : Slo.parse(config.slo());
+        } catch (IllegalArgumentException e) {
+            throw new RunException("--slo: " + e.getMessage(), e);
+        }
+    }
+
     private Tokenizer tokenizer() throws RunException {
         try {
             return Tokenizers.byName(config.data().tokenizer());
@@ -213,7 +227,7 @@ public final class BenchmarkRun {
     private RunReport report(String runId, Instant startedAt, Instant endedAt, String model,
                              ServerProbe.ServerInfo server, Endpoint endpoint, String sourceDescription,
                              String contentHash, RunResults results, TelemetrySummary telemetry,
-                             List<RunReport.Note> toolNotes) {
+                             List<RunReport.Note> toolNotes, TimeSeries timeseries) {
         var meta = config.metadata();
         List<RunReport.Note> notes = new ArrayList<>(toolNotes);
         for (String note : config.notes()) {
@@ -247,7 +261,8 @@ public final class BenchmarkRun {
                 results,
                 telemetry,
                 notes,
-                config);
+                config,
+                timeseries);
     }
 
     private static Integer integer(String text) {

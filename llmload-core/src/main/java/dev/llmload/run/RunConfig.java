@@ -20,6 +20,8 @@ import java.util.Map;
  * @param grace         how long in-flight requests may finish after the run stops sending
  * @param ioThreads     event loop threads of the client
  * @param scenario      the preset the defaults came from, or null
+ * @param slo           per-request limits for goodput, e.g. {@code ttft:500,tpot:50}; null for none
+ * @param exports       extra result formats to write, e.g. {@code vllm}
  */
 public record RunConfig(
         String url,
@@ -42,25 +44,28 @@ public record RunConfig(
         List<String> notes,
         boolean insecure,
         int ioThreads,
-        String scenario) {
+        String scenario,
+        String slo,
+        List<String> exports) {
 
     public RunConfig {
         metadata = Map.copyOf(metadata);
         notes = List.copyOf(notes);
+        exports = List.copyOf(exports);
     }
 
     public RunConfig withUrl(String newUrl) {
         return new RunConfig(newUrl, api, model, stream, ignoreEos, load, numRequests, duration, warmup, warmupTime,
-                data, seed, timeouts, telemetry, grace, outputDir, metadata, notes, insecure, ioThreads, scenario);
+                data, seed, timeouts, telemetry, grace, outputDir, metadata, notes, insecure, ioThreads, scenario, slo, exports);
     }
 
     public RunConfig withOutputDir(Path dir) {
         return new RunConfig(url, api, model, stream, ignoreEos, load, numRequests, duration, warmup, warmupTime,
-                data, seed, timeouts, telemetry, grace, dir, metadata, notes, insecure, ioThreads, scenario);
+                data, seed, timeouts, telemetry, grace, dir, metadata, notes, insecure, ioThreads, scenario, slo, exports);
     }
 
     public RunConfig withLoad(LoadSpec newLoad) {
         return new RunConfig(url, api, model, stream, ignoreEos, newLoad, numRequests, duration, warmup, warmupTime,
-                data, seed, timeouts, telemetry, grace, outputDir, metadata, notes, insecure, ioThreads, scenario);
+                data, seed, timeouts, telemetry, grace, outputDir, metadata, notes, insecure, ioThreads, scenario, slo, exports);
     }
 }

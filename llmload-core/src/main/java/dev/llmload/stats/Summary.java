@@ -1,5 +1,7 @@
 package dev.llmload.stats;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 /**
  * Summary statistics of one distribution, as reported for every metric (TTFT, ITL, ...).
  *
@@ -38,6 +40,7 @@ public record Summary(long count, Double mean, Double std, Double min, Double ma
     }
 
     /** Whether there were no samples. */
+    @JsonIgnore
     public boolean isEmpty() {
         return count == 0;
     }

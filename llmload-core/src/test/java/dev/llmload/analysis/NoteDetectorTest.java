@@ -19,7 +19,6 @@ class NoteDetectorTest {
 
     private static final LoadSpec OPEN = LoadSpec.open(100, "poisson", null, null);
     private static final LoadSpec CLOSED = LoadSpec.closed(8);
-    private static final Function<RequestRecord, String> NO_RETRY_AFTER = r -> null;
 
     /** {@code n} requests every 10 ms, each sent on time, TTFT 50 ms and a second token 10 ms later. */
     private static List<RequestRecord> clean(int n) {
@@ -32,7 +31,7 @@ class NoteDetectorTest {
     }
 
     private static List<Note> detect(List<RequestRecord> records, LoadSpec load) {
-        return NoteDetector.detect(records, RunResults.compute(records), load, NO_RETRY_AFTER);
+        return NoteDetector.detect(records, RunResults.compute(records), load);
     }
 
     private static List<Note> ofKind(List<Note> notes, String kind) {
@@ -50,11 +49,11 @@ class NoteDetectorTest {
     void rateLimitingNamesCountTimesAndRetryAfter() {
         List<RequestRecord> records = clean(1000);
         for (int i = 0; i < 3; i++) {
-            records.add(Records.failed(1000 + i, 1000 * (i + 1), FailureClass.RATE_LIMITED, 429, "Too Many Requests"));
+            RequestRecord limited = Records.failed(1000 + i, 1000 * (i + 1), FailureClass.RATE_LIMITED, 429,
+                    "Too Many Requests");
+            records.add(i < 2 ? Records.withRetryAfter(limited, "1") : limited);
         }
-        Map<Long, String> retryAfter = Map.of(1000L, "1", 1001L, "1");
-        List<Note> notes = NoteDetector.detect(records, RunResults.compute(records), OPEN,
-                r -> retryAfter.get(r.index()));
+        List<Note> notes = NoteDetector.detect(records, RunResults.compute(records), OPEN);
 
         assertThat(notes).extracting(Note::kind).containsExactly(NoteDetector.RATE_LIMITED);
         assertThat(notes.getFirst().message()).isEqualTo("3 of 1003 requests (0.3%) were rate limited (HTTP 429) "

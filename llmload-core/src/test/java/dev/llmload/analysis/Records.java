@@ -30,7 +30,7 @@ public final class Records {
         long end = times.length == 0 ? nanos(sentMs) : times[times.length - 1];
         return new RequestRecord(index, "r" + index, warmup, nanos(intendedMs), nanos(sentMs), first, first, first, end,
                 times, counts, status, outcome, inputTokens, true, Arrays.stream(counts).sum(), TokenSource.SERVER,
-                outcome instanceof Outcome.Success ? "length" : null, true);
+                outcome instanceof Outcome.Success ? "length" : null, true, null);
     }
 
     /** A failure without any token that ends at {@code endMs}. */
@@ -38,7 +38,7 @@ public final class Records {
                                 int status) {
         return new RequestRecord(index, "r" + index, false, nanos(intendedMs), nanos(sentMs), RequestRecord.NEVER,
                 RequestRecord.NEVER, RequestRecord.NEVER, nanos(endMs), new long[0], new int[0], status, failure, 100,
-                false, 0, TokenSource.SERVER, null, true);
+                false, 0, TokenSource.SERVER, null, true, null);
     }
 
     public static RequestRecord failed(long index, double atMs, FailureClass failureClass, int status, String message) {
@@ -53,6 +53,14 @@ public final class Records {
     public static RequestRecord unstreamed(long index, double sentMs, double endMs, int outputTokens) {
         return new RequestRecord(index, "r" + index, false, nanos(sentMs), nanos(sentMs), nanos(endMs),
                 RequestRecord.NEVER, RequestRecord.NEVER, nanos(endMs), new long[0], new int[0], 200,
-                Outcome.SUCCESS, 100, true, outputTokens, TokenSource.SERVER, "stop", false);
+                Outcome.SUCCESS, 100, true, outputTokens, TokenSource.SERVER, "stop", false, null);
+    }
+
+    /** The same record as answered with a {@code Retry-After} header. */
+    public static RequestRecord withRetryAfter(RequestRecord r, String retryAfter) {
+        return new RequestRecord(r.index(), r.requestId(), r.warmup(), r.intendedSendNanos(), r.sentNanos(),
+                r.firstByteNanos(), r.firstTokenNanos(), r.firstContentNanos(), r.endNanos(), r.tokenEventNanos(),
+                r.tokenEventCounts(), r.httpStatus(), r.outcome(), r.inputTokens(), r.inputTokensFromServer(),
+                r.outputTokens(), r.outputTokenSource(), r.finishReason(), r.streamed(), retryAfter);
     }
 }

@@ -8,7 +8,9 @@ import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
 import dev.llmload.report.RunReport;
 import dev.llmload.run.LoadSpec;
+import dev.llmload.run.DataSpec;
 import dev.llmload.run.RunConfig;
+import dev.llmload.run.TelemetrySpec;
 import dev.llmload.stats.Statistics;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,8 +25,9 @@ final class Reports {
     static RunReport of(List<RequestRecord> records, LoadSpec load, Slo slo) {
         RunResults results = RunResults.compute(records, slo);
         RunConfig config = new RunConfig("http://127.0.0.1:8000/v1", ApiKind.CHAT, "llama-3-8b", true, false, load,
-                (long) records.size(), null, 0, "uniform:256:768", "128", null, null, 42, Timeouts.defaults(),
-                Duration.ofSeconds(30), Path.of("runs/test"), Map.of("gpu", "H100"), List.of(), false, 2);
+                (long) records.size(), null, 0, null, DataSpec.synthetic("uniform:256:768", "128", "cl100k_base"), 42,
+                Timeouts.defaults(), TelemetrySpec.auto(), Duration.ofSeconds(30), Path.of("runs/test"),
+                Map.of("gpu", "H100"), List.of(), false, 2, null, null, List.of());
         double[] input = records.stream().mapToDouble(RequestRecord::inputTokens).toArray();
         double[] output = records.stream().mapToDouble(RequestRecord::outputTokens).toArray();
         return new RunReport(RunReport.SCHEMA_VERSION,
@@ -41,7 +44,8 @@ final class Reports {
                         new RunReport.TokenShape("128", Statistics.summarize(output))),
                 results,
                 null,
-                NoteDetector.detect(records, results, load, r -> null),
-                config);
+                NoteDetector.detect(records, results, load),
+                config,
+                TimeSeries.of(records));
     }
 }

@@ -31,7 +31,7 @@ class StreamMeasurementTest {
         try (ScriptedSseServer server = new ScriptedSseServer(steps)) {
             RunConfig config = new RunConfig(server.url(), ApiKind.CHAT, null, true, true, LoadSpec.closed(1), 1L, null, 0,
                     null, DataSpec.synthetic("16", "4", "cl100k_base"), 1, Timeouts.defaults(), TelemetrySpec.auto(),
-                    Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 1, null);
+                    Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 1, null, null, List.of());
             List<RequestRecord> records = new BenchmarkRun(config, config.url(), null, "t", "t", r -> {}).execute().records();
             assertThat(records).hasSize(1);
             return records.getFirst();

@@ -94,7 +94,7 @@ class BenchmarkRunLoopbackTest {
             RunConfig base = SimulatorRuns.closedLoop(sim.url(), 2, 6, 32, 10, dir);
             RunConfig config = new RunConfig(base.url(), ApiKind.COMPLETIONS, null, false, true, base.load(),
                     base.numRequests(), null, 0, null, base.data(), base.seed(), base.timeouts(), base.telemetry(),
-                    base.grace(), dir, Map.of(), List.of(), false, 1, null);
+                    base.grace(), dir, Map.of(), List.of(), false, 1, null, null, List.of());
             RunResults r = SimulatorRuns.run(config).report().results();
 
             assertThat(r.requests().succeeded()).isEqualTo(6);

@@ -29,7 +29,7 @@ final class SimulatorRuns {
     static RunConfig closedLoop(String url, int concurrency, long requests, int inputTokens, int outputTokens, Path dir) {
         return new RunConfig(url, ApiKind.CHAT, null, true, true, LoadSpec.closed(concurrency), requests, null, 0, null,
                 DataSpec.synthetic(String.valueOf(inputTokens), String.valueOf(outputTokens), "cl100k_base"), 7,
-                Timeouts.defaults(), TelemetrySpec.auto(), Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 2, null);
+                Timeouts.defaults(), TelemetrySpec.auto(), Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 2, null, null, List.of());
     }
 
     /** Runs {@code config} against its own URL. */
