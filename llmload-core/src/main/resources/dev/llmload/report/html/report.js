@@ -43,13 +43,15 @@
     return node;
   }
 
-  function table(head, rows, numeric) {
-    var headRow = el('tr', null, head.map(function (h, i) { return el('th', numeric && i > 0 ? 'num' : null, [h]); }));
+  /** A table whose columns from textColumns on (when given) hold numbers, aligned right. */
+  function table(head, rows, textColumns) {
+    function numeric(i) { return textColumns !== undefined && i >= textColumns; }
+    var headRow = el('tr', null, head.map(function (h, i) { return el('th', numeric(i) ? 'num' : null, [h]); }));
     var body = rows.map(function (row) {
       return el('tr', null, row.map(function (cell, i) {
         if (cell && cell.node) return el('td', cell.className || null, [cell.node]);
         if (cell && cell.low !== undefined) return el('td', 'num' + (cell.low ? ' low' : ''), [cell.value]);
-        return el('td', numeric && i > 0 ? 'num' : null, [cell]);
+        return el('td', numeric(i) ? 'num' : null, [cell]);
       }));
     });
     return el('div', 'wide', [el('table', null, [el('thead', null, [headRow]), el('tbody', null, body)])]);
@@ -90,8 +92,13 @@
     return sorted[below] + (sorted[above] - sorted[below]) * (rank - below);
   }
 
-  function percentLabel(x) {
-    var p = 100 - 100 / x;
+  /** Spectra are drawn against log10(1/(1 − p)): 0 is p0, 1 is p90, 2 is p99, 3 is p99.9. */
+  function tailPosition(p) {
+    return Math.log10(100 / (100 - p));
+  }
+
+  function percentLabel(position) {
+    var p = 100 - 100 / Math.pow(10, position);
     return (Math.round(p * 1000) / 1000) + '%';
   }
 
@@ -147,16 +154,17 @@
       return;
     }
     var tables = entries.map(function (e) {
-      return [e.spectrum.percentiles.map(function (p) { return 100 / (100 - p); }), e.spectrum.values];
+      return [e.spectrum.percentiles.map(tailPosition), e.spectrum.values];
     });
     var columns = tables.length === 1 ? tables[0] : uPlot.join(tables);
     var coarse = entries.some(function (e) { return !e.spectrum.exact; });
     chart(parent, id, title, coarse ? 'Dots: only the percentiles kept in report.json.' : null, {
-      scales: {x: {time: false, distr: 3, log: 10}, y: {range: fromZero}},
+      scales: {x: {time: false, range: function (u, min, max) { return [0, Math.max(1, max)]; }},
+        y: {range: fromZero}},
       axes: [
         axis('percentile', {
           splits: function (u, i, min, max) {
-            return [1, 2, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7].filter(function (x) { return x >= min && x <= max * 1.0001; });
+            return [0, Math.log10(2), 1, 2, 3, 4, 5, 6, 7].filter(function (x) { return x >= min && x <= max + 1e-9; });
           },
           values: function (u, splits) { return splits.map(percentLabel); }
         }),
@@ -229,7 +237,7 @@
 
   function summaryTable(results) {
     return table(['metric', 'count', 'mean', 'std', 'min'].concat(PERCENTILES.map(function (p) { return p[1]; }), ['max']),
-      summaryRows(results, SUMMARIES), true);
+      summaryRows(results, SUMMARIES), 1);
   }
 
   function recordTables(report) {
@@ -283,8 +291,9 @@
       ['output tokens/s', num(results.output_token_throughput)],
       ['TTFT p50 / p99 (ms)', num(get(results, 'ttft_ms.p50')) + ' / ' + num(get(results, 'ttft_ms.p99'))],
       ['TPOT p50 / p99 (ms)', num(get(results, 'tpot_ms.p50')) + ' / ' + num(get(results, 'tpot_ms.p99'))],
-      ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))],
-      ['load', describeLoad(report.load)]]);
+      ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))]]);
+    top.appendChild(el('p', 'caption', [describeLoad(report.load) + '; ' + text(get(report, 'data.source'))
+      + ' data; warm-up excluded.']));
     top.appendChild(recordTables(report));
 
     var measured = [];
@@ -486,7 +495,7 @@
         num(res.request_throughput), num(res.output_token_throughput),
         num(get(res, 'ttft_ms.p50')), num(get(res, 'ttft_ms.p99')), num(get(res, 'tpot_ms.p50')),
         num(get(res, 'tpot_ms.p99')), num(get(res, 'e2e_latency_ms.p50')), num(get(res, 'e2e_latency_ms.p99'))];
-    }), true));
+    }), 2));
 
     var points = runs.filter(function (r) { return get(r, 'report.results.request_throughput') !== null
       && get(r, 'report.results.request_throughput') !== undefined; })
@@ -515,6 +524,7 @@
         columns.push(x.map(function () { return slo; }));
       }
       chart(grid, 'sweep-' + m[0], m[2] + ' (ms)', null, {
+        height: 300,
         plugins: [verticalMarkers(marks)],
         scales: {x: {time: false}, y: {range: fromZero}},
         axes: [axis('achieved requests/s'), axis('ms')],
@@ -552,7 +562,7 @@
         rows.push(row(k[1].replace(' (ms)', '') + ' ' + p + ' (ms)', function (rep, res) { return num(get(res, k[0] + '.' + p)); }));
       });
     });
-    top.appendChild(table(['', ].concat(runs.map(function (r) { return r.label; })), rows, true));
+    top.appendChild(table(['metric'].concat(runs.map(function (r) { return r.label; })), rows, 1));
 
     var dist = section('Latency distributions', 'Percentile spectra of each run\u2019s successful measured requests.');
     var grid = el('div', 'grid');

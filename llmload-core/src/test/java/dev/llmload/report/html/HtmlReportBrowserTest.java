@@ -68,7 +68,7 @@ class HtmlReportBrowserTest {
     @Test
     void sweepPageDrawsLatencyAgainstThroughputWithMarkers() throws Exception {
         Opened page = open("sweep.html", HtmlReport.forSweep(ReportFixtures.sweep(),
-                new SweepMarkers(Map.of("ttft", 400.0, "e2e", 5000.0), 20.0, 25.0)));
+                new SweepMarkers(Map.of("ttft", 400.0, "e2e", 5000.0), 6.5, 8.5)));
 
         page.assertClean();
         assertThat(page.chartIds()).containsExactly("sweep-ttft", "sweep-tpot", "sweep-e2e");
