@@ -218,7 +218,8 @@
         ctx.lineTo(x, u.bbox.top + u.bbox.height);
         ctx.stroke();
         ctx.font = (11 * uPlot.pxRatio) + 'px system-ui, sans-serif';
-        ctx.fillText(m.label, x + 4 * uPlot.pxRatio, u.bbox.top + 12 * uPlot.pxRatio);
+        ctx.textAlign = 'right';
+        ctx.fillText(m.label, x - 4 * uPlot.pxRatio, u.bbox.top + 12 * uPlot.pxRatio);
         ctx.restore();
       });
     }]}};
