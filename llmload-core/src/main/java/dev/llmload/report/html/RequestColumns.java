@@ -27,8 +27,8 @@ record RequestColumns(
                 new Double[n], new int[n], new int[n], new boolean[n], new boolean[n]);
         for (int i = 0; i < n; i++) {
             RequestRecord record = records.get(i);
-            columns.sentS[i] = round(record.sentNanos() / 1e9, 1e4);
-            columns.endS[i] = round(record.endNanos() / 1e9, 1e4);
+            columns.sentS[i] = seconds(record.sentNanos());
+            columns.endS[i] = seconds(record.endNanos());
             if (record.succeeded()) {
                 RequestMetrics metrics = RequestMetrics.of(record);
                 columns.ttftMs[i] = roundMs(metrics.ttftMs());
@@ -41,6 +41,11 @@ record RequestColumns(
             columns.warmup[i] = record.warmup();
         }
         return columns;
+    }
+
+    /** -1 (never) stays -1, which the page leaves out; rounding would make it 0. */
+    private static double seconds(long nanos) {
+        return nanos < 0 ? RequestRecord.NEVER : round(nanos / 1e9, 1e4);
     }
 
     private static Double roundMs(Double ms) {

@@ -51,7 +51,9 @@ class HtmlReportTest {
 
     @Test
     void pagesLoadNothingFromTheNetwork() {
-        Pattern remote = Pattern.compile("(?i)(src|href|action|poster|data)\\s*=\\s*[\"']?\\s*(https?:)?//|url\\(\\s*[\"']?\\s*(https?:)?//|@import");
+        Pattern remote = Pattern.compile("(?i)[\\s\"'](src|href|action|poster|data)\\s*=\\s*[\"']?\\s*(https?:)?//|url\\(\\s*[\"']?\\s*(https?:)?//|@import");
+        assertThat(remote.matcher("<script src=\"https://cdn.example/uPlot.js\">").find()).as("the pattern works").isTrue();
+        assertThat(remote.matcher("<link href='//fonts.example/f.css'>").find()).as("the pattern works").isTrue();
         for (String page : List.of(
                 HtmlReport.forRun(ReportFixtures.report("m", 16, records), records, ReportFixtures.telemetry(records)),
                 HtmlReport.forSweep(ReportFixtures.sweep(), SweepMarkers.NONE),
