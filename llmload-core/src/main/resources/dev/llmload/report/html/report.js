@@ -1,0 +1,658 @@
+// Draws an llmload report page (run, sweep or comparison) from the JSON in #llmload-data.
+// Every string from the server or the user reaches the page through textContent, never as markup.
+// When done, #llmload-selfcheck holds what was drawn and any errors, for the browser tests.
+(function () {
+  'use strict';
+
+  var COLORS = ['#2a62c9', '#d9480f', '#2b8a3e', '#7048e8', '#c2255c', '#0b7285', '#e67700', '#5c940d'];
+  var MARK = '#868e96';
+  var SLO = '#b3261e';
+  var LATENCIES = [
+    ['ttft_ms', 'TTFT', 'ms'], ['itl_ms', 'ITL', 'ms'], ['tpot_ms', 'TPOT', 'ms'], ['e2e_latency_ms', 'E2E latency', 'ms']];
+  var SUMMARIES = [
+    ['ttft_ms', 'TTFT (ms)'], ['ttfc_ms', 'Time to first content (ms)'], ['itl_ms', 'ITL per event (ms)'],
+    ['itl_per_token_ms', 'ITL per token (ms)'], ['tpot_ms', 'TPOT (ms)'], ['e2e_latency_ms', 'E2E latency (ms)'],
+    ['client_queue_time_ms', 'Client queue time (ms)'], ['ttft_from_intended_ms', 'TTFT from intended send (ms)'],
+    ['e2e_from_intended_ms', 'E2E from intended send (ms)'], ['input_tokens', 'Input tokens'],
+    ['output_tokens', 'Output tokens']];
+  // Percentile columns with the sample count below which each is an interpolation towards the maximum.
+  var PERCENTILES = [['p50', 'p50', 2], ['p90', 'p90', 10], ['p95', 'p95', 20], ['p99', 'p99', 100], ['p99_9', 'p99.9', 1000]];
+
+  var charts = [];
+  var content = document.getElementById('content');
+
+  // ---- DOM, text only ----
+
+  function el(tag, className, children) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    (children || []).forEach(function (child) {
+      node.appendChild(typeof child === 'object' && child !== null ? child : document.createTextNode(text(child)));
+    });
+    return node;
+  }
+
+  function text(value) {
+    return value === null || value === undefined || value === '' ? '–' : String(value);
+  }
+
+  function section(title, caption) {
+    var node = el('section', null, [el('h2', null, [title])]);
+    if (caption) node.appendChild(el('p', 'caption', [caption]));
+    content.appendChild(node);
+    return node;
+  }
+
+  /** A table whose columns from textColumns on (when given) hold numbers, aligned right. */
+  function table(head, rows, textColumns) {
+    function numeric(i) { return textColumns !== undefined && i >= textColumns; }
+    var headRow = el('tr', null, head.map(function (h, i) { return el('th', numeric(i) ? 'num' : null, [h]); }));
+    var body = rows.map(function (row) {
+      return el('tr', null, row.map(function (cell, i) {
+        if (cell && cell.node) return el('td', cell.className || null, [cell.node]);
+        if (cell && cell.low !== undefined) return el('td', 'num' + (cell.low ? ' low' : ''), [cell.value]);
+        return el('td', numeric(i) ? 'num' : null, [cell]);
+      }));
+    });
+    return el('div', 'wide', [el('table', null, [el('thead', null, [headRow]), el('tbody', null, body)])]);
+  }
+
+  function keyValues(title, pairs) {
+    return el('div', null, [el('h3', null, [title]), el('table', 'kv', pairs.map(function (pair) {
+      return el('tr', null, [el('td', null, [pair[0]]), el('td', null, [pair[1]])]);
+    }))]);
+  }
+
+  function tiles(parent, items) {
+    parent.appendChild(el('div', 'tiles', items.map(function (item) {
+      return el('div', 'tile' + (item[2] ? ' bad' : ''), [el('div', 'value', [item[1]]), el('div', 'label', [item[0]])]);
+    })));
+  }
+
+  // ---- numbers ----
+
+  function num(value, digits) {
+    if (value === null || value === undefined || !isFinite(value)) return '–';
+    if (digits === undefined) digits = Math.abs(value) >= 100 ? 1 : Math.abs(value) >= 10 ? 2 : 3;
+    return Number(value).toLocaleString('en-US', {minimumFractionDigits: digits, maximumFractionDigits: digits});
+  }
+
+  function percent(value) {
+    return value === null || value === undefined ? '–' : num(value * 100, 2) + ' %';
+  }
+
+  function get(object, path) {
+    return path.split('.').reduce(function (o, key) { return o === null || o === undefined ? o : o[key]; }, object);
+  }
+
+  /** The p-th percentile of ascending values, interpolated like numpy.percentile (as the Java side). */
+  function percentileOf(sorted, p) {
+    var rank = p / 100 * (sorted.length - 1);
+    var below = Math.floor(rank), above = Math.ceil(rank);
+    return sorted[below] + (sorted[above] - sorted[below]) * (rank - below);
+  }
+
+  /** Spectra are drawn against log10(1/(1 − p)): 0 is p0, 1 is p90, 2 is p99, 3 is p99.9. */
+  function tailPosition(p) {
+    return Math.log10(100 / (100 - p));
+  }
+
+  function percentLabel(position) {
+    var p = 100 - 100 / Math.pow(10, position);
+    return (Math.round(p * 1000) / 1000) + '%';
+  }
+
+  function describeLoad(load) {
+    if (!load) return '–';
+    var parts = [load.mode];
+    if (load.concurrency !== null && load.concurrency !== undefined) parts.push('concurrency ' + load.concurrency);
+    if (load.request_rate !== null && load.request_rate !== undefined) parts.push(load.request_rate + ' req/s');
+    if (load.arrival) parts.push(load.arrival + (load.burstiness ? ' (burstiness ' + load.burstiness + ')' : ''));
+    if (load.max_concurrency) parts.push('max concurrency ' + load.max_concurrency);
+    return parts.filter(function (p) { return p !== null && p !== undefined; }).join(', ');
+  }
+
+  // ---- charts ----
+
+  /** A uPlot chart in its own titled box; data columns as uPlot wants them (x first). */
+  function chart(parent, id, title, caption, opts, columns) {
+    var box = el('div', 'chart', [el('h3', null, [title])]);
+    if (caption) box.appendChild(el('p', 'caption', [caption]));
+    var plot = el('div', 'plot');
+    box.appendChild(plot);
+    parent.appendChild(box);
+    opts.width = Math.max(300, plot.clientWidth || 600);
+    opts.height = opts.height || 240;
+    opts.legend = opts.legend || {live: true};
+    var colors = opts.series.slice(1).map(function (s) { return rgb(s.stroke); }).filter(function (c) { return c; });
+    var u = new uPlot(opts, columns, plot);
+    charts.push({id: id, title: title, plot: u, box: plot, colors: colors});
+    return u;
+  }
+
+  function line(label, color, extra) {
+    var s = {label: label, stroke: color, width: 2, spanGaps: true, points: {show: false}};
+    for (var key in extra || {}) s[key] = extra[key];
+    return s;
+  }
+
+  function axis(label, extra) {
+    var a = {label: label, size: 60, labelSize: 18, grid: {stroke: '#eceef2'}, ticks: {stroke: '#d0d4db'}};
+    for (var key in extra || {}) a[key] = extra[key];
+    return a;
+  }
+
+  function fromZero(u, min, max) {
+    return [0, max > 0 ? max * 1.08 : 1];
+  }
+
+  /** Value against percentile, on a log axis of 1/(1 − p), for one or several spectra. */
+  function spectrumChart(parent, id, title, unit, entries) {
+    entries = entries.filter(function (e) { return e.spectrum && e.spectrum.values.length > 0; });
+    if (entries.length === 0) {
+      parent.appendChild(el('div', 'chart', [el('h3', null, [title]), el('p', 'caption', ['No samples.'])]));
+      return;
+    }
+    var tables = entries.map(function (e) {
+      return [e.spectrum.percentiles.map(tailPosition), e.spectrum.values];
+    });
+    var columns = tables.length === 1 ? tables[0] : uPlot.join(tables);
+    var coarse = entries.some(function (e) { return !e.spectrum.exact; });
+    chart(parent, id, title, coarse ? 'Dots: only the percentiles kept in report.json.' : null, {
+      scales: {x: {time: false, range: function (u, min, max) { return [0, Math.max(1, max)]; }},
+        y: {range: fromZero}},
+      axes: [
+        axis('percentile', {
+          splits: function (u, i, min, max) {
+            return [0, Math.log10(2), 1, 2, 3, 4, 5, 6, 7].filter(function (x) { return x >= min && x <= max + 1e-9; });
+          },
+          values: function (u, splits) { return splits.map(percentLabel); }
+        }),
+        axis(unit)],
+      series: [{label: 'percentile', value: function (u, x) { return x === null ? '–' : percentLabel(x); }}]
+        .concat(entries.map(function (e, i) {
+          return line(e.label, COLORS[i % COLORS.length], {
+            points: {show: !e.spectrum.exact, size: 6},
+            value: function (u, v) { return num(v); }
+          });
+        }))
+    }, columns);
+  }
+
+  function barsChart(parent, id, title, caption, xLabel, yLabel, bins, color) {
+    chart(parent, id, title, caption, {
+      scales: {x: {time: false, range: function (u, min, max) { return [min - bins.width / 2, max + bins.width / 2]; }},
+        y: {range: fromZero}},
+      axes: [axis(xLabel), axis(yLabel)],
+      series: [{label: xLabel}, {label: yLabel, stroke: color, fill: color, width: 1,
+        paths: uPlot.paths.bars({size: [0.92, Infinity], align: 0}), points: {show: false}}]
+    }, [bins.x, bins.y]);
+  }
+
+  /** Equal-width bins over integer values: one per value when the range is narrow. */
+  function histogram(values) {
+    var min = Infinity, max = -Infinity;
+    values.forEach(function (v) { if (v < min) min = v; if (v > max) max = v; });
+    var width = Math.max(1, Math.ceil((max - min + 1) / 40));
+    var count = Math.floor((max - min) / width) + 1;
+    var x = [], y = [];
+    for (var i = -1; i <= count; i++) { x.push(min + i * width + (width - 1) / 2); y.push(0); }
+    values.forEach(function (v) { y[Math.floor((v - min) / width) + 1]++; });
+    return {x: x, y: y, width: width};
+  }
+
+  /** Vertical dashed lines at x positions, labelled, drawn over a chart. */
+  function verticalMarkers(markers) {
+    return {hooks: {draw: [function (u) {
+      var ctx = u.ctx;
+      markers.forEach(function (m) {
+        var x = Math.round(u.valToPos(m.x, 'x', true));
+        if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) return;
+        ctx.save();
+        ctx.strokeStyle = m.color;
+        ctx.fillStyle = m.color;
+        ctx.lineWidth = 1.5 * uPlot.pxRatio;
+        ctx.setLineDash([6 * uPlot.pxRatio, 4 * uPlot.pxRatio]);
+        ctx.beginPath();
+        ctx.moveTo(x, u.bbox.top);
+        ctx.lineTo(x, u.bbox.top + u.bbox.height);
+        ctx.stroke();
+        ctx.font = (11 * uPlot.pxRatio) + 'px system-ui, sans-serif';
+        ctx.textAlign = 'right';
+        ctx.fillText(m.label, x - 4 * uPlot.pxRatio, u.bbox.top + 12 * uPlot.pxRatio);
+        ctx.restore();
+      });
+    }]}};
+  }
+
+  // ---- shared tables ----
+
+  function summaryRows(results, keys) {
+    return keys.filter(function (k) { return results[k[0]]; }).map(function (k) {
+      var s = results[k[0]];
+      return [k[1], String(s.count), num(s.mean), num(s.std), num(s.min)]
+        .concat(PERCENTILES.map(function (p) { return {value: num(s[p[0]]), low: s.count > 0 && s.count < p[2]}; }))
+        .concat([num(s.max)]);
+    });
+  }
+
+  function summaryTable(results) {
+    return table(['metric', 'count', 'mean', 'std', 'min'].concat(PERCENTILES.map(function (p) { return p[1]; }), ['max']),
+      summaryRows(results, SUMMARIES), 1);
+  }
+
+  function recordTables(report) {
+    var model = report.model || {}, service = report.service || {}, hardware = report.hardware || {},
+      load = report.load || {}, data = report.data || {}, run = report.run || {}, client = run.client || {};
+    function shape(t) {
+      if (!t) return '–';
+      var m = t.measured || {};
+      return (t.requested ? t.requested + '; ' : '') + 'measured mean ' + num(m.mean, 1) + ', p50 ' + num(m.p50, 0)
+        + ', p99 ' + num(m.p99, 0) + ' (n=' + text(m.count) + ')';
+    }
+    var boxes = [
+      keyValues('Model', [['name', model.name], ['parameters', model.parameters], ['precision', model.precision],
+        ['quantization', model.quantization]]),
+      keyValues('Service', [['url', service.url], ['api', service.api], ['framework', service.framework],
+        ['version', service.version], ['launch args', service.launch_args],
+        ['streaming', service.streaming === undefined ? null : String(service.streaming)]]),
+      keyValues('Hardware (server)', [['GPU', hardware.gpu_model], ['GPU count', hardware.gpu_count],
+        ['GPU memory (GiB)', hardware.gpu_memory_gib], ['CPU', hardware.cpu], ['RAM (GiB)', hardware.ram_gib]]),
+      keyValues('Load', [['mode', load.mode], ['concurrency', load.concurrency], ['request rate (req/s)', load.request_rate],
+        ['arrival', load.arrival], ['burstiness', load.burstiness], ['max concurrency', load.max_concurrency],
+        ['requests', load.num_requests], ['duration (s)', load.duration_s], ['warm-up requests', load.warmup]]),
+      keyValues('Data', [['source', data.source], ['content hash', data.content_hash],
+        ['input tokens', shape(data.input_tokens)], ['output tokens', shape(data.output_tokens)]]),
+      keyValues('Run', [['id', run.id], ['started', run.started_at], ['ended', run.ended_at],
+        ['command line', run.command_line], ['seed', run.seed],
+        ['interrupted', run.interrupted === undefined ? null : String(run.interrupted)],
+        ['client', [client.cpu, client.cores ? client.cores + ' cores' : null,
+          client.ram_gib ? client.ram_gib + ' GiB' : null, client.os, client.jvm]
+          .filter(function (v) { return v; }).join(', ')]])];
+    var metadata = get(report, 'config.metadata');
+    if (metadata && Object.keys(metadata).length > 0) {
+      boxes.push(keyValues('Metadata', Object.keys(metadata).sort().map(function (k) { return [k, metadata[k]]; })));
+    }
+    return el('div', 'records', boxes);
+  }
+
+  // ---- run page ----
+
+  function runPage(data) {
+    var report = data.report, results = report.results || {}, requests = data.requests;
+    var modelName = get(report, 'model.name') || 'unknown model';
+    setTitle(modelName, ['llmload run report', get(report, 'run.id'), get(report, 'run.started_at'),
+      get(report, 'service.framework')]);
+
+    var top = section('Summary');
+    var counts = results.requests || {};
+    tiles(top, [
+      ['requests succeeded / attempted', text(counts.succeeded) + ' / ' + text(counts.attempted), counts.failed > 0],
+      ['request throughput (req/s)', num(results.request_throughput)],
+      ['output tokens/s', num(results.output_token_throughput)],
+      ['TTFT p50 / p99 (ms)', num(get(results, 'ttft_ms.p50')) + ' / ' + num(get(results, 'ttft_ms.p99'))],
+      ['TPOT p50 / p99 (ms)', num(get(results, 'tpot_ms.p50')) + ' / ' + num(get(results, 'tpot_ms.p99'))],
+      ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))]]);
+    top.appendChild(el('p', 'caption', [describeLoad(report.load) + '; ' + text(get(report, 'data.source'))
+      + ' data; warm-up excluded.']));
+    top.appendChild(recordTables(report));
+
+    var measured = [];
+    for (var i = 0; i < requests.sent_s.length; i++) {
+      if (!requests.warmup[i] && requests.sent_s[i] >= 0 && requests.end_s[i] >= 0) measured.push(i);
+    }
+    var succeeded = measured.filter(function (i) { return requests.succeeded[i]; });
+
+    var dist = section('Latency distributions',
+      'Percentile spectra of the measured, successful requests: the value below which that share of samples lies. '
+      + 'The x axis stretches the tail: each step right is ten times rarer.');
+    var grid = el('div', 'grid');
+    dist.appendChild(grid);
+    LATENCIES.forEach(function (m) {
+      spectrumChart(grid, 'spectrum-' + m[0], m[1], m[2], [{label: m[1], spectrum: data.spectra[m[0]]}]);
+    });
+
+    timeCharts(requests, measured, succeeded);
+    shapeCharts(requests, succeeded);
+    telemetryCharts(data.telemetry || {});
+
+    var res = section('Results', 'Measured requests only (warm-up excluded); latencies over successful requests. '
+      + '* marks a percentile resting on too few samples to be trusted.');
+    res.appendChild(keyValues('Requests and throughput', [
+      ['attempted / succeeded / failed / timed out', [counts.attempted, counts.succeeded, counts.failed, counts.timed_out]
+        .map(text).join(' / ')],
+      ['success rate', percent(results.success_rate)], ['error rate', percent(results.error_rate)],
+      ['timeout rate', percent(results.timeout_rate)], ['duration (s)', num(results.duration_s)],
+      ['request throughput (req/s)', num(results.request_throughput)],
+      ['output token throughput (tokens/s)', num(results.output_token_throughput)],
+      ['total token throughput (tokens/s)', num(results.total_token_throughput)]]
+      .concat(results.goodput !== undefined && results.goodput !== null
+        ? [['goodput', typeof results.goodput === 'object' ? JSON.stringify(results.goodput) : num(results.goodput)]] : [])));
+    res.appendChild(summaryTable(results));
+
+    var errors = results.errors || {};
+    var errorSection = section('Errors');
+    var classes = Object.keys(errors);
+    if (classes.length === 0) {
+      errorSection.appendChild(el('p', 'caption', ['No failed requests.']));
+    } else {
+      errorSection.appendChild(table(['class', 'count', 'rate', 'timeout kinds', 'samples'], classes.map(function (k) {
+        var e = errors[k];
+        var kinds = e.by_timeout_kind ? Object.keys(e.by_timeout_kind).map(function (t) {
+          return t + ': ' + e.by_timeout_kind[t];
+        }).join(', ') : '';
+        return [k, String(e.count), percent(e.rate), kinds,
+          {node: el('div', null, (e.samples || []).map(function (s) { return el('div', 'sample', [s]); }))}];
+      })));
+    }
+    notesSection(report.notes);
+  }
+
+  function notesSection(notes) {
+    var notesNode = section('Notes');
+    if (!notes || notes.length === 0) {
+      notesNode.appendChild(el('p', 'caption', ['None.']));
+    } else {
+      notesNode.appendChild(table(['kind', 'message'], notes.map(function (n) { return [n.kind, n.message]; })));
+    }
+  }
+
+  function perSecond(seconds) {
+    var out = [];
+    for (var s = 0; s < seconds; s++) out.push(0);
+    return out;
+  }
+
+  function timeCharts(requests, measured, succeeded) {
+    var node = section('Over time', 'Per second from the start of the run, measured requests. '
+      + 'Output tokens are spread evenly between a request\u2019s first and last token.');
+    if (measured.length === 0) return;
+    var start = Infinity, end = 0;
+    measured.forEach(function (i) {
+      start = Math.min(start, requests.sent_s[i]);
+      end = Math.max(end, requests.end_s[i]);
+    });
+    var first = Math.floor(start), seconds = Math.max(1, Math.ceil(end) - first);
+    var x = [];
+    for (var s = 0; s < seconds; s++) x.push(first + s);
+
+    var ttftBuckets = x.map(function () { return []; }), e2eBuckets = x.map(function () { return []; });
+    var tokens = perSecond(seconds), done = perSecond(seconds), failed = perSecond(seconds), inFlight = perSecond(seconds);
+    function bucket(t) { return Math.min(seconds - 1, Math.max(0, Math.floor(t) - first)); }
+    measured.forEach(function (i) {
+      var sent = requests.sent_s[i], ended = requests.end_s[i];
+      (requests.succeeded[i] ? done : failed)[bucket(ended)]++;
+      // Time-weighted: the mean number of requests in flight during each second.
+      for (var b = bucket(sent); b <= bucket(ended); b++) {
+        var lo = Math.max(sent, first + b), hi = Math.min(ended, first + b + 1);
+        if (hi > lo) inFlight[b] += hi - lo;
+      }
+    });
+    succeeded.forEach(function (i) {
+      var sent = requests.sent_s[i], ttft = requests.ttft_ms[i], e2e = requests.e2e_ms[i];
+      if (ttft !== null) ttftBuckets[bucket(sent + ttft / 1000)].push(ttft);
+      if (e2e !== null) e2eBuckets[bucket(sent + e2e / 1000)].push(e2e);
+      var out = requests.output_tokens[i];
+      var from = sent + (ttft !== null ? ttft : e2e !== null ? e2e : 0) / 1000;
+      var to = e2e !== null ? sent + e2e / 1000 : requests.end_s[i];
+      if (to - from < 1e-6) {
+        tokens[bucket(to)] += out;
+      } else {
+        for (var b = bucket(from); b <= bucket(to); b++) {
+          var lo = Math.max(from, first + b), hi = Math.min(to, first + b + 1);
+          if (hi > lo) tokens[b] += out * (hi - lo) / (to - from);
+        }
+      }
+    });
+    function pct(buckets, p) {
+      return buckets.map(function (values) {
+        if (values.length === 0) return null;
+        return percentileOf(values.slice().sort(function (a, b) { return a - b; }), p);
+      });
+    }
+    var grid = el('div', 'grid');
+    node.appendChild(grid);
+    var timeAxis = axis('time (s)');
+    [['ttft', 'TTFT per second', ttftBuckets, 'by the second of the first token'],
+      ['e2e', 'E2E latency per second', e2eBuckets, 'by the second the request finished']].forEach(function (c) {
+      chart(grid, 'time-' + c[0], c[1], 'p50 and p99 of the requests ' + c[3] + '.', {
+        scales: {x: {time: false}, y: {range: fromZero}},
+        axes: [timeAxis, axis('ms')],
+        series: [{label: 's'}, line('p50', COLORS[0], {points: {show: true, size: 3}}),
+          line('p99', COLORS[1], {points: {show: true, size: 3}})]
+      }, [x, pct(c[2], 50), pct(c[2], 99)]);
+    });
+    chart(grid, 'time-throughput', 'Throughput', null, {
+      scales: {x: {time: false}, tok: {range: fromZero}, req: {range: fromZero}},
+      axes: [timeAxis, axis('output tokens/s', {scale: 'tok'}),
+        axis('requests/s', {scale: 'req', side: 1, grid: {show: false}})],
+      series: [{label: 's'}, line('output tokens/s', COLORS[0], {scale: 'tok'}),
+        line('finished/s', COLORS[2], {scale: 'req'}), line('failed/s', COLORS[1], {scale: 'req'})]
+    }, [x, tokens.map(function (v) { return Math.round(v * 10) / 10; }), done, failed]);
+    chart(grid, 'time-inflight', 'Requests in flight', 'Mean over each second.', {
+      scales: {x: {time: false}, y: {range: fromZero}},
+      axes: [timeAxis, axis('requests')],
+      series: [{label: 's'}, line('in flight', COLORS[3], {fill: 'rgba(112,72,232,0.12)'})]
+    }, [x, inFlight.map(function (v) { return Math.round(v * 100) / 100; })]);
+  }
+
+  function shapeCharts(requests, succeeded) {
+    var node = section('Shape of the requests', 'Successful measured requests.');
+    if (succeeded.length === 0) return;
+    var grid = el('div', 'grid three');
+    node.appendChild(grid);
+    var isl = succeeded.map(function (i) { return requests.input_tokens[i]; });
+    var osl = succeeded.map(function (i) { return requests.output_tokens[i]; });
+    barsChart(grid, 'hist-isl', 'Input sequence length', null, 'input tokens', 'requests', histogram(isl), COLORS[0]);
+    barsChart(grid, 'hist-osl', 'Output sequence length', null, 'output tokens', 'requests', histogram(osl), COLORS[2]);
+
+    var points = succeeded.filter(function (i) { return requests.ttft_ms[i] !== null; });
+    var stride = Math.max(1, Math.ceil(points.length / 20000));
+    points = points.filter(function (i, k) { return k % stride === 0; });
+    points.sort(function (a, b) { return requests.input_tokens[a] - requests.input_tokens[b]; });
+    if (points.length === 0) return;
+    chart(grid, 'scatter-ttft-isl', 'TTFT against input length',
+      stride > 1 ? 'Every ' + stride + 'th request.' : null, {
+        mode: 1,
+        scales: {x: {time: false}, y: {range: fromZero}},
+        axes: [axis('input tokens'), axis('TTFT (ms)')],
+        cursor: {points: {show: false}},
+        series: [{label: 'input tokens'}, {label: 'TTFT (ms)', stroke: COLORS[4], fill: COLORS[4],
+          paths: function () { return null; }, points: {show: true, size: 4, width: 0, fill: COLORS[4]}}]
+      }, [points.map(function (i) { return requests.input_tokens[i]; }),
+        points.map(function (i) { return requests.ttft_ms[i]; })]);
+  }
+
+  function telemetryCharts(telemetry) {
+    var names = Object.keys(telemetry).filter(function (n) {
+      return telemetry[n].some(function (v) { return v !== null; });
+    });
+    if (names.length === 0) return;
+    var node = section('Server telemetry', 'Per second from the start of the run, as scraped from the server.');
+    var grid = el('div', 'grid three');
+    node.appendChild(grid);
+    names.forEach(function (name, k) {
+      var series = telemetry[name];
+      chart(grid, 'telemetry-' + k, name, null, {
+        height: 180,
+        scales: {x: {time: false}, y: {range: fromZero}},
+        axes: [axis('time (s)'), axis(null)],
+        series: [{label: 's'}, line(name, COLORS[(k + 5) % COLORS.length])]
+      }, [series.map(function (v, i) { return i; }), series]);
+    });
+  }
+
+  // ---- sweep page ----
+
+  function sweepPage(data) {
+    var runs = data.runs, markers = data.markers || {};
+    setTitle('Sweep: latency against throughput', ['llmload sweep report', runs.length + ' runs',
+      get(runs[0] || {}, 'report.model.name')]);
+    var top = section('Runs', 'One row per run, in the order of the sweep.');
+    top.appendChild(table(['run', 'load', 'requests', 'error rate', 'req/s', 'output tok/s', 'TTFT p50', 'TTFT p99',
+      'TPOT p50', 'TPOT p99', 'E2E p50', 'E2E p99'], runs.map(function (r) {
+      var res = r.report.results || {};
+      return [r.label, describeLoad(r.report.load), text(get(res, 'requests.attempted')), percent(res.error_rate),
+        num(res.request_throughput), num(res.output_token_throughput),
+        num(get(res, 'ttft_ms.p50')), num(get(res, 'ttft_ms.p99')), num(get(res, 'tpot_ms.p50')),
+        num(get(res, 'tpot_ms.p99')), num(get(res, 'e2e_latency_ms.p50')), num(get(res, 'e2e_latency_ms.p99'))];
+    }), 2));
+
+    var points = runs.filter(function (r) { return get(r, 'report.results.request_throughput') !== null
+      && get(r, 'report.results.request_throughput') !== undefined; })
+      .sort(function (a, b) { return a.report.results.request_throughput - b.report.results.request_throughput; });
+    var marks = [];
+    if (markers.capacity_throughput !== null && markers.capacity_throughput !== undefined) {
+      marks.push({x: markers.capacity_throughput, label: 'capacity', color: COLORS[2]});
+    }
+    if (markers.knee_throughput !== null && markers.knee_throughput !== undefined) {
+      marks.push({x: markers.knee_throughput, label: 'knee', color: MARK});
+    }
+    var node = section('Latency against achieved throughput',
+      'p50 and p99 of each run, placed at the request throughput it achieved.'
+      + (marks.length ? ' Dashed: ' + marks.map(function (m) { return m.label + ' at ' + num(m.x) + ' req/s'; }).join(', ') + '.' : ''));
+    var grid = el('div', 'grid three');
+    node.appendChild(grid);
+    var x = points.map(function (r) { return r.report.results.request_throughput; });
+    [['ttft', 'ttft_ms', 'TTFT'], ['tpot', 'tpot_ms', 'TPOT'], ['e2e', 'e2e_latency_ms', 'E2E latency']].forEach(function (m) {
+      var slo = (markers.slo_ms || {})[m[0]];
+      var series = [{label: 'req/s', value: function (u, v) { return num(v); }},
+        line('p50', COLORS[0], {points: {show: true, size: 6}}), line('p99', COLORS[1], {points: {show: true, size: 6}})];
+      var columns = [x, points.map(function (r) { return get(r.report.results, m[1] + '.p50'); }),
+        points.map(function (r) { return get(r.report.results, m[1] + '.p99'); })];
+      if (slo !== undefined && slo !== null) {
+        series.push(line('SLO ' + num(slo) + ' ms', SLO, {dash: [8, 5], width: 1.5}));
+        columns.push(x.map(function () { return slo; }));
+      }
+      chart(grid, 'sweep-' + m[0], m[2] + ' (ms)', null, {
+        height: 300,
+        plugins: [verticalMarkers(marks)],
+        scales: {x: {time: false}, y: {range: fromZero}},
+        axes: [axis('achieved requests/s'), axis('ms')],
+        series: series
+      }, columns);
+    });
+  }
+
+  // ---- comparison page ----
+
+  function comparisonPage(data) {
+    var runs = data.runs;
+    setTitle('Comparison: ' + runs.map(function (r) { return r.label; }).join(' vs '),
+      ['llmload comparison report', runs.length + ' runs']);
+    var top = section('Side by side');
+    function row(label, f) {
+      return [label].concat(runs.map(function (r) { return f(r.report, r.report.results || {}); }));
+    }
+    var rows = [
+      row('model', function (rep) { return get(rep, 'model.name'); }),
+      row('framework', function (rep) { return [get(rep, 'service.framework'), get(rep, 'service.version')]
+        .filter(function (v) { return v; }).join(' '); }),
+      row('url', function (rep) { return get(rep, 'service.url'); }),
+      row('hardware', function (rep) { var h = rep.hardware || {};
+        return h.gpu_model ? (h.gpu_count ? h.gpu_count + ' × ' : '') + h.gpu_model : null; }),
+      row('load', function (rep) { return describeLoad(rep.load); }),
+      row('input tokens', function (rep) { return get(rep, 'data.input_tokens.requested'); }),
+      row('output tokens', function (rep) { return get(rep, 'data.output_tokens.requested'); }),
+      row('requests attempted', function (rep, res) { return get(res, 'requests.attempted'); }),
+      row('error rate', function (rep, res) { return percent(res.error_rate); }),
+      row('request throughput (req/s)', function (rep, res) { return num(res.request_throughput); }),
+      row('output tokens/s', function (rep, res) { return num(res.output_token_throughput); })];
+    SUMMARIES.slice(0, 6).forEach(function (k) {
+      ['p50', 'p99'].forEach(function (p) {
+        rows.push(row(k[1].replace(' (ms)', '') + ' ' + p + ' (ms)', function (rep, res) { return num(get(res, k[0] + '.' + p)); }));
+      });
+    });
+    top.appendChild(table(['metric'].concat(runs.map(function (r) { return r.label; })), rows, 1));
+
+    var dist = section('Latency distributions', 'Percentile spectra of each run\u2019s successful measured requests.');
+    var grid = el('div', 'grid');
+    dist.appendChild(grid);
+    LATENCIES.forEach(function (m) {
+      spectrumChart(grid, 'compare-' + m[0], m[1], m[2], runs.map(function (r) {
+        return {label: r.label, spectrum: r.spectra[m[0]]};
+      }));
+    });
+    var notes = [];
+    runs.forEach(function (r) {
+      (r.report.notes || []).forEach(function (n) { notes.push({kind: r.label + ': ' + n.kind, message: n.message}); });
+    });
+    notesSection(notes);
+  }
+
+  // ---- page ----
+
+  function setTitle(heading, subtitle) {
+    document.getElementById('title').textContent = heading;
+    document.getElementById('subtitle').textContent = subtitle.filter(function (s) { return s; }).join(' \u00b7 ');
+    document.title = heading + ' \u2014 llmload';
+  }
+
+  function footer(data) {
+    var tool = get(data, 'report.tool') || get(data, 'runs.0.report.tool') || {};
+    document.getElementById('footer').textContent = 'Written by ' + text(tool.name || 'llmload') + ' '
+      + text(tool.version) + '. Charts: uPlot (MIT). Self-contained: this page loads nothing from the network.';
+  }
+
+  /** How many of a chart's y values are drawn, and whether a series colour reached the plot area. */
+  function inspect(c) {
+    var u = c.plot, points = 0;
+    for (var s = 1; s < u.data.length; s++) {
+      u.data[s].forEach(function (v) { if (v !== null && v !== undefined) points++; });
+    }
+    var painted = 0;
+    try {
+      var colors = c.colors;
+      var box = u.bbox, pixels = u.ctx.getImageData(box.left, box.top, Math.max(1, box.width), Math.max(1, box.height)).data;
+      for (var i = 0; i < pixels.length; i += 4) {
+        if (pixels[i + 3] < 200) continue;
+        for (var k = 0; k < colors.length; k++) {
+          var col = colors[k];
+          if (Math.abs(pixels[i] - col[0]) + Math.abs(pixels[i + 1] - col[1]) + Math.abs(pixels[i + 2] - col[2]) < 60) {
+            painted++;
+            break;
+          }
+        }
+      }
+    } catch (e) {
+      window.llmloadCheck.errors.push('inspect ' + c.id + ': ' + e.message);
+    }
+    return {id: c.id, title: c.title, points: points, painted: painted, width: u.width};
+  }
+
+  function rgb(color) {
+    var m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(color));
+    return m ? [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)] : null;
+  }
+
+  function selfCheck(data) {
+    var check = window.llmloadCheck;
+    document.getElementById('llmload-selfcheck').textContent = JSON.stringify({
+      kind: data && data.kind,
+      charts: charts.map(inspect),
+      errors: check.errors,
+      dialogs: check.dialogs,
+      heading: document.getElementById('title').textContent,
+      title: document.title
+    });
+  }
+
+  var data = null;
+  try {
+    data = JSON.parse(document.getElementById('llmload-data').textContent);
+    ({run: runPage, sweep: sweepPage, comparison: comparisonPage})[data.kind](data);
+    footer(data);
+  } catch (e) {
+    window.llmloadCheck.errors.push('render: ' + (e && e.stack ? e.stack : e));
+    content.appendChild(el('p', null, ['The report could not be drawn: ' + e]));
+  }
+
+  var resizing = null;
+  window.addEventListener('resize', function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () {
+      charts.forEach(function (c) { c.plot.setSize({width: Math.max(300, c.box.clientWidth), height: c.plot.height}); });
+    }, 100);
+  });
+  setTimeout(function () { selfCheck(data); }, 50);
+})();
