@@ -127,6 +127,13 @@ record ConfigFile(Path path, Map<String, String> options, Map<String, String> me
         put(options, "requesttimeout", timeouts.get("total"));
         put(options, "grace", config.get("grace"));
         put(options, "iothreads", config.get("io_threads"));
+        put(options, "slo", config.get("slo"));
+        put(options, "scenario", config.get("scenario"));
+        List<String> exports = new ArrayList<>();
+        config.path("exports").forEach(e -> exports.add(e.asText()));
+        if (!exports.isEmpty()) {
+            options.put("export", String.join(",", exports));
+        }
         if (config.path("insecure").asBoolean(false)) {
             options.put("insecure", "true");
         }

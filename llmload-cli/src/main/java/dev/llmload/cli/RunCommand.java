@@ -206,6 +206,16 @@ public final class RunCommand implements Callable<Integer> {
                     + "then are cancelled (counted as cancelled). Default: ${DEFAULT-VALUE}.")
     Duration grace;
 
+    @Option(names = "--slo", paramLabel = "LIMITS",
+            description = "Per-request limits in ms for goodput, any of ttft, tpot, e2e: e.g. ttft:500,tpot:50,e2e:3000. "
+                    + "A request meets the SLO when it succeeded within every limit.")
+    String slo;
+
+    @Option(names = "--export", paramLabel = "FORMAT",
+            description = "Also write the results in another tool's format: vllm (vllm-result.json, the keys of "
+                    + "vllm bench serve --save-result). Repeatable.")
+    List<String> exports = new ArrayList<>();
+
     @Option(names = "--output-dir", paramLabel = "DIR",
             description = "Run directory. Default: results/<timestamp>-<target>-<load>.")
     Path outputDir;
@@ -440,6 +450,18 @@ public final class RunCommand implements Callable<Integer> {
         if (scrapeInterval.toMillis() < 100) {
             throw new UsageException("--scrape-interval must be at least 100ms");
         }
+        for (String format : exports) {
+            if (!format.equals("vllm")) {
+                throw new UsageException("--export: unknown format '" + format + "' (expected vllm)");
+            }
+        }
+        if (slo != null) {
+            try {
+                dev.llmload.metrics.Slo.parse(slo);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--slo: " + e.getMessage());
+            }
+        }
         Map<String, String> allMetadata = new LinkedHashMap<>(configMetadata);
         allMetadata.putAll(metadata);
         List<String> allNotes = new ArrayList<>(configNotes);
@@ -451,7 +473,7 @@ public final class RunCommand implements Callable<Integer> {
                 traceSpeed, tokenizer);
         return new RunConfig(url, apiKind, model, !noStream, !noIgnoreEos, load, requests, duration, warmupRequests,
                 warmupTime, data, seed, new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout),
-                telemetry, grace, outputDir, allMetadata, allNotes, insecure, threads, scenario);
+                telemetry, grace, outputDir, allMetadata, allNotes, insecure, threads, scenario, slo, exports);
     }
 
     private LoadSpec loadSpec() {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.llmload.analysis.TimeSeriesCsv;
 import dev.llmload.analysis.VllmExport;
+import dev.llmload.report.html.HtmlReport;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
 import java.io.IOException;
@@ -50,9 +51,28 @@ public final class ReportFiles {
         writeAtomically(dir.resolve(SUMMARY_CSV), SummaryCsv.header() + "\n" + SummaryCsv.row(report) + "\n");
         writeAtomically(dir.resolve(TimeSeriesCsv.FILE_NAME),
                 TimeSeriesCsv.format(report.timeseries(), telemetryColumns(report.telemetry())));
+        writeAtomically(dir.resolve(HtmlReport.FILE_NAME), HtmlReport.forRun(report, records,
+                htmlTelemetry(telemetryColumns(report.telemetry()))));
         if (report.config() != null && report.config().exports().contains("vllm")) {
             writeAtomically(dir.resolve(VLLM_EXPORT), JSON.writeValueAsString(VllmExport.toJson(report, records)) + "\n");
         }
+    }
+
+    /** The same columns for the HTML page, which marks a missing second with NaN. */
+    private static Map<String, double[]> htmlTelemetry(Map<String, Double[]> columns) {
+        Map<String, double[]> series = new LinkedHashMap<>();
+        columns.forEach((name, values) -> {
+            double[] column = new double[values.length];
+            boolean any = false;
+            for (int i = 0; i < values.length; i++) {
+                column[i] = values[i] == null ? Double.NaN : values[i];
+                any |= values[i] != null;
+            }
+            if (any) {
+                series.put(name, column);
+            }
+        });
+        return series;
     }
 
     /** The telemetry's per-second rows as named columns aligned with the client's seconds. */

@@ -11,7 +11,10 @@ import dev.llmload.record.TokenSource;
 import dev.llmload.report.ClientHost;
 import dev.llmload.report.RunReport;
 import dev.llmload.run.LoadSpec;
+import dev.llmload.analysis.TimeSeries;
+import dev.llmload.run.DataSpec;
 import dev.llmload.run.RunConfig;
+import dev.llmload.run.TelemetrySpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,7 +68,7 @@ final class ReportFixtures {
                     : Outcome.Failure.timeout(TimeoutKind.FIRST_TOKEN, "no token within 60 s & gave up");
             records.add(new RequestRecord(i, "req-" + i, i < 10, slotFree[slot], sent, failed ? -1 : sent + ms(ttftMs * 0.9),
                     failed ? -1 : firstToken, failed ? -1 : firstToken, end, events, counts, failed && i % 2 == 0 ? 503 : 200,
-                    outcome, input, true, tokens, TokenSource.SERVER, failed ? null : "length", true));
+                    outcome, input, true, tokens, TokenSource.SERVER, failed ? null : "length", true, null));
             slotFree[slot] = end;
         }
         records.sort((a, b) -> Long.compare(a.endNanos(), b.endNanos()));
@@ -78,9 +81,10 @@ final class ReportFixtures {
         metadata.put("team", "inference <platform> & co");
         metadata.put("ticket", "PERF-1234");
         RunConfig config = new RunConfig("http://gpu-box-7:8000/v1", ApiKind.CHAT, modelName, true, true,
-                LoadSpec.closed(concurrency), (long) records.size(), null, 10, "uniform:256:768", "128", null, null, 42,
-                Timeouts.defaults(), Duration.ofSeconds(30), Path.of("results"), metadata,
-                List.of("baseline before the scheduler change"), false, 2);
+                LoadSpec.closed(concurrency), (long) records.size(), null, 10, null,
+                DataSpec.synthetic("uniform:256:768", "128", "cl100k_base"), 42, Timeouts.defaults(),
+                TelemetrySpec.auto(), Duration.ofSeconds(30), Path.of("results"), metadata,
+                List.of("baseline before the scheduler change"), false, 2, null, null, List.of());
         return new RunReport(RunReport.SCHEMA_VERSION,
                 new RunReport.Tool("llmload", "0.1.0-SNAPSHOT"),
                 new RunReport.Run("2025-06-02T10-15-00-c" + concurrency, "2025-06-02T10:15:00Z", "2025-06-02T10:16:12Z",
@@ -97,7 +101,8 @@ final class ReportFixtures {
                 null,
                 List.of(new RunReport.Note("timeouts", "2 requests hit the first-token timeout"),
                         new RunReport.Note("user", "baseline <b>before</b> the scheduler change")),
-                config);
+                config,
+                TimeSeries.of(records));
     }
 
     /** Per-second server series over the run: KV cache use (0..1), requests waiting, GPU util (%). */
