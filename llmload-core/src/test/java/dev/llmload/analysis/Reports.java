@@ -25,7 +25,7 @@ final class Reports {
     static RunReport of(List<RequestRecord> records, LoadSpec load, Slo slo) {
         RunResults results = RunResults.compute(records, slo);
         RunConfig config = new RunConfig("http://127.0.0.1:8000/v1", ApiKind.CHAT, "llama-3-8b", true, false, load,
-                (long) records.size(), null, 0, null, DataSpec.synthetic("uniform:256:768", "128", "cl100k_base"), 42,
+                (long) records.size(), null, 0, null, DataSpec.synthetic("uniform:256:768", "128", null), 42,
                 Timeouts.defaults(), TelemetrySpec.auto(), Duration.ofSeconds(30), Path.of("runs/test"),
                 Map.of("gpu", "H100"), List.of(), false, 2, null, null, List.of());
         double[] input = records.stream().mapToDouble(RequestRecord::inputTokens).toArray();

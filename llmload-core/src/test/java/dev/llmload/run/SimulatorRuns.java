@@ -18,6 +18,7 @@ final class SimulatorRuns {
     /** A fixed-latency simulator: TTFT {@code ttftMs} whatever the prompt, then one token every {@code itlMs}. */
     static SimServer fixedSimulator(double ttftMs, double itlMs, Map<String, Object> extra) {
         Map<String, Object> settings = new HashMap<>();
+        settings.put("engine", "fixed");
         settings.put("ttftMs", ttftMs);
         settings.put("prefillMsPerToken", 0.0);
         settings.put("itlMs", itlMs);
