@@ -101,8 +101,9 @@ class BenchmarkRunLoopbackTest {
             assertThat(r.ttftMs().count()).isZero();
             assertThat(r.ttftMs().p50()).isNull();
             assertThat(r.tpotMs().count()).isZero();
-            // 20 ms to the first token plus 9 more tokens 5 ms apart.
-            assertThat(r.e2eLatencyMs().p50()).isCloseTo(65.0, within(5.0));
+            // 20 ms to the first token plus 9 more tokens 5 ms apart; the response cannot come sooner,
+            // and transport adds little.
+            assertThat(r.e2eLatencyMs().p50()).isBetween(64.0, 80.0);
             assertThat(r.outputTokens().mean()).isEqualTo(10.0);
         }
     }
