@@ -40,6 +40,10 @@ public final class NoteDetector {
     public static final String LOW_SAMPLE_COUNT = "low_sample_count";
     public static final String HIGH_ERROR_RATE = "high_error_rate";
 
+    /** Every kind this detector writes: a rebuild replaces exactly these and keeps the others. */
+    public static final java.util.Set<String> KINDS = java.util.Set.of(RATE_LIMITED, OOM, TIMEOUTS, QUEUEING,
+            LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE);
+
     /** Messages servers use when memory or KV-cache space runs out (vLLM, SGLang, TGI, PyTorch). */
     static final Pattern OOM_MESSAGE = Pattern.compile(
             "out of memory|\\boom\\b|kv cache|insufficient memory", Pattern.CASE_INSENSITIVE);

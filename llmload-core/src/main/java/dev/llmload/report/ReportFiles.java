@@ -40,6 +40,12 @@ public final class ReportFiles {
     private ReportFiles() {}
 
     public static final String VLLM_EXPORT = "vllm-result.json";
+    /** The run's record as known before the first request; {@code llmload report} rebuilds from it after a crash. */
+    public static final String RUN_START_JSON = "run.json";
+
+    public static void writeRunStart(Path dir, RunReport skeleton) throws IOException {
+        writeAtomically(dir.resolve(RUN_START_JSON), JSON.writeValueAsString(skeleton) + "\n");
+    }
 
     /**
      * Writes every report file of a run directory from its report and records: report.json,

@@ -114,7 +114,11 @@ public final class BenchmarkRun {
                     config.ignoreEos(), null));
             Path directory = Files.createDirectories(config.outputDir());
             String runId = directory.getFileName().toString();
-            Instant startedAt = Instant.now();
+            String startedAt = Instant.now().toString();
+            RunRecordParts parts = new RunRecordParts(runId, startedAt, model, server, endpoint, source.describe(),
+                    source.contentHash());
+            // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
+            ReportFiles.writeRunStart(directory, report(parts, null, List.of()));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 List<RunReport.Note> telemetryNotes = new ArrayList<>();
                 telemetry.probe().forEach(n -> telemetryNotes.add(new RunReport.Note(n.kind(), n.message())));
@@ -122,15 +126,19 @@ public final class BenchmarkRun {
                 TelemetryRecording recording = telemetry.stop();
                 RunResults results = RunResults.compute(sent.records(), slo);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, results, telemetryNotes);
-                List<RunReport.Note> notes = new ArrayList<>(NoteDetector.detect(sent.records(), results, config.load()));
-                notes.addAll(telemetryNotes);
-                RunReport report = report(runId, startedAt, Instant.now(), model, server, endpoint, source.describe(),
-                        source.contentHash(), results, summary, notes, TimeSeries.of(sent.records()));
+                RunReport record = report(parts, summary, telemetryNotes);
+                RunReport report = record.withMeasurements(results, TimeSeries.of(sent.records()),
+                        NoteDetector.detect(sent.records(), results, config.load()), record.notes(),
+                        Instant.now().toString(), stopRequested);
                 ReportFiles.writeRun(directory, report, sent.records());
                 return new Result(directory, report, sent.records());
             }
         }
     }
+
+    /** What the report says about the run that is known before the first request. */
+    private record RunRecordParts(String runId, String startedAt, String model, ServerProbe.ServerInfo server,
+                                  Endpoint endpoint, String sourceDescription, String contentHash) {}
 
     /** The records of a run and the clock reading its offsets are relative to. */
     private record Sent(List<RequestRecord> records, long runStartNanos) {}
@@ -224,11 +232,15 @@ public final class BenchmarkRun {
         }
     }
 
-    private RunReport report(String runId, Instant startedAt, Instant endedAt, String model,
-                             ServerProbe.ServerInfo server, Endpoint endpoint, String sourceDescription,
-                             String contentHash, RunResults results, TelemetrySummary telemetry,
-                             List<RunReport.Note> toolNotes, TimeSeries timeseries) {
+    /**
+     * The run's record without measurements (empty results, no end time): the content of
+     * {@code run.json}, and at the end the base that {@link RunReport#withMeasurements} completes.
+     *
+     * @param toolNotes notes from telemetry; the user's notes follow them
+     */
+    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<RunReport.Note> toolNotes) {
         var meta = config.metadata();
+        RunResults results = RunResults.compute(List.of(), null);
         List<RunReport.Note> notes = new ArrayList<>(toolNotes);
         for (String note : config.notes()) {
             notes.add(new RunReport.Note("user", note));
@@ -237,13 +249,13 @@ public final class BenchmarkRun {
         return new RunReport(
                 RunReport.SCHEMA_VERSION,
                 new RunReport.Tool(TOOL_NAME, toolVersion),
-                new RunReport.Run(runId, startedAt.toString(), endedAt.toString(), commandLine, config.seed(),
-                        stopRequested, ClientHost.discover()),
-                new RunReport.Model(model, meta.get("model.parameters"), meta.get("model.precision"),
+                new RunReport.Run(parts.runId(), parts.startedAt(), null, commandLine, config.seed(), false,
+                        ClientHost.discover()),
+                new RunReport.Model(parts.model(), meta.get("model.parameters"), meta.get("model.precision"),
                         meta.get("model.quantization")),
-                new RunReport.Service(endpoint.toString(), config.api().cliName(),
-                        meta.getOrDefault("service.framework", server.ownedBy()),
-                        meta.getOrDefault("service.version", server.version()),
+                new RunReport.Service(parts.endpoint().toString(), config.api().cliName(),
+                        meta.getOrDefault("service.framework", parts.server().ownedBy()),
+                        meta.getOrDefault("service.version", parts.server().version()),
                         meta.get("service.launch_args"), config.stream()),
                 new RunReport.Hardware(
                         meta.getOrDefault("hardware.gpu_model", gpus == null ? null : gpus.gpuModel()),
@@ -254,7 +266,7 @@ public final class BenchmarkRun {
                         meta.get("hardware.cpu"), decimal(meta.get("hardware.ram_gib"))),
                 RunReport.Load.of(config.load(), config.numRequests(),
                         config.duration() == null ? null : config.duration().toMillis() / 1000.0, config.warmup()),
-                new RunReport.Data(sourceDescription, contentHash,
+                new RunReport.Data(parts.sourceDescription(), parts.contentHash(),
                         new RunReport.TokenShape(config.data().dataset() == null && config.data().trace() == null
                                 ? config.data().inputTokens() : null, results.inputTokens()),
                         new RunReport.TokenShape(config.data().outputTokens(), results.outputTokens())),
@@ -262,7 +274,7 @@ public final class BenchmarkRun {
                 telemetry,
                 notes,
                 config,
-                timeseries);
+                TimeSeries.of(List.of()));
     }
 
     private static Integer integer(String text) {

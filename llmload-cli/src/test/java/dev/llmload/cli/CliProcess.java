@@ -1,0 +1,30 @@
+package dev.llmload.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Starts {@code llmload} as a separate JVM on the test class path, as a user's shell would. */
+final class CliProcess {
+
+    private CliProcess() {}
+
+    static Process start(Path outputLog, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(Main.class.getName());
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(outputLog.toFile()).start();
+    }
+
+    /** Sends a signal by name (INT, TERM) the way a shell's kill does. */
+    static void signal(Process process, String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " failed");
+        }
+    }
+}

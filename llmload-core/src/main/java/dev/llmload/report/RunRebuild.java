@@ -1,0 +1,72 @@
+package dev.llmload.report;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.TimeSeries;
+import dev.llmload.metrics.RunResults;
+import dev.llmload.metrics.Slo;
+import dev.llmload.record.Journal;
+import dev.llmload.record.RequestRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Rebuilds a run directory's reports from its journal and its recorded run: after a crash or
+ * {@code kill -9} (from {@code run.json}, the record written before the first request), or to
+ * regenerate the files of a finished run (from {@code report.json}, whose rebuild equals it).
+ */
+public final class RunRebuild {
+
+    private RunRebuild() {}
+
+    /** What a rebuild produced. */
+    public record Rebuilt(RunReport report, List<RequestRecord> records, boolean fromFinishedRun) {}
+
+    /**
+     * Rewrites report.json, summary.csv, timeseries.csv and report.html of {@code dir}.
+     *
+     * @throws IOException with a one-line message when {@code dir} is not a run directory or its
+     *                     journal is damaged beyond a cut-off last line
+     */
+    public static Rebuilt rebuild(Path dir) throws IOException {
+        Path finished = dir.resolve(ReportFiles.REPORT_JSON);
+        Path started = dir.resolve(ReportFiles.RUN_START_JSON);
+        boolean fromFinishedRun = Files.exists(finished);
+        if (!fromFinishedRun && !Files.exists(started)) {
+            throw new IOException(dir + " is not a run directory: it has neither " + ReportFiles.REPORT_JSON
+                    + " nor " + ReportFiles.RUN_START_JSON);
+        }
+        RunReport base = read(fromFinishedRun ? finished : started);
+        Path journal = dir.resolve(Journal.FILE_NAME);
+        List<RequestRecord> records = Files.exists(journal) ? Journal.read(journal) : List.of();
+        Slo slo;
+        try {
+            slo = base.config().slo() == null ? null : Slo.parse(base.config().slo());
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the recorded --slo does not parse: " + e.getMessage(), e);
+        }
+        RunResults results = RunResults.compute(records, slo);
+        List<RunReport.Note> kept = base.notes().stream().filter(n -> !NoteDetector.KINDS.contains(n.kind())).toList();
+        // A run that never wrote its report ended when its last request was journaled.
+        String endedAt = fromFinishedRun ? base.run().endedAt()
+                : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;
+        boolean interrupted = !fromFinishedRun || base.run().interrupted();
+        RunReport report = base.withMeasurements(results, TimeSeries.of(records),
+                NoteDetector.detect(records, results, base.config().load()), kept, endedAt, interrupted);
+        ReportFiles.writeRun(dir, report, records);
+        return new Rebuilt(report, records, fromFinishedRun);
+    }
+
+    static RunReport read(Path file) throws IOException {
+        try {
+            return ReportFiles.JSON.readerFor(RunReport.class)
+                    .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .readValue(file.toFile());
+        } catch (IOException e) {
+            String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            throw new IOException("cannot read " + file + ": " + message, e);
+        }
+    }
+}
