@@ -1,0 +1,126 @@
+package dev.llmload.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmload.load.Timeouts;
+import dev.llmload.report.RunReport;
+import dev.llmload.sim.server.SimConfig;
+import dev.llmload.sim.server.SimServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Each note llmload writes by itself is produced by a simulator scenario that shows the problem,
+ * and a clean run has none of them.
+ */
+class AutomaticNotesTest {
+
+    @TempDir
+    Path dir;
+
+    private static SimServer simulator(Map<String, Object> settings) {
+        return SimServer.start(SimConfig.load(null, settings));
+    }
+
+    private static Map<String, Object> fixed(double ttftMs, double itlMs, Object... more) {
+        Map<String, Object> settings = new HashMap<>(Map.of("engine", "fixed", "ttftMs", ttftMs, "itlMs", itlMs,
+                "prefillMsPerToken", 0.0, "jitter", 0.0));
+        for (int i = 0; i < more.length; i += 2) {
+            settings.put((String) more[i], more[i + 1]);
+        }
+        return settings;
+    }
+
+    private RunReport run(SimServer sim, LoadSpec load, long requests, int input, int output, Timeouts timeouts)
+            throws Exception {
+        RunConfig base = SimulatorRuns.closedLoop(sim.url(), 1, requests, input, output, dir.resolve("run"));
+        RunConfig config = new RunConfig(base.url(), base.api(), null, true, true, load, requests, null, 0, null,
+                base.data(), base.seed(), timeouts, base.telemetry(), Duration.ofSeconds(5),
+                dir.resolve("run-" + System.nanoTime()), Map.of(), List.of(), false, 2, null, null, List.of());
+        return SimulatorRuns.run(config).report();
+    }
+
+    private static List<String> kinds(RunReport report) {
+        return report.notes().stream().map(RunReport.Note::kind).toList();
+    }
+
+    @Test
+    void aCleanRunWithEnoughSamplesHasNoNotes() throws Exception {
+        try (SimServer sim = simulator(fixed(5, 1))) {
+            RunReport report = run(sim, LoadSpec.closed(16), 1000, 16, 4, Timeouts.defaults());
+            assertThat(report.results().requests().succeeded()).isEqualTo(1000);
+            assertThat(report.notes()).isEmpty();
+        }
+    }
+
+    @Test
+    void tooFewSamplesForTheQuotedPercentiles() throws Exception {
+        try (SimServer sim = simulator(fixed(5, 1))) {
+            assertThat(kinds(run(sim, LoadSpec.closed(4), 20, 16, 4, Timeouts.defaults()))).containsExactly("low_sample_count");
+        }
+    }
+
+    @Test
+    void rateLimitingWithItsRetryAfter() throws Exception {
+        try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("http-429@0.3"), "seed", 3))) {
+            RunReport report = run(sim, LoadSpec.closed(4), 60, 16, 4, Timeouts.defaults());
+            assertThat(kinds(report)).contains("rate_limited", "high_error_rate");
+            RunReport.Note note = report.notes().stream().filter(n -> n.kind().equals("rate_limited")).findFirst().orElseThrow();
+            assertThat(note.message()).contains("HTTP 429").contains("Retry-After 1");
+        }
+    }
+
+    @Test
+    void timeoutsByKind() throws Exception {
+        try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("stall:2:1500@0.5"), "seed", 1))) {
+            Timeouts idle = new Timeouts(Duration.ofSeconds(5), null, Duration.ofMillis(200), Duration.ofMinutes(1));
+            RunReport report = run(sim, LoadSpec.closed(8), 40, 16, 8, idle);
+            assertThat(kinds(report)).contains("timeouts");
+            assertThat(report.results().errors().get("timeout").byTimeoutKind()).containsKey("idle");
+        }
+    }
+
+    @Test
+    void queueingAtTheConcurrencyGate() throws Exception {
+        // Each request takes about 100 ms and two may be in flight: 20 req/s against 50 req/s sent.
+        try (SimServer sim = simulator(fixed(50, 5))) {
+            RunReport report = run(sim, LoadSpec.open(50, "constant", null, 2), 60, 16, 10, Timeouts.defaults());
+            assertThat(kinds(report)).contains("queueing");
+        }
+    }
+
+    @Test
+    void latencyDriftWhenTheServerQueueGrows() throws Exception {
+        // A batching engine that runs 2 sequences at a time, offered more than it can serve: its
+        // waiting queue and so TTFT grow through the run.
+        Map<String, Object> settings = new HashMap<>(Map.of("speedup", 4.0, "seed", 1));
+        settings.put("batching", Map.of("maxNumSeqs", 2));
+        try (SimServer sim = simulator(settings)) {
+            RunReport report = run(sim, LoadSpec.open(60, "constant", null, null), 90, 64, 64, Timeouts.defaults());
+            assertThat(kinds(report)).contains("latency_drift");
+        }
+    }
+
+    @Test
+    void theClientFallingBehindItsSchedule() throws Exception {
+        // Making 3,000-token prompts takes longer than the 0.5 ms between sends at 2,000 req/s, so
+        // the client cannot keep the schedule: the run is flagged rather than passed off as valid.
+        try (SimServer sim = simulator(fixed(5, 1))) {
+            RunReport report = run(sim, LoadSpec.open(2000, "constant", null, null), 300, 3000, 2, Timeouts.defaults());
+            assertThat(kinds(report)).contains("client_behind_schedule");
+        }
+    }
+
+    @Test
+    void manyFailures() throws Exception {
+        try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("http-500@0.25"), "seed", 5))) {
+            RunReport report = run(sim, LoadSpec.closed(4), 60, 16, 4, Timeouts.defaults());
+            assertThat(kinds(report)).contains("high_error_rate");
+        }
+    }
+}
