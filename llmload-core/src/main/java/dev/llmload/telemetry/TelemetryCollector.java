@@ -127,13 +127,16 @@ public final class TelemetryCollector implements AutoCloseable {
             }
             List<CompletableFuture<Void>> pending = new ArrayList<>();
             for (Target target : targets) {
-                pending.add(scrape(target));
+                // A scrape still out was asked for before the end, so the server may have answered
+                // it with counters from before the last request finished: scrape once more after it.
+                CompletableFuture<Void> out = target.pending;
+                pending.add(out == null ? scrape(target) : out.thenComposeAsync(done -> scrape(target), owner));
             }
             return pending;
         });
         try {
             CompletableFuture.allOf(finals.toArray(CompletableFuture[]::new))
-                    .get(config.requestTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+                    .get(2 * config.requestTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {

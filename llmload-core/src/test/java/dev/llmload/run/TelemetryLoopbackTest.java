@@ -1,0 +1,86 @@
+package dev.llmload.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmload.load.Timeouts;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.report.RunReport;
+import dev.llmload.sim.server.SimConfig;
+import dev.llmload.sim.server.SimServer;
+import dev.llmload.telemetry.analysis.TelemetrySummary;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the server feels, scraped from the simulator's {@code /metrics} during real runs: a run
+ * above capacity shows queueing and KV pressure that a run below capacity does not, and the
+ * server's token counters agree with the client's.
+ */
+class TelemetryLoopbackTest {
+
+    @TempDir
+    Path dir;
+
+    /** A small engine: 4 sequences at a time and a KV cache that 4 long requests nearly fill. */
+    private static SimServer smallEngine() {
+        Map<String, Object> settings = new HashMap<>(Map.of("speedup", 4.0, "seed", 2, "maxModelLen", 1024));
+        settings.put("batching", Map.of("maxNumSeqs", 4, "numBlocks", 160));
+        return SimServer.start(SimConfig.load(null, settings));
+    }
+
+    private BenchmarkRun.Result run(SimServer sim, LoadSpec load, long requests) throws Exception {
+        RunConfig base = SimulatorRuns.closedLoop(sim.url(), 1, requests, 512, 64, dir);
+        TelemetrySpec scrapeOften = new TelemetrySpec("auto", null, List.of(), null, Duration.ofSeconds(1),
+                Duration.ofMillis(100));
+        RunConfig config = new RunConfig(base.url(), base.api(), null, true, true, load, requests, null, 0, null,
+                base.data(), base.seed(), Timeouts.defaults(), scrapeOften, Duration.ofSeconds(5),
+                dir.resolve("run-" + System.nanoTime()), Map.of(), List.of(), false, 2, null, null, List.of());
+        return SimulatorRuns.run(config);
+    }
+
+    @Test
+    void aboveCapacityTheServerQueuesAndFillsItsCacheWhileBelowItDoesNot() throws Exception {
+        TelemetrySummary below;
+        TelemetrySummary above;
+        RunReport aboveReport;
+        try (SimServer sim = smallEngine()) {
+            below = run(sim, LoadSpec.closed(1), 12).report().telemetry();
+        }
+        try (SimServer sim = smallEngine()) {
+            aboveReport = run(sim, LoadSpec.open(40, "constant", null, null), 40).report();
+            above = aboveReport.telemetry();
+        }
+        assertThat(below.serverKind()).isEqualTo("vllm");
+        assertThat(below.requestsWaiting().max()).isZero();
+        assertThat(below.kvCacheUsage().max()).isLessThan(0.5);
+        assertThat(below.preemptions()).satisfiesAnyOf(p -> assertThat(p).isNull(),
+                p -> assertThat(p.delta()).isZero());
+
+        assertThat(above.requestsWaiting().max()).isGreaterThan(0);
+        assertThat(above.kvCacheUsage().max()).isGreaterThan(0.8);
+        assertThat(above.serverQueueTimeMs().p99()).isGreaterThan(10 * Math.max(1.0, below.serverQueueTimeMs().p99()));
+        // The client sees the same queue: TTFT of the last requests far above the first ones'.
+        assertThat(aboveReport.notes()).extracting(RunReport.Note::kind).contains("latency_drift");
+    }
+
+    @Test
+    void theServersTokenAndSuccessCountersMatchTheClients() throws Exception {
+        try (SimServer sim = smallEngine()) {
+            BenchmarkRun.Result result = run(sim, LoadSpec.closed(3), 15);
+            TelemetrySummary telemetry = result.report().telemetry();
+            List<RequestRecord> ok = result.records().stream().filter(RequestRecord::succeeded).toList();
+            assertThat(ok).hasSize(15);
+            assertThat(telemetry.promptTokens().delta()).isEqualTo(ok.stream().mapToLong(RequestRecord::inputTokens).sum());
+            assertThat(telemetry.generationTokens().delta())
+                    .isEqualTo(ok.stream().mapToLong(RequestRecord::outputTokens).sum());
+            assertThat(telemetry.requestsSucceeded().delta()).isEqualTo(15);
+            assertThat(result.report().notes()).extracting(RunReport.Note::kind)
+                    .doesNotContain("token_count_mismatch", "ttft_mismatch");
+        }
+    }
+}
