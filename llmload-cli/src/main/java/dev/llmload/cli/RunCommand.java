@@ -77,7 +77,8 @@ public final class RunCommand implements Callable<Integer> {
     Double requestRate;
 
     @Option(names = "--arrival", paramLabel = "KIND", defaultValue = "poisson",
-            description = "Open-loop arrivals: poisson, constant or gamma. Default: ${DEFAULT-VALUE}.")
+            description = "Open-loop arrivals: poisson, constant or gamma (ramp, stages, bursts and trace are chosen by their own "
+                    + "flags). Default: ${DEFAULT-VALUE}.")
     String arrival;
 
     @Option(names = "--ramp", paramLabel = "FROM:TO:TIME[:exponential]",
@@ -348,7 +349,8 @@ public final class RunCommand implements Callable<Integer> {
                 }
             }
         }
-        merged.addAll(given.originalArgs());
+        List<String> typed = argumentsOfThisCommand();
+        merged.addAll(typed);
         RunCommand effective = new RunCommand();
         effective.configApplied = true;
         effective.scenario = scenarioName;
@@ -363,8 +365,15 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException((config == null ? "--scenario " + scenarioName : "--config " + config) + ": "
                     + e.getMessage());
         }
-        effective.originalArgs = given.originalArgs();
+        effective.originalArgs = typed;
         return effective;
+    }
+
+    /** The arguments after {@code run} (picocli's original arguments include the command's name). */
+    private List<String> argumentsOfThisCommand() {
+        List<String> all = spec.commandLine().getParseResult().originalArgs();
+        int at = all.indexOf(spec.name());
+        return at < 0 ? all : all.subList(at + 1, all.size());
     }
 
     /** The arguments the user typed, for the report (the re-parsed command sees the merged ones). */
@@ -528,7 +537,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private String commandLine() {
-        List<String> args = originalArgs != null ? originalArgs : spec.commandLine().getParseResult().originalArgs();
+        List<String> args = originalArgs != null ? originalArgs : argumentsOfThisCommand();
         StringBuilder text = new StringBuilder("llmload run");
         for (String arg : args) {
             text.append(' ').append(arg.matches("[A-Za-z0-9_./:=,@+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");

@@ -1,5 +1,7 @@
 package dev.llmload.run;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 /**
  * The load of a run as the user described it (DESIGN.md §5 {@code load}); {@link Traffic} turns
  * it into a schedule or a concurrency plan.
@@ -27,6 +29,7 @@ public record LoadSpec(String mode, Integer concurrency, Double requestRate, Str
         return new LoadSpec("open", null, rate, arrival, burstiness, maxConcurrency, null);
     }
 
+    @JsonIgnore
     public boolean isOpen() {
         return mode.equals("open");
     }

@@ -1,6 +1,8 @@
 package dev.llmload.stats;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * Summary statistics of one distribution, as reported for every metric (TTFT, ITL, ...).
@@ -19,6 +21,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
  * @param p99   99th percentile
  * @param p99_9 99.9th percentile
  */
+@JsonIgnoreProperties(value = "low_confidence", allowGetters = true)
 public record Summary(long count, Double mean, Double std, Double min, Double max,
                       Double p50, Double p90, Double p95, Double p99, Double p99_9) {
 
@@ -62,5 +65,14 @@ public record Summary(long count, Double mean, Double std, Double min, Double ma
      */
     public boolean isLowConfidence(Percentile percentile) {
         return count < percentile.minimumConfidentCount();
+    }
+
+    /** The percentiles of this summary that rest on too few samples, as the report lists them. */
+    @JsonProperty("low_confidence")
+    public java.util.List<String> lowConfidence() {
+        if (count == 0) {
+            return java.util.List.of();
+        }
+        return java.util.Arrays.stream(Percentile.values()).filter(this::isLowConfidence).map(Percentile::key).toList();
     }
 }

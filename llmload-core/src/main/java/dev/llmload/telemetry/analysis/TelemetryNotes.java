@@ -57,7 +57,8 @@ public final class TelemetryNotes {
         }
         double first = waiting.firstThirdMean();
         double last = waiting.lastThirdMean();
-        if (last >= first + 1 && last >= 2 * first) {
+        // Two or more extra requests waiting on average: one is the ordinary wait for the next engine step.
+        if (last >= first + 2 && last >= 2 * first) {
             notes.add(new TelemetryNote("queue_building", String.format(Locale.ROOT,
                     "requests waiting in the server rose from %.1f on average in the first third of the window to %.1f"
                             + " in the last third: the load exceeds what the server sustains, so latency grows with the run",
