@@ -6,6 +6,7 @@ import dev.llmload.load.Dispatcher;
 import dev.llmload.load.LoadPlan;
 import dev.llmload.load.PreparedFeed;
 import dev.llmload.load.Recorder;
+import dev.llmload.load.SessionDispatcher;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
@@ -18,6 +19,7 @@ import dev.llmload.report.ClientHost;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
 import dev.llmload.workload.DatasetException;
+import dev.llmload.workload.session.SessionSource;
 import dev.llmload.workload.source.RequestSource;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import dev.llmload.workload.tokenizer.Tokenizers;
@@ -61,7 +63,8 @@ public final class BenchmarkRun {
     private final String commandLine;
     private final String toolVersion;
     private final Consumer<RequestRecord> progress;
-    private volatile Dispatcher dispatcher;
+    /** Stops the dispatcher (of requests or of sessions) once there is one. */
+    private volatile Runnable stopSending;
     private volatile boolean stopRequested;
 
     /**
@@ -84,9 +87,9 @@ public final class BenchmarkRun {
     /** Stops sending; in-flight requests get the grace period, then the report is written. */
     public void stop() {
         stopRequested = true;
-        Dispatcher current = dispatcher;
+        Runnable current = stopSending;
         if (current != null) {
-            current.stop();
+            current.run();
         }
     }
 
@@ -96,7 +99,8 @@ public final class BenchmarkRun {
         long count = config.numRequests() == null ? -1 : config.numRequests();
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
-        try (RequestSource source = openSource(tokenizer)) {
+        SessionSource sessions = openSessions(tokenizer);
+        try (RequestSource source = sessions == null ? openSource(tokenizer) : null) {
             LoadPlan plan;
             try {
                 plan = Traffic.plan(config.load(), count, config.duration(), config.seed(),
@@ -118,14 +122,16 @@ public final class BenchmarkRun {
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 List<RunReport.Note> telemetryNotes = new ArrayList<>();
                 telemetry.probe().forEach(n -> telemetryNotes.add(new RunReport.Note(n.kind(), n.message())));
-                Sent sent = send(source, codec, endpoint, plan, count, tokenizer, directory, runId, telemetry);
+                Sent sent = send(source, sessions, codec, endpoint, plan, count, tokenizer, directory, runId, telemetry);
                 TelemetryRecording recording = telemetry.stop();
                 RunResults results = RunResults.compute(sent.records(), slo);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, results, telemetryNotes);
                 List<RunReport.Note> notes = new ArrayList<>(NoteDetector.detect(sent.records(), results, config.load()));
                 notes.addAll(telemetryNotes);
-                RunReport report = report(runId, startedAt, Instant.now(), model, server, endpoint, source.describe(),
-                        source.contentHash(), results, summary, notes, TimeSeries.of(sent.records()));
+                RunReport report = report(runId, startedAt, Instant.now(), model, server, endpoint,
+                        sessions != null ? sessions.describe() : source.describe(),
+                        sessions != null ? sessions.contentHash() : source.contentHash(), results, summary, notes,
+                        TimeSeries.of(sent.records()));
                 ReportFiles.writeRun(directory, report, sent.records());
                 return new Result(directory, report, sent.records());
             }
@@ -173,20 +179,32 @@ public final class BenchmarkRun {
         return summary;
     }
 
-    private Sent send(RequestSource source, OpenAiCodec codec, Endpoint endpoint, LoadPlan plan, long count,
-                      Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
+    /** @param sessions the sessions to run; null to send {@code source}'s requests */
+    private Sent send(RequestSource source, SessionSource sessions, OpenAiCodec codec, Endpoint endpoint, LoadPlan plan,
+                      long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
             throws IOException, InterruptedException, RunException {
-        try (PreparedFeed feed = new PreparedFeed(source, codec, count);
+        try (PreparedFeed feed = sessions == null ? new PreparedFeed(source, codec, count) : null;
              LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, config.ioThreads(),
                      config.timeouts().connect(), config.insecure());
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
             telemetry.start();
             long runStart = System.nanoTime();
             Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
+            if (sessions != null) {
+                SessionDispatcher current = new SessionDispatcher(client, codec, config.timeouts(), plan, sessions,
+                        count < 0 ? Long.MAX_VALUE : count, config.duration(), config.warmup(), config.warmupTime(),
+                        recorder, runStart, runId + "-");
+                stopSending = current::stop;
+                if (stopRequested) {
+                    current.stop();
+                }
+                current.run(config.grace());
+                return new Sent(recorder.finish(), runStart);
+            }
             Dispatcher current = new Dispatcher(client, codec, config.timeouts(), plan, feed,
                     count < 0 ? Long.MAX_VALUE : count, config.duration(), config.warmup(), config.warmupTime(),
                     recorder, runStart, runId + "-");
-            dispatcher = current;
+            stopSending = current::stop;
             if (stopRequested) {
                 current.stop();
             }
@@ -211,6 +229,14 @@ public final class BenchmarkRun {
     private Tokenizer tokenizer() throws RunException {
         try {
             return Tokenizers.byName(config.data().tokenizer());
+        } catch (IllegalArgumentException e) {
+            throw new RunException(e.getMessage(), e);
+        }
+    }
+
+    private SessionSource openSessions(Tokenizer tokenizer) throws RunException {
+        try {
+            return Workloads.openSessions(config.data(), tokenizer, config.seed());
         } catch (IllegalArgumentException e) {
             throw new RunException(e.getMessage(), e);
         }
