@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.run.LoadSpec;
@@ -11,7 +12,9 @@ import java.util.List;
 /**
  * {@code report.json}: the full record of one run, with the top-level keys of DESIGN.md §5
  * (serialised in snake_case), plus the resolved {@code config} that repeats the run and the
- * per-second {@code timeseries} of the measured phase. Unknown values are null, never guessed.
+ * per-second {@code timeseries} of the measured phase, and {@code schedule}, how well the client
+ * kept its schedule (null for a closed loop of independent requests). Unknown values are null,
+ * never guessed.
  */
 public record RunReport(
         int schemaVersion,
@@ -26,9 +29,18 @@ public record RunReport(
         TelemetrySummary telemetry,
         List<Note> notes,
         RunConfig config,
-        TimeSeries timeseries) {
+        TimeSeries timeseries,
+        ScheduleFidelity schedule) {
 
     public static final int SCHEMA_VERSION = 1;
+
+    /** A report without a {@code schedule} section. */
+    public RunReport(int schemaVersion, Tool tool, Run run, Model model, Service service, Hardware hardware, Load load,
+                     Data data, RunResults results, TelemetrySummary telemetry, List<Note> notes, RunConfig config,
+                     TimeSeries timeseries) {
+        this(schemaVersion, tool, run, model, service, hardware, load, data, results, telemetry, notes, config,
+                timeseries, null);
+    }
 
     public record Tool(String name, String version) {}
 

@@ -8,6 +8,7 @@ import dev.llmload.load.PreparedFeed;
 import dev.llmload.load.Recorder;
 import dev.llmload.load.SessionDispatcher;
 import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
@@ -126,12 +127,15 @@ public final class BenchmarkRun {
                 TelemetryRecording recording = telemetry.stop();
                 RunResults results = RunResults.compute(sent.records(), slo);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, results, telemetryNotes);
-                List<RunReport.Note> notes = new ArrayList<>(NoteDetector.detect(sent.records(), results, config.load()));
+                Integer sessionGate = sessions == null || !config.load().isOpen() ? null
+                        : config.data().sessions().maxSessions();
+                List<RunReport.Note> notes = new ArrayList<>(NoteDetector.detect(sent.records(), results, config.load(),
+                        sessionGate));
                 notes.addAll(telemetryNotes);
                 RunReport report = report(runId, startedAt, Instant.now(), model, server, endpoint,
                         sessions != null ? sessions.describe() : source.describe(),
                         sessions != null ? sessions.contentHash() : source.contentHash(), results, summary, notes,
-                        TimeSeries.of(sent.records()));
+                        TimeSeries.of(sent.records()), ScheduleFidelity.of(sent.records(), config.load(), sessionGate));
                 ReportFiles.writeRun(directory, report, sent.records());
                 return new Result(directory, report, sent.records());
             }
@@ -253,7 +257,7 @@ public final class BenchmarkRun {
     private RunReport report(String runId, Instant startedAt, Instant endedAt, String model,
                              ServerProbe.ServerInfo server, Endpoint endpoint, String sourceDescription,
                              String contentHash, RunResults results, TelemetrySummary telemetry,
-                             List<RunReport.Note> toolNotes, TimeSeries timeseries) {
+                             List<RunReport.Note> toolNotes, TimeSeries timeseries, ScheduleFidelity schedule) {
         var meta = config.metadata();
         List<RunReport.Note> notes = new ArrayList<>(toolNotes);
         for (String note : config.notes()) {
@@ -288,7 +292,8 @@ public final class BenchmarkRun {
                 telemetry,
                 notes,
                 config,
-                timeseries);
+                timeseries,
+                schedule);
     }
 
     private static Integer integer(String text) {
