@@ -75,7 +75,8 @@ public final class RunCommand implements Callable<Integer> {
     Integer concurrency;
 
     @Option(names = "--request-rate", paramLabel = "R",
-            description = "Open loop: send R requests per second on a precomputed schedule, whatever the server does.")
+            description = "Open loop: send R requests (with --sessions: start R sessions) per second on a precomputed "
+                    + "schedule, whatever the server does.")
     Double requestRate;
 
     @Option(names = "--arrival", paramLabel = "KIND", defaultValue = "poisson",
@@ -109,7 +110,8 @@ public final class RunCommand implements Callable<Integer> {
     Integer maxConcurrency;
 
     @Option(names = "--num-requests", paramLabel = "N",
-            description = "Requests to send, warm-up included. Default: 100, or unbounded when --duration is given.")
+            description = "Requests to send (with --sessions: turns), warm-up included. Default: 100, or unbounded when "
+                    + "--duration is given.")
     Long numRequests;
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
@@ -122,7 +124,8 @@ public final class RunCommand implements Callable<Integer> {
     String warmup;
 
     @Option(names = "--input-tokens", paramLabel = "DIST", defaultValue = "512",
-            description = "Prompt length in tokens: N, uniform:MIN:MAX, normal:MEAN:STD, lognormal:MEAN:STD. Default: ${DEFAULT-VALUE}.")
+            description = "Prompt length in tokens (with --sessions: of each new user message): N, uniform:MIN:MAX, "
+                    + "normal:MEAN:STD, lognormal:MEAN:STD. Default: ${DEFAULT-VALUE}.")
     String inputTokens;
 
     @Option(names = "--output-tokens", paramLabel = "DIST", defaultValue = "128",
