@@ -119,6 +119,14 @@ record ConfigFile(Path path, Map<String, String> options, Map<String, String> me
         put(options, "trace", data.get("trace"));
         put(options, "tracespeed", data.get("trace_speed"));
         put(options, "tokenizer", data.get("tokenizer"));
+        JsonNode sessions = data.path("sessions");
+        put(options, "sessions", sessions.get("turns"));
+        put(options, "thinktime", sessions.get("think_time_ms"));
+        put(options, "maxsessions", sessions.get("max_sessions"));
+        if (options.containsKey("sessions")) {
+            // A closed loop of sessions records its session count as the concurrency too.
+            options.remove("concurrency");
+        }
         put(options, "seed", config.get("seed"));
         JsonNode timeouts = config.path("timeouts");
         put(options, "connecttimeout", timeouts.get("connect"));

@@ -10,9 +10,11 @@ import dev.llmload.run.Traffic;
 import dev.llmload.run.LoadSpec;
 import dev.llmload.run.RunConfig;
 import dev.llmload.run.RunException;
+import dev.llmload.run.SessionSpec;
 import dev.llmload.report.ConsoleSummary;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
+import dev.llmload.workload.length.LengthDistribution;
 import dev.llmload.workload.tokenizer.Tokenizers;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -73,7 +75,8 @@ public final class RunCommand implements Callable<Integer> {
     Integer concurrency;
 
     @Option(names = "--request-rate", paramLabel = "R",
-            description = "Open loop: send R requests per second on a precomputed schedule, whatever the server does.")
+            description = "Open loop: send R requests (with --sessions: start R sessions) per second on a precomputed "
+                    + "schedule, whatever the server does.")
     Double requestRate;
 
     @Option(names = "--arrival", paramLabel = "KIND", defaultValue = "poisson",
@@ -108,7 +111,8 @@ public final class RunCommand implements Callable<Integer> {
     Integer maxConcurrency;
 
     @Option(names = "--num-requests", paramLabel = "N",
-            description = "Requests to send, warm-up included. Default: 100, or unbounded when --duration is given.")
+            description = "Requests to send (with --sessions: turns), warm-up included. Default: 100, or unbounded when "
+                    + "--duration is given.")
     Long numRequests;
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
@@ -121,7 +125,8 @@ public final class RunCommand implements Callable<Integer> {
     String warmup;
 
     @Option(names = "--input-tokens", paramLabel = "DIST", defaultValue = "512",
-            description = "Prompt length in tokens: N, uniform:MIN:MAX, normal:MEAN:STD, lognormal:MEAN:STD. Default: ${DEFAULT-VALUE}.")
+            description = "Prompt length in tokens (with --sessions: of each new user message): N, uniform:MIN:MAX, "
+                    + "normal:MEAN:STD, lognormal:MEAN:STD. Default: ${DEFAULT-VALUE}.")
     String inputTokens;
 
     @Option(names = "--output-tokens", paramLabel = "DIST", defaultValue = "128",
@@ -154,6 +159,24 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--trace-speed", paramLabel = "X", defaultValue = "1",
             description = "Replay the trace X times faster. Default: ${DEFAULT-VALUE}.")
     double traceSpeed;
+
+    @Option(names = "--sessions", paramLabel = "TURNS",
+            description = "Multi-turn chat sessions of TURNS turns each (a length distribution, e.g. 3 or uniform:2:6). "
+                    + "Each turn sends the whole history with the model's actual answers plus a new user message of "
+                    + "--input-tokens; the next turn follows the answer after --think-time. Sessions start at the "
+                    + "--request-rate arrivals, or --max-sessions are kept in flight (closed loop). A failed turn ends "
+                    + "its session. --num-requests counts turns.")
+    String sessions;
+
+    @Option(names = "--think-time", paramLabel = "DIST_MS",
+            description = "With --sessions: pause in ms between an answer's end and the next turn, a length distribution "
+                    + "(e.g. 2000 or uniform:1000:5000). Default: none.")
+    String thinkTime;
+
+    @Option(names = "--max-sessions", paramLabel = "N",
+            description = "With --sessions: at most N sessions in flight. Closed loop: N sessions are kept in flight "
+                    + "(default 16). Open loop: a session due while N are running waits (client queue time); default: no limit.")
+    Integer maxSessions;
 
     @Option(names = "--tokenizer", paramLabel = "NAME", defaultValue = Tokenizers.DEFAULT,
             description = "Tokenizer for synthetic prompts and local counts: cl100k_base, o200k_base, p50k_base, r50k_base, "
@@ -261,7 +284,7 @@ public final class RunCommand implements Callable<Integer> {
 
     /** Options that choose the load model; a scenario's are dropped when the user chose one. */
     private static final Set<String> LOAD_OPTIONS = Set.of("concurrency", "requestrate", "arrival", "ramp", "stages",
-            "bursts", "concurrencyprofile", "trace", "maxconcurrency", "burstiness");
+            "bursts", "concurrencyprofile", "trace", "maxconcurrency", "burstiness", "sessions", "maxsessions");
 
     @Override
     public Integer call() throws Exception {
@@ -479,10 +502,34 @@ public final class RunCommand implements Callable<Integer> {
                 nvidiaSmi == null ? null : "nvidia-smi", nvidiaSmi == null ? Duration.ofSeconds(1) : nvidiaSmi,
                 scrapeInterval);
         DataSpec data = new DataSpec(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, trace,
-                traceSpeed, tokenizer);
+                traceSpeed, tokenizer, sessionSpec(load));
         return new RunConfig(url, apiKind, model, !noStream, !noIgnoreEos, load, requests, duration, warmupRequests,
                 warmupTime, data, seed, new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout),
                 telemetry, grace, outputDir, allMetadata, allNotes, insecure, threads, scenario, slo, exports);
+    }
+
+    /** The sessions of a {@code --sessions} run, checked; null without {@code --sessions}. */
+    private SessionSpec sessionSpec(LoadSpec load) {
+        if (sessions == null) {
+            if (thinkTime != null || maxSessions != null) {
+                throw new UsageException("--think-time and --max-sessions apply only with --sessions");
+            }
+            return null;
+        }
+        if (dataset != null || trace != null || sharedPrefix != null) {
+            throw new UsageException("--sessions makes synthetic conversations; it cannot be combined with --dataset, "
+                    + "--trace or --shared-prefix");
+        }
+        for (String[] spec : new String[][] {{"--sessions", sessions}, {"--think-time", thinkTime}}) {
+            try {
+                if (spec[1] != null) {
+                    LengthDistribution.parse(spec[1]);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(spec[0] + ": " + e.getMessage());
+            }
+        }
+        return new SessionSpec(sessions, thinkTime, load.isOpen() ? maxSessions : load.concurrency());
     }
 
     private LoadSpec loadSpec() {
@@ -493,6 +540,18 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException("give only one of --ramp, --stages, --bursts and --trace");
         }
         boolean open = requestRate != null || shapedArrival != null;
+        if (sessions != null) {
+            if (concurrency != null || concurrencyProfile != null || maxConcurrency != null) {
+                throw new UsageException("with --sessions, --max-sessions bounds the sessions in flight; "
+                        + "--concurrency, --concurrency-profile and --max-concurrency do not apply");
+            }
+            if (maxSessions != null && maxSessions < 1) {
+                throw new UsageException("--max-sessions must be at least 1, got " + maxSessions);
+            }
+            if (!open) {
+                return LoadSpec.closed(maxSessions == null ? 16 : maxSessions);
+            }
+        }
         if (open && (concurrency != null || concurrencyProfile != null)) {
             throw new UsageException("give either --concurrency (closed loop) or --request-rate / an arrival shape "
                     + "(open loop), not both");

@@ -43,6 +43,22 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void sessionsCannotReplayADataset() {
+        Outcome outcome = run("run", "--sessions", "3", "--trace", "pom.xml");
+        assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertOneLineWithoutStackTrace(outcome.err());
+        assertThat(outcome.err()).contains("--sessions makes synthetic conversations");
+    }
+
+    @Test
+    void thinkTimeWithoutSessionsIsAUsageError() {
+        Outcome outcome = run("run", "--think-time", "500");
+        assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertOneLineWithoutStackTrace(outcome.err());
+        assertThat(outcome.err()).contains("--think-time and --max-sessions apply only with --sessions");
+    }
+
+    @Test
     void badDurationIsAUsageError() {
         Outcome outcome = run("run", "--duration", "soon");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);

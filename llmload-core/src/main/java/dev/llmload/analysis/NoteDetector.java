@@ -72,6 +72,14 @@ public final class NoteDetector {
      * @param load       the load as configured: the schedule rule applies to open loops only
      */
     public static List<Note> detect(List<RequestRecord> all, RunResults results, LoadSpec load) {
+        return detect(all, results, load, null);
+    }
+
+    /**
+     * @param sessionGate {@code --max-sessions} of an open-loop session run (null otherwise): a
+     *                    session start that found it full waited, which is not lag
+     */
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, LoadSpec load, Integer sessionGate) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
                 .sorted(Comparator.comparingLong(RequestRecord::intendedSendNanos)).toList();
         if (measured.isEmpty()) {
@@ -84,9 +92,7 @@ public final class NoteDetector {
         timeouts(measured, notes);
         queueing(measured, results, notes);
         latencyDrift(measured, notes);
-        if (load.isOpen()) {
-            behindSchedule(all, measured, load.maxConcurrency(), notes);
-        }
+        behindSchedule(ScheduleFidelity.lags(all, load, sessionGate), load.maxConcurrency(), sessionGate, notes);
         lowSampleCount(results, notes);
         highErrorRate(results, notes);
         return List.copyOf(notes);
@@ -221,35 +227,28 @@ public final class NoteDetector {
     }
 
     /**
-     * Send lag (actual − intended send) of an open loop. Behind a {@code --max-concurrency} gate a
-     * request may wait for a slot, which is queueing, not lag; so only requests that found fewer
-     * than {@code gate} requests in flight at their intended send count. (The record does not say
-     * whether a request waited; this reconstructs it from the send and end times of all requests.)
+     * Send lag (actual − intended send) of a schedule: an open loop's, or a session run's think
+     * times. Requests that waited at a full gate are queueing, not lag; {@link ScheduleFidelity}
+     * leaves them out.
      */
-    private static void behindSchedule(List<RequestRecord> all, List<RequestRecord> measured, Integer gate,
+    private static void behindSchedule(ScheduleFidelity.Lags schedule, Integer gate, Integer sessionGate,
                                        List<Note> notes) {
-        long[] sends = all.stream().filter(r -> r.sentNanos() >= 0).mapToLong(RequestRecord::sentNanos).sorted()
-                .toArray();
-        long[] ends = all.stream().filter(r -> r.sentNanos() >= 0).mapToLong(r -> Math.max(r.sentNanos(), r.endNanos()))
-                .sorted().toArray();
-        double[] lags = measured.stream()
-                .filter(r -> r.sentNanos() >= 0)
-                .filter(r -> gate == null || inFlightAt(r.intendedSendNanos(), sends, ends) < gate)
-                .mapToDouble(r -> RequestMetrics.of(r).clientQueueMs())
-                .toArray();
-        if (lags.length == 0) {
+        if (schedule == null || schedule.lagsMs().length == 0) {
             return;
         }
+        double[] lags = schedule.lagsMs();
         Summary lag = Statistics.summarize(lags);
         if (lag.p99() <= SCHEDULE_LAG_P99_MS) {
             return;
         }
         long late = Arrays.stream(lags).filter(l -> l > SCHEDULE_LAG_P99_MS).count();
+        String gated = schedule.sessions() ? sessionGate == null ? "" : ", counting only sessions that found a free --max-sessions slot"
+                : gate == null ? "" : ", counting only requests that found a free --max-concurrency slot";
         notes.add(new Note(CLIENT_BEHIND_SCHEDULE, String.format(Locale.ROOT,
-                "the client could not keep its open-loop schedule: send lag p50 %s, p99 %s, max %s over %d requests "
+                "the client could not keep its %s: send lag p50 %s, p99 %s, max %s over %d requests "
                         + "(%d later than %s)%s; the load offered was lower and burstier than configured",
-                ms(lag.p50()), ms(lag.p99()), ms(lag.max()), lags.length, late, ms(SCHEDULE_LAG_P99_MS),
-                gate == null ? "" : ", counting only requests that found a free --max-concurrency slot")));
+                schedule.sessions() ? "session schedule (session starts and think times)" : "open-loop schedule",
+                ms(lag.p50()), ms(lag.p99()), ms(lag.max()), lags.length, late, ms(SCHEDULE_LAG_P99_MS), gated)));
     }
 
     /** Requests sent before {@code t} and not ended before it; {@code ends[i] ≥} its send, so the difference counts. */

@@ -111,7 +111,8 @@ public final class Recorder implements Consumer<FinishedRequest>, AutoCloseable 
                 serverOutput ? TokenSource.SERVER : TokenSource.LOCAL_TOKENIZER,
                 f.finishReason(),
                 f.streamed(),
-                f.retryAfter());
+                f.retryAfter(),
+                f.request().spec().session());
     }
 
     private long offset(long nanos) {

@@ -66,6 +66,10 @@ public final class Journal implements AutoCloseable {
             json.writeNumberField("index", r.index());
             json.writeStringField("request_id", r.requestId());
             json.writeBooleanField("warmup", r.warmup());
+            if (r.session() != null) {
+                json.writeNumberField("session_id", r.session().sessionId());
+                json.writeNumberField("turn", r.session().turn());
+            }
             json.writeStringField("outcome", r.outcome().key());
             if (r.outcome() instanceof Outcome.Failure failure) {
                 json.writeStringField("error", failure.message());
@@ -190,7 +194,8 @@ public final class Journal implements AutoCloseable {
                 "server".equals(n.get("output_tokens_source").asText()) ? TokenSource.SERVER : TokenSource.LOCAL_TOKENIZER,
                 textOrNull(n.get("finish_reason")),
                 n.get("streamed").asBoolean(),
-                textOrNull(n.get("retry_after")));
+                textOrNull(n.get("retry_after")),
+                n.hasNonNull("session_id") ? new SessionTurn(n.get("session_id").asLong(), n.get("turn").asInt()) : null);
     }
 
     private static long nanos(JsonNode ms) {

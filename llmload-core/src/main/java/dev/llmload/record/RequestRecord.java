@@ -11,6 +11,7 @@ package dev.llmload.record;
  * @param inputTokens      {@code usage.prompt_tokens}, else the workload's own count
  * @param outputTokens     from {@link #outputTokenSource}; 0 for a request that produced nothing
  * @param retryAfter       the response's {@code Retry-After} header, when it had one (rate limiting)
+ * @param session          the session and turn of a multi-turn request; null outside sessions
  */
 public record RequestRecord(
         long index,
@@ -32,9 +33,21 @@ public record RequestRecord(
         TokenSource outputTokenSource,
         String finishReason,
         boolean streamed,
-        String retryAfter) {
+        String retryAfter,
+        SessionTurn session) {
 
     public static final long NEVER = -1;
+
+    /** A request outside any session. */
+    public RequestRecord(long index, String requestId, boolean warmup, long intendedSendNanos, long sentNanos,
+                         long firstByteNanos, long firstTokenNanos, long firstContentNanos, long endNanos,
+                         long[] tokenEventNanos, int[] tokenEventCounts, int httpStatus, Outcome outcome,
+                         int inputTokens, boolean inputTokensFromServer, int outputTokens,
+                         TokenSource outputTokenSource, String finishReason, boolean streamed, String retryAfter) {
+        this(index, requestId, warmup, intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos, firstContentNanos,
+                endNanos, tokenEventNanos, tokenEventCounts, httpStatus, outcome, inputTokens, inputTokensFromServer,
+                outputTokens, outputTokenSource, finishReason, streamed, retryAfter, null);
+    }
 
     public boolean succeeded() {
         return outcome instanceof Outcome.Success;

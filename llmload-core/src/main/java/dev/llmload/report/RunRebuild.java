@@ -2,11 +2,13 @@ package dev.llmload.report;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.run.BenchmarkRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,8 +55,10 @@ public final class RunRebuild {
         String endedAt = fromFinishedRun ? base.run().endedAt()
                 : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;
         boolean interrupted = !fromFinishedRun || base.run().interrupted();
+        Integer sessionGate = BenchmarkRun.sessionGate(base.config());
         RunReport report = base.withMeasurements(results, TimeSeries.of(records),
-                NoteDetector.detect(records, results, base.config().load()), kept, endedAt, interrupted);
+                ScheduleFidelity.of(records, base.config().load(), sessionGate),
+                NoteDetector.detect(records, results, base.config().load(), sessionGate), kept, endedAt, interrupted);
         ReportFiles.writeRun(dir, report, records);
         return new Rebuilt(report, records, fromFinishedRun);
     }

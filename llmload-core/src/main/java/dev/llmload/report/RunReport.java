@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.run.LoadSpec;
@@ -11,7 +12,9 @@ import java.util.List;
 /**
  * {@code report.json}: the full record of one run, with the top-level keys of DESIGN.md §5
  * (serialised in snake_case), plus the resolved {@code config} that repeats the run and the
- * per-second {@code timeseries} of the measured phase. Unknown values are null, never guessed.
+ * per-second {@code timeseries} of the measured phase, and {@code schedule}, how well the client
+ * kept its schedule (null for a closed loop of independent requests). Unknown values are null,
+ * never guessed.
  */
 public record RunReport(
         int schemaVersion,
@@ -26,7 +29,8 @@ public record RunReport(
         TelemetrySummary telemetry,
         List<Note> notes,
         RunConfig config,
-        TimeSeries timeseries) {
+        TimeSeries timeseries,
+        ScheduleFidelity schedule) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -39,8 +43,9 @@ public record RunReport(
      * @param detectedNotes notes derived from the requests (they go first, as at the end of a run)
      * @param keptNotes     other notes, in order: the telemetry's, then the user's
      */
-    public RunReport withMeasurements(RunResults newResults, TimeSeries newTimeseries, List<Note> detectedNotes,
-                                      List<Note> keptNotes, String endedAt, boolean interrupted) {
+    public RunReport withMeasurements(RunResults newResults, TimeSeries newTimeseries, ScheduleFidelity newSchedule,
+                                      List<Note> detectedNotes, List<Note> keptNotes, String endedAt,
+                                      boolean interrupted) {
         List<Note> allNotes = new java.util.ArrayList<>(detectedNotes);
         allNotes.addAll(keptNotes);
         return new RunReport(schemaVersion, tool,
@@ -49,7 +54,7 @@ public record RunReport(
                 new Data(data.source(), data.contentHash(),
                         new TokenShape(data.inputTokens().requested(), newResults.inputTokens()),
                         new TokenShape(data.outputTokens().requested(), newResults.outputTokens())),
-                newResults, telemetry, List.copyOf(allNotes), config, newTimeseries);
+                newResults, telemetry, List.copyOf(allNotes), config, newTimeseries, newSchedule);
     }
 
     public record Tool(String name, String version) {}

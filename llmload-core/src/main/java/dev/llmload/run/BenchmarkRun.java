@@ -6,7 +6,9 @@ import dev.llmload.load.Dispatcher;
 import dev.llmload.load.LoadPlan;
 import dev.llmload.load.PreparedFeed;
 import dev.llmload.load.Recorder;
+import dev.llmload.load.SessionDispatcher;
 import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
@@ -18,6 +20,7 @@ import dev.llmload.report.ClientHost;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
 import dev.llmload.workload.DatasetException;
+import dev.llmload.workload.session.SessionSource;
 import dev.llmload.workload.source.RequestSource;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import dev.llmload.workload.tokenizer.Tokenizers;
@@ -61,7 +64,8 @@ public final class BenchmarkRun {
     private final String commandLine;
     private final String toolVersion;
     private final Consumer<RequestRecord> progress;
-    private volatile Dispatcher dispatcher;
+    /** Stops the dispatcher (of requests or of sessions) once there is one. */
+    private volatile Runnable stopSending;
     private volatile boolean stopRequested;
 
     /**
@@ -84,9 +88,9 @@ public final class BenchmarkRun {
     /** Stops sending; in-flight requests get the grace period, then the report is written. */
     public void stop() {
         stopRequested = true;
-        Dispatcher current = dispatcher;
+        Runnable current = stopSending;
         if (current != null) {
-            current.stop();
+            current.run();
         }
     }
 
@@ -96,7 +100,8 @@ public final class BenchmarkRun {
         long count = config.numRequests() == null ? -1 : config.numRequests();
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
-        try (RequestSource source = openSource(tokenizer)) {
+        SessionSource sessions = openSessions(tokenizer);
+        try (RequestSource source = sessions == null ? openSource(tokenizer) : null) {
             LoadPlan plan;
             try {
                 plan = Traffic.plan(config.load(), count, config.duration(), config.seed(),
@@ -115,25 +120,37 @@ public final class BenchmarkRun {
             Path directory = Files.createDirectories(config.outputDir());
             String runId = directory.getFileName().toString();
             String startedAt = Instant.now().toString();
-            RunRecordParts parts = new RunRecordParts(runId, startedAt, model, server, endpoint, source.describe(),
-                    source.contentHash());
+            RunRecordParts parts = new RunRecordParts(runId, startedAt, model, server, endpoint,
+                    sessions != null ? sessions.describe() : source.describe(),
+                    sessions != null ? sessions.contentHash() : source.contentHash());
             // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
             ReportFiles.writeRunStart(directory, report(parts, null, List.of()));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 List<RunReport.Note> telemetryNotes = new ArrayList<>();
                 telemetry.probe().forEach(n -> telemetryNotes.add(new RunReport.Note(n.kind(), n.message())));
-                Sent sent = send(source, codec, endpoint, plan, count, tokenizer, directory, runId, telemetry);
+                Sent sent = send(source, sessions, codec, endpoint, plan, count, tokenizer, directory, runId, telemetry);
                 TelemetryRecording recording = telemetry.stop();
                 RunResults results = RunResults.compute(sent.records(), slo);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, results, telemetryNotes);
+                Integer sessionGate = sessionGate(config);
                 RunReport record = report(parts, summary, telemetryNotes);
                 RunReport report = record.withMeasurements(results, TimeSeries.of(sent.records()),
-                        NoteDetector.detect(sent.records(), results, config.load()), record.notes(),
+                        ScheduleFidelity.of(sent.records(), config.load(), sessionGate),
+                        NoteDetector.detect(sent.records(), results, config.load(), sessionGate), record.notes(),
                         Instant.now().toString(), stopRequested);
                 ReportFiles.writeRun(directory, report, sent.records());
                 return new Result(directory, report, sent.records());
             }
         }
+    }
+
+    /**
+     * The bound on sessions in flight of an open-loop session run: requests held back by it waited
+     * for a slot and did not lag their schedule. Null for every other run.
+     */
+    public static Integer sessionGate(RunConfig config) {
+        return config.data().sessions() == null || !config.load().isOpen() ? null
+                : config.data().sessions().maxSessions();
     }
 
     /** What the report says about the run that is known before the first request. */
@@ -181,20 +198,32 @@ public final class BenchmarkRun {
         return summary;
     }
 
-    private Sent send(RequestSource source, OpenAiCodec codec, Endpoint endpoint, LoadPlan plan, long count,
-                      Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
+    /** @param sessions the sessions to run; null to send {@code source}'s requests */
+    private Sent send(RequestSource source, SessionSource sessions, OpenAiCodec codec, Endpoint endpoint, LoadPlan plan,
+                      long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
             throws IOException, InterruptedException, RunException {
-        try (PreparedFeed feed = new PreparedFeed(source, codec, count);
+        try (PreparedFeed feed = sessions == null ? new PreparedFeed(source, codec, count) : null;
              LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, config.ioThreads(),
                      config.timeouts().connect(), config.insecure());
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
             telemetry.start();
             long runStart = System.nanoTime();
             Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
+            if (sessions != null) {
+                SessionDispatcher current = new SessionDispatcher(client, codec, config.timeouts(), plan, sessions,
+                        count < 0 ? Long.MAX_VALUE : count, config.duration(), config.warmup(), config.warmupTime(),
+                        recorder, runStart, runId + "-");
+                stopSending = current::stop;
+                if (stopRequested) {
+                    current.stop();
+                }
+                current.run(config.grace());
+                return new Sent(recorder.finish(), runStart);
+            }
             Dispatcher current = new Dispatcher(client, codec, config.timeouts(), plan, feed,
                     count < 0 ? Long.MAX_VALUE : count, config.duration(), config.warmup(), config.warmupTime(),
                     recorder, runStart, runId + "-");
-            dispatcher = current;
+            stopSending = current::stop;
             if (stopRequested) {
                 current.stop();
             }
@@ -219,6 +248,14 @@ public final class BenchmarkRun {
     private Tokenizer tokenizer() throws RunException {
         try {
             return Tokenizers.byName(config.data().tokenizer());
+        } catch (IllegalArgumentException e) {
+            throw new RunException(e.getMessage(), e);
+        }
+    }
+
+    private SessionSource openSessions(Tokenizer tokenizer) throws RunException {
+        try {
+            return Workloads.openSessions(config.data(), tokenizer, config.seed());
         } catch (IllegalArgumentException e) {
             throw new RunException(e.getMessage(), e);
         }
@@ -274,7 +311,8 @@ public final class BenchmarkRun {
                 telemetry,
                 notes,
                 config,
-                TimeSeries.of(List.of()));
+                TimeSeries.of(List.of()),
+                null);
     }
 
     private static Integer integer(String text) {

@@ -14,9 +14,17 @@ import java.nio.file.Path;
  * @param trace         a Mooncake-style trace replayed at its own timestamps; null for none
  * @param traceSpeed    how much faster than recorded the trace is replayed
  * @param tokenizer     an encoding name or a path to a tokenizer.json
+ * @param sessions      multi-turn sessions of synthetic prompts; null for independent requests
  */
 public record DataSpec(String inputTokens, String outputTokens, Double rangeRatio, Path dataset, String datasetFormat,
-                       String sharedPrefix, Path trace, Double traceSpeed, String tokenizer) {
+                       String sharedPrefix, Path trace, Double traceSpeed, String tokenizer, SessionSpec sessions) {
+
+    /** Independent requests, no sessions. */
+    public DataSpec(String inputTokens, String outputTokens, Double rangeRatio, Path dataset, String datasetFormat,
+                    String sharedPrefix, Path trace, Double traceSpeed, String tokenizer) {
+        this(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, trace, traceSpeed, tokenizer,
+                null);
+    }
 
     public static DataSpec synthetic(String inputTokens, String outputTokens, String tokenizer) {
         return new DataSpec(inputTokens, outputTokens, null, null, null, null, null, null, tokenizer);

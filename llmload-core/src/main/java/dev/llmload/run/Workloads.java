@@ -3,6 +3,8 @@ package dev.llmload.run;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.length.LengthDistribution;
 import dev.llmload.workload.prompt.SyntheticPrompts;
+import dev.llmload.workload.session.SessionPlan;
+import dev.llmload.workload.session.SessionSource;
 import dev.llmload.workload.source.JsonlSource;
 import dev.llmload.workload.source.OutputLengths;
 import dev.llmload.workload.source.RequestSource;
@@ -39,6 +41,23 @@ public final class Workloads {
         SharedPrefixes prefixes = data.sharedPrefix() == null ? null : sharedPrefixes(data.sharedPrefix());
         return new SyntheticSource(SyntheticPrompts.of(tokenizer), length(data.inputTokens(), data.rangeRatio()),
                 output, prefixes, seed);
+    }
+
+    /**
+     * The sessions of a {@code --sessions} run, or null when {@code data} has none.
+     *
+     * @throws IllegalArgumentException for a bad length, turn or think-time spec
+     */
+    public static SessionSource openSessions(DataSpec data, Tokenizer tokenizer, long seed) {
+        SessionSpec spec = data.sessions();
+        if (spec == null) {
+            return null;
+        }
+        SessionPlan plan = new SessionPlan(LengthDistribution.parse(spec.turns()),
+                length(data.inputTokens(), data.rangeRatio()), length(data.outputTokens(), data.rangeRatio()),
+                spec.thinkTimeMs() == null ? null : LengthDistribution.parse(spec.thinkTimeMs()),
+                spec.maxSessions() == null ? Integer.MAX_VALUE : spec.maxSessions());
+        return new SessionSource(plan, SyntheticPrompts.of(tokenizer), seed);
     }
 
     private static LengthDistribution length(String spec, Double rangeRatio) {

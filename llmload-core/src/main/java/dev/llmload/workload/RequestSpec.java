@@ -1,5 +1,6 @@
 package dev.llmload.workload;
 
+import dev.llmload.record.SessionTurn;
 import java.util.List;
 
 /**
@@ -11,11 +12,18 @@ import java.util.List;
  * @param inputTokens     the prompt's length under the workload's tokenizer (the server's
  *                        {@code usage.prompt_tokens} is preferred when it reports one)
  * @param maxOutputTokens sent as {@code max_tokens}
+ * @param session         the session and turn this request is, or null outside sessions
  */
-public record RequestSpec(long index, List<ChatMessage> messages, int inputTokens, int maxOutputTokens) {
+public record RequestSpec(long index, List<ChatMessage> messages, int inputTokens, int maxOutputTokens,
+                          SessionTurn session) {
 
     public RequestSpec {
         messages = List.copyOf(messages);
+    }
+
+    /** A request outside any session. */
+    public RequestSpec(long index, List<ChatMessage> messages, int inputTokens, int maxOutputTokens) {
+        this(index, messages, inputTokens, maxOutputTokens, null);
     }
 
     /** The prompt for the completions API: the message contents, in order, joined by newlines. */

@@ -46,6 +46,7 @@ final class Reports {
                 null,
                 NoteDetector.detect(records, results, load),
                 config,
-                TimeSeries.of(records));
+                TimeSeries.of(records),
+                null);
     }
 }

@@ -1,5 +1,6 @@
 package dev.llmload.workload.session;
 
+import dev.llmload.record.SessionTurn;
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
 import dev.llmload.workload.prompt.SyntheticPrompts;
@@ -107,6 +108,6 @@ public final class Session {
         historyTokens += userTokens;
         sent++;
         return new RequestSpec(requestIndex.getAndIncrement(), history, historyTokens,
-                plan.outputTokens().sample(random));
+                plan.outputTokens().sample(random), new SessionTurn(id, sent));
     }
 }

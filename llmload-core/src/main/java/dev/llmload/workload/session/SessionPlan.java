@@ -14,6 +14,7 @@ import dev.llmload.workload.length.LengthDistribution;
  * @param thinkTimeMillis    pause before turns 2..n, in milliseconds, from the previous answer's
  *                           end; null for none
  * @param maxActiveSessions  sessions the dispatcher keeps in flight at once; it enforces the bound
+ *                           ({@link Integer#MAX_VALUE}: no bound)
  */
 public record SessionPlan(LengthDistribution turns, LengthDistribution userTokens, LengthDistribution outputTokens,
         LengthDistribution thinkTimeMillis, int maxActiveSessions) {
@@ -30,6 +31,6 @@ public record SessionPlan(LengthDistribution turns, LengthDistribution userToken
     String describe() {
         return "turns=" + turns.describe() + " user=" + userTokens.describe() + " output=" + outputTokens.describe()
                 + " think_ms=" + (thinkTimeMillis == null ? "0" : thinkTimeMillis.describe())
-                + " max_active=" + maxActiveSessions;
+                + " max_active=" + (maxActiveSessions == Integer.MAX_VALUE ? "none" : maxActiveSessions);
     }
 }

@@ -102,7 +102,8 @@ final class ReportFixtures {
                 List.of(new RunReport.Note("timeouts", "2 requests hit the first-token timeout"),
                         new RunReport.Note("user", "baseline <b>before</b> the scheduler change")),
                 config,
-                TimeSeries.of(records));
+                TimeSeries.of(records),
+                null);
     }
 
     /** Per-second server series over the run: KV cache use (0..1), requests waiting, GPU util (%). */

@@ -1,0 +1,199 @@
+package dev.llmload.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.ScheduleFidelity;
+import dev.llmload.load.Timeouts;
+import dev.llmload.protocol.ApiKind;
+import dev.llmload.record.Journal;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.sim.server.SimServer;
+import dev.llmload.stats.Statistics;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Open-loop runs over loopback against the simulator: requests leave at their scheduled times,
+ * traces replay at their timestamps, a seed repeats a run, and shared prefixes reach the server's
+ * prefix cache. Outputs are small so a small machine keeps up. The send-time checks leave out
+ * the first {@link #WARMUP} requests (class loading and JIT of the send path) and are skipped on
+ * a host that cannot itself wake a thread within the budget meanwhile (see {@link HostTimerJitter}).
+ */
+class ScheduleFidelityLoopbackTest {
+
+    /** The client's send-time budget: p99 of actual − intended send. */
+    private static final double MAX_LAG_P99_MS = 1.0;
+    private static final int WARMUP = 20;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void constantScheduleAt200PerSecondIsKeptWithin1MsAtP99() throws Exception {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
+             HostTimerJitter host = new HostTimerJitter()) {
+            BenchmarkRun.Result result = SimulatorRuns.run(openLoop(sim.url(), LoadSpec.open(200, "constant", null, null),
+                    300, DataSpec.synthetic("16", "2", "cl100k_base"), 7, dir));
+            assumeHostKeepsTime(host);
+
+            List<RequestRecord> journal = Journal.read(dir.resolve(Journal.FILE_NAME));
+            assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
+            assertThat(lagP99Ms(journal)).isLessThanOrEqualTo(MAX_LAG_P99_MS);
+            // Constant: request i is due at exactly i / 200 s.
+            List<RequestRecord> byIndex = journal.stream().sorted(Comparator.comparingLong(RequestRecord::index)).toList();
+            for (int i = 0; i < byIndex.size(); i++) {
+                assertThat(byIndex.get(i).intendedSendNanos()).isEqualTo(i * 5_000_000L);
+            }
+
+            ScheduleFidelity schedule = result.report().schedule();
+            assertThat(schedule.arrivals()).isEqualTo("requests");
+            assertThat(schedule.targetRate()).isEqualTo(200.0);
+            assertThat(schedule.scheduledRate()).isCloseTo(200.0, within(1e-6));
+            assertThat(schedule.achievedRate()).isCloseTo(200.0, within(1.0));
+            assertThat(schedule.sent()).isEqualTo(300 - WARMUP);
+            assertThat(schedule.waitedAtGate()).isZero();
+            assertThat(schedule.lagMs().count()).isEqualTo(300 - WARMUP);
+            assertThat(schedule.lagMs().p99()).isLessThanOrEqualTo(MAX_LAG_P99_MS);
+            assertThat(result.report().notes()).noneMatch(n -> n.kind().equals(NoteDetector.CLIENT_BEHIND_SCHEDULE));
+            assertThat(Files.readString(dir.resolve("report.json"))).contains("\"schedule\":{\"arrivals\":\"requests\"");
+        }
+    }
+
+    @Test
+    void poissonScheduleAt200PerSecondIsKeptWithin1MsAtP99() throws Exception {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
+             HostTimerJitter host = new HostTimerJitter()) {
+            SimulatorRuns.run(openLoop(sim.url(), LoadSpec.open(200, "poisson", null, null), 300,
+                    DataSpec.synthetic("16", "2", "cl100k_base"), 11, dir));
+            assumeHostKeepsTime(host);
+
+            List<RequestRecord> journal = Journal.read(dir.resolve(Journal.FILE_NAME));
+            assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
+            assertThat(lagP99Ms(journal)).isLessThanOrEqualTo(MAX_LAG_P99_MS);
+        }
+    }
+
+    @Test
+    void traceIsReplayedWithin1MsOfItsTimestampsScaledBySpeed() throws Exception {
+        Path trace = dir.resolve("trace.jsonl");
+        StringBuilder lines = new StringBuilder();
+        double[] timestampsMs = new double[200];
+        double t = 1000;
+        for (int i = 0; i < timestampsMs.length; i++) {
+            timestampsMs[i] = t;
+            lines.append("{\"timestamp\": ").append(t).append(", \"input_length\": 16, \"output_length\": 2}\n");
+            t += i % 3 == 0 ? 0.5 : i % 3 == 1 ? 7.25 : 12.0; // uneven gaps, one below a millisecond
+        }
+        Files.writeString(trace, lines);
+        Path out = dir.resolve("run");
+        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
+             HostTimerJitter host = new HostTimerJitter()) {
+            SimulatorRuns.run(openLoop(sim.url(), new LoadSpec("open", null, null, "trace", null, null, null), -1,
+                    new DataSpec("16", "2", null, null, null, null, trace, 2.0, "cl100k_base"), 7, out));
+            assumeHostKeepsTime(host);
+        }
+
+        List<RequestRecord> journal = Journal.read(out.resolve(Journal.FILE_NAME)).stream()
+                .sorted(Comparator.comparingLong(RequestRecord::index)).toList();
+        assertThat(journal).hasSize(timestampsMs.length).allMatch(RequestRecord::succeeded);
+        for (int i = 0; i < journal.size(); i++) {
+            // Offsets from the first timestamp, replayed twice as fast; the journal keeps microseconds.
+            double dueMs = (timestampsMs[i] - timestampsMs[0]) / 2.0;
+            assertThat(journal.get(i).intendedSendNanos() / 1e6).isCloseTo(dueMs, within(0.001));
+        }
+        assertThat(lagP99Ms(journal)).isLessThanOrEqualTo(MAX_LAG_P99_MS);
+    }
+
+    @Test
+    void theSameSeedSendsTheSameScheduleAndPrompts() throws Exception {
+        DataSpec data = DataSpec.synthetic("uniform:8:64", "2", "cl100k_base");
+        LoadSpec load = LoadSpec.open(100, "poisson", null, null);
+        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of())) {
+            BenchmarkRun.Result first = SimulatorRuns.run(openLoop(sim.url(), load, 60, data, 42, dir.resolve("a")));
+            BenchmarkRun.Result second = SimulatorRuns.run(openLoop(sim.url(), load, 60, data, 42, dir.resolve("b")));
+            BenchmarkRun.Result other = SimulatorRuns.run(openLoop(sim.url(), load, 60, data, 43, dir.resolve("c")));
+
+            List<RequestRecord> a = byIndex(dir.resolve("a"));
+            List<RequestRecord> b = byIndex(dir.resolve("b"));
+            assertThat(a).hasSize(60);
+            assertThat(b.stream().map(RequestRecord::intendedSendNanos).toList())
+                    .isEqualTo(a.stream().map(RequestRecord::intendedSendNanos).toList());
+            assertThat(b.stream().map(RequestRecord::inputTokens).toList())
+                    .isEqualTo(a.stream().map(RequestRecord::inputTokens).toList());
+            assertThat(second.report().data().contentHash()).isEqualTo(first.report().data().contentHash());
+            // The check can fail: another seed moves the arrivals and changes the prompts.
+            List<RequestRecord> c = byIndex(dir.resolve("c"));
+            assertThat(c.stream().map(RequestRecord::intendedSendNanos).toList())
+                    .isNotEqualTo(a.stream().map(RequestRecord::intendedSendNanos).toList());
+            assertThat(other.report().data().contentHash()).isNotEqualTo(first.report().data().contentHash());
+        }
+    }
+
+    @Test
+    void sharedPrefixesShowAsPrefixCacheHitsOnTheSimulator() throws Exception {
+        double withPrefixes = prefixCacheHits("4:256", dir.resolve("shared"));
+        double without = prefixCacheHits(null, dir.resolve("unique"));
+
+        assertThat(withPrefixes).isPositive().isGreaterThan(without);
+    }
+
+    /** Runs 40 requests of 32 new tokens against a fresh batching simulator and reads its prefix-cache hits. */
+    private static double prefixCacheHits(String sharedPrefix, Path out) throws Exception {
+        try (SimServer sim = SimServer.start(dev.llmload.sim.server.SimConfig.load(null, Map.of("speedup", 10.0)))) {
+            RunConfig config = SimulatorRuns.closedLoop(sim.url(), 2, 40, 32, 2, out);
+            DataSpec data = new DataSpec("32", "2", null, null, null, sharedPrefix, null, null, "cl100k_base");
+            BenchmarkRun.Result result = SimulatorRuns.run(withData(config, data));
+            assertThat(result.records()).hasSize(40).allMatch(RequestRecord::succeeded);
+            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(sim.url() + "/metrics"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body();
+            Matcher hits = Pattern.compile("(?m)^vllm:prefix_cache_hits_total(?:\\{[^}]*})? (\\S+)$").matcher(metrics);
+            assertThat(hits.find()).as("prefix_cache_hits_total in /metrics").isTrue();
+            return Double.parseDouble(hits.group(1));
+        }
+    }
+
+    static RunConfig openLoop(String url, LoadSpec load, long requests, DataSpec data, long seed, Path out) {
+        return new RunConfig(url, ApiKind.CHAT, null, true, true, load, requests < 0 ? null : requests, null, WARMUP, null,
+                data, seed, Timeouts.defaults(), new TelemetrySpec("off", null, List.of(), null, Duration.ofSeconds(1),
+                Duration.ofSeconds(1)), Duration.ofSeconds(5), out, Map.of(), List.of(), false, 2, null, null, List.of());
+    }
+
+    static RunConfig withData(RunConfig c, DataSpec data) {
+        return new RunConfig(c.url(), c.api(), c.model(), c.stream(), c.ignoreEos(), c.load(), c.numRequests(),
+                c.duration(), c.warmup(), c.warmupTime(), data, c.seed(), c.timeouts(), c.telemetry(), c.grace(),
+                c.outputDir(), c.metadata(), c.notes(), c.insecure(), c.ioThreads(), c.scenario(), c.slo(), c.exports());
+    }
+
+    private static List<RequestRecord> byIndex(Path run) throws Exception {
+        return Journal.read(run.resolve(Journal.FILE_NAME)).stream()
+                .sorted(Comparator.comparingLong(RequestRecord::index)).toList();
+    }
+
+    private static void assumeHostKeepsTime(HostTimerJitter host) throws InterruptedException {
+        double p99 = host.p99Ms();
+        assumeTrue(p99 <= MAX_LAG_P99_MS, String.format(java.util.Locale.ROOT,
+                "this host woke a 1 ms timer %.2f ms late at p99 during the run; it cannot test a %.0f ms budget",
+                p99, MAX_LAG_P99_MS));
+    }
+
+    /** p99 send lag of the requests after the warm-up, in order of intended send. */
+    private static double lagP99Ms(List<RequestRecord> journal) {
+        return Statistics.summarize(journal.stream().filter(r -> !r.warmup())
+                .mapToDouble(r -> (r.sentNanos() - r.intendedSendNanos()) / 1e6).toArray()).p99();
+    }
+}
