@@ -48,8 +48,9 @@ class FixedLatencyEngineTest {
             assertThat(r.done.await(5, TimeUnit.SECONDS)).isTrue();
             assertThat(r.reason).isEqualTo(FinishReason.LENGTH);
             assertThat(r.tokens).hasSize(6);
-            // 30 ms + 10 prompt tokens × 1 ms
-            assertThat((r.tokens.getFirst() - req.arrivalNanos()) / 1e6).isBetween(40.0, 43.0);
+            // 30 ms + 10 prompt tokens × 1 ms; never early, and late only by the thread's wake-up,
+            // which is a few ms on a loaded 2-core machine.
+            assertThat((r.tokens.getFirst() - req.arrivalNanos()) / 1e6).isBetween(40.0, 48.0);
             for (int i = 1; i < 6; i++) {
                 assertThat((r.tokens.get(i) - r.tokens.get(i - 1)) / 1e6).isBetween(3.0, 8.0);
             }
