@@ -123,7 +123,7 @@ public final class SweepRunner {
         Double high = maximum.results().requestThroughput();
         if (low == null || high == null) {
             throw new RunException("the automatic sweep measured no throughput (nothing succeeded) at "
-                    + (low == null ? "concurrency 1" : "concurrency " + auto.unboundedConcurrency()), null);
+                    + (low == null ? "concurrency 1" : "concurrency " + auto.unboundedConcurrency()));
         }
         for (double rate : SweepValues.autoRates(low, high, auto.points())) {
             // Rounded so that directory names and the report stay readable; 0.001 req/s changes nothing.
