@@ -393,7 +393,16 @@ public final class RunCommand implements Callable<Integer> {
         };
     }
 
-    private SimServer startSimulator() throws RunException {
+    /**
+     * The run these options describe, with {@code --config} and {@code --scenario} applied;
+     * {@code llmload sweep} builds its points from it. The command must have been parsed by picocli.
+     */
+    RunConfig effectiveConfig() {
+        return !configApplied && (config != null || scenario != null) ? withConfigApplied().resolve() : resolve();
+    }
+
+    /** Starts the built-in simulator with {@code --sim-config}; the caller closes it. */
+    SimServer startSimulator() throws RunException {
         try {
             SimConfig simulator = SimConfig.load(simConfig, Map.of());
             return SimServer.start(simulator);
@@ -528,8 +537,13 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private String commandLine() {
-        List<String> args = originalArgs != null ? originalArgs : spec.commandLine().getParseResult().originalArgs();
-        StringBuilder text = new StringBuilder("llmload run");
+        return commandLine("llmload run",
+                originalArgs != null ? originalArgs : spec.commandLine().getParseResult().originalArgs());
+    }
+
+    /** {@code command} and its arguments as a shell would take them back, for reports. */
+    static String commandLine(String command, List<String> args) {
+        StringBuilder text = new StringBuilder(command);
         for (String arg : args) {
             text.append(' ').append(arg.matches("[A-Za-z0-9_./:=,@+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");
         }

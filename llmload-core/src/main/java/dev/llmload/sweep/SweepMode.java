@@ -59,8 +59,8 @@ public sealed interface SweepMode {
         }
     }
 
-    /** The highest load whose run meets {@code slo}, by {@link CapacitySearch}. */
-    record Capacity(Axis axis, PercentileSlo slo, double start, CapacitySearch.Precision precision, int maxPoints)
+    /** The highest load whose run meets the sweep's SLO, by {@link CapacitySearch}. */
+    record Capacity(Axis axis, double start, CapacitySearch.Precision precision, int maxPoints)
             implements SweepMode {
         @Override
         public String name() {
