@@ -70,6 +70,9 @@ public final class KneeDetector {
     }
 
     private static Double min(Double best, Double value) {
-        return value == null ? best : best == null ? value : Math.min(best, value);
+        if (value == null || best == null) {
+            return value == null ? best : value; // if/else, not ?:, which would unbox a null best
+        }
+        return Math.min(best, value);
     }
 }

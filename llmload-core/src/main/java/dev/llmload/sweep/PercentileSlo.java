@@ -147,9 +147,8 @@ public record PercentileSlo(List<Limit> limits) {
         return String.join(",", limits.stream().map(l -> l.key() + ":" + format(l.max())).toList());
     }
 
-    /** A number as options write it: {@code 5}, not {@code 5.0}; four significant digits otherwise. */
+    /** A number as options write it: {@code 5}, not {@code 5.0}; six significant digits at most. */
     public static String format(double value) {
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf((long) value)
-                : String.format(Locale.ROOT, "%.4g", value);
+        return new java.math.BigDecimal(value).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
     }
 }
