@@ -26,8 +26,11 @@ class SweepAndCompareLoopbackTest {
     private static final String FOUR_SEATS = "speedup: 2\nbatching:\n  maxNumSeqs: 4\n";
     private static final String[] FOUR_SEAT_WORKLOAD = {"--num-requests", "16", "--warmup", "4", "--input-tokens", "32",
             "--output-tokens", "64"};
-    /** Fixed latency with some seeded jitter: runs of one configuration differ only by noise. */
-    private static final String FIXED = "engine: fixed\nttftMs: 30\nprefillMsPerToken: 0\nitlMs: 5\njitter: 0.2\n";
+    /**
+     * Fixed latency with wide seeded jitter: runs of one configuration differ only by noise, and the
+     * jitter (TTFT uniform on 6..54 ms) dwarfs the few milliseconds a busy shared machine adds to one run.
+     */
+    private static final String FIXED = "engine: fixed\nttftMs: 30\nprefillMsPerToken: 0\nitlMs: 5\njitter: 0.8\n";
 
     @TempDir
     Path dir;

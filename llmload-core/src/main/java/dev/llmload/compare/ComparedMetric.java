@@ -4,6 +4,7 @@ import dev.llmload.metrics.DoubleList;
 import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,37 +21,38 @@ import java.util.function.Function;
  * @param family    the per-request values behind it ({@code ttft}, {@code itl}, {@code tpot},
  *                  {@code e2e}, {@code error}), or null for a throughput
  * @param statistic how the family's pooled values give the metric; null for a throughput
+ * @param percentile the percentile it is, whose minimum sample count a significant difference
+ *                   needs (p99: 100); null for a mean, rate or throughput
  */
 public record ComparedMetric(String key, String title, Function<RunResults, Double> value, String family,
-                             Bootstrap.Statistic statistic) {
+                             Bootstrap.Statistic statistic, Percentile percentile) {
 
     public static final List<ComparedMetric> ALL = all();
 
     private static List<ComparedMetric> all() {
         List<ComparedMetric> metrics = new ArrayList<>();
         metrics.add(new ComparedMetric("request_throughput", "Request throughput (req/s)",
-                RunResults::requestThroughput, null, null));
+                RunResults::requestThroughput, null, null, null));
         metrics.add(new ComparedMetric("output_token_throughput", "Output token throughput (tok/s)",
-                RunResults::outputTokenThroughput, null, null));
+                RunResults::outputTokenThroughput, null, null, null));
         metrics.add(new ComparedMetric("total_token_throughput", "Total token throughput (tok/s)",
-                RunResults::totalTokenThroughput, null, null));
+                RunResults::totalTokenThroughput, null, null, null));
         latency(metrics, "ttft", "TTFT", RunResults::ttftMs);
         latency(metrics, "itl", "ITL", RunResults::itlMs);
         latency(metrics, "tpot", "TPOT", RunResults::tpotMs);
         latency(metrics, "e2e", "E2E", RunResults::e2eLatencyMs);
         metrics.add(new ComparedMetric("error_rate", "Error rate", RunResults::errorRate, "error",
-                Bootstrap.Statistic.mean()));
+                Bootstrap.Statistic.mean(), null));
         return List.copyOf(metrics);
     }
 
     private static void latency(List<ComparedMetric> metrics, String family, String name,
                                 Function<RunResults, Summary> summary) {
         metrics.add(new ComparedMetric("mean_" + family, "Mean " + name + " (ms)", r -> summary.apply(r).mean(), family,
-                Bootstrap.Statistic.mean()));
-        for (int p : new int[] {50, 90, 99}) {
-            metrics.add(new ComparedMetric("p" + p + "_" + family, "P" + p + " " + name + " (ms)",
-                    r -> summary.apply(r).percentile(dev.llmload.stats.Percentile.valueOf("P" + p)), family,
-                    Bootstrap.Statistic.percentile(p)));
+                Bootstrap.Statistic.mean(), null));
+        for (Percentile p : new Percentile[] {Percentile.P50, Percentile.P90, Percentile.P99}) {
+            metrics.add(new ComparedMetric(p.key() + "_" + family, "P" + p.key().substring(1) + " " + name + " (ms)",
+                    r -> summary.apply(r).percentile(p), family, Bootstrap.Statistic.percentile(p.value()), p));
         }
     }
 

@@ -37,10 +37,13 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
 
     /**
      * One metric of a pair. {@code ciLow}/{@code ciHigh} bound the difference (run − baseline) and
-     * are null without journals or for throughputs; {@code significant} is null when there is no interval.
+     * are null without journals or for throughputs; {@code significant} is null when there is no
+     * interval, and false when {@code fewSamples}: a percentile resting on fewer samples than it
+     * needs (p99: 100) in either run, whose bootstrap interval is too narrow to trust.
      */
     public record Difference(String metric, Double baseline, Double value, Double difference,
-                             Double relativeDifference, Double ciLow, Double ciHigh, Boolean significant) {}
+                             Double relativeDifference, Double ciLow, Double ciHigh, Boolean significant,
+                             boolean fewSamples) {}
 
     /**
      * Compares the runs.
@@ -96,14 +99,17 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
         List<ComparedMetric> metrics = ComparedMetric.ALL;
         // Each family's statistics share one set of resamples: the expensive part is the resampling.
         Map<String, List<Bootstrap.Interval>> intervals = new HashMap<>();
+        Map<String, Long> fewestValues = new HashMap<>();
         boolean journals = !baseline.records().isEmpty() && !run.records().isEmpty();
         for (String family : metrics.stream().map(ComparedMetric::family).filter(Objects::nonNull).distinct().toList()) {
             if (!journals) {
                 break;
             }
             List<ComparedMetric> ofFamily = metrics.stream().filter(m -> family.equals(m.family())).toList();
-            intervals.put(family, Bootstrap.differences(ComparedMetric.units(family, baseline.records()),
-                    ComparedMetric.units(family, run.records()),
+            double[][] baselineUnits = ComparedMetric.units(family, baseline.records());
+            double[][] runUnits = ComparedMetric.units(family, run.records());
+            fewestValues.put(family, Math.min(values(baselineUnits), values(runUnits)));
+            intervals.put(family, Bootstrap.differences(baselineUnits, runUnits,
                     ofFamily.stream().map(ComparedMetric::statistic).toList(),
                     settings.resamples(), settings.confidence(), settings.seed()));
         }
@@ -121,11 +127,21 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
                     interval = null;
                 }
             }
+            boolean few = interval != null && metric.percentile() != null
+                    && fewestValues.get(metric.family()) < metric.percentile().minimumConfidentCount();
             differences.add(new Difference(metric.key(), a, b, difference, relative,
                     interval == null ? null : interval.low(), interval == null ? null : interval.high(),
-                    interval == null ? null : interval.excludesZero()));
+                    interval == null ? null : interval.excludesZero() && !few, few));
         }
         return new Pair(baseline.label(), run.label(), differences);
+    }
+
+    private static long values(double[][] units) {
+        long count = 0;
+        for (double[] unit : units) {
+            count += unit.length;
+        }
+        return count;
     }
 
     /** The console table: the mismatches first when there are any, then one block per pair. */
@@ -143,7 +159,7 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
                     "diff", "diff %", interval));
             for (Difference d : pair.metrics()) {
                 String ci = d.ciLow() == null ? "-" : "[" + format(d.ciLow()) + ", " + format(d.ciHigh()) + "]"
-                        + (d.significant() ? " *" : "");
+                        + (d.significant() ? " *" : d.fewSamples() ? " (few samples)" : "");
                 text.append(String.format(Locale.ROOT, "%-34s %12s %12s %12s %9s  %-25s%n",
                         ComparedMetric.byKey(d.metric()).title(), format(d.baseline()), format(d.value()),
                         format(d.difference()), percent(d.relativeDifference()), ci).stripTrailing()).append('\n');
@@ -151,7 +167,8 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
             text.append('\n');
         }
         text.append("* significant: the ").append(interval).append(" excludes 0 (").append(resamples)
-                .append(" bootstrap resamples of requests, seed ").append(seed).append(")\n");
+                .append(" bootstrap resamples of requests, seed ").append(seed).append("); never for a percentile on\n")
+                .append("  fewer samples than it needs (p90: 10, p99: 100)\n");
         if (!regressions.isEmpty()) {
             text.append("\nREGRESSION (--fail-if):\n");
             regressions.forEach(r -> text.append("  ").append(r).append('\n'));
@@ -162,12 +179,13 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
     /** {@code comparison.csv}: one row per pair and metric. */
     public String csv() {
         StringBuilder csv = new StringBuilder(
-                "baseline,run,metric,baseline_value,value,difference,relative_difference,ci_low,ci_high,significant\n");
+                "baseline,run,metric,baseline_value,value,difference,relative_difference,ci_low,ci_high,significant,"
+                        + "few_samples\n");
         for (Pair pair : pairs) {
             for (Difference d : pair.metrics()) {
                 csv.append(String.join(",", cell(pair.baseline()), cell(pair.run()), d.metric(), cell(d.baseline()),
                         cell(d.value()), cell(d.difference()), cell(d.relativeDifference()), cell(d.ciLow()),
-                        cell(d.ciHigh()), cell(d.significant()))).append('\n');
+                        cell(d.ciHigh()), cell(d.significant()), cell(d.fewSamples()))).append('\n');
             }
         }
         return csv.toString();
