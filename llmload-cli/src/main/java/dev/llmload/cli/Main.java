@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** Entry point of the {@code llmload} command line: subcommands, error handling and exit codes. */
 @Command(name = "llmload", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Load tester and benchmark for LLM inference services (OpenAI-compatible APIs).",
-        subcommands = {RunCommand.class, SimCommand.class, ReportCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, SweepCommand.class, CompareCommand.class, ReportCommand.class,
+                SimCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     /** Exit code for bad usage: an unknown flag, a bad value, a config that does not parse. */

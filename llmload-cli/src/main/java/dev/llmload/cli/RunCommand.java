@@ -392,10 +392,14 @@ public final class RunCommand implements Callable<Integer> {
         return effective;
     }
 
-    /** The arguments after {@code run} (picocli's original arguments include the command's name). */
     private List<String> argumentsOfThisCommand() {
-        List<String> all = spec.commandLine().getParseResult().originalArgs();
-        int at = all.indexOf(spec.name());
+        return argumentsOf(spec);
+    }
+
+    /** The arguments after a subcommand's name (picocli's original arguments include it). */
+    static List<String> argumentsOf(CommandLine.Model.CommandSpec command) {
+        List<String> all = command.commandLine().getParseResult().originalArgs();
+        int at = all.indexOf(command.name());
         return at < 0 ? all : all.subList(at + 1, all.size());
     }
 
@@ -425,7 +429,16 @@ public final class RunCommand implements Callable<Integer> {
         };
     }
 
-    private SimServer startSimulator() throws RunException {
+    /**
+     * The run these options describe, with {@code --config} and {@code --scenario} applied;
+     * {@code llmload sweep} builds its points from it. The command must have been parsed by picocli.
+     */
+    RunConfig effectiveConfig() {
+        return !configApplied && (config != null || scenario != null) ? withConfigApplied().resolve() : resolve();
+    }
+
+    /** Starts the built-in simulator with {@code --sim-config}; the caller closes it. */
+    SimServer startSimulator() throws RunException {
         try {
             SimConfig simulator = SimConfig.load(simConfig, Map.of());
             return SimServer.start(simulator);
@@ -596,8 +609,12 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private String commandLine() {
-        List<String> args = originalArgs != null ? originalArgs : argumentsOfThisCommand();
-        StringBuilder text = new StringBuilder("llmload run");
+        return commandLine("llmload run", originalArgs != null ? originalArgs : argumentsOfThisCommand());
+    }
+
+    /** {@code command} and its arguments as a shell would take them back, for reports. */
+    static String commandLine(String command, List<String> args) {
+        StringBuilder text = new StringBuilder(command);
         for (String arg : args) {
             text.append(' ').append(arg.matches("[A-Za-z0-9_./:=,@+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");
         }

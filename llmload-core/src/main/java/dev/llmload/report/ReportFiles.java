@@ -43,6 +43,24 @@ public final class ReportFiles {
     /** The run's record as known before the first request; {@code llmload report} rebuilds from it after a crash. */
     public static final String RUN_START_JSON = "run.json";
 
+    /**
+     * Reads a report.json (or run.json) back. Derived values written beside the record's own
+     * (such as a summary's {@code low_confidence}) are recomputed, not read.
+     *
+     * @throws IOException with a one-line message naming the file
+     */
+    public static RunReport readReport(Path file) throws IOException {
+        try {
+            return JSON.readerFor(RunReport.class)
+                    .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .readValue(file.toFile());
+        } catch (IOException e) {
+            String message = e.getMessage() == null ? e.getClass().getSimpleName()
+                    : e.getMessage().lines().findFirst().orElse("");
+            throw new IOException(file + " is not an llmload report: " + message, e);
+        }
+    }
+
     public static void writeRunStart(Path dir, RunReport skeleton) throws IOException {
         writeAtomically(dir.resolve(RUN_START_JSON), JSON.writeValueAsString(skeleton) + "\n");
     }

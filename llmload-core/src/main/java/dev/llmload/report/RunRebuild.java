@@ -1,6 +1,5 @@
 package dev.llmload.report;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
@@ -40,7 +39,7 @@ public final class RunRebuild {
             throw new IOException(dir + " is not a run directory: it has neither " + ReportFiles.REPORT_JSON
                     + " nor " + ReportFiles.RUN_START_JSON);
         }
-        RunReport base = read(fromFinishedRun ? finished : started);
+        RunReport base = ReportFiles.readReport(fromFinishedRun ? finished : started);
         Path journal = dir.resolve(Journal.FILE_NAME);
         List<RequestRecord> records = Files.exists(journal) ? Journal.read(journal) : List.of();
         Slo slo;
@@ -61,16 +60,5 @@ public final class RunRebuild {
                 NoteDetector.detect(records, results, base.config().load(), sessionGate), kept, endedAt, interrupted);
         ReportFiles.writeRun(dir, report, records);
         return new Rebuilt(report, records, fromFinishedRun);
-    }
-
-    static RunReport read(Path file) throws IOException {
-        try {
-            return ReportFiles.JSON.readerFor(RunReport.class)
-                    .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                    .readValue(file.toFile());
-        } catch (IOException e) {
-            String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            throw new IOException("cannot read " + file + ": " + message, e);
-        }
     }
 }

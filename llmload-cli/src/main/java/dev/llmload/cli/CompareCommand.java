@@ -1,0 +1,121 @@
+package dev.llmload.cli;
+
+import dev.llmload.compare.Comparison;
+import dev.llmload.compare.FailIf;
+import dev.llmload.compare.RunDirectory;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.html.HtmlReport;
+import dev.llmload.report.html.LabeledRun;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code llmload compare}: finished runs side by side against the first, with bootstrap intervals
+ * of the differences; refuses runs that are not like for like unless told otherwise.
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        sortOptions = false, usageHelpWidth = 110,
+        description = {
+            "Compare finished runs side by side against the first (the baseline) and write a comparison directory.",
+            "A sweep directory stands for its points. Exit codes: 0 compared, 2 bad usage or runs not like for like,",
+            "3 a --fail-if threshold was crossed by a significant change. See docs/sweep-and-compare.md."})
+public final class CompareCommand implements Callable<Integer> {
+
+    /** The exit code when {@code --fail-if} finds a regression. */
+    static final int EXIT_REGRESSION = 3;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(paramLabel = "RUN_OR_SWEEP", arity = "1..*",
+            description = "Run directories or sweep directories; the first is the baseline.")
+    List<Path> inputs = new ArrayList<>();
+
+    @Option(names = "--allow-mismatch",
+            description = "Compare runs that differ in prompts, requested lengths, load, API or streaming; "
+                    + "the differences head the output.")
+    boolean allowMismatch;
+
+    @Option(names = "--fail-if", paramLabel = "THRESHOLDS",
+            description = "Exit 3 when a significant change crosses a threshold, e.g. p99_ttft:+10%,"
+                    + "output_token_throughput:-5% (+ a rise, - a fall; without % in the metric's unit).")
+    String failIf;
+
+    @Option(names = "--confidence", paramLabel = "C", defaultValue = "0.95",
+            description = "Confidence of the intervals. Default: ${DEFAULT-VALUE}.")
+    double confidence;
+
+    @Option(names = "--resamples", paramLabel = "N", defaultValue = "1000",
+            description = "Bootstrap resamples per interval. Default: ${DEFAULT-VALUE}.")
+    int resamples;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
+            description = "Seeds the resampling. Default: ${DEFAULT-VALUE}.")
+    long seed;
+
+    @Option(names = "--output-dir", paramLabel = "DIR",
+            description = "Comparison directory. Default: results/<timestamp>-compare.")
+    Path outputDir;
+
+    @Override
+    public Integer call() throws IOException {
+        if (!(confidence > 0 && confidence < 1)) {
+            throw new UsageException("--confidence must be between 0 and 1, got " + confidence);
+        }
+        if (resamples < 100) {
+            throw new UsageException("--resamples must be at least 100, got " + resamples);
+        }
+        FailIf thresholds;
+        try {
+            thresholds = failIf == null ? null : FailIf.parse(failIf);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--fail-if: " + e.getMessage());
+        }
+        List<List<RunDirectory>> groups = new ArrayList<>();
+        for (Path input : inputs) {
+            try {
+                groups.add(RunDirectory.load(input));
+            } catch (IOException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        if (groups.size() == 1 && groups.getFirst().size() == 1) {
+            throw new UsageException("give at least two runs (or a sweep) to compare");
+        }
+        Comparison comparison = Comparison.of(groups, new Comparison.Settings(resamples, confidence, seed), thresholds);
+        if (!comparison.mismatches().isEmpty() && !allowMismatch) {
+            throw new UsageException("the runs are not like for like (give --allow-mismatch to compare anyway):\n  "
+                    + String.join("\n  ", comparison.mismatches()));
+        }
+        Path directory = outputDir != null ? outputDir : defaultDirectory();
+        Files.createDirectories(directory);
+        ReportFiles.writeAtomically(directory.resolve(Comparison.FILE_NAME),
+                ReportFiles.JSON.writeValueAsString(comparison) + "\n");
+        ReportFiles.writeAtomically(directory.resolve(Comparison.CSV_FILE_NAME), comparison.csv());
+        List<LabeledRun> runs = groups.stream().flatMap(List::stream)
+                .map(run -> new LabeledRun(run.label(), run.report(), run.records())).toList();
+        ReportFiles.writeAtomically(directory.resolve(HtmlReport.FILE_NAME), HtmlReport.forComparison(runs));
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(comparison.render());
+        out.println("Comparison directory: " + directory);
+        out.flush();
+        return comparison.regressions().isEmpty() ? 0 : EXIT_REGRESSION;
+    }
+
+    private static Path defaultDirectory() {
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneId.systemDefault()).format(Instant.now());
+        return Path.of("results", stamp + "-compare");
+    }
+}

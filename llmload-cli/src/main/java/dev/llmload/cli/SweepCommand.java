@@ -1,0 +1,298 @@
+package dev.llmload.cli;
+
+import dev.llmload.run.BenchmarkRun;
+import dev.llmload.run.RunConfig;
+import dev.llmload.run.RunException;
+import dev.llmload.sim.server.SimServer;
+import dev.llmload.sweep.CapacitySearch;
+import dev.llmload.sweep.PercentileSlo;
+import dev.llmload.sweep.SweepMode;
+import dev.llmload.sweep.SweepReport;
+import dev.llmload.sweep.SweepRunner;
+import dev.llmload.sweep.SweepValues;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code llmload sweep}: a series of load points, each a run directory under one sweep directory;
+ * or a search for the highest load that meets percentile SLOs. Every option of {@code llmload run}
+ * that describes the target, the data and the workload is accepted and handed to it, so a point
+ * is exactly the run {@code llmload run} would make at that load.
+ */
+@Command(name = "sweep", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        sortOptions = false, usageHelpWidth = 110,
+        description = {
+            "Run a series of load points, or search the capacity under SLOs, and write a sweep directory.",
+            "Give exactly one of --concurrency LIST, --request-rate LIST, --auto or --find-capacity.",
+            "Every option of 'llmload run' that describes the target, the data and the workload is accepted too",
+            "(e.g. --url, --model, --input-tokens, --num-requests, --seed, --arrival; see 'llmload run --help');",
+            "--slo here takes percentile limits. See docs/sweep-and-compare.md."})
+public final class SweepCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--concurrency", paramLabel = "LIST",
+            description = "Closed-loop points: a list 1,2,4,8 or START:STOP:STEP.")
+    String concurrency;
+
+    @Option(names = "--request-rate", paramLabel = "LIST",
+            description = "Open-loop points in req/s: a list 2,4,8 or START:STOP:STEP, e.g. 2:40:2.")
+    String requestRate;
+
+    @Option(names = "--auto",
+            description = "One request at a time (baseline throughput), then all at once (maximum throughput), "
+                    + "then --points rates evenly spaced from the one to the other.")
+    boolean auto;
+
+    @Option(names = "--points", paramLabel = "N", defaultValue = "5",
+            description = "--auto: rates after the two measuring points. Default: ${DEFAULT-VALUE}.")
+    int points;
+
+    @Option(names = "--unbounded-concurrency", paramLabel = "N",
+            description = "--auto: requests in flight for the maximum throughput. Default: --num-requests, at most 512.")
+    Integer unboundedConcurrency;
+
+    @Option(names = "--find-capacity",
+            description = "Search the highest load whose run meets every --slo limit: double until a point fails, "
+                    + "then bisect to --precision, then re-run the answer once.")
+    boolean findCapacity;
+
+    @Option(names = "--by", paramLabel = "AXIS", defaultValue = "rate",
+            description = "--find-capacity: search a request rate or a concurrency. Default: ${DEFAULT-VALUE}.")
+    String by;
+
+    @Option(names = "--slo", paramLabel = "LIMITS",
+            description = "Percentile limits a point must meet, e.g. p99_ttft:1000,p99_tpot:50,error_rate:0.01 "
+                    + "(p50|p90|p95|p99|mean of ttft|tpot|itl|e2e in ms; error_rate a share).")
+    String slo;
+
+    @Option(names = "--start", paramLabel = "X", defaultValue = "1",
+            description = "--find-capacity: the first load tried. Default: ${DEFAULT-VALUE}.")
+    double start;
+
+    @Option(names = "--precision", paramLabel = "X[%]", defaultValue = "5%",
+            description = "--find-capacity: stop bisecting when the bracket is this narrow, relative (5%) or absolute "
+                    + "(0.5). Default: ${DEFAULT-VALUE}.")
+    String precision;
+
+    @Option(names = "--max-points", paramLabel = "N", defaultValue = "12",
+            description = "--find-capacity: at most N runs, the re-run included. Default: ${DEFAULT-VALUE}.")
+    int maxPoints;
+
+    @Option(names = "--cool-down", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
+            description = "Pause between points, e.g. 10s. Default: ${DEFAULT-VALUE}.")
+    Duration coolDown;
+
+    @Option(names = "--knee-factor", paramLabel = "K", defaultValue = "2",
+            description = "The knee is the point before the first p99 TTFT or E2E above K times the lowest at a "
+                    + "lower load. Default: ${DEFAULT-VALUE}.")
+    double kneeFactor;
+
+    @Option(names = "--output-dir", paramLabel = "DIR",
+            description = "Sweep directory. Default: results/<timestamp>-sweep-<target>.")
+    Path outputDir;
+
+    @Option(names = "--resume", paramLabel = "DIR",
+            description = "Continue an interrupted sweep in DIR (give the same options): points whose run directory "
+                    + "holds a complete report of the same configuration are kept, not run again.")
+    Path resume;
+
+    /** The options of {@code llmload run}, handed to it as typed. */
+    @CommandLine.Unmatched
+    List<String> runOptions = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        long chosen = Stream.of(concurrency != null, requestRate != null, auto, findCapacity).filter(b -> b).count();
+        if (chosen != 1) {
+            throw new UsageException("give exactly one of --concurrency LIST, --request-rate LIST, --auto and "
+                    + "--find-capacity");
+        }
+        PercentileSlo limits = null;
+        if (slo != null) {
+            try {
+                limits = PercentileSlo.parse(slo);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--slo: " + e.getMessage());
+            }
+        } else if (findCapacity) {
+            throw new UsageException("--find-capacity needs --slo, e.g. --slo p99_ttft:1000,error_rate:0.01");
+        }
+        if (!(kneeFactor > 1)) {
+            throw new UsageException("--knee-factor must be above 1, got " + kneeFactor);
+        }
+        if (resume != null && outputDir != null) {
+            throw new UsageException("give --resume DIR or --output-dir DIR, not both");
+        }
+        if (resume != null && !Files.isDirectory(resume)) {
+            throw new UsageException("--resume: no such directory: " + resume);
+        }
+        RunCommand run = runCommand(requestRate != null || auto || (findCapacity && by.equals("rate")));
+        RunConfig base = run.effectiveConfig();
+        SweepMode mode = mode(base);
+        String apiKey = RunCommand.ApiKeys.read(run.apiKeyFile);
+        PrintWriter out = spec.commandLine().getOut();
+        SimServer simulator = null;
+        try {
+            String target = base.url();
+            if (target == null) {
+                simulator = run.startSimulator();
+                target = "http://127.0.0.1:" + simulator.port();
+                out.println("Target: the built-in llmload simulator at " + target + " (no GPU involved).");
+            }
+            Path directory = resume != null ? resume : outputDir != null ? outputDir : defaultDirectory(target, base);
+            return sweep(base, directory, mode, limits, target, apiKey, out);
+        } finally {
+            if (simulator != null) {
+                simulator.close();
+            }
+        }
+    }
+
+    private int sweep(RunConfig base, Path directory, SweepMode mode, PercentileSlo limits, String target, String apiKey,
+                      PrintWriter out) throws Exception {
+        AtomicReference<BenchmarkRun> current = new AtomicReference<>();
+        String commandLine = RunCommand.commandLine("llmload sweep", RunCommand.argumentsOf(spec));
+        SweepRunner runner;
+        try {
+            runner = new SweepRunner(base, directory, mode, limits, coolDown, kneeFactor, config -> {
+                BenchmarkRun run = new BenchmarkRun(config, target, apiKey, commandLine, VersionProvider.version(),
+                        r -> {});
+                current.set(run);
+                return run.execute();
+            }, line -> {
+                out.println(line);
+                out.flush();
+            });
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        Signals signals = Signals.install(() -> {
+            runner.stop();
+            BenchmarkRun run = current.get();
+            if (run != null) {
+                run.stop();
+            }
+        });
+        out.println("Sweep (" + mode.name() + ") in " + directory);
+        out.flush();
+        SweepReport report;
+        try {
+            report = runner.run();
+        } catch (IllegalArgumentException e) {
+            throw new RunException(e.getMessage(), e);
+        } finally {
+            signals.uninstall();
+        }
+        out.print(conclusion(report));
+        out.println("Sweep directory: " + directory);
+        out.flush();
+        return switch (signals.received()) {
+            case "INT" -> RunCommand.EXIT_INTERRUPTED;
+            case "TERM" -> RunCommand.EXIT_TERMINATED;
+            default -> 0;
+        };
+    }
+
+    private SweepMode mode(RunConfig base) {
+        try {
+            if (concurrency != null) {
+                List<Double> values = SweepValues.parse(concurrency);
+                if (values.stream().anyMatch(v -> v != Math.rint(v))) {
+                    throw new IllegalArgumentException("concurrencies are whole numbers: " + concurrency);
+                }
+                return new SweepMode.Fixed(SweepMode.Axis.CONCURRENCY, values);
+            }
+            if (requestRate != null) {
+                return new SweepMode.Fixed(SweepMode.Axis.RATE, SweepValues.parse(requestRate));
+            }
+            if (auto) {
+                if (unboundedConcurrency != null && unboundedConcurrency < 1) {
+                    throw new IllegalArgumentException("--unbounded-concurrency must be at least 1");
+                }
+                long all = base.numRequests() == null ? 512 : Math.min(512, base.numRequests());
+                return new SweepMode.Auto(points, unboundedConcurrency == null ? (int) all : unboundedConcurrency);
+            }
+            SweepMode.Axis axis = switch (by) {
+                case "rate" -> SweepMode.Axis.RATE;
+                case "concurrency" -> SweepMode.Axis.CONCURRENCY;
+                default -> throw new IllegalArgumentException("--by: expected rate or concurrency, got '" + by + "'");
+            };
+            if (!(start > 0)) {
+                throw new IllegalArgumentException("--start must be positive, got " + start);
+            }
+            return new SweepMode.Capacity(axis, start, CapacitySearch.Precision.parse(precision), maxPoints);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage().startsWith("--") ? e.getMessage()
+                    : optionOf() + ": " + e.getMessage());
+        }
+    }
+
+    private String optionOf() {
+        return concurrency != null ? "--concurrency" : requestRate != null ? "--request-rate"
+                : auto ? "--points" : "--find-capacity";
+    }
+
+    /**
+     * {@code llmload run} parsed with the options handed to it plus a load of the swept kind, so
+     * that the run checks them all and a rate sweep keeps the user's {@code --arrival},
+     * {@code --burstiness} and {@code --max-concurrency}.
+     */
+    private RunCommand runCommand(boolean rates) {
+        List<String> args = new ArrayList<>(runOptions);
+        args.add(rates ? "--request-rate=1" : "--concurrency=1");
+        CommandLine parser = new CommandLine(new RunCommand());
+        parser.setOut(spec.commandLine().getOut());
+        parser.setErr(spec.commandLine().getErr());
+        try {
+            parser.parseArgs(args.toArray(String[]::new));
+        } catch (CommandLine.ParameterException e) {
+            throw new UsageException(e.getMessage() + " (options of 'llmload run' that a sweep accepts)");
+        }
+        return parser.getCommand();
+    }
+
+    /** {@code results/<timestamp>-sweep-<target>}, stamped and named as a run's default directory is. */
+    private static Path defaultDirectory(String target, RunConfig base) {
+        String runName = BenchmarkRun.defaultOutputDir(target, base.load()).getFileName().toString();
+        String stampAndTarget = runName.substring(0, runName.length() - base.load().label().length() - 1);
+        String stamp = stampAndTarget.substring(0, "yyyyMMdd-HHmmss".length());
+        return Path.of("results", stamp + "-sweep" + stampAndTarget.substring(stamp.length()));
+    }
+
+    private static String conclusion(SweepReport report) {
+        StringBuilder text = new StringBuilder();
+        if (report.interrupted()) {
+            text.append("Sweep interrupted: ").append(report.points().size())
+                    .append(" finished points kept; continue with --resume.\n");
+        }
+        SweepReport.Knee knee = report.knee();
+        text.append(knee == null ? "Knee: none (no p99 TTFT or E2E rose above --knee-factor times a lower load's, no error rise).\n"
+                : String.format(Locale.ROOT, "Knee: %s at %.2f req/s; at %s %s.%n", knee.directory(),
+                        knee.requestThroughput(), knee.risesAt(), knee.reason()));
+        CapacitySearch.Result capacity = report.capacity();
+        if (capacity != null) {
+            String unit = report.axis().equals("rate") ? " req/s" : " in flight";
+            text.append(capacity.capacity() == null ? "Capacity: none found"
+                    : "Capacity: " + PercentileSlo.format(capacity.capacity()) + unit + " meets " + report.slo());
+            text.append(" (").append(capacity.reason()).append(")\n");
+            if (capacity.firstFailure() != null) {
+                text.append("First point that failed: ").append(PercentileSlo.format(capacity.firstFailure()))
+                        .append(unit).append(", limited by ").append(capacity.limitingMetric()).append('\n');
+            }
+        }
+        return text.toString();
+    }
+}

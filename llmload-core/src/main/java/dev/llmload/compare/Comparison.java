@@ -1,0 +1,213 @@
+package dev.llmload.compare;
+
+import dev.llmload.run.LoadSpec;
+import dev.llmload.sweep.PercentileSlo;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code comparison.json}: runs side by side, each against its baseline. The baseline runs are
+ * those of the first argument (one run, or a sweep's points); each later run is set against the
+ * baseline run of the same load, else the first baseline run. With a single argument, its first
+ * run is the baseline of the others.
+ *
+ * @param runs        every run's label, baselines first
+ * @param mismatches  what makes pairs unfair, {@code run vs baseline: key: a vs b}; empty when fair
+ * @param confidence  of the intervals, e.g. 0.95
+ * @param resamples   bootstrap resamples per interval
+ * @param pairs       one per compared run
+ * @param failIf      the thresholds given, as written; empty for none
+ * @param regressions the thresholds crossed, {@code run: metric ...}
+ */
+public record Comparison(List<String> runs, List<String> mismatches, double confidence, int resamples, long seed,
+                         List<Pair> pairs, List<String> failIf, List<String> regressions) {
+
+    public static final String FILE_NAME = "comparison.json";
+    public static final String CSV_FILE_NAME = "comparison.csv";
+
+    /** How the intervals are computed. */
+    public record Settings(int resamples, double confidence, long seed) {}
+
+    /** One run against its baseline. */
+    public record Pair(String baseline, String run, List<Difference> metrics) {}
+
+    /**
+     * One metric of a pair. {@code ciLow}/{@code ciHigh} bound the difference (run − baseline) and
+     * are null without journals or for throughputs; {@code significant} is null when there is no
+     * interval, and false when {@code fewSamples}: a percentile resting on fewer samples than it
+     * needs (p99: 100) in either run, whose bootstrap interval is too narrow to trust.
+     */
+    public record Difference(String metric, Double baseline, Double value, Double difference,
+                             Double relativeDifference, Double ciLow, Double ciHigh, Boolean significant,
+                             boolean fewSamples) {}
+
+    /**
+     * Compares the runs.
+     *
+     * @param groups the runs of each argument, in the order given
+     * @param failIf thresholds, or null
+     */
+    public static Comparison of(List<List<RunDirectory>> groups, Settings settings, FailIf failIf) {
+        List<RunDirectory> baselines = groups.size() == 1 ? groups.getFirst().subList(0, 1) : groups.getFirst();
+        List<RunDirectory> others = new ArrayList<>();
+        if (groups.size() == 1) {
+            others.addAll(groups.getFirst().subList(1, groups.getFirst().size()));
+        }
+        groups.stream().skip(1).forEach(others::addAll);
+        List<String> labels = new ArrayList<>();
+        baselines.forEach(b -> labels.add(b.label()));
+        others.forEach(o -> labels.add(o.label()));
+        List<String> mismatches = new ArrayList<>();
+        List<Pair> pairs = new ArrayList<>();
+        List<String> regressions = new ArrayList<>();
+        for (RunDirectory run : others) {
+            RunDirectory baseline = baselines.stream().filter(b -> sameLoad(b, run)).findFirst().orElse(baselines.getFirst());
+            Fairness.differences(baseline.report(), run.report())
+                    .forEach(d -> mismatches.add(run.label() + " vs " + baseline.label() + ": " + d));
+            Pair pair = pair(baseline, run, settings);
+            pairs.add(pair);
+            if (failIf != null) {
+                for (FailIf.Threshold threshold : failIf.thresholds()) {
+                    Difference difference = pair.metrics().stream().filter(d -> d.metric().equals(threshold.metric()))
+                            .findFirst().orElseThrow();
+                    boolean counts = difference.significant() == null || difference.significant();
+                    if (counts && threshold.crossedBy(difference.difference(), difference.relativeDifference())) {
+                        regressions.add(run.label() + ": " + threshold.metric() + " " + format(difference.baseline())
+                                + " -> " + format(difference.value()) + " (" + percent(difference.relativeDifference())
+                                + ") crosses " + threshold);
+                    }
+                }
+            }
+        }
+        return new Comparison(labels, mismatches, settings.confidence(), settings.resamples(), settings.seed(), pairs,
+                failIf == null ? List.of() : failIf.thresholds().stream().map(FailIf.Threshold::toString).toList(),
+                regressions);
+    }
+
+    private static boolean sameLoad(RunDirectory a, RunDirectory b) {
+        LoadSpec x = a.report().config() == null ? null : a.report().config().load();
+        LoadSpec y = b.report().config() == null ? null : b.report().config().load();
+        return x != null && x.equals(y);
+    }
+
+    private static Pair pair(RunDirectory baseline, RunDirectory run, Settings settings) {
+        List<Difference> differences = new ArrayList<>();
+        List<ComparedMetric> metrics = ComparedMetric.ALL;
+        // Each family's statistics share one set of resamples: the expensive part is the resampling.
+        Map<String, List<Bootstrap.Interval>> intervals = new HashMap<>();
+        Map<String, Long> fewestValues = new HashMap<>();
+        boolean journals = !baseline.records().isEmpty() && !run.records().isEmpty();
+        for (String family : metrics.stream().map(ComparedMetric::family).filter(Objects::nonNull).distinct().toList()) {
+            if (!journals) {
+                break;
+            }
+            List<ComparedMetric> ofFamily = metrics.stream().filter(m -> family.equals(m.family())).toList();
+            double[][] baselineUnits = ComparedMetric.units(family, baseline.records());
+            double[][] runUnits = ComparedMetric.units(family, run.records());
+            fewestValues.put(family, Math.min(values(baselineUnits), values(runUnits)));
+            intervals.put(family, Bootstrap.differences(baselineUnits, runUnits,
+                    ofFamily.stream().map(ComparedMetric::statistic).toList(),
+                    settings.resamples(), settings.confidence(), settings.seed()));
+        }
+        for (ComparedMetric metric : metrics) {
+            Double a = metric.value().apply(baseline.report().results());
+            Double b = metric.value().apply(run.report().results());
+            Double difference = a == null || b == null ? null : b - a;
+            Double relative = difference == null || a == 0 ? null : difference / a;
+            Bootstrap.Interval interval = null;
+            List<Bootstrap.Interval> ofFamily = metric.family() == null ? null : intervals.get(metric.family());
+            if (ofFamily != null && !ofFamily.isEmpty()) {
+                int position = metrics.stream().filter(m -> metric.family().equals(m.family())).toList().indexOf(metric);
+                interval = ofFamily.get(position);
+                if (Double.isNaN(interval.low())) {
+                    interval = null;
+                }
+            }
+            boolean few = interval != null && metric.percentile() != null
+                    && fewestValues.get(metric.family()) < metric.percentile().minimumConfidentCount();
+            differences.add(new Difference(metric.key(), a, b, difference, relative,
+                    interval == null ? null : interval.low(), interval == null ? null : interval.high(),
+                    interval == null ? null : interval.excludesZero() && !few, few));
+        }
+        return new Pair(baseline.label(), run.label(), differences);
+    }
+
+    private static long values(double[][] units) {
+        long count = 0;
+        for (double[] unit : units) {
+            count += unit.length;
+        }
+        return count;
+    }
+
+    /** The console table: the mismatches first when there are any, then one block per pair. */
+    public String render() {
+        StringBuilder text = new StringBuilder();
+        if (!mismatches.isEmpty()) {
+            text.append("WARNING: these runs are not like for like (compared anyway, --allow-mismatch):\n");
+            mismatches.forEach(m -> text.append("  ").append(m).append('\n'));
+            text.append('\n');
+        }
+        String interval = PercentileSlo.format(confidence * 100) + "% CI of diff";
+        for (Pair pair : pairs) {
+            text.append(pair.run()).append("  vs  ").append(pair.baseline()).append(" (baseline)\n");
+            text.append(String.format(Locale.ROOT, "%-34s %12s %12s %12s %9s  %-25s%n", "Metric", "baseline", "run",
+                    "diff", "diff %", interval));
+            for (Difference d : pair.metrics()) {
+                String ci = d.ciLow() == null ? "-" : "[" + format(d.ciLow()) + ", " + format(d.ciHigh()) + "]"
+                        + (d.significant() ? " *" : d.fewSamples() ? " (few samples)" : "");
+                text.append(String.format(Locale.ROOT, "%-34s %12s %12s %12s %9s  %-25s%n",
+                        ComparedMetric.byKey(d.metric()).title(), format(d.baseline()), format(d.value()),
+                        format(d.difference()), percent(d.relativeDifference()), ci).stripTrailing()).append('\n');
+            }
+            text.append('\n');
+        }
+        text.append("* significant: the ").append(interval).append(" excludes 0 (").append(resamples)
+                .append(" bootstrap resamples of requests, seed ").append(seed).append("); never for a percentile on\n")
+                .append("  fewer samples than it needs (p90: 10, p99: 100)\n");
+        if (!regressions.isEmpty()) {
+            text.append("\nREGRESSION (--fail-if):\n");
+            regressions.forEach(r -> text.append("  ").append(r).append('\n'));
+        }
+        return text.toString();
+    }
+
+    /** {@code comparison.csv}: one row per pair and metric. */
+    public String csv() {
+        StringBuilder csv = new StringBuilder(
+                "baseline,run,metric,baseline_value,value,difference,relative_difference,ci_low,ci_high,significant,"
+                        + "few_samples\n");
+        for (Pair pair : pairs) {
+            for (Difference d : pair.metrics()) {
+                csv.append(String.join(",", cell(pair.baseline()), cell(pair.run()), d.metric(), cell(d.baseline()),
+                        cell(d.value()), cell(d.difference()), cell(d.relativeDifference()), cell(d.ciLow()),
+                        cell(d.ciHigh()), cell(d.significant()), cell(d.fewSamples()))).append('\n');
+            }
+        }
+        return csv.toString();
+    }
+
+    private static String cell(Object value) {
+        if (value == null) {
+            return "";
+        }
+        String text = value.toString();
+        return text.contains(",") || text.contains("\"") ? "\"" + text.replace("\"", "\"\"") + "\"" : text;
+    }
+
+    private static String format(Double value) {
+        if (value == null) {
+            return "-";
+        }
+        double magnitude = Math.abs(value);
+        return String.format(Locale.ROOT, magnitude != 0 && magnitude < 0.1 ? "%.4f" : "%.2f", value);
+    }
+
+    private static String percent(Double share) {
+        return share == null ? "-" : String.format(Locale.ROOT, "%+.1f%%", share * 100);
+    }
+}

@@ -1,0 +1,184 @@
+package dev.llmload.sweep;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The capacity search as a pure state machine: which load to try next, given whether each tried
+ * load met the SLO. It brackets (start, then double while points pass, or halve while they fail),
+ * bisects between the highest passing and the lowest failing load until they are within the
+ * precision, and re-runs the answer once: a noisy pass that fails on the re-run is dropped and the
+ * search goes on below it. At most {@code maxPoints} loads are tried.
+ *
+ * <p>Use: loop {@link #next()}; after each {@link Step.Probe}, run it and {@link #record} the verdict.
+ * Not thread-safe; one search per sweep.
+ */
+public final class CapacitySearch {
+
+    /** What to do next. */
+    public sealed interface Step {
+        /** Run this load; {@code recheck} marks the re-run of the answer. */
+        record Probe(double value, boolean recheck) implements Step {}
+
+        /** The search is over. */
+        record Done(Result result) implements Step {}
+    }
+
+    /**
+     * The answer.
+     *
+     * @param capacity         the highest load that met the SLO (on its re-run when {@code confirmed}); null if none did
+     * @param firstFailure     the first load, in the order tried, that missed the SLO; null if none did
+     * @param limitingMetric   the first limit missed at {@code firstFailure}
+     * @param confirmed        the search converged and its answer passed the re-run
+     * @param reason           why the search stopped, for people
+     */
+    public record Result(Double capacity, Double firstFailure, String limitingMetric, boolean confirmed, String reason) {}
+
+    /** How close the bracket must get: within {@code value × lowest passing load} when relative, else within {@code value}. */
+    public record Precision(double value, boolean relative) {
+
+        public Precision {
+            if (!(value > 0) || Double.isInfinite(value)) {
+                throw new IllegalArgumentException("the precision must be a positive number");
+            }
+        }
+
+        /** Parses {@code 5%} (relative) or {@code 0.5} (absolute, in the load's unit). */
+        public static Precision parse(String text) {
+            String trimmed = text.trim();
+            boolean relative = trimmed.endsWith("%");
+            try {
+                double number = Double.parseDouble(relative ? trimmed.substring(0, trimmed.length() - 1) : trimmed);
+                return new Precision(relative ? number / 100 : number, relative);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + text + "' is neither a percentage (5%) nor a number");
+            }
+        }
+
+        boolean reached(double passing, double failing) {
+            return failing - passing <= (relative ? value * passing : value);
+        }
+
+        @Override
+        public String toString() {
+            return relative ? PercentileSlo.format(value * 100) + "%" : PercentileSlo.format(value);
+        }
+    }
+
+    private final double start;
+    private final Precision precision;
+    private final int maxPoints;
+    private final boolean integral;
+    /** Loads that passed and were not refuted by a failed re-run; the highest is the lower bound. */
+    private final List<Double> passing = new ArrayList<>();
+    private double lowestFailing = Double.NaN;
+    private Double firstFailure;
+    private String limitingMetric;
+    private Step.Probe pending;
+    private int tried;
+    private Result done;
+
+    /**
+     * @param start     the first load to try
+     * @param integral  loads are whole numbers (a concurrency): the search stops when the bracket is 1 wide
+     */
+    public CapacitySearch(double start, Precision precision, int maxPoints, boolean integral) {
+        if (!(start > 0)) {
+            throw new IllegalArgumentException("the search must start above 0, got " + start);
+        }
+        if (maxPoints < 2) {
+            throw new IllegalArgumentException("--max-points must be at least 2, got " + maxPoints);
+        }
+        this.start = integral ? Math.max(1, Math.rint(start)) : start;
+        this.precision = precision;
+        this.maxPoints = maxPoints;
+        this.integral = integral;
+    }
+
+    public Step next() {
+        if (pending != null) {
+            throw new IllegalStateException("record the verdict of " + pending.value() + " first");
+        }
+        if (done != null) {
+            return new Step.Done(done);
+        }
+        Double low = highestPassing();
+        boolean failed = !Double.isNaN(lowestFailing);
+        if (tried >= maxPoints) {
+            return finish(low, false, "stopped after --max-points " + maxPoints + " before converging");
+        }
+        if (tried == 0) {
+            return probe(start, false);
+        }
+        if (!failed) {
+            return probe(low * 2, false);
+        }
+        if (low == null) {
+            double lower = integral ? Math.floor(lowestFailing / 2) : lowestFailing / 2;
+            if (lower < (integral ? 1 : Double.MIN_NORMAL)) {
+                return finish(null, false, "even the lowest load missed the SLO");
+            }
+            return probe(lower, false);
+        }
+        double middle = integral ? Math.floor((low + lowestFailing) / 2) : (low + lowestFailing) / 2;
+        if (precision.reached(low, lowestFailing) || middle <= low) {
+            return probe(low, true);
+        }
+        return probe(middle, false);
+    }
+
+    /**
+     * The verdict of the load just tried.
+     *
+     * @param limiting the first limit it missed; null when it passed
+     */
+    public void record(boolean passed, String limiting) {
+        Step.Probe probe = pending;
+        if (probe == null) {
+            throw new IllegalStateException("no load is being tried");
+        }
+        pending = null;
+        tried++;
+        if (!passed && firstFailure == null) {
+            firstFailure = probe.value();
+            limitingMetric = limiting;
+        }
+        if (probe.recheck()) {
+            if (passed) {
+                done = new Result(probe.value(), firstFailure, limitingMetric, true,
+                        "converged to within " + precision + " and the answer passed its re-run");
+            } else {
+                // The earlier pass was luck: this load now counts as failing, and the search goes on below it.
+                passing.remove(probe.value());
+                lowestFailing = Math.min(probe.value(), Double.isNaN(lowestFailing) ? probe.value() : lowestFailing);
+            }
+        } else if (passed) {
+            passing.add(probe.value());
+        } else {
+            lowestFailing = Double.isNaN(lowestFailing) ? probe.value() : Math.min(lowestFailing, probe.value());
+        }
+    }
+
+    private Double highestPassing() {
+        return passing.stream().filter(v -> Double.isNaN(lowestFailing) || v < lowestFailing)
+                .max(Double::compare).orElse(null);
+    }
+
+    private Step probe(double value, boolean recheck) {
+        pending = new Step.Probe(value, recheck);
+        return pending;
+    }
+
+    private Step finish(Double capacity, boolean confirmed, String reason) {
+        done = new Result(capacity, firstFailure, limitingMetric, confirmed, reason);
+        return new Step.Done(done);
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "CapacitySearch[passing=%s, lowestFailing=%s, tried=%d]", passing,
+                lowestFailing, tried);
+    }
+}

@@ -1,0 +1,248 @@
+package dev.llmload.sweep;
+
+import dev.llmload.compare.RunDirectory;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunReport;
+import dev.llmload.report.SummaryCsv;
+import dev.llmload.report.html.HtmlReport;
+import dev.llmload.report.html.LabeledRun;
+import dev.llmload.report.html.SweepMarkers;
+import dev.llmload.run.BenchmarkRun;
+import dev.llmload.run.LoadSpec;
+import dev.llmload.run.RunConfig;
+import dev.llmload.run.RunException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Runs the points of a sweep, each a complete run directory under the sweep directory, and keeps
+ * {@code sweep.json}, {@code summary.csv} and {@code report.html} up to date after every point.
+ * A point's directory is named by its place in the run order and its load ({@code 03-r12.5}), so
+ * a resumed sweep, which makes the same choices from the same results, finds it again; a point
+ * whose directory holds a complete report of the same configuration is not run again.
+ *
+ * <p>{@link #run} runs on the caller's thread; {@link #stop} may be called from any thread and
+ * ends the sweep after the point in progress.
+ */
+public final class SweepRunner {
+
+    /** Runs one point to its run directory (the configuration names it). */
+    @FunctionalInterface
+    public interface PointRunner {
+        BenchmarkRun.Result run(RunConfig config) throws RunException, IOException, InterruptedException;
+    }
+
+    /** A finished point; {@code order} sorts points by the load offered. */
+    private record Finished(SweepReport.Point point, double order, RunReport report) {}
+
+    /** Ends the sweep early; thrown between points after {@link #stop}, or when a point was interrupted. */
+    private static final class Stopped extends Exception {
+        Stopped() {
+            super(null, null, false, false);
+        }
+    }
+
+    private final RunConfig base;
+    private final Path directory;
+    private final SweepMode mode;
+    private final PercentileSlo slo;
+    private final Duration coolDown;
+    private final double kneeFactor;
+    private final PointRunner runner;
+    private final Consumer<String> log;
+    private final List<Finished> finished = new ArrayList<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private CapacitySearch.Result capacity;
+    private boolean anyRun;
+
+    /**
+     * @param base       every point's configuration but its load and directory; for rate points, its
+     *                   load's arrival process, burstiness and gate are kept
+     * @param slo        limits each point is judged by; required by a capacity search, else optional (null)
+     * @param coolDown   pause before each point after the first one run; zero for none
+     * @param log        hears one line per point, for the console
+     */
+    public SweepRunner(RunConfig base, Path directory, SweepMode mode, PercentileSlo slo, Duration coolDown,
+                       double kneeFactor, PointRunner runner, Consumer<String> log) {
+        if (mode instanceof SweepMode.Capacity search && slo == null) {
+            throw new IllegalArgumentException("a capacity search needs an SLO");
+        }
+        if (base.load().profile() != null) {
+            throw new IllegalArgumentException("a sweep varies a steady load; a load profile (" + base.load().arrival()
+                    + ") cannot be swept");
+        }
+        this.base = base;
+        this.directory = directory;
+        this.mode = mode;
+        this.slo = slo;
+        this.coolDown = coolDown;
+        this.kneeFactor = kneeFactor;
+        this.runner = runner;
+        this.log = log;
+    }
+
+    /** Ends the sweep after the point in progress (and cuts a cool-down short). */
+    public void stop() {
+        stopped.countDown();
+    }
+
+    /** Runs (or resumes) the sweep and returns what {@code sweep.json} now holds. */
+    public SweepReport run() throws RunException, IOException, InterruptedException {
+        Files.createDirectories(directory);
+        boolean interrupted = false;
+        try {
+            switch (mode) {
+                case SweepMode.Fixed fixed -> {
+                    for (double value : fixed.values()) {
+                        point("point", fixed.axis(), value, value);
+                    }
+                }
+                case SweepMode.Auto auto -> runAuto(auto);
+                case SweepMode.Capacity search -> runCapacity(search);
+            }
+        } catch (Stopped e) {
+            interrupted = true;
+        }
+        return write(interrupted);
+    }
+
+    private void runAuto(SweepMode.Auto auto) throws Stopped, RunException, IOException, InterruptedException {
+        RunReport baseline = point("baseline", SweepMode.Axis.CONCURRENCY, 1, Double.NEGATIVE_INFINITY);
+        RunReport maximum = point("throughput", SweepMode.Axis.CONCURRENCY, auto.unboundedConcurrency(),
+                Double.POSITIVE_INFINITY);
+        Double low = baseline.results().requestThroughput();
+        Double high = maximum.results().requestThroughput();
+        if (low == null || high == null) {
+            throw new RunException("the automatic sweep measured no throughput (nothing succeeded) at "
+                    + (low == null ? "concurrency 1" : "concurrency " + auto.unboundedConcurrency()));
+        }
+        for (double rate : SweepValues.autoRates(low, high, auto.points())) {
+            // Rounded so that directory names and the report stay readable; 0.001 req/s changes nothing.
+            double rounded = Math.max(0.001, Math.round(rate * 1000) / 1000.0);
+            point("point", SweepMode.Axis.RATE, rounded, rounded);
+        }
+    }
+
+    private void runCapacity(SweepMode.Capacity search) throws Stopped, RunException, IOException, InterruptedException {
+        CapacitySearch state = new CapacitySearch(search.start(), search.precision(), search.maxPoints(),
+                search.axis() == SweepMode.Axis.CONCURRENCY);
+        while (state.next() instanceof CapacitySearch.Step.Probe probe) {
+            RunReport report = point(probe.recheck() ? "recheck" : "probe", search.axis(), probe.value(), probe.value());
+            List<PercentileSlo.Violation> violations = slo.violations(report.results());
+            state.record(violations.isEmpty(), violations.isEmpty() ? null : violations.getFirst().key());
+        }
+        capacity = ((CapacitySearch.Step.Done) state.next()).result();
+    }
+
+    private RunReport point(String role, SweepMode.Axis axis, double value, double order)
+            throws Stopped, RunException, IOException, InterruptedException {
+        if (stopped.getCount() == 0) {
+            throw new Stopped();
+        }
+        int index = finished.size() + 1;
+        LoadSpec load = axis.at(value, base.load());
+        String name = String.format(Locale.ROOT, "%02d-%s", index, load.label());
+        Path dir = directory.resolve(name);
+        RunConfig config = base.withLoad(load).withOutputDir(dir);
+        RunReport report = completeEarlierRun(dir, config);
+        boolean resumed = report != null;
+        if (!resumed) {
+            if (anyRun && !coolDown.isZero() && stopped.await(coolDown.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new Stopped();
+            }
+            anyRun = true;
+            report = runner.run(config).report();
+        }
+        SweepReport.Point point = SweepReport.Point.of(index, role, name, value, report, slo, resumed);
+        finished.add(new Finished(point, order, report));
+        log.accept(describe(point, resumed));
+        write(false);
+        if (report.run().interrupted()) {
+            throw new Stopped();
+        }
+        return report;
+    }
+
+    /** The report of a finished, uninterrupted run of {@code config} in {@code dir}; null when there is none. */
+    private static RunReport completeEarlierRun(Path dir, RunConfig config) {
+        if (!Files.isRegularFile(dir.resolve(ReportFiles.REPORT_JSON))) {
+            return null;
+        }
+        try {
+            RunReport report = RunDirectory.readReport(dir);
+            boolean same = report.config() != null
+                    && report.config().withOutputDir(null).equals(config.withOutputDir(null));
+            return same && !report.run().interrupted() ? report : null;
+        } catch (IOException e) {
+            return null; // a half-written or foreign report: the point runs again
+        }
+    }
+
+    private SweepReport write(boolean interrupted) throws IOException {
+        List<Finished> ordered = finished.stream().sorted(Comparator.comparingDouble(Finished::order)).toList();
+        List<KneeDetector.Point> curve = ordered.stream().map(f -> new KneeDetector.Point(
+                orZero(f.point().requestThroughput()), f.point().p99TtftMs(), f.point().p99E2eMs(),
+                f.point().errorRate())).toList();
+        SweepReport.Knee knee = KneeDetector.find(curve, kneeFactor, KneeDetector.DEFAULT_ERROR_RISE)
+                .map(k -> new SweepReport.Knee(ordered.get(k.index()).point().directory(), k.throughput(),
+                        ordered.get(k.riseIndex()).point().directory(), k.reason()))
+                .orElse(null);
+        String axis = mode instanceof SweepMode.Fixed fixed ? fixed.axis().cliName()
+                : mode instanceof SweepMode.Capacity search ? search.axis().cliName() : SweepMode.Axis.RATE.cliName();
+        SweepReport report = new SweepReport(SweepReport.SCHEMA_VERSION, mode.name(), axis,
+                slo == null ? null : slo.toString(), ordered.stream().map(Finished::point).toList(), knee, capacity,
+                interrupted);
+        ReportFiles.writeAtomically(directory.resolve(SweepReport.FILE_NAME), ReportFiles.JSON.writeValueAsString(report) + "\n");
+        StringBuilder csv = new StringBuilder(SummaryCsv.header()).append('\n');
+        ordered.forEach(f -> csv.append(SummaryCsv.row(f.report())).append('\n'));
+        ReportFiles.writeAtomically(directory.resolve(ReportFiles.SUMMARY_CSV), csv.toString());
+        List<LabeledRun> runs = ordered.stream().map(f -> new LabeledRun(f.point().directory(), f.report())).toList();
+        SweepMarkers markers = new SweepMarkers(slo == null ? null : slo.latencyLinesMs(), capacityThroughput(),
+                knee == null ? null : knee.requestThroughput());
+        ReportFiles.writeAtomically(directory.resolve(HtmlReport.FILE_NAME), HtmlReport.forSweep(runs, markers));
+        return report;
+    }
+
+    /** The achieved throughput of the capacity's last run (its re-run, when there was one). */
+    private Double capacityThroughput() {
+        if (capacity == null || capacity.capacity() == null) {
+            return null;
+        }
+        return finished.reversed().stream().filter(f -> f.point().value() == capacity.capacity()).findFirst()
+                .map(f -> f.point().requestThroughput()).orElse(null);
+    }
+
+    private static double orZero(Double value) {
+        return value == null ? 0 : value;
+    }
+
+    private static String describe(SweepReport.Point p, boolean resumed) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-14s %-10s %8s req/s  p99 TTFT %s  p99 E2E %s  errors %s",
+                p.directory(), p.role(), number(p.requestThroughput(), "%.2f"), ms(p.p99TtftMs()), ms(p.p99E2eMs()),
+                p.errorRate() == null ? "-" : String.format(Locale.ROOT, "%.1f%%", p.errorRate() * 100)));
+        if (p.meetsSlo() != null) {
+            line.append(p.meetsSlo() ? "  meets the SLO" : "  misses " + String.join(", ", p.violations()));
+        }
+        if (resumed) {
+            line.append("  (kept from before)");
+        }
+        return line.toString();
+    }
+
+    private static String ms(Double value) {
+        return value == null ? "-" : number(value, "%.1f") + " ms";
+    }
+
+    private static String number(Double value, String format) {
+        return value == null ? "-" : String.format(Locale.ROOT, format, value);
+    }
+}
