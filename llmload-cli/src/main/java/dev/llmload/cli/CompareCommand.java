@@ -49,8 +49,8 @@ public final class CompareCommand implements Callable<Integer> {
     boolean allowMismatch;
 
     @Option(names = "--fail-if", paramLabel = "THRESHOLDS",
-            description = "Exit 3 when a significant change crosses a threshold, e.g. p99_ttft:+10%,"
-                    + "output_token_throughput:-5% (+ a rise, - a fall; without % in the metric's unit).")
+            description = "Exit 3 when a significant change crosses a threshold, e.g. p99_ttft:+10%%,"
+                    + "output_token_throughput:-5%% (+ a rise, - a fall; without %% in the metric's unit).")
     String failIf;
 
     @Option(names = "--confidence", paramLabel = "C", defaultValue = "0.95",

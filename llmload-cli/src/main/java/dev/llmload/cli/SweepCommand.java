@@ -83,7 +83,7 @@ public final class SweepCommand implements Callable<Integer> {
     double start;
 
     @Option(names = "--precision", paramLabel = "X[%]", defaultValue = "5%",
-            description = "--find-capacity: stop bisecting when the bracket is this narrow, relative (5%) or absolute "
+            description = "--find-capacity: stop bisecting when the bracket is this narrow, relative (5%%) or absolute "
                     + "(0.5). Default: ${DEFAULT-VALUE}.")
     String precision;
 
