@@ -66,7 +66,8 @@ public record RunReport(
     public record Run(String id, String startedAt, String endedAt, String commandLine, long seed, boolean interrupted,
                       ClientHost client) {}
 
-    public record Model(String name, String parameters, String precision, String quantization) {}
+    /** @param maxModelLen the server's context length as it reported it; null when it did not */
+    public record Model(String name, String parameters, String precision, String quantization, Integer maxModelLen) {}
 
     /** @param framework e.g. vllm, sglang; {@code llmload-sim} for the embedded simulator */
     public record Service(String url, String api, String framework, String version, String launchArgs, boolean streaming) {}

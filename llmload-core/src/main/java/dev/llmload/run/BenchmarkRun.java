@@ -289,9 +289,9 @@ public final class BenchmarkRun {
                 new RunReport.Run(parts.runId(), parts.startedAt(), null, commandLine, config.seed(), false,
                         ClientHost.discover()),
                 new RunReport.Model(parts.model(), meta.get("model.parameters"), meta.get("model.precision"),
-                        meta.get("model.quantization")),
+                        meta.get("model.quantization"), parts.server().maxModelLen()),
                 new RunReport.Service(parts.endpoint().toString(), config.api().cliName(),
-                        meta.getOrDefault("service.framework", parts.server().ownedBy()),
+                        meta.getOrDefault("service.framework", parts.server().framework()),
                         meta.getOrDefault("service.version", parts.server().version()),
                         meta.get("service.launch_args"), config.stream()),
                 new RunReport.Hardware(

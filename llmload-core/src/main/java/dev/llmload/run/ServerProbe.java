@@ -5,29 +5,38 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.http.Endpoint;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
- * Asks the server what it serves before any load is sent: {@code /v1/models} (model name,
- * {@code max_model_len}, {@code owned_by}) and {@code /version}. A server that cannot be reached
- * stops the run here with a one-line reason. Uses the JDK client, apart from the load's.
+ * Asks the server what it is before any load is sent: {@code /v1/models} (model name,
+ * {@code max_model_len}, {@code owned_by}), {@code /version}, and where those leave the engine
+ * unknown the metadata endpoints of the other engines: TGI's {@code /info}, llama.cpp's
+ * {@code /props}, Ollama's {@code /api/version}. A server that cannot be reached stops the run
+ * here with a one-line reason; an endpoint that does not answer just leaves its fields null.
+ * Uses the JDK client, apart from the load's.
  */
 public final class ServerProbe {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** Metadata endpoints are optional; a server that lacks one should not hold the run up. */
+    private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(3);
 
     /**
-     * What the server said about itself; null fields were not reported.
+     * What the server said about itself; null fields were not reported, never guessed.
      *
-     * @param ownedBy {@code owned_by} of the model entry: vLLM says {@code vllm}, the simulator {@code llmload-sim}
+     * @param framework the engine, named as llmload names them: {@code vllm}, {@code sglang},
+     *                  {@code tgi}, {@code llama.cpp}, {@code ollama}, {@code trtllm-serve},
+     *                  {@code llmload-sim}, or the model's {@code owned_by} when it is none of these
      */
-    public record ServerInfo(String model, Integer maxModelLen, String ownedBy, String version) {}
+    public record ServerInfo(String model, Integer maxModelLen, String framework, String version) {}
 
     private ServerProbe() {}
 
@@ -36,15 +45,17 @@ public final class ServerProbe {
         String modelsUrl = endpoint.url("/models");
         HttpResponse<String> models;
         try {
-            models = client.send(request(modelsUrl, apiKey), HttpResponse.BodyHandlers.ofString());
+            models = client.send(request(modelsUrl, apiKey, TIMEOUT), HttpResponse.BodyHandlers.ofString());
         } catch (HttpConnectTimeoutException e) {
             throw new RunException("cannot reach " + endpoint + ": connection timed out after " + TIMEOUT.toSeconds() + " s");
         } catch (ConnectException e) {
             throw new RunException("cannot reach " + endpoint + ": connection refused (is the server running?)");
         } catch (HttpTimeoutException e) {
-            throw new RunException("server at " + endpoint + " did not answer GET " + modelsUrl + " within " + TIMEOUT.toSeconds() + " s");
+            throw new RunException("server at " + endpoint + " did not answer GET " + modelsUrl + " within "
+                    + TIMEOUT.toSeconds() + " s");
         } catch (IOException e) {
-            throw new RunException("cannot reach " + endpoint + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            throw new RunException("cannot reach " + endpoint + ": "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RunException("interrupted while contacting " + endpoint);
@@ -56,47 +67,91 @@ public final class ServerProbe {
         String model = null;
         Integer maxModelLen = null;
         String ownedBy = null;
-        if (models.statusCode() == 200) {
-            try {
-                JsonNode data = JSON.readTree(models.body()).path("data");
-                if (data.isArray() && !data.isEmpty()) {
-                    JsonNode first = data.get(0);
-                    model = textOrNull(first.get("id"));
-                    ownedBy = textOrNull(first.get("owned_by"));
-                    JsonNode len = first.get("max_model_len");
-                    maxModelLen = len != null && len.isInt() ? len.asInt() : null;
+        JsonNode first = json(models).path("data").path(0);
+        if (first.isObject()) {
+            model = text(first.get("id"));
+            ownedBy = text(first.get("owned_by"));
+            maxModelLen = integer(first.get("max_model_len"));
+            // llama.cpp puts its context length under meta.
+            maxModelLen = maxModelLen != null ? maxModelLen : integer(first.path("meta").get("n_ctx_train"));
+        }
+        String framework = frameworkOf(ownedBy);
+        String version = text(json(get(client, endpoint.rootUrl("/version"), apiKey)).get("version"));
+        if (framework == null || framework.equals(ownedBy)) {
+            JsonNode tgi = json(get(client, endpoint.rootUrl("/info"), apiKey));
+            JsonNode llamaCpp = tgi.has("model_id") ? null : json(get(client, endpoint.rootUrl("/props"), apiKey));
+            if (tgi.has("model_id")) {
+                framework = "tgi";
+                version = version != null ? version : text(tgi.get("version"));
+                maxModelLen = maxModelLen != null ? maxModelLen : integer(tgi.get("max_total_tokens"));
+            } else if (llamaCpp.has("default_generation_settings")) {
+                framework = "llama.cpp";
+                maxModelLen = maxModelLen != null ? maxModelLen
+                        : integer(llamaCpp.path("default_generation_settings").get("n_ctx"));
+            } else {
+                JsonNode ollama = json(get(client, endpoint.rootUrl("/api/version"), apiKey));
+                if (ollama.has("version")) {
+                    framework = "ollama";
+                    version = version != null ? version : text(ollama.get("version"));
                 }
-            } catch (IOException ignored) {
-                // Some gateways answer /models with something else; the run can go on without it.
             }
         }
-        return new ServerInfo(model, maxModelLen, ownedBy, version(client, endpoint, apiKey));
+        return new ServerInfo(model, maxModelLen, framework, version);
     }
 
-    private static String version(HttpClient client, Endpoint endpoint, String apiKey) {
+    /** The engine a model's {@code owned_by} names; other values are kept as they are. */
+    static String frameworkOf(String ownedBy) {
+        if (ownedBy == null) {
+            return null;
+        }
+        return switch (ownedBy.toLowerCase(Locale.ROOT)) {
+            case "vllm" -> "vllm";
+            case "sglang" -> "sglang";
+            case "llamacpp", "llama.cpp" -> "llama.cpp";
+            case "tensorrt_llm" -> "trtllm-serve";
+            case "llmload-sim" -> "llmload-sim";
+            default -> ownedBy;
+        };
+    }
+
+    private static HttpResponse<String> get(HttpClient client, String url, String apiKey) {
         try {
-            HttpResponse<String> response = client.send(request(endpoint.rootUrl("/version"), apiKey),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() == 200) {
-                return textOrNull(JSON.readTree(response.body()).get("version"));
-            }
+            return client.send(request(url, apiKey, METADATA_TIMEOUT), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return null;
         }
-        return null;
     }
 
-    private static HttpRequest request(String url, String apiKey) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(java.net.URI.create(url)).timeout(TIMEOUT).GET();
+    /** The body as JSON when the answer was a 200 with a JSON object; an empty object otherwise. */
+    private static JsonNode json(HttpResponse<String> response) {
+        if (response == null || response.statusCode() != 200) {
+            return JSON.createObjectNode();
+        }
+        try {
+            JsonNode node = JSON.readTree(response.body());
+            return node != null && node.isObject() ? node : JSON.createObjectNode();
+        } catch (IOException e) {
+            // Some gateways answer these paths with HTML or text; the run goes on without them.
+            return JSON.createObjectNode();
+        }
+    }
+
+    private static HttpRequest request(String url, String apiKey, Duration timeout) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET();
         if (apiKey != null && !apiKey.isEmpty()) {
             builder.header("Authorization", "Bearer " + apiKey);
         }
         return builder.build();
     }
 
-    private static String textOrNull(JsonNode node) {
-        return node == null || node.isNull() ? null : node.asText();
+    private static String text(JsonNode node) {
+        return node == null || node.isNull() || !node.isValueNode() ? null : node.asText();
+    }
+
+    private static Integer integer(JsonNode node) {
+        return node != null && node.canConvertToInt() && node.isNumber() ? node.asInt() : null;
     }
 }

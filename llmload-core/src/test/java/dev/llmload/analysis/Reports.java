@@ -35,7 +35,7 @@ final class Reports {
                 new RunReport.Run("20250101-120000-c8", "2025-01-01T12:00:00+01:00", "2025-01-01T12:00:05+01:00",
                         "llmload run --concurrency 8", 42, false,
                         new ClientHost("Test CPU", 2, 4.0, "Linux", "OpenJDK 21")),
-                new RunReport.Model("llama-3-8b", "8B", "bf16", null),
+                new RunReport.Model("llama-3-8b", "8B", "bf16", null, null),
                 new RunReport.Service("http://127.0.0.1:8000/v1", "chat", "vllm", "0.11.0", null, true),
                 new RunReport.Hardware(null, null, null, null, null),
                 RunReport.Load.of(load, (long) records.size(), null, 0),

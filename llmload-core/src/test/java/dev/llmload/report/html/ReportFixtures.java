@@ -90,7 +90,7 @@ final class ReportFixtures {
                 new RunReport.Run("2025-06-02T10-15-00-c" + concurrency, "2025-06-02T10:15:00Z", "2025-06-02T10:16:12Z",
                         "llmload run --url http://gpu-box-7:8000/v1 --concurrency " + concurrency, 42, false,
                         new ClientHost("AMD EPYC 7763 64-Core Processor", 16, 62.8, "Linux 6.8 amd64", "OpenJDK 21.0.7")),
-                new RunReport.Model(modelName, "8B", "bf16", null),
+                new RunReport.Model(modelName, "8B", "bf16", null, 8192),
                 new RunReport.Service("http://gpu-box-7:8000/v1", "chat", "vllm", "0.9.1",
                         "--max-num-seqs 256 --enable-prefix-caching", true),
                 new RunReport.Hardware("NVIDIA H100 80GB HBM3", 1, 80.0, null, null),

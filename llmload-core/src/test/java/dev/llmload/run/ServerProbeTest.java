@@ -1,0 +1,79 @@
+package dev.llmload.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.llmload.http.Endpoint;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What the probe learns from each engine's metadata endpoints, served as those engines answer. */
+class ServerProbeTest {
+
+    /** A loopback server answering GETs with fixed JSON bodies; other paths get 404. */
+    private static HttpServer serve(Map<String, String> bodies) throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            String body = bodies.get(exchange.getRequestURI().getPath());
+            byte[] bytes = (body == null ? "not found" : body).getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(body == null ? 404 : 200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        return server;
+    }
+
+    private static ServerProbe.ServerInfo probe(HttpServer server) throws Exception {
+        return ServerProbe.probe(Endpoint.openAiBase("http://127.0.0.1:" + server.getAddress().getPort()), null);
+    }
+
+    @Test
+    void vllmSaysItAllOnModelsAndVersion() throws Exception {
+        HttpServer server = serve(Map.of(
+                "/v1/models", "{\"data\":[{\"id\":\"meta-llama/Llama-3.1-8B\",\"owned_by\":\"vllm\",\"max_model_len\":131072}]}",
+                "/version", "{\"version\":\"0.11.2\"}"));
+        try {
+            assertThat(probe(server)).isEqualTo(new ServerProbe.ServerInfo("meta-llama/Llama-3.1-8B", 131072, "vllm", "0.11.2"));
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void tgiIsKnownByItsInfoEndpoint() throws Exception {
+        HttpServer server = serve(Map.of(
+                "/v1/models", "{\"data\":[{\"id\":\"tgi\",\"owned_by\":\"system\"}]}",
+                "/info", "{\"model_id\":\"mistralai/Mistral-7B\",\"version\":\"3.3.7\",\"max_total_tokens\":8192}"));
+        try {
+            assertThat(probe(server)).isEqualTo(new ServerProbe.ServerInfo("tgi", 8192, "tgi", "3.3.7"));
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void llamaCppIsKnownByItsProps() throws Exception {
+        HttpServer server = serve(Map.of(
+                "/v1/models", "{\"data\":[{\"id\":\"qwen.gguf\",\"owned_by\":\"someone\"}]}",
+                "/props", "{\"default_generation_settings\":{\"n_ctx\":4096},\"total_slots\":4}"));
+        try {
+            assertThat(probe(server)).isEqualTo(new ServerProbe.ServerInfo("qwen.gguf", 4096, "llama.cpp", null));
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aServerThatSaysNothingLeavesEverythingNull() throws Exception {
+        HttpServer server = serve(Map.of());
+        try {
+            assertThat(probe(server)).isEqualTo(new ServerProbe.ServerInfo(null, null, null, null));
+        } finally {
+            server.stop(0);
+        }
+    }
+}
