@@ -110,7 +110,7 @@ public final class BenchmarkRun {
                 throw new RunException(e.getMessage(), e);
             }
             Endpoint endpoint = Endpoint.openAiBase(targetUrl);
-            ServerProbe.ServerInfo server = ServerProbe.probe(endpoint, apiKey);
+            ServerProbe.ServerInfo server = ServerProbe.probe(endpoint, apiKey, config.insecure());
             String model = config.model() != null ? config.model() : server.model();
             if (model == null) {
                 throw new RunException("the server at " + endpoint + " lists no model on /v1/models; give one with --model");

@@ -40,8 +40,13 @@ public final class ServerProbe {
 
     private ServerProbe() {}
 
-    public static ServerInfo probe(Endpoint endpoint, String apiKey) throws RunException {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
+    /** @param insecure skip TLS certificate checks, as the load's client does with {@code --insecure} */
+    public static ServerInfo probe(Endpoint endpoint, String apiKey, boolean insecure) throws RunException {
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1);
+        if (insecure) {
+            builder.sslContext(TrustEverything.sslContext());
+        }
+        HttpClient client = builder.build();
         String modelsUrl = endpoint.url("/models");
         HttpResponse<String> models;
         try {
@@ -53,6 +58,9 @@ public final class ServerProbe {
         } catch (HttpTimeoutException e) {
             throw new RunException("server at " + endpoint + " did not answer GET " + modelsUrl + " within "
                     + TIMEOUT.toSeconds() + " s");
+        } catch (javax.net.ssl.SSLException e) {
+            throw new RunException("TLS with " + endpoint + " failed: " + e.getMessage()
+                    + " (a self-signed certificate needs --insecure)");
         } catch (IOException e) {
             throw new RunException("cannot reach " + endpoint + ": "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));

@@ -1,12 +1,15 @@
 package dev.llmload.load;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import javax.net.ssl.SSLContext;
 
 /**
  * A loopback HTTP server that answers every POST with a scripted SSE stream: each step writes its
@@ -20,8 +23,24 @@ final class ScriptedSseServer implements AutoCloseable {
 
     private final HttpServer server;
 
+    private final String scheme;
+
     ScriptedSseServer(List<Step> steps) throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        this(steps, null);
+    }
+
+    /** @param tls serve https with this context; null for plain http */
+    ScriptedSseServer(List<Step> steps, SSLContext tls) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        if (tls == null) {
+            server = HttpServer.create(address, 0);
+            scheme = "http";
+        } else {
+            HttpsServer https = HttpsServer.create(address, 0);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            server = https;
+            scheme = "https";
+        }
         server.createContext("/v1/models", exchange -> {
             byte[] body = "{\"data\":[{\"id\":\"scripted\",\"owned_by\":\"test\"}]}".getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -49,7 +68,7 @@ final class ScriptedSseServer implements AutoCloseable {
     }
 
     String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return scheme + "://127.0.0.1:" + server.getAddress().getPort();
     }
 
     @Override

@@ -28,7 +28,7 @@ class ServerProbeTest {
     }
 
     private static ServerProbe.ServerInfo probe(HttpServer server) throws Exception {
-        return ServerProbe.probe(Endpoint.openAiBase("http://127.0.0.1:" + server.getAddress().getPort()), null);
+        return ServerProbe.probe(Endpoint.openAiBase("http://127.0.0.1:" + server.getAddress().getPort()), null, false);
     }
 
     @Test

@@ -1,0 +1,98 @@
+package dev.llmload.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.llmload.protocol.ApiKind;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.run.BenchmarkRun;
+import dev.llmload.run.DataSpec;
+import dev.llmload.run.LoadSpec;
+import dev.llmload.run.RunConfig;
+import dev.llmload.run.RunException;
+import dev.llmload.run.TelemetrySpec;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** https targets: certificates are checked by default, and --insecure accepts a self-signed one. */
+class TlsTest {
+
+    private static final String PASSWORD = "llmload-test";
+
+    @TempDir
+    static Path keys;
+
+    private static SSLContext serverTls;
+
+    @TempDir
+    Path dir;
+
+    /** A self-signed certificate for 127.0.0.1, made with the JDK's keytool. */
+    @BeforeAll
+    static void makeCertificate() throws Exception {
+        Path java = Path.of(ProcessHandle.current().info().command().orElseThrow());
+        Path keytool = java.resolveSibling("keytool");
+        Path store = keys.resolve("server.p12");
+        Process process = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "server", "-keyalg", "RSA",
+                "-keysize", "2048", "-validity", "2", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1",
+                "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", PASSWORD, "-keypass", PASSWORD)
+                .redirectErrorStream(true).start();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(new String(process.getInputStream().readAllBytes())).isZero();
+        KeyStore keyStore = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(store)) {
+            keyStore.load(in, PASSWORD.toCharArray());
+        }
+        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(keyStore, PASSWORD.toCharArray());
+        serverTls = SSLContext.getInstance("TLS");
+        serverTls.init(keyManagers.getKeyManagers(), null, null);
+    }
+
+    private static List<ScriptedSseServer.Step> answer() {
+        return List.of(
+                new ScriptedSseServer.Step("data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n", 5),
+                new ScriptedSseServer.Step("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":8,\"completion_tokens\":1}}\n\n", 0),
+                new ScriptedSseServer.Step("data: [DONE]\n\n", 0));
+    }
+
+    private RunConfig config(String url, boolean insecure) {
+        return new RunConfig(url, ApiKind.CHAT, null, true, true, LoadSpec.closed(1), 2L, null, 0, null,
+                DataSpec.synthetic("8", "1", "cl100k_base"), 1, Timeouts.defaults(),
+                new TelemetrySpec("off", null, List.of(), null, Duration.ofSeconds(1), Duration.ofSeconds(1)),
+                Duration.ofSeconds(5), dir, Map.of(), List.of(), insecure, 1, null, null, List.of());
+    }
+
+    @Test
+    void anUntrustedCertificateStopsTheRunWithOneLine() throws Exception {
+        try (ScriptedSseServer server = new ScriptedSseServer(answer(), serverTls)) {
+            RunConfig config = config(server.url(), false);
+            assertThatThrownBy(() -> new BenchmarkRun(config, config.url(), null, "t", "t", r -> {}).execute())
+                    .isInstanceOf(RunException.class)
+                    .hasMessageContaining("TLS")
+                    .hasMessageContaining("--insecure")
+                    .hasMessageNotContaining("\n");
+        }
+    }
+
+    @Test
+    void insecureAcceptsASelfSignedCertificateAndMeasuresOverTls() throws Exception {
+        try (ScriptedSseServer server = new ScriptedSseServer(answer(), serverTls)) {
+            RunConfig config = config(server.url(), true);
+            List<RequestRecord> records = new BenchmarkRun(config, config.url(), null, "t", "t", r -> {}).execute().records();
+            assertThat(records).hasSize(2).allMatch(RequestRecord::succeeded);
+            assertThat(records).allMatch(r -> r.firstTokenNanos() > r.sentNanos() && r.outputTokens() == 1);
+        }
+    }
+}
