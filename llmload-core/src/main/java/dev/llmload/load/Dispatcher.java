@@ -141,10 +141,6 @@ public final class Dispatcher {
         }
     }
 
-    public int inFlight() {
-        return inFlight.size();
-    }
-
     /**
      * Fills the closed loop up to its target now, then, for a plan that changes over time, keeps
      * checking the target until nothing more will be sent (completions also top the loop up).

@@ -167,10 +167,6 @@ public final class SessionDispatcher {
         }
     }
 
-    public int inFlight() {
-        return inFlight.size();
-    }
-
     /** Requests in flight may finish until the grace period after the stop or the deadline. */
     private long graceLimit(Duration grace) {
         long stoppedAt = stopRequestedNanos;

@@ -18,8 +18,6 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.SplittableRandom;
 
 /**
  * Requests from a JSON Lines file, one entry per line, read one line at a time:
@@ -35,27 +33,16 @@ import java.util.SplittableRandom;
  * bad line is only met when reached. {@link #prescan} checks every line first, and {@link #open}
  * prescans and then opens, failing on the first bad line before any load is sent.
  */
-public final class JsonlSource implements RequestSource {
+public final class JsonlSource extends FileSource {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Path file;
-    private final Tokenizer tokenizer;
-    private final OutputLengths outputLengths;
-    private final SplittableRandom random;
     private BufferedReader reader;
     private long lineNumber;
-    private long index;
-    private RequestSpec pending;
-    private boolean finished;
-    private String sha256;
 
     /** A source that reads {@code file} lazily; see {@link #open} for the checked variant. */
     public JsonlSource(Path file, Tokenizer tokenizer, OutputLengths outputLengths, long seed) {
-        this.file = file;
-        this.tokenizer = tokenizer;
-        this.outputLengths = outputLengths;
-        this.random = new SplittableRandom(seed);
+        super(file, tokenizer, outputLengths, seed);
     }
 
     /**
@@ -66,7 +53,7 @@ public final class JsonlSource implements RequestSource {
     public static JsonlSource open(Path file, Tokenizer tokenizer, OutputLengths outputLengths, long seed) {
         DatasetScan scan = prescan(file);
         JsonlSource source = new JsonlSource(file, tokenizer, outputLengths, seed);
-        source.sha256 = scan.sha256();
+        source.knownHash(scan.sha256());
         return source;
     }
 
@@ -99,53 +86,16 @@ public final class JsonlSource implements RequestSource {
     }
 
     @Override
-    public boolean hasNext() {
-        if (pending == null && !finished) {
-            pending = readNext();
-        }
-        return pending != null;
+    protected String format() {
+        return "jsonl";
     }
 
     @Override
-    public RequestSpec next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        RequestSpec spec = pending;
-        pending = null;
-        return spec;
-    }
-
-    @Override
-    public String describe() {
-        return "jsonl " + file + " output=" + outputLengths.describe() + " tokenizer=" + tokenizer.name();
-    }
-
-    @Override
-    public String contentHash() {
-        if (sha256 == null) {
-            sha256 = ContentHash.of(file);
-        }
-        return sha256;
-    }
-
-    @Override
-    public void close() {
-        finished = true;
-        if (reader != null) {
-            try {
-                reader.close();
-            } catch (IOException e) {
-                // nothing was written; a failed close of a file we only read loses nothing
-            }
-            reader = null;
-        }
-    }
-
-    private RequestSpec readNext() {
+    protected RequestSpec readNext() {
         try {
             if (reader == null) {
                 reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+                input = reader;
             }
             String line;
             while ((line = reader.readLine()) != null) {

@@ -18,8 +18,6 @@ import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.SplittableRandom;
 
 /**
  * Requests from a ShareGPT file: a top-level JSON array of
@@ -36,28 +34,17 @@ import java.util.SplittableRandom;
  *
  * <p>As with {@link JsonlSource}, the constructor reads nothing; {@link #open} prescans first.
  */
-public final class ShareGptSource implements RequestSource {
+public final class ShareGptSource extends FileSource {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonFactory FACTORY = JSON.getFactory();
 
-    private final Path file;
-    private final Tokenizer tokenizer;
-    private final OutputLengths outputLengths;
-    private final SplittableRandom random;
     private JsonParser parser;
     private long entryNumber;
-    private long index;
     private long skipped;
-    private RequestSpec pending;
-    private boolean finished;
-    private String sha256;
 
     public ShareGptSource(Path file, Tokenizer tokenizer, OutputLengths outputLengths, long seed) {
-        this.file = file;
-        this.tokenizer = tokenizer;
-        this.outputLengths = outputLengths;
-        this.random = new SplittableRandom(seed);
+        super(file, tokenizer, outputLengths, seed);
     }
 
     /**
@@ -68,7 +55,7 @@ public final class ShareGptSource implements RequestSource {
     public static ShareGptSource open(Path file, Tokenizer tokenizer, OutputLengths outputLengths, long seed) {
         DatasetScan scan = prescan(file, outputLengths);
         ShareGptSource source = new ShareGptSource(file, tokenizer, outputLengths, seed);
-        source.sha256 = scan.sha256();
+        source.knownHash(scan.sha256());
         return source;
     }
 
@@ -109,53 +96,16 @@ public final class ShareGptSource implements RequestSource {
     }
 
     @Override
-    public boolean hasNext() {
-        if (pending == null && !finished) {
-            pending = readNext();
-        }
-        return pending != null;
+    protected String format() {
+        return "sharegpt";
     }
 
     @Override
-    public RequestSpec next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        RequestSpec spec = pending;
-        pending = null;
-        return spec;
-    }
-
-    @Override
-    public String describe() {
-        return "sharegpt " + file + " output=" + outputLengths.describe() + " tokenizer=" + tokenizer.name();
-    }
-
-    @Override
-    public String contentHash() {
-        if (sha256 == null) {
-            sha256 = ContentHash.of(file);
-        }
-        return sha256;
-    }
-
-    @Override
-    public void close() {
-        finished = true;
-        if (parser != null) {
-            try {
-                parser.close();
-            } catch (IOException e) {
-                // only read from; nothing to lose
-            }
-            parser = null;
-        }
-    }
-
-    private RequestSpec readNext() {
+    protected RequestSpec readNext() {
         try {
             if (parser == null) {
                 parser = start(file, Files.newInputStream(file));
+                input = parser;
             }
             JsonNode entry;
             while ((entry = nextEntry(file, parser, ++entryNumber)) != null) {
