@@ -42,22 +42,57 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "seed of jitter, output lengths and fault draws (default 0)")
     Long seed;
 
-    @Option(names = "--ttft-ms", description = "TTFT of an empty prompt (default 50)")
+    @Option(names = "--engine", paramLabel = "batching|fixed",
+            description = "batching: continuous-batching simulation (default); fixed: fixed TTFT and ITL per request")
+    String engine;
+
+    @Option(names = "--profile", paramLabel = "NAME",
+            description = "batching: step-time model, dynamo (default) or h100-llama3-8b")
+    String profile;
+
+    @Option(names = "--coefficient", paramLabel = "NAME=VALUE",
+            description = "batching: override one coefficient of the profile, e.g. decode_c=4 (repeatable)")
+    Map<String, Double> coefficients;
+
+    @Option(names = "--num-blocks", description = "batching: KV cache size in blocks (default 16384)")
+    Integer numBlocks;
+
+    @Option(names = "--block-size", description = "batching: tokens per KV block (default 16)")
+    Integer blockSize;
+
+    @Option(names = "--max-num-seqs", description = "batching: most sequences in the running batch (default 256)")
+    Integer maxNumSeqs;
+
+    @Option(names = "--max-num-batched-tokens", description = "batching: token budget of one step (default 8192)")
+    Integer maxNumBatchedTokens;
+
+    @Option(names = "--max-waiting",
+            description = "batching: requests waiting before new ones get 429; 0 = unbounded (default 0)")
+    Integer maxWaiting;
+
+    @Option(names = "--watermark", description = "batching: share of KV blocks admission leaves free (default 0.01)")
+    Double watermark;
+
+    @Option(names = "--tokens-per-step",
+            description = "batching: tokens per decode step, above 1 emulates speculative decoding (default 1)")
+    Integer tokensPerStep;
+
+    @Option(names = "--ttft-ms", description = "fixed: TTFT of an empty prompt (default 50)")
     Double ttftMs;
 
-    @Option(names = "--prefill-ms-per-token", description = "added to the TTFT per prompt token (default 0.02)")
+    @Option(names = "--prefill-ms-per-token", description = "fixed: added to the TTFT per prompt token (default 0.02)")
     Double prefillMsPerToken;
 
-    @Option(names = "--itl-ms", description = "inter-token latency (default 20)")
+    @Option(names = "--itl-ms", description = "fixed: inter-token latency (default 20)")
     Double itlMs;
 
-    @Option(names = "--jitter", description = "uniform +/- share applied to every delay, 0..1 (default 0)")
+    @Option(names = "--jitter", description = "fixed: uniform +/- share on every delay, 0..1; batching: log-normal sigma on every step time (default 0)")
     Double jitter;
 
     @Option(names = "--speedup", description = "divides every engine delay (default 1)")
     Double speedup;
 
-    @Option(names = "--mean-output-tokens", description = "mean length without ignore_eos (default 128)")
+    @Option(names = "--mean-output-tokens", description = "fixed: mean length without ignore_eos (default 128)")
     Integer meanOutputTokens;
 
     @Option(names = "--tokens-per-event", description = "tokens coalesced into one SSE event (default 1)")
@@ -67,7 +102,7 @@ public final class SimCommand implements Callable<Integer> {
     Boolean echo;
 
     @Option(names = "--enable-prefix-caching", negatable = true,
-            description = "reported in vllm:cache_config_info (default true)")
+            description = "batching: reuse cached prompt prefixes; reported in vllm:cache_config_info (default true)")
     Boolean enablePrefixCaching;
 
     @Option(names = "--fault", paramLabel = "SPEC@RATE",
@@ -86,6 +121,22 @@ public final class SimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        SimConfig simConfig;
+        try {
+            simConfig = resolve();
+        } catch (RuntimeException e) {
+            System.err.println("llmload sim: " + e.getMessage());
+            return 2;
+        }
+        SimServer server = SimServer.start(simConfig);
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "sim-shutdown"));
+        System.out.println("llmload sim listening on " + server.url() + " (model " + simConfig.model() + ")");
+        server.awaitClosed();
+        return 0;
+    }
+
+    /** The configuration these flags describe: defaults, then {@code --config}, then the flags. */
+    SimConfig resolve() {
         Map<String, Object> overrides = new HashMap<>();
         overrides.put("port", port);
         put(overrides, "host", host);
@@ -94,6 +145,7 @@ public final class SimCommand implements Callable<Integer> {
         put(overrides, "version", version);
         put(overrides, "ioThreads", ioThreads);
         put(overrides, "seed", seed);
+        put(overrides, "engine", engine);
         put(overrides, "ttftMs", ttftMs);
         put(overrides, "prefillMsPerToken", prefillMsPerToken);
         put(overrides, "itlMs", itlMs);
@@ -107,18 +159,22 @@ public final class SimCommand implements Callable<Integer> {
         put(overrides, "retryAfterSeconds", retryAfterSeconds);
         put(overrides, "pauses", pauses);
         put(overrides, "groundTruth", groundTruth == null ? null : groundTruth.toString());
-        SimConfig simConfig;
-        try {
-            simConfig = SimConfig.load(config, overrides);
-        } catch (RuntimeException e) {
-            System.err.println("llmload sim: " + e.getMessage());
-            return 2;
+        // Merged key by key into the file's batching section (and its coefficients), so a flag
+        // changes one setting without resetting the others the file gave.
+        Map<String, Object> batching = new HashMap<>();
+        put(batching, "profile", profile);
+        put(batching, "coefficients", coefficients);
+        put(batching, "numBlocks", numBlocks);
+        put(batching, "blockSize", blockSize);
+        put(batching, "maxNumSeqs", maxNumSeqs);
+        put(batching, "maxNumBatchedTokens", maxNumBatchedTokens);
+        put(batching, "maxWaiting", maxWaiting);
+        put(batching, "watermark", watermark);
+        put(batching, "tokensPerStep", tokensPerStep);
+        if (!batching.isEmpty()) {
+            overrides.put("batching", batching);
         }
-        SimServer server = SimServer.start(simConfig);
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "sim-shutdown"));
-        System.out.println("llmload sim listening on " + server.url() + " (model " + simConfig.model() + ")");
-        server.awaitClosed();
-        return 0;
+        return SimConfig.load(config, overrides);
     }
 
     private static void put(Map<String, Object> overrides, String key, Object value) {

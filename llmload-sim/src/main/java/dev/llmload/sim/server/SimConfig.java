@@ -137,7 +137,8 @@ public record SimConfig(
 
     /**
      * The defaults, overlaid with {@code file} (YAML or JSON; may be null) and then with
-     * {@code overrides} (keys as in the file, values as Jackson would read them).
+     * {@code overrides} (keys as in the file, values as Jackson would read them; a nested map such
+     * as {@code batching} changes only the keys it names).
      */
     public static SimConfig load(Path file, Map<String, ?> overrides) {
         ObjectNode tree = YAML.valueToTree(defaults());
@@ -149,12 +150,12 @@ public record SimConfig(
                         throw new IllegalArgumentException("simulator config " + file + " must be a mapping");
                     }
                     rejectSharedKeysInBatching(fromFile);
-                    tree.setAll((ObjectNode) fromFile);
+                    merge(tree, (ObjectNode) fromFile);
                 }
             }
             ObjectNode overridden = YAML.valueToTree(overrides);
             rejectSharedKeysInBatching(overridden);
-            tree.setAll(overridden);
+            merge(tree, overridden);
             // The batching section is validated on its own when read (maxModelLen must fit in its
             // cache), so it must see the top-level values it will be given.
             if (tree.get("batching") instanceof ObjectNode batchingNode) {
@@ -166,6 +167,21 @@ public record SimConfig(
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read simulator config: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Overlays {@code top} on {@code base}: mappings are merged key by key (so an override of
+     * {@code batching.numBlocks} keeps the file's other batching keys and coefficients), anything
+     * else (numbers, strings, lists such as {@code faults}) is replaced whole.
+     */
+    private static void merge(ObjectNode base, ObjectNode top) {
+        top.properties().forEach(entry -> {
+            if (entry.getValue() instanceof ObjectNode topChild && base.get(entry.getKey()) instanceof ObjectNode baseChild) {
+                merge(baseChild, topChild);
+            } else {
+                base.set(entry.getKey(), entry.getValue());
+            }
+        });
     }
 
     private static void rejectSharedKeysInBatching(JsonNode config) {

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Capacity of the simulated engine on one core (docs/performance.md): `llmload sim` pinned to one
+# CPU, a thin streaming driver pinned to another, STREAMS streams always in flight. Prints the
+# driver's received events and tokens per second, the server's own token rate from /metrics, the
+# running-batch size and the engine's step lag (llmload_sim_step_lag_seconds) over the window
+# after the warm-up.
+#
+#   bench/sim-capacity.sh                       # 5000 streams, 45 s, warm-up 15 s
+#   STREAMS=2000 DURATION=30 SPEEDUP=1 bench/sim-capacity.sh
+#
+# Environment: STREAMS (5000), DURATION seconds (45), WARMUP seconds (15), SPEEDUP (1.5),
+# MAX_TOKENS per request (1024; output lengths are the engine's own draws, mean 256), SIM_CPU (0), DRIVER_CPU (1), PORT (18555), OUT (a temp dir).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$root/bin/java-home.sh"
+llmload_select_jdk
+STREAMS=${STREAMS:-5000} DURATION=${DURATION:-45} WARMUP=${WARMUP:-15} SPEEDUP=${SPEEDUP:-1.5}
+MAX_TOKENS=${MAX_TOKENS:-1024} SIM_CPU=${SIM_CPU:-0} DRIVER_CPU=${DRIVER_CPU:-1} PORT=${PORT:-18555}
+OUT=${OUT:-$(mktemp -d /tmp/sim-capacity.XXXXXX)}
+mkdir -p "$OUT"
+
+(cd "$root" && ./mvnw -B -q -Pbench -DskipTests install >"$OUT/build.log" 2>&1) || { echo "build failed: $OUT/build.log" >&2; exit 1; }
+java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED)
+
+# Room for every stream in the batch and the KV cache (prompt + MAX_TOKENS each, 16-token blocks,
+# half the cache spare), so the run measures streaming, not queueing.
+blocks=$(( STREAMS * (MAX_TOKENS / 16 + 2) * 2 ))
+taskset -c "$SIM_CPU" "${java[@]}" -jar "$root/llmload-cli/target/llmload.jar" sim --port "$PORT" \
+    --speedup "$SPEEDUP" --max-num-seqs "$((STREAMS + 64))" --num-blocks "$blocks" >"$OUT/sim.log" 2>&1 &
+sim_pid=$!
+driver_pid=
+cleanup() { [ -n "$driver_pid" ] && kill "$driver_pid" 2>/dev/null; kill "$sim_pid" 2>/dev/null; wait 2>/dev/null || true; }
+trap cleanup EXIT
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 0.2; done
+
+taskset -c "$DRIVER_CPU" "${java[@]}" -cp "$root/llmload-bench/target/benchmarks.jar" dev.llmload.bench.StreamDriver \
+    --url "http://127.0.0.1:$PORT" --streams "$STREAMS" --max-tokens "$MAX_TOKENS" \
+    --seconds "$DURATION" --warmup "$WARMUP" >"$OUT/driver.log" 2>&1 &
+driver_pid=$!
+# Its clock starts with the driver's, so both count the warm-up from the same moment.
+taskset -c "$DRIVER_CPU" python3 "$root/bench/scrape-metrics.py" "$PORT" "$driver_pid" "$sim_pid" "$OUT/metrics.tsv"
+wait "$driver_pid" || true
+driver_pid=
+
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "sim on CPU $SIM_CPU, driver on CPU $DRIVER_CPU; $STREAMS streams, max_tokens $MAX_TOKENS (no ignore_eos), speedup $SPEEDUP; files in $OUT"
+grep RESULT "$OUT/driver.log" || { echo "driver failed:"; tail -5 "$OUT/driver.log"; exit 1; }
+# Columns of metrics.tsv: seconds since start, generation tokens, running, waiting, step lag (s), sim CPU (s).
+lag_p50=$(awk -v warmup="$WARMUP" '$1 >= warmup { print $5 }' "$OUT/metrics.tsv" | sort -g | awk '{ v[NR] = $1 } END { printf "%.2f", 1000 * v[int((NR + 1) / 2)] }')
+awk -v warmup="$WARMUP" -v lag_p50="$lag_p50" '$1 >= warmup {
+    if (n == 0) { t0 = $1; g0 = $2; c0 = $6; minrun = $3 } t1 = $1; g1 = $2; c1 = $6; n++
+    if ($3 > maxrun) maxrun = $3; if ($3 < minrun) minrun = $3; if ($4 > maxwait) maxwait = $4; if ($5 > maxlag) maxlag = $5 }
+  END { printf "SERVER generation_tokens_per_s=%.0f running_min=%d running_max=%d waiting_max=%d step_lag_p50_ms=%s step_lag_max_ms=%.2f\n",
+        (g1 - g0) / (t1 - t0), minrun, maxrun, maxwait, lag_p50, 1000 * maxlag
+        printf "SIM_CPU share_of_one_core=%.2f tokens_per_cpu_second=%.0f scrapes=%d\n",
+        (c1 - c0) / (t1 - t0), (g1 - g0) / (c1 - c0), n }' "$OUT/metrics.tsv"

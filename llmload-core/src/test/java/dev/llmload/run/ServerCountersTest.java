@@ -1,0 +1,114 @@
+package dev.llmload.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.metrics.RunResults;
+import dev.llmload.record.Journal;
+import dev.llmload.sim.server.SimConfig;
+import dev.llmload.sim.server.SimServer;
+import dev.llmload.telemetry.analysis.TelemetrySummary;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The batching simulator's {@code /metrics} during and after a run: the gauges move while the load
+ * runs, and the counters grow by exactly what the client saw succeed, as read three ways: the
+ * report's {@code telemetry} section (the client's own scrapes), the journal, and a scrape of
+ * {@code /metrics} by this test before and after.
+ */
+class ServerCountersTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int REQUESTS = 60;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void countersAddUpToWhatTheClientSawAndGaugesMoveDuringTheRun() throws Exception {
+        // Batching engine at 5x speed; a share of requests is refused with a 500 so that the
+        // counters must leave failures out.
+        SimConfig simConfig = SimConfig.load(null, Map.of("speedup", 5, "seed", 3, "faults", List.of("http-500@0.2")));
+        try (SimServer sim = SimServer.start(simConfig)) {
+            Map<String, Double> before = scrape(sim);
+            RunConfig base = SimulatorRuns.closedLoop(sim.url(), 12, REQUESTS, 200, 48, dir);
+            RunConfig config = new RunConfig(base.url(), base.api(), base.model(), base.stream(), base.ignoreEos(),
+                    base.load(), base.numRequests(), base.duration(), base.warmup(), base.warmupTime(), base.data(),
+                    base.seed(), base.timeouts(),
+                    new TelemetrySpec("auto", null, List.of(), null, Duration.ofSeconds(1), Duration.ofMillis(100)),
+                    base.grace(), base.outputDir(), base.metadata(), base.notes(), base.insecure(), base.ioThreads(),
+                    base.scenario(), base.slo(), base.exports());
+            BenchmarkRun.Result result = SimulatorRuns.run(config);
+            Map<String, Double> after = scrape(sim);
+
+            long successes = 0;
+            long inputTokens = 0;
+            long outputTokens = 0;
+            for (String line : Files.readAllLines(dir.resolve(Journal.FILE_NAME))) {
+                JsonNode entry = JSON.readTree(line);
+                if (entry.get("outcome").asText().equals("success")) {
+                    successes++;
+                    inputTokens += entry.get("input_tokens").asLong();
+                    outputTokens += entry.get("output_tokens").asLong();
+                    assertThat(entry.get("input_tokens_source").asText()).isEqualTo("server");
+                    assertThat(entry.get("output_tokens_source").asText()).isEqualTo("server");
+                } else {
+                    assertThat(entry.get("outcome").asText()).isEqualTo("http_5xx");
+                }
+            }
+            RunResults r = result.report().results();
+            assertThat(r.requests().succeeded()).isEqualTo(successes);
+            assertThat(successes).isBetween(30L, REQUESTS - 1L); // the fault hit some, not all
+            assertThat(outputTokens).isEqualTo(successes * 48);
+
+            // This test's own scrapes.
+            assertThat(delta(before, after, "vllm:prompt_tokens_total")).isEqualTo(inputTokens);
+            assertThat(delta(before, after, "vllm:generation_tokens_total")).isEqualTo(outputTokens);
+            assertThat(delta(before, after, "vllm:request_success_total")).isEqualTo(successes);
+
+            // The report's telemetry section, from the client's scrapes during the run.
+            TelemetrySummary telemetry = result.report().telemetry();
+            assertThat(telemetry.serverKind()).isEqualTo("vllm");
+            assertThat(telemetry.promptTokens().delta()).isEqualTo(inputTokens);
+            assertThat(telemetry.generationTokens().delta()).isEqualTo(outputTokens);
+            assertThat(telemetry.requestsSucceeded().delta()).isEqualTo(successes);
+            assertThat(telemetry.requestsRunning().max()).isGreaterThan(0.0);
+            assertThat(telemetry.kvCacheUsage().max()).isGreaterThan(0.0);
+            // Idle again afterwards.
+            assertThat(after.get("vllm:num_requests_running")).isZero();
+            assertThat(after.get("vllm:kv_cache_usage_perc")).isZero();
+        }
+    }
+
+    private static long delta(Map<String, Double> before, Map<String, Double> after, String name) {
+        return Math.round(after.getOrDefault(name, 0.0) - before.getOrDefault(name, 0.0));
+    }
+
+    /** Each sample of {@code /metrics}, summed over its labels, by metric name. */
+    private static Map<String, Double> scrape(SimServer sim) throws Exception {
+        String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(sim.url() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Map<String, Double> sums = new HashMap<>();
+        for (String line : text.lines().toList()) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            int nameEnd = line.indexOf('{') >= 0 ? line.indexOf('{') : line.indexOf(' ');
+            double value = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            sums.merge(line.substring(0, nameEnd), value, Double::sum);
+        }
+        return sums;
+    }
+}
