@@ -97,6 +97,44 @@ public final class LoadHttpClient implements AutoCloseable {
         return exchange;
     }
 
+    /**
+     * Opens up to {@code connections} keep-alive connections, spread over the event loops, and
+     * parks them in the pools, so the measured requests do not pay for TCP and TLS set-up that a
+     * long-running client would long have done. Waits at most {@code timeout}; a connection that
+     * fails is simply not pooled (the run's own requests will report the failure).
+     *
+     * @return how many connections were opened
+     */
+    public int preconnect(int connections, Duration timeout) throws InterruptedException {
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(connections);
+        java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
+        for (int i = 0; i < connections; i++) {
+            EventLoop loop = group.next();
+            loop.execute(() -> bootstrap.clone(loop).connect(endpoint.host(), endpoint.port())
+                    .addListener((ChannelFuture connected) -> {
+                        if (!connected.isSuccess()) {
+                            done.countDown();
+                            return;
+                        }
+                        Channel channel = connected.channel();
+                        io.netty.handler.ssl.SslHandler ssl = channel.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+                        // Over TLS a pooled connection must also have finished its handshake.
+                        Future<?> ready = ssl == null ? connected : ssl.handshakeFuture();
+                        ready.addListener(handshake -> {
+                            if (handshake.isSuccess()) {
+                                opened.incrementAndGet();
+                                release(channel);
+                            } else {
+                                channel.close();
+                            }
+                            done.countDown();
+                        });
+                    }));
+        }
+        done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return opened.get();
+    }
+
     /** Runs {@code task} on an event loop after {@code delay}; used for per-request timeouts. */
     public static Future<?> schedule(EventLoop loop, Runnable task, long delayNanos) {
         return loop.schedule(task, delayNanos, TimeUnit.NANOSECONDS);

@@ -52,6 +52,17 @@ public final class PreparedFeed implements Iterator<PreparedRequest>, AutoClosea
         }
     }
 
+    /**
+     * Waits until preparation is {@link #AHEAD} requests ahead or has prepared them all, so the
+     * run's first sends do not wait for prompts being made (at most {@code timeout}).
+     */
+    public void awaitReady(java.time.Duration timeout) throws InterruptedException {
+        long until = System.nanoTime() + timeout.toNanos();
+        while (queue.remainingCapacity() > 0 && thread.isAlive() && System.nanoTime() < until) {
+            Thread.sleep(2);
+        }
+    }
+
     @Override
     public boolean hasNext() {
         if (head != null) {

@@ -3,6 +3,10 @@ package dev.llmload.run;
 import dev.llmload.http.Endpoint;
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.load.Dispatcher;
+import dev.llmload.load.FinishedRequest;
+import dev.llmload.load.HotPaths;
+import dev.llmload.load.TestRequest;
+import dev.llmload.record.Outcome;
 import dev.llmload.load.LoadPlan;
 import dev.llmload.load.PreparedFeed;
 import dev.llmload.load.Recorder;
@@ -206,6 +210,7 @@ public final class BenchmarkRun {
              LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, config.ioThreads(),
                      config.timeouts().connect(), config.insecure());
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
+            getReady(feed, client, codec, plan, count, runId);
             telemetry.start();
             long runStart = System.nanoTime();
             Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
@@ -244,6 +249,40 @@ public final class BenchmarkRun {
             throw new RunException("--slo: " + e.getMessage(), e);
         }
     }
+
+    /**
+     * What a long-running client would already have done, so the first measured requests do not
+     * pay for it: requests prepared ahead, the connections the load needs opened, the per-chunk
+     * code compiled, one test request sent (a refused one stops the run here) and the JIT quiet.
+     * Nothing here is timed or counted.
+     */
+    private void getReady(PreparedFeed feed, LoadHttpClient client, OpenAiCodec codec, LoadPlan plan, long count,
+                          String runId) throws InterruptedException, RunException {
+        if (feed != null) {
+            feed.awaitReady(READY_TIMEOUT);
+        }
+        int inFlight = switch (plan) {
+            case LoadPlan.ClosedLoop closed -> closed.concurrency().concurrencyAt(0);
+            case LoadPlan.OpenLoop open -> open.maxConcurrency() > 0 ? open.maxConcurrency() : OPEN_LOOP_CONNECTIONS;
+        };
+        int sessions = config.data().sessions() == null || config.data().sessions().maxSessions() == null
+                ? 0 : config.data().sessions().maxSessions();
+        int connections = Math.max(inFlight, sessions);
+        client.preconnect((int) Math.min(connections, count < 0 ? connections : count), READY_TIMEOUT);
+        HotPaths.warmUp(codec);
+        FinishedRequest test = TestRequest.send(client, codec, config.timeouts(), runId + "-test", READY_TIMEOUT);
+        // Refused credentials or an unknown model or path fail every request alike: say so now.
+        if (test != null && test.outcome() instanceof Outcome.Failure failure
+                && (test.httpStatus() == 401 || test.httpStatus() == 403 || test.httpStatus() == 404)) {
+            throw new RunException("the server refused llmload's test request, so every request would fail: "
+                    + failure.message());
+        }
+        HotPaths.awaitQuietCompiler();
+    }
+
+    /** Connections opened ahead for an open loop without a gate: its peak in flight is not known. */
+    private static final int OPEN_LOOP_CONNECTIONS = 32;
+    private static final java.time.Duration READY_TIMEOUT = java.time.Duration.ofSeconds(30);
 
     private Tokenizer tokenizer() throws RunException {
         try {

@@ -106,6 +106,16 @@ public final class TelemetryCollector implements AutoCloseable {
         if (!onOwner(() -> probed)) {
             probe();
         }
+        // A fresh reading just before the run is the window's baseline: whatever the server
+        // counted before (an earlier run, llmload's test request) stays out of the deltas.
+        List<CompletableFuture<Void>> baseline = onOwner(() -> {
+            List<CompletableFuture<Void>> scrapes = new ArrayList<>();
+            for (Target target : targets) {
+                scrapes.add(scrape(target));
+            }
+            return scrapes;
+        });
+        awaitAll(baseline);
         onOwner(() -> {
             if (config.nvidiaSmi() != null) {
                 startNvidiaSmi();
@@ -114,6 +124,18 @@ public final class TelemetryCollector implements AutoCloseable {
             ticking = owner.scheduleAtFixedRate(this::tick, interval, interval, TimeUnit.NANOSECONDS);
             return null;
         });
+    }
+
+    /** Waits for scrapes started on the owner thread; each records its own failure as a gap. */
+    private void awaitAll(List<CompletableFuture<Void>> scrapes) {
+        try {
+            CompletableFuture.allOf(scrapes.toArray(CompletableFuture[]::new))
+                    .get(2 * config.requestTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // recorded as gaps by the scrapes themselves
+        }
     }
 
     /**
@@ -134,14 +156,7 @@ public final class TelemetryCollector implements AutoCloseable {
             }
             return pending;
         });
-        try {
-            CompletableFuture.allOf(finals.toArray(CompletableFuture[]::new))
-                    .get(2 * config.requestTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            // each scrape records its own failure as a gap
-        }
+        awaitAll(finals);
         TelemetryRecording recording = onOwner(() -> {
             if (nvidiaSmi != null) {
                 nvidiaSmi.close();

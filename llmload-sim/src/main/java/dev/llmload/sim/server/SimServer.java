@@ -65,13 +65,13 @@ public final class SimServer implements AutoCloseable {
     /** Starts the server in front of {@code engine}, which it closes on {@link #close}. */
     public static SimServer start(SimConfig config, Engine engine) {
         Encoding tokenizer = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
-        tokenizer.encode("warm up"); // loads the vocabulary now, not inside the first request's TTFT
         GroundTruthLog groundTruth = config.groundTruth() == null ? null : new GroundTruthLog(Path.of(config.groundTruth()));
         SimServices services = new SimServices(config, engine,
                 new SimMetrics(config.model(), config.enablePrefixCaching()),
                 new FaultPlanner(config.faults(), config.seed()), groundTruth,
                 tokenizer,
                 System.currentTimeMillis() / 1000);
+        SimHttpHandler.warmUp(services);
         boolean epoll = Epoll.isAvailable();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(),
                 new DefaultThreadFactory("sim-io", true),
