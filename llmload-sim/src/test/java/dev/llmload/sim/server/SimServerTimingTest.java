@@ -49,12 +49,13 @@ class SimServerTimingTest {
         // The server's own first write: the engine's wake-up and one hand-over to the event loop.
         assertThat(median(serverTtfts)).isBetween(TTFT_MS, TTFT_MS + 1);
 
-        // The client adds the request's trip and its own wake-ups. On a quiet machine that is well under
-        // 2 ms; on one whose run queue is longer than its cores (shared CI, parallel builds) each wake-up
-        // can wait for a core, so the bound widens there rather than failing on someone else's load.
+        // The client adds the request's trip and its own wake-ups: this test's client is the JDK's, whose
+        // selector thread hands every response to another thread, about 2 ms on a quiet 2-core machine
+        // (llmload's own client is held to 2 ms in BenchmarkRunLoopbackTest). On a machine whose run
+        // queue is longer than its cores each wake-up can wait for a core, so the bound widens there.
         double loadPerCore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()
                 / Runtime.getRuntime().availableProcessors();
-        double slack = loadPerCore > 1 ? 5 : 2;
+        double slack = loadPerCore > 1 ? 6 : 3;
         assertThat(median(ttfts)).as("client TTFT p50, load per core %.1f", loadPerCore)
                 .isBetween(TTFT_MS - 0.5, TTFT_MS + slack);
         assertThat(median(itls)).as("client ITL p50").isBetween(ITL_MS - slack, ITL_MS + slack);
