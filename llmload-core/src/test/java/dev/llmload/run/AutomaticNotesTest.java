@@ -108,10 +108,11 @@ class AutomaticNotesTest {
 
     @Test
     void theClientFallingBehindItsSchedule() throws Exception {
-        // Making 3,000-token prompts takes longer than the 0.5 ms between sends at 2,000 req/s, so
-        // the client cannot keep the schedule: the run is flagged rather than passed off as valid.
+        // Making 2,000-token prompts takes longer than the 0.2 ms between sends at 5,000 req/s: once
+        // the requests prepared before the clock started are sent, the client cannot keep the
+        // schedule, and the run is flagged rather than passed off as valid.
         try (SimServer sim = simulator(fixed(5, 1))) {
-            RunReport report = run(sim, LoadSpec.open(2000, "constant", null, null), 300, 3000, 2, Timeouts.defaults());
+            RunReport report = run(sim, LoadSpec.open(5000, "constant", null, null), 1200, 2000, 2, Timeouts.defaults());
             assertThat(kinds(report)).contains("client_behind_schedule");
         }
     }
