@@ -39,7 +39,10 @@ class BenchmarkRunLoopbackTest {
             assertThat(r.requests().failed()).isZero();
             assertThat(r.successRate()).isEqualTo(1.0);
             assertThat(r.ttftMs().count()).isEqualTo(40);
-            assertThat(r.ttftMs().p50()).isCloseTo(40.0, within(2.0));
+            // TTFT spans a round trip that ITL does not: on these 2-core VMs the loopback request and
+            // the wake-ups of both event loops add about 2 ms (a raw-socket client sees the same,
+            // docs/performance.md), so the median may sit up to 3 ms above the configured value.
+            assertThat(r.ttftMs().p50()).isBetween(40.0, 43.0);
             assertThat(r.itlMs().count()).isEqualTo(40 * 19);
             assertThat(r.itlMs().p50()).isCloseTo(15.0, within(2.0));
             assertThat(r.tpotMs().p50()).isCloseTo(15.0, within(2.0));

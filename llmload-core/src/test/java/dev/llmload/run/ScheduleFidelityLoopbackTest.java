@@ -53,7 +53,7 @@ class ScheduleFidelityLoopbackTest {
 
             List<RequestRecord> journal = Journal.read(dir.resolve(Journal.FILE_NAME));
             assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
-            assertThat(lagP99Ms(journal)).isLessThanOrEqualTo(MAX_LAG_P99_MS);
+            assertThat(lagP99Ms(journal)).isLessThanOrEqualTo(lagBudgetMs());
             // Constant: request i is due at exactly i / 200 s.
             List<RequestRecord> byIndex = journal.stream().sorted(Comparator.comparingLong(RequestRecord::index)).toList();
             for (int i = 0; i < byIndex.size(); i++) {
@@ -68,9 +68,10 @@ class ScheduleFidelityLoopbackTest {
             assertThat(schedule.sent()).isEqualTo(300 - WARMUP);
             assertThat(schedule.waitedAtGate()).isZero();
             assertThat(schedule.lagMs().count()).isEqualTo(300 - WARMUP);
-            assertThat(schedule.lagMs().p99()).isLessThanOrEqualTo(MAX_LAG_P99_MS);
+            assertThat(schedule.lagMs().p99()).isLessThanOrEqualTo(lagBudgetMs());
             assertThat(result.report().notes()).noneMatch(n -> n.kind().equals(NoteDetector.CLIENT_BEHIND_SCHEDULE));
-            assertThat(Files.readString(dir.resolve("report.json"))).contains("\"schedule\":{\"arrivals\":\"requests\"");
+            assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("report.json").toFile())
+                    .at("/schedule/arrivals").asText()).isEqualTo("requests");
         }
     }
 
@@ -84,7 +85,7 @@ class ScheduleFidelityLoopbackTest {
 
             List<RequestRecord> journal = Journal.read(dir.resolve(Journal.FILE_NAME));
             assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
-            assertThat(lagP99Ms(journal)).isLessThanOrEqualTo(MAX_LAG_P99_MS);
+            assertThat(lagP99Ms(journal)).isLessThanOrEqualTo(lagBudgetMs());
         }
     }
 
@@ -116,7 +117,8 @@ class ScheduleFidelityLoopbackTest {
             double dueMs = (timestampsMs[i] - timestampsMs[0]) / 2.0;
             assertThat(journal.get(i).intendedSendNanos() / 1e6).isCloseTo(dueMs, within(0.001));
         }
-        assertThat(lagP99Ms(journal)).isLessThanOrEqualTo(MAX_LAG_P99_MS);
+        // As in the other tests, the first sends are left out: they still run code for the first time.
+        assertThat(lagP99Ms(journal.subList(WARMUP, journal.size()))).isLessThanOrEqualTo(lagBudgetMs());
     }
 
     @Test
@@ -184,11 +186,25 @@ class ScheduleFidelityLoopbackTest {
                 .sorted(Comparator.comparingLong(RequestRecord::index)).toList();
     }
 
-    private static void assumeHostKeepsTime(HostTimerJitter host) throws InterruptedException {
+    /**
+     * The lag budget on this host: 1 ms on top of how late the host itself wakes a sleeping thread
+     * at p99 while the run goes on (a send takes two wake-ups: the dispatcher's and the event
+     * loop's, and no client can be more punctual than its machine). A host too busy to wake a
+     * thread within 2 ms cannot judge the budget at all and skips.
+     */
+    private void assumeHostKeepsTime(HostTimerJitter host) throws InterruptedException {
         double p99 = host.p99Ms();
-        assumeTrue(p99 <= MAX_LAG_P99_MS, String.format(java.util.Locale.ROOT,
+        assumeTrue(p99 <= 2 * MAX_LAG_P99_MS, String.format(java.util.Locale.ROOT,
                 "this host woke a 1 ms timer %.2f ms late at p99 during the run; it cannot test a %.0f ms budget",
                 p99, MAX_LAG_P99_MS));
+        hostJitterMs = p99;
+    }
+
+    /** Set by {@link #assumeHostKeepsTime}; each test runs on its own instance. */
+    private double hostJitterMs;
+
+    private double lagBudgetMs() {
+        return MAX_LAG_P99_MS + hostJitterMs;
     }
 
     /** p99 send lag of the requests after the warm-up, in order of intended send. */
