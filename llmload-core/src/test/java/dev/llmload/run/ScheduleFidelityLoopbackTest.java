@@ -187,10 +187,11 @@ class ScheduleFidelityLoopbackTest {
     }
 
     /**
-     * The lag budget on this host: 1 ms on top of how late the host itself wakes a sleeping thread
-     * at p99 while the run goes on (a send takes two wake-ups: the dispatcher's and the event
-     * loop's, and no client can be more punctual than its machine). A host too busy to wake a
-     * thread within 2 ms cannot judge the budget at all and skips.
+     * The lag budget on this host: 1 ms on top of twice how late the host itself wakes a sleeping
+     * thread at p99 while the run goes on (a send takes two wake-ups, the dispatcher's and the
+     * event loop's timer, and no client can be more punctual than its machine). On a quiet
+     * machine that is close to 1 ms; a host too busy to wake a thread within 2 ms cannot judge the
+     * budget at all and skips.
      */
     private void assumeHostKeepsTime(HostTimerJitter host) throws InterruptedException {
         double p99 = host.p99Ms();
@@ -204,7 +205,7 @@ class ScheduleFidelityLoopbackTest {
     private double hostJitterMs;
 
     private double lagBudgetMs() {
-        return MAX_LAG_P99_MS + hostJitterMs;
+        return MAX_LAG_P99_MS + 2 * hostJitterMs;
     }
 
     /** p99 send lag of the requests after the warm-up, in order of intended send. */
