@@ -100,9 +100,12 @@ public final class LoadHttpClient implements AutoCloseable {
      * instead of a dispatcher's wake-up followed by a hand-over to the loop.
      */
     public Exchange sendAt(HttpExchangeRequest request, ResponseListener listener, long startNanos) {
-        EventLoop loop = group.next();
-        Exchange exchange = new Exchange(loop, request, listener);
         long delay = startNanos - System.nanoTime();
+        // Sent from one of this client's loops (a closed loop's next request, sent as the last one
+        // finished): stay on it, with no hand-over, and reuse the connection that just came free.
+        EventLoop current = delay > 0 ? null : currentLoop();
+        EventLoop loop = current != null ? current : group.next();
+        Exchange exchange = new Exchange(loop, request, listener);
         if (delay > 0) {
             loop.schedule(() -> start(exchange), delay, TimeUnit.NANOSECONDS);
         } else {
@@ -149,9 +152,14 @@ public final class LoadHttpClient implements AutoCloseable {
         return opened.get();
     }
 
-    /** Runs {@code task} on an event loop after {@code delay}; used for per-request timeouts. */
-    public static Future<?> schedule(EventLoop loop, Runnable task, long delayNanos) {
-        return loop.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+    /** The loop the calling thread runs, or null when it is not one of this client's. */
+    private EventLoop currentLoop() {
+        for (EventLoop loop : idleByLoop.keySet()) {
+            if (loop.inEventLoop()) {
+                return loop;
+            }
+        }
+        return null;
     }
 
     private void start(Exchange exchange) {
