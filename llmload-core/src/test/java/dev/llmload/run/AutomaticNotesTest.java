@@ -118,6 +118,16 @@ class AutomaticNotesTest {
     }
 
     @Test
+    void outOfMemoryErrorsFromTheServer() throws Exception {
+        try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("http-500-oom@0.1"), "seed", 4))) {
+            RunReport report = run(sim, LoadSpec.closed(4), 60, 16, 4, Timeouts.defaults());
+            assertThat(kinds(report)).contains("oom");
+            assertThat(report.notes().stream().filter(n -> n.kind().equals("oom")).findFirst().orElseThrow().message())
+                    .containsIgnoringCase("out of memory");
+        }
+    }
+
+    @Test
     void manyFailures() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("http-500@0.25"), "seed", 5))) {
             RunReport report = run(sim, LoadSpec.closed(4), 60, 16, 4, Timeouts.defaults());
