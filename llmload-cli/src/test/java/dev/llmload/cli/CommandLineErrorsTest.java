@@ -2,24 +2,10 @@ package dev.llmload.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
 /** A user's mistake gets one clear line and a non-zero exit code, never a stack trace. */
 class CommandLineErrorsTest {
-
-    private record Outcome(int exitCode, String out, String err) {}
-
-    private static Outcome run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var commandLine = Main.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int code = commandLine.execute(args);
-        return new Outcome(code, out.toString(), err.toString());
-    }
 
     private static void assertOneLineWithoutStackTrace(String err) {
         assertThat(err.strip().lines().count()).as("stderr: %s", err).isEqualTo(1);
@@ -28,7 +14,7 @@ class CommandLineErrorsTest {
 
     @Test
     void unknownFlagIsAUsageError() {
-        Outcome outcome = run("run", "--concurency", "4");
+        CapturedRun outcome = CapturedRun.of("run", "--concurency", "4");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertOneLineWithoutStackTrace(outcome.err());
         assertThat(outcome.err()).contains("--concurency");
@@ -36,7 +22,7 @@ class CommandLineErrorsTest {
 
     @Test
     void zeroConcurrencyIsAUsageError() {
-        Outcome outcome = run("run", "--concurrency", "0", "--url", "http://127.0.0.1:1");
+        CapturedRun outcome = CapturedRun.of("run", "--concurrency", "0", "--url", "http://127.0.0.1:1");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertOneLineWithoutStackTrace(outcome.err());
         assertThat(outcome.err()).contains("--concurrency must be at least 1");
@@ -44,7 +30,7 @@ class CommandLineErrorsTest {
 
     @Test
     void sessionsCannotReplayADataset() {
-        Outcome outcome = run("run", "--sessions", "3", "--trace", "pom.xml");
+        CapturedRun outcome = CapturedRun.of("run", "--sessions", "3", "--trace", "pom.xml");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertOneLineWithoutStackTrace(outcome.err());
         assertThat(outcome.err()).contains("--sessions makes synthetic conversations");
@@ -52,7 +38,7 @@ class CommandLineErrorsTest {
 
     @Test
     void thinkTimeWithoutSessionsIsAUsageError() {
-        Outcome outcome = run("run", "--think-time", "500");
+        CapturedRun outcome = CapturedRun.of("run", "--think-time", "500");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertOneLineWithoutStackTrace(outcome.err());
         assertThat(outcome.err()).contains("--think-time and --max-sessions apply only with --sessions");
@@ -60,21 +46,21 @@ class CommandLineErrorsTest {
 
     @Test
     void badDurationIsAUsageError() {
-        Outcome outcome = run("run", "--duration", "soon");
+        CapturedRun outcome = CapturedRun.of("run", "--duration", "soon");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertOneLineWithoutStackTrace(outcome.err());
     }
 
     @Test
     void bothLoadModelsAtOnceIsAUsageError() {
-        Outcome outcome = run("run", "--concurrency", "2", "--request-rate", "5");
+        CapturedRun outcome = CapturedRun.of("run", "--concurrency", "2", "--request-rate", "5");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertOneLineWithoutStackTrace(outcome.err());
     }
 
     @Test
     void unreachableServerCannotStart() {
-        Outcome outcome = run("run", "--url", "http://127.0.0.1:1", "--num-requests", "1",
+        CapturedRun outcome = CapturedRun.of("run", "--url", "http://127.0.0.1:1", "--num-requests", "1",
                 "--output-dir", System.getProperty("java.io.tmpdir") + "/llmload-unreachable-test");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_CANNOT_START);
         assertOneLineWithoutStackTrace(outcome.err());
@@ -83,7 +69,7 @@ class CommandLineErrorsTest {
 
     @Test
     void badUrlIsAUsageError() {
-        Outcome outcome = run("run", "--url", "ftp://example");
+        CapturedRun outcome = CapturedRun.of("run", "--url", "ftp://example");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertOneLineWithoutStackTrace(outcome.err());
     }
@@ -91,11 +77,11 @@ class CommandLineErrorsTest {
     @Test
     void everyCommandHasHelpAndVersion() {
         for (String command : new String[] {"run"}) {
-            Outcome help = run(command, "--help");
+            CapturedRun help = CapturedRun.of(command, "--help");
             assertThat(help.exitCode()).isZero();
             assertThat(help.out()).contains("Usage: llmload " + command);
         }
-        Outcome version = run("--version");
+        CapturedRun version = CapturedRun.of("--version");
         assertThat(version.exitCode()).isZero();
         assertThat(version.out()).startsWith("llmload ");
     }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,18 +33,6 @@ class SweepAndCompareLoopbackTest {
     @TempDir
     Path dir;
 
-    private record Outcome(int exitCode, String out, String err) {}
-
-    private static Outcome llmload(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var commandLine = Main.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int code = commandLine.execute(args);
-        return new Outcome(code, out.toString(), err.toString());
-    }
-
     private Path simConfig(String name, String yaml) throws Exception {
         return Files.writeString(dir.resolve(name), yaml);
     }
@@ -65,7 +51,7 @@ class SweepAndCompareLoopbackTest {
     void capacityMeetsTheSloWhenRunAgainAndTwentyPercentMoreDoesNot() throws Exception {
         Path sim = simConfig("sim.yaml", FOUR_SEATS);
         Path sweep = dir.resolve("capacity");
-        Outcome search = llmload(args(new String[] {"sweep", "--find-capacity", "--by", "concurrency",
+        CapturedRun search = CapturedRun.of(args(new String[] {"sweep", "--find-capacity", "--by", "concurrency",
                 "--slo", "p99_ttft:100", "--max-points", "8", "--sim-config", sim.toString(),
                 "--output-dir", sweep.toString()}, FOUR_SEAT_WORKLOAD));
         assertThat(search.exitCode()).as(search.err()).isZero();
@@ -84,7 +70,7 @@ class SweepAndCompareLoopbackTest {
 
     private double p99Ttft(Path sim, int concurrency, String name) throws Exception {
         Path run = dir.resolve(name);
-        Outcome outcome = llmload(args(new String[] {"run", "--concurrency", String.valueOf(concurrency),
+        CapturedRun outcome = CapturedRun.of(args(new String[] {"run", "--concurrency", String.valueOf(concurrency),
                 "--sim-config", sim.toString(), "--output-dir", run.toString()}, FOUR_SEAT_WORKLOAD));
         assertThat(outcome.exitCode()).as(outcome.err()).isZero();
         return json(run.resolve("report.json")).at("/results/ttft_ms/p99").asDouble();
@@ -94,7 +80,7 @@ class SweepAndCompareLoopbackTest {
     void latencyRisesAfterTheKnee() throws Exception {
         Path sim = simConfig("sim.yaml", FOUR_SEATS);
         Path sweep = dir.resolve("knee");
-        Outcome outcome = llmload(args(new String[] {"sweep", "--concurrency", "2,4,8", "--sim-config", sim.toString(),
+        CapturedRun outcome = CapturedRun.of(args(new String[] {"sweep", "--concurrency", "2,4,8", "--sim-config", sim.toString(),
                 "--output-dir", sweep.toString()}, FOUR_SEAT_WORKLOAD));
         assertThat(outcome.exitCode()).as(outcome.err()).isZero();
         JsonNode report = json(sweep.resolve("sweep.json"));
@@ -121,7 +107,7 @@ class SweepAndCompareLoopbackTest {
         Path sweep = dir.resolve("seeded");
         String[] command = {"sweep", "--request-rate", "20,40", "--num-requests", "12", "--input-tokens",
             "uniform:8:200", "--output-tokens", "4", "--seed", "11", "--sim-config", sim.toString()};
-        Outcome first = llmload(args(command, "--output-dir", sweep.toString()));
+        CapturedRun first = CapturedRun.of(args(command, "--output-dir", sweep.toString()));
         assertThat(first.exitCode()).as(first.err()).isZero();
         List<String> hashes = new ArrayList<>();
         List<List<Integer>> inputLengths = new ArrayList<>();
@@ -138,7 +124,7 @@ class SweepAndCompareLoopbackTest {
         assertThat(inputLengths.get(0)).doesNotContain(-1).isEqualTo(inputLengths.get(1));
         assertThat(inputLengths.get(0).stream().distinct().count()).as("lengths vary by index").isGreaterThan(3);
 
-        Outcome resumed = llmload(args(command, "--resume", sweep.toString()));
+        CapturedRun resumed = CapturedRun.of(args(command, "--resume", sweep.toString()));
         assertThat(resumed.exitCode()).as(resumed.err()).isZero();
         assertThat(json(sweep.resolve("sweep.json")).get("points")).allMatch(p -> p.get("resumed").asBoolean());
         assertThat(resumed.out()).contains("kept from before");
@@ -152,22 +138,22 @@ class SweepAndCompareLoopbackTest {
         Path longer = fixedRun(sim, "longer", "2", "64");
         Path busier = fixedRun(sim, "busier", "4", "32");
 
-        Outcome isl = llmload("compare", a.toString(), longer.toString(), "--output-dir", dir.resolve("c1").toString());
+        CapturedRun isl = CapturedRun.of("compare", a.toString(), longer.toString(), "--output-dir", dir.resolve("c1").toString());
         assertThat(isl.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(isl.err().lines().findFirst().orElseThrow()).contains("not like for like");
         assertThat(isl.err()).contains("data.input_tokens.requested: 32 vs 64").doesNotContain("Exception");
 
-        Outcome load = llmload("compare", a.toString(), busier.toString(), "--output-dir", dir.resolve("c2").toString());
+        CapturedRun load = CapturedRun.of("compare", a.toString(), busier.toString(), "--output-dir", dir.resolve("c2").toString());
         assertThat(load.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(load.err()).contains("load.concurrency: 2 vs 4");
 
-        Outcome allowed = llmload("compare", a.toString(), busier.toString(), "--allow-mismatch",
+        CapturedRun allowed = CapturedRun.of("compare", a.toString(), busier.toString(), "--allow-mismatch",
                 "--output-dir", dir.resolve("c3").toString());
         assertThat(allowed.exitCode()).as(allowed.err()).isZero();
         assertThat(allowed.out()).startsWith("WARNING");
 
         Path same = dir.resolve("same");
-        Outcome repeat = llmload("compare", a.toString(), b.toString(), "--output-dir", same.toString(),
+        CapturedRun repeat = CapturedRun.of("compare", a.toString(), b.toString(), "--output-dir", same.toString(),
                 "--fail-if", "p99_ttft:+10%,output_token_throughput:-10%");
         assertThat(repeat.exitCode()).as(repeat.out() + repeat.err()).isZero();
         JsonNode comparison = json(same.resolve("comparison.json"));
@@ -182,7 +168,7 @@ class SweepAndCompareLoopbackTest {
 
     private Path fixedRun(Path sim, String name, String concurrency, String inputTokens) {
         Path run = dir.resolve(name);
-        Outcome outcome = llmload("run", "--concurrency", concurrency, "--num-requests", "44", "--warmup", "4",
+        CapturedRun outcome = CapturedRun.of("run", "--concurrency", concurrency, "--num-requests", "44", "--warmup", "4",
                 "--input-tokens", inputTokens, "--output-tokens", "16", "--sim-config", sim.toString(),
                 "--output-dir", run.toString());
         assertThat(outcome.exitCode()).as(outcome.err()).isZero();
