@@ -14,7 +14,7 @@ final class Progress {
 
     private final PrintWriter err;
     private final Long total;
-    private final boolean terminal = System.console() != null;
+    private final boolean terminal = onTerminal();
     private final AtomicLong done = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private volatile double lastTtftMs = Double.NaN;
@@ -24,6 +24,25 @@ final class Progress {
     Progress(PrintWriter err, Long total) {
         this.err = err;
         this.total = total;
+    }
+
+    /**
+     * Whether standard output is a terminal. From JDK 22 on {@code System.console()} exists even
+     * when output is redirected, and {@code Console.isTerminal()} (not in the JDK 21 API this is
+     * compiled against) tells; on JDK 21 a console exists only on a terminal.
+     */
+    private static boolean onTerminal() {
+        java.io.Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+        } catch (NoSuchMethodException e) {
+            return true;
+        } catch (ReflectiveOperationException e) {
+            return false;
+        }
     }
 
     void record(RequestRecord record) {
