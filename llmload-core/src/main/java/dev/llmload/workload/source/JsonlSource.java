@@ -1,9 +1,7 @@
 package dev.llmload.workload.source;
 
 import dev.llmload.workload.ContentHash;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.RequestSpec;
@@ -34,8 +32,6 @@ import java.util.List;
  * prescans and then opens, failing on the first bad line before any load is sent.
  */
 public final class JsonlSource extends FileSource {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private BufferedReader reader;
     private long lineNumber;
@@ -128,15 +124,7 @@ public final class JsonlSource extends FileSource {
     }
 
     private static Entry parse(Path file, long line, String text) {
-        JsonNode node;
-        try {
-            node = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw DatasetException.at(file, line, "not valid JSON (" + e.getOriginalMessage() + ")");
-        }
-        if (!node.isObject()) {
-            throw DatasetException.at(file, line, "expected a JSON object");
-        }
+        JsonNode node = JsonLine.object(file, line, text);
         List<ChatMessage> messages = new ArrayList<>();
         JsonNode prompt = node.get("prompt");
         JsonNode list = node.get("messages");

@@ -1,9 +1,7 @@
 package dev.llmload.workload.source;
 
 import dev.llmload.workload.ContentHash;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.RequestSpec;
@@ -47,8 +45,6 @@ public final class TraceSource implements RequestSource {
 
     /** Mooncake's block size. */
     public static final int DEFAULT_BLOCK_SIZE = 512;
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;
     private final SyntheticPrompts prompts;
@@ -217,15 +213,7 @@ public final class TraceSource implements RequestSource {
     }
 
     private static Row parseJson(Path file, long line, String text) {
-        JsonNode node;
-        try {
-            node = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw DatasetException.at(file, line, "not valid JSON (" + e.getOriginalMessage() + ")");
-        }
-        if (!node.isObject()) {
-            throw DatasetException.at(file, line, "expected a JSON object");
-        }
+        JsonNode node = JsonLine.object(file, line, text);
         JsonNode hashes = node.get("hash_ids");
         long[] hashIds = new long[0];
         if (hashes != null && !hashes.isNull()) {
