@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * schedule is walked by the thread that calls {@link #run} (the dispatcher thread); the gate's
  * state is guarded by its monitor because completions arrive on the I/O threads.
  */
-public final class Dispatcher {
+public final class Dispatcher implements Sender {
 
     /** Parking is accurate to tens of microseconds; the last stretch before a send is spun. */
     private static final long SPIN_NANOS = 100_000;
@@ -96,6 +96,7 @@ public final class Dispatcher {
     }
 
     /** Sends every request and returns once all have finished or {@link #stop} ended the run. */
+    @Override
     public void run(Duration grace) throws InterruptedException {
         dispatcherThread = Thread.currentThread();
         switch (plan) {
@@ -131,6 +132,7 @@ public final class Dispatcher {
     }
 
     /** Stops sending; requests in flight get the grace period given to {@link #run}. Any thread. */
+    @Override
     public void stop() {
         if (stopRequestedNanos == 0) {
             stopRequestedNanos = System.nanoTime();

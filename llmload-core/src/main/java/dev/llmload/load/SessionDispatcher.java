@@ -41,7 +41,7 @@ import java.util.function.Consumer;
  * dropped (they were never scheduled), and session starts that waited for a slot are recorded
  * as cancelled, like requests that waited at the {@link Dispatcher}'s gate.
  */
-public final class SessionDispatcher {
+public final class SessionDispatcher implements Sender {
 
     /** Parking is accurate to tens of microseconds; the last stretch before a send is spun. */
     private static final long SPIN_NANOS = 100_000;
@@ -123,6 +123,7 @@ public final class SessionDispatcher {
     }
 
     /** Runs every session and returns once all have ended or {@link #stop} ended the run. */
+    @Override
     public void run(Duration grace) {
         dispatcherThread = Thread.currentThread();
         while (true) {
@@ -156,6 +157,7 @@ public final class SessionDispatcher {
     }
 
     /** Stops starting sessions and sending turns; in-flight requests get the grace period. Any thread. */
+    @Override
     public void stop() {
         if (stopRequestedNanos == 0) {
             stopRequestedNanos = System.nanoTime();

@@ -10,6 +10,7 @@ import dev.llmload.record.Outcome;
 import dev.llmload.load.LoadPlan;
 import dev.llmload.load.PreparedFeed;
 import dev.llmload.load.Recorder;
+import dev.llmload.load.Sender;
 import dev.llmload.load.SessionDispatcher;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
@@ -214,28 +215,20 @@ public final class BenchmarkRun {
             telemetry.start();
             long runStart = System.nanoTime();
             Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
-            if (sessions != null) {
-                SessionDispatcher current = new SessionDispatcher(client, codec, config.timeouts(), plan, sessions,
-                        count < 0 ? Long.MAX_VALUE : count, config.duration(), config.warmup(), config.warmupTime(),
-                        recorder, runStart, runId + "-");
-                stopSending = current::stop;
-                if (stopRequested) {
-                    current.stop();
-                }
-                current.run(config.grace());
-                return new Sent(recorder.finish(), runStart);
-            }
-            Dispatcher current = new Dispatcher(client, codec, config.timeouts(), plan, feed,
-                    count < 0 ? Long.MAX_VALUE : count, config.duration(), config.warmup(), config.warmupTime(),
-                    recorder, runStart, runId + "-");
-            stopSending = current::stop;
+            long limit = count < 0 ? Long.MAX_VALUE : count;
+            Sender sender = sessions != null
+                    ? new SessionDispatcher(client, codec, config.timeouts(), plan, sessions, limit, config.duration(),
+                            config.warmup(), config.warmupTime(), recorder, runStart, runId + "-")
+                    : new Dispatcher(client, codec, config.timeouts(), plan, feed, limit, config.duration(),
+                            config.warmup(), config.warmupTime(), recorder, runStart, runId + "-");
+            stopSending = sender::stop;
             if (stopRequested) {
-                current.stop();
+                sender.stop();
             }
             try {
-                current.run(config.grace());
+                sender.run(config.grace());
             } catch (DatasetException e) {
-                current.stop();
+                sender.stop();
                 throw new RunException(e.getMessage(), e);
             }
             return new Sent(recorder.finish(), runStart);
