@@ -2,7 +2,7 @@ package dev.llmload.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.jupiter.api.Assumptions.assumingThat;
 
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
@@ -49,11 +49,11 @@ class ScheduleFidelityLoopbackTest {
              HostTimerJitter host = new HostTimerJitter()) {
             BenchmarkRun.Result result = SimulatorRuns.run(openLoop(sim.url(), LoadSpec.open(200, "constant", null, null),
                     300, DataSpec.synthetic("16", "2", "cl100k_base"), 7, dir));
-            assumeHostKeepsTime(host);
+            measureHost(host);
 
             List<RequestRecord> journal = Journal.read(dir.resolve(Journal.FILE_NAME));
             assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
-            assertThat(lagP99Ms(journal)).isLessThanOrEqualTo(lagBudgetMs());
+            assertLagWithinBudget(lagP99Ms(journal));
             // Constant: request i is due at exactly i / 200 s.
             List<RequestRecord> byIndex = journal.stream().sorted(Comparator.comparingLong(RequestRecord::index)).toList();
             for (int i = 0; i < byIndex.size(); i++) {
@@ -68,7 +68,7 @@ class ScheduleFidelityLoopbackTest {
             assertThat(schedule.sent()).isEqualTo(300 - WARMUP);
             assertThat(schedule.waitedAtGate()).isZero();
             assertThat(schedule.lagMs().count()).isEqualTo(300 - WARMUP);
-            assertThat(schedule.lagMs().p99()).isLessThanOrEqualTo(lagBudgetMs());
+            assertLagWithinBudget(schedule.lagMs().p99());
             assertThat(result.report().notes()).noneMatch(n -> n.kind().equals(NoteDetector.CLIENT_BEHIND_SCHEDULE));
             assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("report.json").toFile())
                     .at("/schedule/arrivals").asText()).isEqualTo("requests");
@@ -81,11 +81,11 @@ class ScheduleFidelityLoopbackTest {
              HostTimerJitter host = new HostTimerJitter()) {
             SimulatorRuns.run(openLoop(sim.url(), LoadSpec.open(200, "poisson", null, null), 300,
                     DataSpec.synthetic("16", "2", "cl100k_base"), 11, dir));
-            assumeHostKeepsTime(host);
+            measureHost(host);
 
             List<RequestRecord> journal = Journal.read(dir.resolve(Journal.FILE_NAME));
             assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
-            assertThat(lagP99Ms(journal)).isLessThanOrEqualTo(lagBudgetMs());
+            assertLagWithinBudget(lagP99Ms(journal));
         }
     }
 
@@ -106,7 +106,7 @@ class ScheduleFidelityLoopbackTest {
              HostTimerJitter host = new HostTimerJitter()) {
             SimulatorRuns.run(openLoop(sim.url(), new LoadSpec("open", null, null, "trace", null, null, null), -1,
                     new DataSpec("16", "2", null, null, null, null, trace, 2.0, "cl100k_base"), 7, out));
-            assumeHostKeepsTime(host);
+            measureHost(host);
         }
 
         List<RequestRecord> journal = Journal.read(out.resolve(Journal.FILE_NAME)).stream()
@@ -121,9 +121,8 @@ class ScheduleFidelityLoopbackTest {
         // A trace's bursts (sends 0.25 ms apart) meet the budget at p90; inside the whole test JVM on
         // a 2-core machine a few of 180 sends have been seen 3-6 ms late, so p99 is not asserted here.
         List<RequestRecord> measured = journal.subList(WARMUP, journal.size());
-        assertThat(Statistics.summarize(measured.stream()
-                .mapToDouble(r -> (r.sentNanos() - r.intendedSendNanos()) / 1e6).toArray()).p90())
-                .isLessThanOrEqualTo(lagBudgetMs());
+        assertLagWithinBudget(Statistics.summarize(measured.stream()
+                .mapToDouble(r -> (r.sentNanos() - r.intendedSendNanos()) / 1e6).toArray()).p90());
     }
 
     @Test
@@ -195,18 +194,20 @@ class ScheduleFidelityLoopbackTest {
      * The lag budget on this host: 1 ms on top of twice how late the host itself wakes a sleeping
      * thread at p99 while the run goes on (a send takes two wake-ups, the dispatcher's and the
      * event loop's timer, and no client can be more punctual than its machine). On a quiet
-     * machine that is close to 1 ms; a host too busy to wake a thread within 2 ms cannot judge the
-     * budget at all and skips.
+     * machine that is close to 1 ms. A host that cannot itself wake a thread within 1 ms cannot
+     * judge a 1 ms budget, so there the lag is not asserted (the schedule itself still is).
      */
-    private void assumeHostKeepsTime(HostTimerJitter host) throws InterruptedException {
-        double p99 = host.p99Ms();
-        assumeTrue(p99 <= 2 * MAX_LAG_P99_MS, String.format(java.util.Locale.ROOT,
-                "this host woke a 1 ms timer %.2f ms late at p99 during the run; it cannot test a %.0f ms budget",
-                p99, MAX_LAG_P99_MS));
-        hostJitterMs = p99;
+    private void measureHost(HostTimerJitter host) throws InterruptedException {
+        hostJitterMs = host.p99Ms();
     }
 
-    /** Set by {@link #assumeHostKeepsTime}; each test runs on its own instance. */
+    private void assertLagWithinBudget(double lagMs) {
+        assumingThat(hostJitterMs <= MAX_LAG_P99_MS,
+                () -> assertThat(lagMs).as("send lag, host wake-up p99 %.2f ms", hostJitterMs)
+                        .isLessThanOrEqualTo(lagBudgetMs()));
+    }
+
+    /** Set by {@link #measureHost}; each test runs on its own instance. */
     private double hostJitterMs;
 
     private double lagBudgetMs() {
