@@ -2,25 +2,45 @@
 """Scrapes the simulator's /metrics once a second over ONE keep-alive connection opened before the
 load starts, until DRIVER_PID exits; writes `seconds generation_tokens running waiting step_lag_s
 sim_cpu_s` lines, the last being the CPU time the simulator's process has used (from /proc).
-(A connection opened during a 5000-stream load waits long for the busy event loop to accept it.)
+At the end prints the simulator's token write delay (llmload_sim_token_write_delay_seconds) over
+the scrapes from WARMUP seconds on, as the bucket bounds its p50, p99 and max fall under.
+(A connection opened while the simulator is still taking up a 5000-stream load waits long to be
+accepted, hence the connection opened first.)
 
-usage: scrape-metrics.py PORT DRIVER_PID SIM_PID OUT"""
-import http.client, os, sys, time
+usage: scrape-metrics.py PORT DRIVER_PID SIM_PID OUT WARMUP"""
+import http.client, os, re, sys, time
 
-port, pid, sim_pid, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+port, pid, sim_pid, out, warmup = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], float(sys.argv[5])
 ticks = os.sysconf("SC_CLK_TCK")
+DELAY = "llmload_sim_token_write_delay_seconds_bucket"
 
 def cpu_seconds(p):
     with open("/proc/%d/stat" % p) as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
-conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-start = time.monotonic()
 
 def value(text, name):
     return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
                if line.startswith(name + "{") or line.startswith(name + " "))
 
+def delay_buckets(text):
+    """{upper bound: cumulative count} of the write-delay histogram."""
+    buckets = {}
+    for line in text.splitlines():
+        if line.startswith(DELAY + "{"):
+            le = re.search(r'le="([^"]+)"', line).group(1)
+            buckets[float(le)] = float(line.rsplit(" ", 1)[1])
+    return buckets
+
+def bound_under(buckets, share):
+    total = buckets[float("inf")]
+    for le in sorted(buckets):
+        if buckets[le] >= share * total:
+            return le
+
+conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+start = time.monotonic()
+first = last = None
 with open(out, "w") as f:
     while True:
         try:
@@ -34,4 +54,15 @@ with open(out, "w") as f:
                 value(text, "vllm:num_requests_running"), value(text, "vllm:num_requests_waiting"),
                 value(text, "llmload_sim_step_lag_seconds"), cpu_seconds(sim_pid)))
         f.flush()
+        if t >= warmup:
+            last = delay_buckets(text)
+            first = first or last
         time.sleep(max(0.0, 1 - (time.monotonic() - start - t)))
+
+if first and last:
+    window = {le: last[le] - first[le] for le in last}
+    if window[float("inf")] > 0:
+        fmt = lambda le: "inf" if le == float("inf") else "%g" % (le * 1000)
+        print("WRITE_DELAY flushes=%.0f p50_under_ms=%s p99_under_ms=%s max_under_ms=%s" % (
+            window[float("inf")], fmt(bound_under(window, 0.5)), fmt(bound_under(window, 0.99)),
+            fmt(bound_under(window, 1.0))))

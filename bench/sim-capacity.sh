@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # Capacity of the simulated engine on one core (docs/performance.md): `llmload sim` pinned to one
-# CPU, a thin streaming driver pinned to another, STREAMS streams always in flight. Prints the
-# driver's received events and tokens per second, the server's own token rate from /metrics, the
-# running-batch size and the engine's step lag (llmload_sim_step_lag_seconds) over the window
-# after the warm-up.
+# CPU, a thin streaming driver pinned to another, STREAMS streams always in flight. Prints, over
+# the window after the warm-up, the driver's received events and tokens per second, the server's
+# own token rate from /metrics, the running-batch size, the engine's step lag
+# (llmload_sim_step_lag_seconds) and the token write delay (llmload_sim_token_write_delay_seconds).
 #
-#   bench/sim-capacity.sh                       # 5000 streams, 45 s, warm-up 15 s
+#   bench/sim-capacity.sh                       # 5000 streams, 45 s, warm-up 15 s, speedup 4
+#   SPEEDUP=3 bench/sim-capacity.sh
 #   STREAMS=2000 DURATION=30 SPEEDUP=1 bench/sim-capacity.sh
 #
-# Environment: STREAMS (5000), DURATION seconds (45), WARMUP seconds (15), SPEEDUP (1.5),
-# MAX_TOKENS per request (1024; output lengths are the engine's own draws, mean 256), SIM_CPU (0), DRIVER_CPU (1), PORT (18555), OUT (a temp dir).
+# Environment: STREAMS (5000), DURATION seconds (45), WARMUP seconds (15), PROFILE (h100-llama3-8b,
+# whose decode steps slow down with the batch, so SPEEDUP sets the token rate), SPEEDUP (4),
+# MAX_TOKENS per request (1024; output lengths are the engine's own draws, mean 256), SIM_CPU (0),
+# DRIVER_CPU (1), PORT (18555), OUT (a temp dir).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/bin/java-home.sh"
 llmload_select_jdk
-STREAMS=${STREAMS:-5000} DURATION=${DURATION:-45} WARMUP=${WARMUP:-15} SPEEDUP=${SPEEDUP:-1.5}
+STREAMS=${STREAMS:-5000} DURATION=${DURATION:-45} WARMUP=${WARMUP:-15} SPEEDUP=${SPEEDUP:-4} PROFILE=${PROFILE:-h100-llama3-8b}
 MAX_TOKENS=${MAX_TOKENS:-1024} SIM_CPU=${SIM_CPU:-0} DRIVER_CPU=${DRIVER_CPU:-1} PORT=${PORT:-18555}
 OUT=${OUT:-$(mktemp -d /tmp/sim-capacity.XXXXXX)}
 mkdir -p "$OUT"
@@ -26,7 +29,7 @@ java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED)
 # half the cache spare), so the run measures streaming, not queueing.
 blocks=$(( STREAMS * (MAX_TOKENS / 16 + 2) * 2 ))
 taskset -c "$SIM_CPU" "${java[@]}" -jar "$root/llmload-cli/target/llmload.jar" sim --port "$PORT" \
-    --speedup "$SPEEDUP" --max-num-seqs "$((STREAMS + 64))" --num-blocks "$blocks" >"$OUT/sim.log" 2>&1 &
+    --profile "$PROFILE" --speedup "$SPEEDUP" --max-num-seqs "$((STREAMS + 64))" --num-blocks "$blocks" >"$OUT/sim.log" 2>&1 &
 sim_pid=$!
 driver_pid=
 cleanup() { [ -n "$driver_pid" ] && kill "$driver_pid" 2>/dev/null; kill "$sim_pid" 2>/dev/null; wait 2>/dev/null || true; }
@@ -38,7 +41,8 @@ taskset -c "$DRIVER_CPU" "${java[@]}" -cp "$root/llmload-bench/target/benchmarks
     --seconds "$DURATION" --warmup "$WARMUP" >"$OUT/driver.log" 2>&1 &
 driver_pid=$!
 # Its clock starts with the driver's, so both count the warm-up from the same moment.
-taskset -c "$DRIVER_CPU" python3 "$root/bench/scrape-metrics.py" "$PORT" "$driver_pid" "$sim_pid" "$OUT/metrics.tsv"
+taskset -c "$DRIVER_CPU" python3 "$root/bench/scrape-metrics.py" "$PORT" "$driver_pid" "$sim_pid" "$OUT/metrics.tsv" \
+    "$WARMUP" >"$OUT/write-delay.txt"
 wait "$driver_pid" || true
 driver_pid=
 
@@ -54,3 +58,4 @@ awk -v warmup="$WARMUP" -v lag_p50="$lag_p50" '$1 >= warmup {
         (g1 - g0) / (t1 - t0), minrun, maxrun, maxwait, lag_p50, 1000 * maxlag
         printf "SIM_CPU share_of_one_core=%.2f tokens_per_cpu_second=%.0f scrapes=%d\n",
         (c1 - c0) / (t1 - t0), (g1 - g0) / (c1 - c0), n }' "$OUT/metrics.tsv"
+cat "$OUT/write-delay.txt"

@@ -21,7 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The client's timings against the simulator's own record of when it wrote each token, request by
- * request (matched by {@code x-request-id}), with 256 streams in flight over loopback.
+ * request (matched by {@code x-request-id}), with 256 streams in flight over loopback. The streams
+ * start one by one over one request's length, as users' requests would, rather than all at once:
+ * 256 requests in the same millisecond, every request ending and starting again together, would
+ * measure how the two processes take a burst on two CPUs, not what the client adds to a timing.
  *
  * <p>The client measures from its send, the ground truth from the request's arrival, so a TTFT
  * differs by the request's trip to the server plus the token's trip back, both positive; a gap
@@ -43,6 +46,8 @@ class GroundTruthAgreementTest {
     private static final int OUTPUT_TOKENS = 16;
     private static final double TTFT_MS = 30;
     private static final double ITL_MS = 40;
+    /** One request's length: streams ramped up over it stay spread evenly over it. */
+    private static final long CYCLE_MS = (long) (TTFT_MS + (OUTPUT_TOKENS - 1) * ITL_MS);
 
     @TempDir
     Path dir;
@@ -54,8 +59,10 @@ class GroundTruthAgreementTest {
         try (SimServer sim = SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of("groundTruth", truthFile.toString()))) {
             // A first run warms both sides' code up (its request ids differ: they start with the
             // run directory's name), so the one compared measures steady state, not class loading.
-            SimulatorRuns.run(SimulatorRuns.closedLoop(sim.url(), STREAMS, STREAMS, 32, OUTPUT_TOKENS, dir.resolve("warmup")));
-            SimulatorRuns.run(SimulatorRuns.closedLoop(sim.url(), STREAMS, REQUESTS, 32, OUTPUT_TOKENS, runDir));
+            SimulatorRuns.run(SimulatorRuns.closedLoopRampedUp(sim.url(), STREAMS, CYCLE_MS, STREAMS, 32, OUTPUT_TOKENS,
+                    dir.resolve("warmup")));
+            SimulatorRuns.run(SimulatorRuns.closedLoopRampedUp(sim.url(), STREAMS, CYCLE_MS, REQUESTS, 32, OUTPUT_TOKENS,
+                    runDir));
         } // closing the simulator flushes its log
 
         Map<String, JsonNode> truth = byRequestId(truthFile);

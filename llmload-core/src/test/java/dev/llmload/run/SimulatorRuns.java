@@ -28,7 +28,20 @@ final class SimulatorRuns {
     }
 
     static RunConfig closedLoop(String url, int concurrency, long requests, int inputTokens, int outputTokens, Path dir) {
-        return new RunConfig(url, ApiKind.CHAT, null, true, true, LoadSpec.closed(concurrency), requests, null, 0, null,
+        return closedLoop(url, LoadSpec.closed(concurrency), requests, inputTokens, outputTokens, dir);
+    }
+
+    /** A closed loop whose streams start one by one over {@code rampMs}, so that they do not move in lockstep. */
+    static RunConfig closedLoopRampedUp(String url, int concurrency, long rampMs, long requests, int inputTokens,
+            int outputTokens, Path dir) {
+        LoadSpec load = new LoadSpec("closed", concurrency, null, null, null, null,
+                "ramp:1:" + concurrency + ":" + rampMs + "ms");
+        return closedLoop(url, load, requests, inputTokens, outputTokens, dir);
+    }
+
+    private static RunConfig closedLoop(String url, LoadSpec load, long requests, int inputTokens, int outputTokens,
+            Path dir) {
+        return new RunConfig(url, ApiKind.CHAT, null, true, true, load, requests, null, 0, null,
                 DataSpec.synthetic(String.valueOf(inputTokens), String.valueOf(outputTokens), "cl100k_base"), 7,
                 Timeouts.defaults(), TelemetrySpec.auto(), Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 2, null, null, List.of());
     }

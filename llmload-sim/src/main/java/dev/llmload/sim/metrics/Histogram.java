@@ -23,6 +23,11 @@ final class Histogram {
         960.0, 1920.0, 7680.0
     };
 
+    /** Fine buckets for the simulator's own delays, which should stay well under a millisecond. */
+    static final double[] WRITE_DELAY_BUCKETS = {
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0
+    };
+
     private final double[] bounds;
     private final long[] counts;
     private double sum;

@@ -10,9 +10,10 @@ import java.util.Map;
  * rendering in the Prometheus text format 0.0.4 as Python's prometheus_client writes it (counter
  * families named with {@code _total}, a {@code _created} gauge after each counter and histogram).
  *
- * <p>Threading: observations come from the engine thread (through each request's sink) and
- * {@link #render} from an event loop; every method holds this object's monitor, which the single
- * observing thread takes uncontended almost always.
+ * <p>Threading: request observations come from the engine thread (through each request's sink),
+ * write delays and {@link #render} from the event loops. The request histograms are guarded by
+ * this object's monitor, the write-delay histogram by its own, so that the engine thread and an
+ * event loop never wait for each other on a per-token path.
  */
 public final class SimMetrics {
 
@@ -29,6 +30,8 @@ public final class SimMetrics {
     private final Histogram queue = new Histogram(Histogram.REQUEST_LATENCY_BUCKETS);
     private final Histogram prefill = new Histogram(Histogram.REQUEST_LATENCY_BUCKETS);
     private final Histogram decode = new Histogram(Histogram.REQUEST_LATENCY_BUCKETS);
+    /** Guarded by itself. */
+    private final Histogram writeDelay = new Histogram(Histogram.WRITE_DELAY_BUCKETS);
     private final Map<FinishReason, Long> finished = new EnumMap<>(FinishReason.class);
 
     public SimMetrics(String modelName, boolean enablePrefixCaching) {
@@ -54,6 +57,16 @@ public final class SimMetrics {
     /** The gap between two consecutive token emissions of one request. */
     public synchronized void observeTokenGap(long gapNanos) {
         itl.observe(gapNanos / NANOS_PER_SECOND);
+    }
+
+    /**
+     * How long after the engine emitted a token its event reached the kernel: the simulator's own
+     * HTTP delay, which a client measures as part of its latencies. Observed once per token event.
+     */
+    public void observeWriteDelay(long delayNanos) {
+        synchronized (writeDelay) {
+            writeDelay.observe(Math.max(0, delayNanos) / NANOS_PER_SECOND);
+        }
     }
 
     /** A finished request; aborted ones are counted but, as in vLLM, add no latency samples. */
@@ -124,6 +137,11 @@ public final class SimMetrics {
         gauge(out, "llmload_sim_step_lag_seconds",
                 "How far the simulated engine's real-time loop ran behind its own schedule at its last step.",
                 labels, engine.stepLagSeconds());
+        synchronized (writeDelay) {
+            histogram(out, "llmload_sim_token_write_delay_seconds",
+                    "Time from the simulated engine emitting a token to its event being written to the socket.",
+                    labels, writeDelay);
+        }
         return out.toString();
     }
 

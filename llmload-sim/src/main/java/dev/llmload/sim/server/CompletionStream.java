@@ -10,10 +10,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -21,6 +20,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -31,16 +31,27 @@ import java.util.concurrent.TimeUnit;
  * callbacks into SSE events (or one JSON body), applies this request's stream fault, and writes its
  * ground-truth line.
  *
- * <p>Threading: the {@link TokenSink} methods run on the engine's thread and only hand over to the
- * channel's event loop, which owns every field and does all writing.
+ * <p>Writing: the response head and its end go through the HTTP encoder; every SSE event in between
+ * is framed here as one HTTP chunk (size line, event, CRLF) in one buffer and written beneath the
+ * encoder, which keeps its chunked state meanwhile. The encoder would cost three buffers and a
+ * pipeline pass per token; at 100,000 tokens/s that was a large share of the simulator's CPU. Each
+ * token event is flushed at once, and the ground truth takes its write time when the flush has
+ * handed it to the kernel.
+ *
+ * <p>Threading: the {@link TokenSink} methods run on the engine's thread and only post to the
+ * connection's {@link LoopInbox}; its event loop owns every field and does all writing.
  */
 final class CompletionStream implements TokenSink {
 
     /** Marks the finish in the stall backlog, behind the tokens that came before it. */
     private static final int FINISH = -1;
+    private static final short CRLF = ('\r' << 8) | '\n';
 
     private final SimServices services;
     private final Channel channel;
+    /** The HTTP codec's context: writing and flushing through it skip the codec and every handler after it. */
+    private final ChannelHandlerContext belowEncoder;
+    private final LoopInbox inbox;
     private final Runnable onEnd;
     private final CompletionRequest request;
     private final String requestId;
@@ -58,6 +69,8 @@ final class CompletionStream implements TokenSink {
     private int pending;
     private double[] tokenTimesMs = new double[16];
     private int tokenWrites;
+    /** When the engine emitted the newest tokens this stream was handed. */
+    private long newestTokenNanos;
     private boolean done;
     private boolean faultFired;
     private boolean held;
@@ -65,11 +78,13 @@ final class CompletionStream implements TokenSink {
     private final ArrayDeque<Integer> backlog = new ArrayDeque<>();
     private final StringBuilder body;
 
-    CompletionStream(SimServices services, Channel channel, Runnable onEnd, CompletionRequest request,
+    CompletionStream(SimServices services, Connection connection, Runnable onEnd, CompletionRequest request,
             String requestId, int promptTokens, long arrivalNanos, long arrivalUnixMs, Fault fault, Words words,
             boolean keepAlive) {
         this.services = services;
-        this.channel = channel;
+        this.channel = connection.channel();
+        this.belowEncoder = connection.belowEncoder();
+        this.inbox = connection.inbox();
         this.onEnd = onEnd;
         this.request = request;
         this.requestId = requestId;
@@ -88,17 +103,17 @@ final class CompletionStream implements TokenSink {
 
     @Override
     public void scheduled(long nanos) {
-        channel.eventLoop().execute(() -> scheduledNanos = nanos);
+        inbox.post(() -> scheduledNanos = nanos);
     }
 
     @Override
     public void tokens(int count, long nanos) {
-        channel.eventLoop().execute(() -> onTokens(count));
+        inbox.post(() -> onTokens(count, nanos));
     }
 
     @Override
     public void finished(FinishReason reason, long nanos) {
-        channel.eventLoop().execute(() -> onFinished(reason));
+        inbox.post(() -> onFinished(reason));
     }
 
     // ---- event loop ----
@@ -116,7 +131,7 @@ final class CompletionStream implements TokenSink {
         HttpUtil.setKeepAlive(head, keepAlive);
         channel.write(head, channel.voidPromise());
         if (request.chat()) {
-            channel.write(content(format.roleChunk()), channel.voidPromise());
+            writeEvent(format.roleChunk());
         }
         channel.flush();
         checkFault();
@@ -130,10 +145,11 @@ final class CompletionStream implements TokenSink {
         }
     }
 
-    private void onTokens(int count) {
+    private void onTokens(int count, long nanos) {
         if (done) {
             return;
         }
+        newestTokenNanos = nanos;
         if (held) {
             backlog.add(count);
             return;
@@ -163,6 +179,8 @@ final class CompletionStream implements TokenSink {
 
     private void release() {
         held = false;
+        // Held on purpose: the write delay of what the stall kept back counts from its release.
+        newestTokenNanos = System.nanoTime();
         while (!done && !backlog.isEmpty()) {
             int next = backlog.poll();
             if (next == FINISH) {
@@ -178,7 +196,7 @@ final class CompletionStream implements TokenSink {
         while (n > 0 && !done) {
             int threshold = faultThreshold();
             int now = threshold > written ? Math.min(n, threshold - written) : n;
-            writeEvent(now);
+            writeTokenEvent(now);
             n -= now;
             checkFault();
         }
@@ -211,10 +229,9 @@ final class CompletionStream implements TokenSink {
             case Fault.StreamErrorAfter e -> {
                 String message = "Injected error after " + e.tokens() + " tokens (llmload-sim fault)";
                 if (request.stream()) {
-                    channel.write(content(ChunkFormat.errorEvent(message, "InternalServerError", 500)),
-                            channel.voidPromise());
-                    channel.write(content(ChunkFormat.DONE), channel.voidPromise());
-                    finishResponse();
+                    writeEvent(ChunkFormat.errorEvent(message, "InternalServerError", 500));
+                    writeEvent(ChunkFormat.DONE);
+                    writeLastChunk();
                 } else {
                     SimHttpHandler.sendError(channel, HttpResponseStatus.INTERNAL_SERVER_ERROR, requestId,
                             "InternalServerError", message, keepAlive, null);
@@ -224,33 +241,35 @@ final class CompletionStream implements TokenSink {
             }
             case Fault.MalformedAfter m -> {
                 if (request.stream()) {
-                    channel.writeAndFlush(content(format.malformedChunk()), channel.voidPromise());
+                    writeEvent(format.malformedChunk());
+                    channel.flush();
                 }
             }
             default -> throw new IllegalStateException("not a stream fault: " + fault);
         }
     }
 
-    private void writeEvent(int n) {
+    private void writeTokenEvent(int n) {
         if (body != null) {
             for (int i = 0; i < n; i++) {
                 body.append(words.text(written + i));
             }
         } else {
             int size = format.contentOpen().length + format.contentClose().length;
-            byte[][] texts = new byte[n][];
             for (int i = 0; i < n; i++) {
-                texts[i] = words.json(written + i);
-                size += texts[i].length;
+                size += words.json(written + i).length;
             }
-            ByteBuf buf = channel.alloc().buffer(size);
-            buf.writeBytes(format.contentOpen());
-            for (byte[] text : texts) {
-                buf.writeBytes(text);
+            ByteBuf chunk = startChunk(size);
+            chunk.writeBytes(format.contentOpen());
+            for (int i = 0; i < n; i++) {
+                chunk.writeBytes(words.json(written + i));
             }
-            buf.writeBytes(format.contentClose());
-            recordTokenWrite();
-            channel.writeAndFlush(new DefaultHttpContent(buf), channel.voidPromise());
+            chunk.writeBytes(format.contentClose());
+            endChunk(chunk);
+            belowEncoder.flush();
+            long now = System.nanoTime();
+            services.metrics().observeWriteDelay(now - newestTokenNanos);
+            recordTokenWrite(now);
         }
         written += n;
     }
@@ -278,12 +297,12 @@ final class CompletionStream implements TokenSink {
         } else if (body != null) {
             sendBody(nonStreamingBody(reason).getBytes(StandardCharsets.UTF_8));
         } else {
-            channel.write(content(format.finishChunk(reason.wireName())), channel.voidPromise());
+            writeEvent(format.finishChunk(reason.wireName()));
             if (request.includeUsage()) {
-                channel.write(content(format.usageChunk(promptTokens, written)), channel.voidPromise());
+                writeEvent(format.usageChunk(promptTokens, written));
             }
-            channel.write(content(ChunkFormat.DONE), channel.voidPromise());
-            finishResponse();
+            writeEvent(ChunkFormat.DONE);
+            writeLastChunk();
         }
         end("success", reason);
     }
@@ -295,7 +314,7 @@ final class CompletionStream implements TokenSink {
                 .set(SimHttpHandler.REQUEST_ID, requestId)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, json.length);
         HttpUtil.setKeepAlive(response, keepAlive);
-        recordTokenWrite();
+        recordTokenWrite(System.nanoTime());
         var future = channel.writeAndFlush(response);
         if (!keepAlive) {
             future.addListener(ChannelFutureListener.CLOSE);
@@ -329,14 +348,35 @@ final class CompletionStream implements TokenSink {
         return root.toString();
     }
 
-    private void finishResponse() {
-        var future = channel.writeAndFlush(new DefaultLastHttpContent());
+    /** One whole SSE event as one HTTP chunk; flushed by the caller or by {@link #end}. */
+    private void writeEvent(byte[] event) {
+        endChunk(startChunk(event.length).writeBytes(event));
+    }
+
+    /** A buffer holding the size line of a chunk of {@code size} bytes, with room for them and the CRLF. */
+    private ByteBuf startChunk(int size) {
+        String hex = Integer.toHexString(size);
+        ByteBuf chunk = channel.alloc().buffer(hex.length() + 2 + size + 2);
+        chunk.writeCharSequence(hex, StandardCharsets.US_ASCII);
+        chunk.writeShort(CRLF);
+        return chunk;
+    }
+
+    private void endChunk(ByteBuf chunk) {
+        chunk.writeShort(CRLF);
+        belowEncoder.write(chunk, channel.voidPromise());
+    }
+
+    /** The zero-size last chunk, through the encoder so that it is ready for the next response. */
+    private void writeLastChunk() {
+        var future = channel.write(LastHttpContent.EMPTY_LAST_CONTENT);
         if (!keepAlive) {
             future.addListener(ChannelFutureListener.CLOSE);
         }
     }
 
     private void end(String outcome, FinishReason reason) {
+        channel.flush();
         done = true;
         backlog.clear();
         if (services.groundTruth() != null) {
@@ -348,11 +388,11 @@ final class CompletionStream implements TokenSink {
         onEnd.run();
     }
 
-    private void recordTokenWrite() {
+    private void recordTokenWrite(long nanos) {
         if (tokenWrites == tokenTimesMs.length) {
             tokenTimesMs = Arrays.copyOf(tokenTimesMs, tokenWrites * 2);
         }
-        tokenTimesMs[tokenWrites++] = (System.nanoTime() - arrivalNanos) / 1e6;
+        tokenTimesMs[tokenWrites++] = (nanos - arrivalNanos) / 1e6;
     }
 
     private String bodyId() {
@@ -361,9 +401,5 @@ final class CompletionStream implements TokenSink {
 
     private String model() {
         return request.model() != null ? request.model() : services.config().model();
-    }
-
-    private static DefaultHttpContent content(byte[] bytes) {
-        return new DefaultHttpContent(Unpooled.wrappedBuffer(bytes));
     }
 }

@@ -22,6 +22,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -52,16 +53,21 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             "/v1/models", "/version", "/health", "/metrics", "/llmload/pause");
 
     private final SimServices services;
+    private final LoopInbox inbox;
     private Channel channel;
+    private Connection connection;
     private CompletionStream current;
 
-    SimHttpHandler(SimServices services) {
+    /** @param inbox the inbox of the event loop the channel is registered with */
+    SimHttpHandler(SimServices services, LoopInbox inbox) {
         this.services = services;
+        this.inbox = inbox;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        connection = new Connection(channel, ctx.pipeline().context(HttpServerCodec.class), inbox);
     }
 
     @Override
@@ -192,7 +198,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         boolean echo = services.config().echo() || "true".equalsIgnoreCase(http.headers().get(ECHO_HEADER));
         Words words = echo ? Words.echo(request.promptText()) : Words.DEFAULT;
 
-        CompletionStream stream = new CompletionStream(services, channel, this::streamEnded, request, requestId,
+        CompletionStream stream = new CompletionStream(services, connection, this::streamEnded, request, requestId,
                 tokenIds.length, arrivalNanos, arrivalUnixMs, fault.orElse(null), words, keepAlive);
         GenerationRequest generation = new GenerationRequest(requestId, tokenIds, maxTokens, request.minTokens(),
                 request.ignoreEos(), arrivalNanos);

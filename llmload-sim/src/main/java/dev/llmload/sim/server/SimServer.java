@@ -14,9 +14,13 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.SingleThreadIoEventLoop;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -26,9 +30,13 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.RejectedExecutionHandlers;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,11 +45,13 @@ import java.util.concurrent.TimeUnit;
  * listening, then the engine, then the ground-truth log.
  *
  * <p>Threading: {@code ioThreads} event loops ({@code sim-io-*}) serve the connections, each
- * connection on one loop; the engine has its own thread.
+ * connection on one loop, and the engine's callbacks reach each loop through its {@link LoopInbox};
+ * the engine has its own thread.
  */
 public final class SimServer implements AutoCloseable {
 
     private static final int MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+    private static final long TASK_QUANTUM_MS = 1;
 
     private final SimServices services;
     private final EventLoopGroup group;
@@ -73,9 +83,9 @@ public final class SimServer implements AutoCloseable {
                 System.currentTimeMillis() / 1000);
         SimHttpHandler.warmUp(services);
         boolean epoll = Epoll.isAvailable();
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(),
-                new DefaultThreadFactory("sim-io", true),
+        EventLoopGroup group = eventLoops(config.ioThreads(),
                 epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        Map<EventLoop, LoopInbox> inboxes = new ConcurrentHashMap<>();
         Class<? extends ServerChannel> channelType =
                 epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         try {
@@ -87,8 +97,9 @@ public final class SimServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            LoopInbox inbox = inboxes.computeIfAbsent(ch.eventLoop(), LoopInbox::new);
                             ch.pipeline().addLast(new HttpServerCodec(), new HttpServerExpectContinueHandler(),
-                                    new HttpObjectAggregator(MAX_REQUEST_BYTES), new SimHttpHandler(services));
+                                    new HttpObjectAggregator(MAX_REQUEST_BYTES), new SimHttpHandler(services, inbox));
                         }
                     })
                     .bind(config.host(), config.port())
@@ -107,6 +118,22 @@ public final class SimServer implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Netty's event loops with a task quantum of {@value #TASK_QUANTUM_MS} ms instead of Netty's
+     * default of a second. Under a heavy streaming load the engine's callbacks keep the task queue
+     * full ({@link LoopInbox}), and a loop only returns to its sockets when the queue is empty or
+     * the quantum is spent: with the default, new requests and {@code /metrics} waited for seconds.
+     */
+    private static EventLoopGroup eventLoops(int threads, IoHandlerFactory ioHandlerFactory) {
+        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("sim-io", true), ioHandlerFactory) {
+            @Override
+            protected IoEventLoop newChild(Executor executor, IoHandlerFactory factory, Object... args) {
+                return new SingleThreadIoEventLoop(this, executor, factory, Integer.MAX_VALUE,
+                        RejectedExecutionHandlers.reject(), TASK_QUANTUM_MS);
+            }
+        };
     }
 
     public int port() {

@@ -65,6 +65,11 @@ class SimMetricsEndpointTest {
         assertThat(samples.get("vllm:request_decode_time_seconds_count{" + labels + "}")).isEqualTo((double) requests);
         assertThat(samples.get("vllm:num_requests_running{" + labels + "}")).isZero();
         assertThat(samples).containsKey("llmload_sim_step_lag_seconds{" + labels + "}");
+        // Each streamed request's 5 token events leave in 1 to 5 flushes, each observed once; the
+        // non-streamed ones send their text in the body and observe nothing.
+        assertThat(samples.get("llmload_sim_token_write_delay_seconds_count{" + labels + "}"))
+                .isBetween(requests / 2.0, requests / 2.0 * maxTokens);
+        assertThat(samples.get("llmload_sim_token_write_delay_seconds_sum{" + labels + "}")).isBetween(0.0, 1.0);
         assertThat(samples).containsKey("vllm:prompt_tokens_created{" + labels + "}");
         assertThat(text).contains("# TYPE vllm:prompt_tokens_total counter\n",
                 "# TYPE vllm:time_to_first_token_seconds histogram\n",
