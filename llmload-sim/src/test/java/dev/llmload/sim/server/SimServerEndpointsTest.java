@@ -4,7 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,6 +34,52 @@ class SimServerEndpointsTest {
     static void stop() {
         client.close();
         server.close();
+    }
+
+    /**
+     * The SSE events are framed as HTTP chunks by the simulator itself, beneath Netty's encoder:
+     * each chunk's size line must match its bytes exactly, each chunk must hold one whole event,
+     * and the encoder must still end the response so that the next one on the connection works.
+     */
+    @Test
+    void streamedResponsesAreExactHttpChunksOneEventEachAndKeepAliveGoesOn() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            for (int round = 0; round < 2; round++) {
+                byte[] body = SimClient.completion("one two three", 3, true, false).getBytes(StandardCharsets.UTF_8);
+                socket.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().write(body);
+                assertThat(line(in)).isEqualTo("HTTP/1.1 200 OK");
+                List<String> headers = new ArrayList<>();
+                for (String h = line(in); !h.isEmpty(); h = line(in)) {
+                    headers.add(h.toLowerCase(Locale.ROOT));
+                }
+                assertThat(headers).contains("transfer-encoding: chunked").noneMatch(h -> h.startsWith("content-length"));
+                List<String> chunks = new ArrayList<>();
+                for (int size = Integer.parseInt(line(in), 16); size > 0; size = Integer.parseInt(line(in), 16)) {
+                    chunks.add(new String(in.readNBytes(size), StandardCharsets.UTF_8));
+                    assertThat(line(in)).as("CRLF right after the chunk's %d bytes", size).isEmpty();
+                }
+                assertThat(line(in)).as("the empty trailer after the last chunk").isEmpty();
+                assertThat(chunks).hasSize(3 + 1 + 1).allMatch(c -> c.startsWith("data: ") && c.endsWith("\n\n")
+                        && c.indexOf("\n\n") == c.length() - 2);
+                assertThat(chunks.getLast()).isEqualTo("data: [DONE]\n\n");
+            }
+        }
+    }
+
+    private static String line(InputStream in) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            assertThat(b).as("connection ended inside a line").isNotEqualTo(-1);
+            bytes.write(b);
+        }
+        String s = bytes.toString(StandardCharsets.US_ASCII);
+        assertThat(s).as("line ends with CRLF").endsWith("\r");
+        return s.substring(0, s.length() - 1);
     }
 
     @Test
