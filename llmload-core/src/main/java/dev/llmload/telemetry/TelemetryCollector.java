@@ -214,7 +214,7 @@ public final class TelemetryCollector implements AutoCloseable {
                             + " names; give --server-kind to read them; not scraped");
                     return;
                 }
-                server.add(new ServerReading(System.nanoTime(), profile.read(scrape)));
+                server.add(new ServerReading(System.nanoTime(), profile.read(scrape), SimulatorSignals.read(scrape)));
                 targets.add(new Target(used, true));
             }
         }
@@ -305,7 +305,7 @@ public final class TelemetryCollector implements AutoCloseable {
         if (scrape.families().isEmpty()) {
             gaps.add(new ScrapeGap(body.nanos(), source, "no readable metrics"));
         } else if (target.server) {
-            server.add(new ServerReading(body.nanos(), profile.read(scrape)));
+            server.add(new ServerReading(body.nanos(), profile.read(scrape), SimulatorSignals.read(scrape)));
         } else {
             for (GpuSample sample : DcgmExporter.read(source, scrape)) {
                 gpu.add(new GpuReading(body.nanos(), sample));

@@ -79,6 +79,10 @@ class TelemetryLoopbackTest {
             assertThat(telemetry.generationTokens().delta())
                     .isEqualTo(ok.stream().mapToLong(RequestRecord::outputTokens).sum());
             assertThat(telemetry.requestsSucceeded().delta()).isEqualTo(15);
+            // The simulator's account of its own delays comes along: one write-delay observation per token event.
+            assertThat(telemetry.simulator().tokenWriteDelayMs().count())
+                    .isEqualTo(ok.stream().mapToLong(RequestRecord::outputTokens).sum());
+            assertThat(telemetry.simulator().stepLagMaxMs()).isNotNull();
             assertThat(result.report().notes()).extracting(RunReport.Note::kind)
                     .doesNotContain("token_count_mismatch", "ttft_mismatch");
         }

@@ -8,6 +8,7 @@ import dev.llmload.telemetry.TelemetryNote;
 import dev.llmload.telemetry.analysis.TelemetrySummary.CounterStats;
 import dev.llmload.telemetry.analysis.TelemetrySummary.GaugeStats;
 import dev.llmload.telemetry.analysis.TelemetrySummary.GpuStats;
+import dev.llmload.telemetry.analysis.TelemetrySummary.SimulatorStats;
 
 /**
  * Findings drawn from a {@link TelemetrySummary} and the client's own figures, each with the
@@ -24,6 +25,8 @@ public final class TelemetryNotes {
     /** Server and client TTFT p50 further apart than this ratio and {@link #TTFT_MISMATCH_MIN_MS}. */
     static final double TTFT_MISMATCH_RATIO = 1.5;
     static final double TTFT_MISMATCH_MIN_MS = 50;
+    /** llmload's simulator's own delays (step lag, token write delay p99) from which a run measured it too. */
+    static final double SIMULATOR_BEHIND_MS = 10;
 
     private TelemetryNotes() {}
 
@@ -37,6 +40,7 @@ public final class TelemetryNotes {
         tokens("generation", summary.generationTokens(), client.generationTokens(), notes);
         tokens("prompt", summary.promptTokens(), client.promptTokens(), notes);
         ttft(summary, client, notes);
+        simulatorBehind(summary.simulator(), notes);
         return notes;
     }
 
@@ -72,6 +76,23 @@ public final class TelemetryNotes {
                     "the server preempted %s requests during the window (%.2f/s): KV cache ran out and their work was"
                             + " recomputed, which lengthens their latency", number(preemptions.delta()), preemptions.ratePerS())));
         }
+    }
+
+    private static void simulatorBehind(SimulatorStats simulator, List<TelemetryNote> notes) {
+        if (simulator == null) {
+            return;
+        }
+        Double lag = simulator.stepLagMaxMs();
+        Double writeDelay = simulator.tokenWriteDelayMs() == null ? null : simulator.tokenWriteDelayMs().p99();
+        if ((lag == null || lag < SIMULATOR_BEHIND_MS) && (writeDelay == null || writeDelay < SIMULATOR_BEHIND_MS)) {
+            return;
+        }
+        notes.add(new TelemetryNote("simulator_behind", String.format(Locale.ROOT,
+                "the simulator itself ran behind (engine step lag up to %s ms, token write delay p99 %s ms): the"
+                        + " latencies measured include its own delays, not only the modelled engine's and the client's;"
+                        + " give it a CPU of its own, fewer streams or a lower --speedup",
+                lag == null ? "?" : String.format(Locale.ROOT, "%.1f", lag),
+                writeDelay == null ? "?" : String.format(Locale.ROOT, "%.1f", writeDelay))));
     }
 
     private static void gpuUnderused(TelemetrySummary s, ClientFigures client, List<TelemetryNote> notes) {

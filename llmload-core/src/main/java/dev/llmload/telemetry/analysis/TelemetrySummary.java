@@ -29,6 +29,7 @@ import dev.llmload.telemetry.gpu.Hardware;
  * @param serverQueueTimeMs                  time requests waited in the server
  * @param serverTtftMs                       TTFT as the server measured it
  * @param serverItlMs                        inter-token latency as the server measured it
+ * @param simulator                          llmload's simulator's own delays, or {@code null} for any other server
  * @param gpu                                GPU readings, or {@code null} without GPU sources
  * @param hardware                           the GPUs found
  * @param perSecond                          one row per second of the window
@@ -52,6 +53,7 @@ public record TelemetrySummary(
         HistogramStats serverQueueTimeMs,
         HistogramStats serverTtftMs,
         HistogramStats serverItlMs,
+        SimulatorStats simulator,
         GpuSummary gpu,
         Hardware hardware,
         List<SecondRow> perSecond) {
@@ -89,6 +91,15 @@ public record TelemetrySummary(
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record HistogramStats(long count, Double mean, Double p50, Double p90, Double p99) {}
+
+    /**
+     * How far llmload's simulator ran behind during the window (docs/simulator.md).
+     *
+     * @param stepLagMaxMs      the highest step lag it reported
+     * @param tokenWriteDelayMs from its engine emitting a token to the event reaching the socket
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record SimulatorStats(Double stepLagMaxMs, HistogramStats tokenWriteDelayMs) {}
 
     /**
      * GPUs over the window.

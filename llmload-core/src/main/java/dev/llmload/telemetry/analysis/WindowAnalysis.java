@@ -15,6 +15,7 @@ import dev.llmload.telemetry.analysis.TelemetrySummary.GaugeStats;
 import dev.llmload.telemetry.analysis.TelemetrySummary.GpuStats;
 import dev.llmload.telemetry.analysis.TelemetrySummary.GpuSummary;
 import dev.llmload.telemetry.analysis.TelemetrySummary.HistogramStats;
+import dev.llmload.telemetry.analysis.TelemetrySummary.SimulatorStats;
 import dev.llmload.telemetry.analysis.TelemetrySummary.SecondRow;
 import dev.llmload.telemetry.engine.ServerSignals;
 import dev.llmload.telemetry.gpu.GpuReading;
@@ -93,9 +94,10 @@ public final class WindowAnalysis {
                 counter(between, ServerSignals::generationTokens),
                 counter(between, ServerSignals::requestsSucceeded),
                 hitRate,
-                histogram(from, to, ServerSignals::queueTime),
-                histogram(from, to, ServerSignals::timeToFirstToken),
-                histogram(from, to, ServerSignals::interTokenLatency),
+                histogram(from, to, r -> r.signals().queueTime()),
+                histogram(from, to, r -> r.signals().timeToFirstToken()),
+                histogram(from, to, r -> r.signals().interTokenLatency()),
+                simulatorStats(server, times, from, to, start, end),
                 gpuSummary(gpu, perSecond, start, end),
                 seen.isEmpty() ? null : Hardware.from(seen),
                 perSecond);
@@ -162,12 +164,25 @@ public final class WindowAnalysis {
         return new CounterStats(delta, delta / seconds);
     }
 
-    private static HistogramStats histogram(ServerReading from, ServerReading to, Function<ServerSignals, Histogram> signal) {
+    /** {@code null} unless the server is llmload's simulator. */
+    private static SimulatorStats simulatorStats(List<ServerReading> server, List<Long> times, ServerReading from,
+            ServerReading to, long start, long end) {
+        if (server.stream().allMatch(r -> r.simulator() == null)) {
+            return null;
+        }
+        StepSeries stepLag = StepSeries.of(times, server.stream()
+                .map(r -> r.simulator() == null ? null : r.simulator().stepLagSeconds()).toList());
+        Double lagMax = stepLag.max(start, end);
+        return new SimulatorStats(lagMax == null ? null : ms(lagMax), histogram(from, to,
+                r -> r.simulator() == null ? null : r.simulator().tokenWriteDelay()));
+    }
+
+    private static HistogramStats histogram(ServerReading from, ServerReading to, Function<ServerReading, Histogram> signal) {
         if (from == null) {
             return null;
         }
-        Histogram before = signal.apply(from.signals());
-        Histogram after = signal.apply(to.signals());
+        Histogram before = signal.apply(from);
+        Histogram after = signal.apply(to);
         if (before == null || after == null) {
             return null;
         }

@@ -39,6 +39,25 @@ class TelemetryNotesTest {
     }
 
     @Test
+    void aSimulatorThatRanBehindIsNamedAndOneThatKeptUpIsNot() {
+        TelemetrySummary behind = WindowAnalysis.summarise(WindowAnalysisTest.simulatorRecording(),
+                WindowAnalysisTest.START, WindowAnalysisTest.END);
+        ClientFigures client = new ClientFigures(null, null, null, null, 5000);
+
+        assertThat(TelemetryNotes.evaluate(behind, client)).containsExactly(new TelemetryNote("simulator_behind",
+                "the simulator itself ran behind (engine step lag up to 15.0 ms, token write delay p99 10.0 ms): the"
+                        + " latencies measured include its own delays, not only the modelled engine's and the client's;"
+                        + " give it a CPU of its own, fewer streams or a lower --speedup"));
+
+        TelemetryRecording keptUp = new TelemetryRecording(EngineKind.VLLM,
+                List.of(WindowAnalysisTest.simulatorReading(9.5, 0.0001, WindowAnalysisTest.writeDelay(100, 100, 100)),
+                        WindowAnalysisTest.simulatorReading(16.5, 0.0002, WindowAnalysisTest.writeDelay(200, 200, 200))),
+                List.of(), List.of(), List.of());
+        assertThat(TelemetryNotes.evaluate(WindowAnalysis.summarise(keptUp, WindowAnalysisTest.START,
+                WindowAnalysisTest.END), client)).isEmpty();
+    }
+
+    @Test
     void closeFiguresRaiseNoMismatch() {
         // 2180 vs 2200 is 0.9% apart; 320 ms vs 300 ms is within 1.5x and 50 ms
         List<TelemetryNote> notes = TelemetryNotes.evaluate(busy, new ClientFigures(320.0, null, 2180L, 10_000.0, 5000));

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.llmload.telemetry.ScrapeGap;
 import dev.llmload.telemetry.ServerReading;
+import dev.llmload.telemetry.SimulatorSignals;
 import dev.llmload.telemetry.TelemetryRecording;
 import dev.llmload.telemetry.analysis.TelemetrySummary.SecondRow;
 import dev.llmload.telemetry.engine.EngineKind;
@@ -39,7 +40,33 @@ class WindowAnalysisTest {
     static ServerReading reading(double t, double kv, double waiting, double gen, double preemptions,
                                  Double hits, Double queries, Histogram ttft) {
         return new ServerReading(at(t), new ServerSignals(kv, 4.0, waiting, preemptions, hits, queries, null, gen,
-                null, null, ttft, null));
+                null, null, ttft, null), null);
+    }
+
+    /** A reading of llmload's simulator: nothing but its own delays matters here. */
+    static ServerReading simulatorReading(double t, double stepLagSeconds, Histogram writeDelay) {
+        return new ServerReading(at(t), ServerSignals.NONE, new SimulatorSignals(stepLagSeconds, writeDelay));
+    }
+
+    static Histogram writeDelay(double le1ms, double le10ms, double inf) {
+        return new Histogram(List.of(new Histogram.Bucket(0.001, le1ms), new Histogram.Bucket(0.01, le10ms),
+                new Histogram.Bucket(Double.POSITIVE_INFINITY, inf)), 0, inf);
+    }
+
+    /*
+     * Window [10 s, 16 s] of llmload's simulator (t: step lag, token write delay buckets ≤1 ms, ≤10 ms, +Inf):
+     *   9.5: 0.1 ms, 100 100 100   <- baseline
+     *  12.0: 15 ms
+     *  14.0: 2 ms
+     *  16.5: 0.5 ms, 150 190 200  <- end reading; its lag arrives after the end
+     */
+    static TelemetryRecording simulatorRecording() {
+        return new TelemetryRecording(EngineKind.VLLM,
+                List.of(simulatorReading(9.5, 0.0001, writeDelay(100, 100, 100)),
+                        simulatorReading(12.0, 0.015, null),
+                        simulatorReading(14.0, 0.002, null),
+                        simulatorReading(16.5, 0.0005, writeDelay(150, 190, 200))),
+                List.of(), List.of(), List.of());
     }
 
     static GpuReading gpu(double t, String uuid, double util, double usedMib) {
@@ -142,6 +169,19 @@ class WindowAnalysisTest {
         assertThat(gpu.memoryUsedGibMax()).isEqualTo(3.5);
         assertThat(gpu.memoryTotalGib()).isEqualTo(4.0);
         assertThat(summary.hardware()).isEqualTo(new Hardware("T", 2, 2.0));
+    }
+
+    @Test
+    void theSimulatorsOwnDelaysAreReadOverTheWindowAndOnlyFromTheSimulator() {
+        TelemetrySummary.SimulatorStats simulator =
+                WindowAnalysis.summarise(simulatorRecording(), START, END).simulator();
+
+        assertThat(simulator.stepLagMaxMs()).isCloseTo(15, within(1e-9));
+        // window buckets: ≤1 ms: 50, ≤10 ms: 90, +Inf: 100
+        assertThat(simulator.tokenWriteDelayMs().count()).isEqualTo(100);
+        assertThat(simulator.tokenWriteDelayMs().p50()).isCloseTo(1, within(1e-9));
+        assertThat(simulator.tokenWriteDelayMs().p99()).isCloseTo(10, within(1e-9));
+        assertThat(summary.simulator()).isNull();
     }
 
     @Test
