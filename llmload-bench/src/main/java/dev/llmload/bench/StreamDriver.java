@@ -34,6 +34,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A deliberately thin streaming load for the simulator's capacity benchmark
@@ -42,11 +43,12 @@ import java.util.concurrent.TimeUnit;
  * them. It measures the server, so it does as little per event as a client can; llmload's own
  * client records and parses every event and needs more than one core for 100,000 events/s.
  *
- * <p>Threading: one event loop owns every connection and every counter; the once-a-second report
- * runs on that loop too.
+ * <p>Threading: {@code --threads} event loops (default 1) share the connections; each connection's
+ * handler runs on its loop and adds to the shared counters, which the once-a-second report, on
+ * one of the loops, reads. Its own window figures belong to that report alone.
  *
  * <p>Usage: {@code StreamDriver --url http://127.0.0.1:8000 --streams 5000 --max-tokens 1024
- * --ignore-eos false --seconds 40 --warmup 15}. Without {@code ignore_eos} the simulator draws each
+ * --ignore-eos false --seconds 40 --warmup 15 --threads 1}. Without {@code ignore_eos} the simulator draws each
  * output length (log-normal, mean 256), so the streams do not start and end in lockstep. Prints one line a second and a final {@code RESULT} line with the mean
  * rates after the warm-up.
  */
@@ -55,20 +57,23 @@ public final class StreamDriver {
     private final int streams;
     private final int warmupSeconds;
     private final int seconds;
+    private final int threads;
     private final FullHttpRequest request;
-    // Owned by the event loop.
-    private long events;
-    private long responses;
-    private long errors;
-    private int open;
+    private final LongAdder events = new LongAdder();
+    private final LongAdder responses = new LongAdder();
+    private final LongAdder errors = new LongAdder();
+    private final LongAdder open = new LongAdder();
+    // Owned by the report.
     private long windowEvents;
     private long windowResponses;
     private int elapsed;
     private long lastEvents;
     private long lastResponses;
 
-    private StreamDriver(URI url, int streams, int maxTokens, boolean ignoreEos, int warmupSeconds, int seconds) {
+    private StreamDriver(URI url, int streams, int maxTokens, boolean ignoreEos, int warmupSeconds, int seconds,
+            int threads) {
         this.streams = streams;
+        this.threads = threads;
         this.warmupSeconds = warmupSeconds;
         this.seconds = seconds;
         byte[] body = ("{\"model\":\"llmload-sim\",\"prompt\":\"benchmark the simulated engine\",\"max_tokens\":"
@@ -82,7 +87,7 @@ public final class StreamDriver {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = new HashMap<>(Map.of("--url", "http://127.0.0.1:8000", "--streams", "5000",
-                "--max-tokens", "1024", "--ignore-eos", "false", "--seconds", "40", "--warmup", "15"));
+                "--max-tokens", "1024", "--ignore-eos", "false", "--seconds", "40", "--warmup", "15", "--threads", "1"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!options.containsKey(args[i])) {
                 throw new IllegalArgumentException("unknown option " + args[i] + "; known: " + options.keySet());
@@ -91,12 +96,13 @@ public final class StreamDriver {
         }
         URI url = URI.create(options.get("--url"));
         new StreamDriver(url, Integer.parseInt(options.get("--streams")), Integer.parseInt(options.get("--max-tokens")),
-                Boolean.parseBoolean(options.get("--ignore-eos")), Integer.parseInt(options.get("--warmup")), Integer.parseInt(options.get("--seconds"))).run(url);
+                Boolean.parseBoolean(options.get("--ignore-eos")), Integer.parseInt(options.get("--warmup")),
+                Integer.parseInt(options.get("--seconds")), Integer.parseInt(options.get("--threads"))).run(url);
     }
 
     private void run(URI url) throws InterruptedException {
         boolean epoll = Epoll.isAvailable();
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("driver", true),
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("driver", true),
                 epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         CountDownLatch done = new CountDownLatch(1);
         try {
@@ -113,7 +119,7 @@ public final class StreamDriver {
             for (int i = 0; i < streams; i++) {
                 bootstrap.connect(url.getHost(), url.getPort()).addListener(f -> {
                     if (!f.isSuccess()) {
-                        errors++;
+                        errors.increment();
                     }
                 });
             }
@@ -126,22 +132,25 @@ public final class StreamDriver {
 
     private void tick(CountDownLatch done) {
         elapsed++;
-        long eventsPerSecond = events - lastEvents;
-        long responsesPerSecond = responses - lastResponses;
-        lastEvents = events;
-        lastResponses = responses;
+        long eventsNow = events.sum();
+        long responsesNow = responses.sum();
+        long eventsPerSecond = eventsNow - lastEvents;
+        long responsesPerSecond = responsesNow - lastResponses;
+        lastEvents = eventsNow;
+        lastResponses = responsesNow;
         if (elapsed > warmupSeconds) {
             windowEvents += eventsPerSecond;
             windowResponses += responsesPerSecond;
         }
         System.out.printf(Locale.ROOT, "t=%ds streams_open=%d events/s=%d responses/s=%d errors=%d%n",
-                elapsed, open, eventsPerSecond, responsesPerSecond, errors);
+                elapsed, open.sum(), eventsPerSecond, responsesPerSecond, errors.sum());
         if (elapsed >= seconds) {
             int window = seconds - warmupSeconds;
             // Each completed response also carried a finish chunk and [DONE]: not tokens.
             System.out.printf(Locale.ROOT, "RESULT window_s=%d streams_open=%d events_per_s=%.0f tokens_per_s=%.0f "
-                            + "responses_per_s=%.1f errors=%d%n", window, open, (double) windowEvents / window,
-                    (double) (windowEvents - 2 * windowResponses) / window, (double) windowResponses / window, errors);
+                            + "responses_per_s=%.1f errors=%d%n", window, open.sum(), (double) windowEvents / window,
+                    (double) (windowEvents - 2 * windowResponses) / window, (double) windowResponses / window,
+                    errors.sum());
             done.countDown();
         }
     }
@@ -152,25 +161,25 @@ public final class StreamDriver {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
-            open++;
+            open.increment();
             send(ctx);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            open--;
+            open.decrement();
         }
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, HttpObject message) {
             if (message instanceof HttpResponse response && response.status().code() != 200) {
-                errors++;
+                errors.increment();
             }
             if (message instanceof HttpContent content) {
                 countEvents(content.content());
             }
             if (message instanceof LastHttpContent) {
-                responses++;
+                responses.increment();
                 send(ctx);
             }
         }
@@ -180,7 +189,7 @@ public final class StreamDriver {
             for (int i = bytes.readerIndex(), end = bytes.writerIndex(); i < end; i++) {
                 boolean newline = bytes.getByte(i) == '\n';
                 if (newline && lastByteWasNewline) {
-                    events++;
+                    events.increment();
                 }
                 lastByteWasNewline = newline;
             }
@@ -193,7 +202,7 @@ public final class StreamDriver {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            errors++;
+            errors.increment();
             ctx.close();
         }
     }
