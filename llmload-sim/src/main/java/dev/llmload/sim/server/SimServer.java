@@ -42,7 +42,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The simulated OpenAI-compatible server: Netty HTTP/1.1 with keep-alive in front of an
  * {@link Engine}. {@link #start} binds and returns once the port is open; {@link #close} stops
- * listening, then the engine, then the ground-truth log.
+ * listening, then the engine, then the event loops (once they wrote the engine's last callbacks),
+ * then the ground-truth log.
  *
  * <p>Threading: {@code ioThreads} event loops ({@code sim-io-*}) serve the connections, each
  * connection on one loop, and the engine's callbacks reach each loop through its {@link LoopInbox};
@@ -162,8 +163,10 @@ public final class SimServer implements AutoCloseable {
     @Override
     public void close() {
         serverChannel.close().syncUninterruptibly();
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        // The engine first: its last callbacks (aborts of what was still running) still find the
+        // event loops running, which write them out before they stop.
         services.engine().close();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         if (services.groundTruth() != null) {
             services.groundTruth().close();
         }

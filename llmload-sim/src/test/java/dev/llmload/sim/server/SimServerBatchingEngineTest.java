@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,6 +34,34 @@ class SimServerBatchingEngineTest {
         assertThat(SimConfig.load(null, Map.of("engine", "fixed")).engine()).isEqualTo(SimConfig.EngineKind.FIXED);
         assertThatThrownBy(() -> SimConfig.load(null, Map.of("batching", Map.of("speedup", 3))))
                 .hasMessageContaining("top level");
+    }
+
+    @Test
+    void closingTheServerMidStreamEndsTheStreamAsAbortedAndThrowsNowhere() throws Exception {
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+        try (ExecutorService pool = Executors.newSingleThreadExecutor()) {
+            // speedup 0.01: steps of about half a second, so the stream is still running at the close
+            SimServer server = SimServer.start(SimConfig.load(null, Map.of("speedup", 0.01)));
+            SimClient client = new SimClient(server);
+            Future<SimClient.Streamed> stream = pool.submit(() ->
+                    client.stream("/v1/completions", SimClient.completion("a question", 50, true, false)));
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (server.engine().snapshot().running() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            server.close();
+            client.close();
+
+            SimClient.Streamed s = stream.get();
+            assertThat(s.complete()).isTrue();
+            assertThat(s.events().getLast().data()).isEqualTo("[DONE]");
+            assertThat(s.events().get(s.events().size() - 2).data()).contains("\"finish_reason\":\"abort\"");
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+        assertThat(uncaught).isEmpty();
     }
 
     @Test
