@@ -2,7 +2,10 @@ package dev.llmload.sim.server;
 
 import io.netty.channel.EventLoop;
 import io.netty.util.internal.PlatformDependent;
+import java.time.Duration;
 import java.util.Queue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -37,6 +40,20 @@ final class LoopInbox {
         queue.offer(task);
         if (!sliceScheduled.get() && sliceScheduled.compareAndSet(false, true)) {
             loop.execute(slice);
+        }
+    }
+
+    /**
+     * Waits, at most {@code timeout}, until the loop has run every task posted before this call.
+     * Not on the loop itself.
+     */
+    void drain(Duration timeout) {
+        CountDownLatch ran = new CountDownLatch(1);
+        post(ran::countDown);
+        try {
+            ran.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

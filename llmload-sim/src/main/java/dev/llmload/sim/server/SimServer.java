@@ -57,11 +57,14 @@ public final class SimServer implements AutoCloseable {
     private final SimServices services;
     private final EventLoopGroup group;
     private final Channel serverChannel;
+    private final Map<EventLoop, LoopInbox> inboxes;
 
-    private SimServer(SimServices services, EventLoopGroup group, Channel serverChannel) {
+    private SimServer(SimServices services, EventLoopGroup group, Channel serverChannel,
+            Map<EventLoop, LoopInbox> inboxes) {
         this.services = services;
         this.group = group;
         this.serverChannel = serverChannel;
+        this.inboxes = inboxes;
     }
 
     /** Starts the server with the engine {@code config} selects. */
@@ -110,7 +113,7 @@ public final class SimServer implements AutoCloseable {
                 group.schedule(() -> engine.pause(Duration.ofMillis(pause.durationMs())), pause.atMs(),
                         TimeUnit.MILLISECONDS);
             }
-            return new SimServer(services, group, channel);
+            return new SimServer(services, group, channel, inboxes);
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             engine.close();
@@ -163,9 +166,12 @@ public final class SimServer implements AutoCloseable {
     @Override
     public void close() {
         serverChannel.close().syncUninterruptibly();
-        // The engine first: its last callbacks (aborts of what was still running) still find the
-        // event loops running, which write them out before they stop.
+        // The engine first, then its last callbacks (aborts of what was still running) through every
+        // inbox, and only then the event loops: a stopping loop closes its connections first.
         services.engine().close();
+        for (LoopInbox inbox : inboxes.values()) {
+            inbox.drain(Duration.ofSeconds(2));
+        }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         if (services.groundTruth() != null) {
             services.groundTruth().close();
