@@ -10,8 +10,8 @@ import java.util.OptionalDouble;
  * client only while the simulator keeps up; these say whether it did.
  *
  * @param stepLagSeconds  gauge: how late the simulated engine's last step ended
- * @param tokenWriteDelay histogram, seconds: from the engine emitting a token to its event reaching
- *                        the socket
+ * @param tokenWriteDelay histogram, seconds: from the engine emitting a token to its event's write
+ *                        to the socket
  */
 public record SimulatorSignals(Double stepLagSeconds, Histogram tokenWriteDelay) {
 

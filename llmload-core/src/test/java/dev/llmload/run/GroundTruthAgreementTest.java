@@ -102,13 +102,14 @@ class GroundTruthAgreementTest {
                 gapsAbs.max());
         System.out.printf(Locale.ROOT, "server's own lateness (first token after %.0f ms): p50 %.3f p99 %.3f ms%n",
                 TTFT_MS, late.p50(), late.p99());
+        // On any machine, however busy: transport and client cost can only add to the server's TTFT
+        // (the journal rounds to 1 µs), and every gap was compared.
+        assertThat(ttft.min()).isGreaterThanOrEqualTo(-0.001);
+        assertThat(gapsAbs.count()).isEqualTo((long) REQUESTS * (OUTPUT_TOKENS - 1));
+
         assumeTrue(late.p99() < 1.0, () -> "the machine is too busy to judge: the simulator itself ran "
                 + late.p99() + " ms late at p99");
-
-        // Transport and client cost can only add to the server's TTFT (the journal rounds to 1 µs).
-        assertThat(ttft.min()).isGreaterThanOrEqualTo(-0.001);
         assertThat(ttft.p99()).isLessThan(1.0);
-        assertThat(gapsAbs.count()).isEqualTo((long) REQUESTS * (OUTPUT_TOKENS - 1));
         assertThat(gapsAbs.p99()).isLessThan(1.0);
     }
 

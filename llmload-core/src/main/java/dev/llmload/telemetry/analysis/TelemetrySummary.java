@@ -96,7 +96,7 @@ public record TelemetrySummary(
      * How far llmload's simulator ran behind during the window (docs/simulator.md).
      *
      * @param stepLagMaxMs      the highest step lag it reported
-     * @param tokenWriteDelayMs from its engine emitting a token to the event reaching the socket
+     * @param tokenWriteDelayMs from its engine emitting a token to the event's write to the socket
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record SimulatorStats(Double stepLagMaxMs, HistogramStats tokenWriteDelayMs) {}

@@ -35,8 +35,7 @@ import java.util.concurrent.TimeUnit;
  * is framed here as one HTTP chunk (size line, event, CRLF) in one buffer and written beneath the
  * encoder, which keeps its chunked state meanwhile. The encoder would cost three buffers and a
  * pipeline pass per token; at 100,000 tokens/s that was a large share of the simulator's CPU. Each
- * token event is flushed at once, and the ground truth takes its write time when the flush has
- * handed it to the kernel.
+ * token event is flushed at once, and the ground truth takes its write time as that flush begins.
  *
  * <p>Threading: the {@link TokenSink} methods run on the engine's thread and only post to the
  * connection's {@link LoopInbox}; its event loop owns every field and does all writing.
@@ -266,8 +265,10 @@ final class CompletionStream implements TokenSink {
             }
             chunk.writeBytes(format.contentClose());
             endChunk(chunk);
-            belowEncoder.flush();
+            // Stamped before the flush: on loopback the reader can hold the bytes before the send
+            // returns, and the ground truth must never be later than what a client can see.
             long now = System.nanoTime();
+            belowEncoder.flush();
             services.metrics().observeWriteDelay(now - newestTokenNanos);
             recordTokenWrite(now);
         }
