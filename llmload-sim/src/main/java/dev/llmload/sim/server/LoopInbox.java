@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link #SLICE} callbacks per task and posts itself again for the rest, so that between slices
  * it reads new requests and serves {@code /metrics} (see {@link SimServer}'s task quantum).
  *
- * <p>Threading: {@link #post} may be called from any thread (the engine's); the slices run on
- * {@link #loop}.
+ * <p>Threading: {@link #post} may be called from any thread (the engine's), {@link #awaitDrained}
+ * from any but the loop's; the slices run on {@link #loop}.
  */
 final class LoopInbox {
 
@@ -47,7 +47,7 @@ final class LoopInbox {
      * Waits, at most {@code timeout}, until the loop has run every task posted before this call.
      * Not on the loop itself.
      */
-    void drain(Duration timeout) {
+    void awaitDrained(Duration timeout) {
         CountDownLatch ran = new CountDownLatch(1);
         post(ran::countDown);
         try {

@@ -170,7 +170,7 @@ public final class SimServer implements AutoCloseable {
         // inbox, and only then the event loops: a stopping loop closes its connections first.
         services.engine().close();
         for (LoopInbox inbox : inboxes.values()) {
-            inbox.drain(Duration.ofSeconds(2));
+            inbox.awaitDrained(Duration.ofSeconds(2));
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         if (services.groundTruth() != null) {
