@@ -95,11 +95,12 @@ public record TelemetrySummary(
     /**
      * How far llmload's simulator ran behind during the window (docs/simulator.md).
      *
+     * @param stepLagMeanMs     its step lag, time-weighted over the window (each reading holding until the next)
      * @param stepLagMaxMs      the highest step lag it reported
      * @param tokenWriteDelayMs from its engine emitting a token to the event's write to the socket
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record SimulatorStats(Double stepLagMaxMs, HistogramStats tokenWriteDelayMs) {}
+    public record SimulatorStats(Double stepLagMeanMs, Double stepLagMaxMs, HistogramStats tokenWriteDelayMs) {}
 
     /**
      * GPUs over the window.

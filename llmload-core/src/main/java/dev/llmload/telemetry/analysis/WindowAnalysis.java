@@ -172,8 +172,9 @@ public final class WindowAnalysis {
         }
         StepSeries stepLag = StepSeries.of(times, server.stream()
                 .map(r -> r.simulator() == null ? null : r.simulator().stepLagSeconds()).toList());
+        Double lagMean = stepLag.mean(start, end);
         Double lagMax = stepLag.max(start, end);
-        return new SimulatorStats(lagMax == null ? null : ms(lagMax), histogram(from, to,
+        return new SimulatorStats(lagMean == null ? null : ms(lagMean), lagMax == null ? null : ms(lagMax), histogram(from, to,
                 r -> r.simulator() == null ? null : r.simulator().tokenWriteDelay()));
     }
 

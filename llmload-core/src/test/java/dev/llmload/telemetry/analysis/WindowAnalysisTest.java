@@ -176,10 +176,14 @@ class WindowAnalysisTest {
         TelemetrySummary.SimulatorStats simulator =
                 WindowAnalysis.summarise(simulatorRecording(), START, END).simulator();
 
+        // 0.1 ms on [10, 12), 15 ms on [12, 14), 2 ms on [14, 16]
+        assertThat(simulator.stepLagMeanMs()).isCloseTo((0.1 * 2 + 15 * 2 + 2 * 2) / 6, within(1e-9));
         assertThat(simulator.stepLagMaxMs()).isCloseTo(15, within(1e-9));
         // window buckets: ≤1 ms: 50, ≤10 ms: 90, +Inf: 100
         assertThat(simulator.tokenWriteDelayMs().count()).isEqualTo(100);
         assertThat(simulator.tokenWriteDelayMs().p50()).isCloseTo(1, within(1e-9));
+        // rank 90 in (1, 10] ms: 1 + 9 · (90 − 50) / 40
+        assertThat(simulator.tokenWriteDelayMs().p90()).isCloseTo(10, within(1e-9));
         assertThat(simulator.tokenWriteDelayMs().p99()).isCloseTo(10, within(1e-9));
         assertThat(summary.simulator()).isNull();
     }
