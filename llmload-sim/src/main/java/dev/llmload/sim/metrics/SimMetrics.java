@@ -60,7 +60,7 @@ public final class SimMetrics {
     }
 
     /**
-     * How long after the engine emitted a token its event reached the kernel: the simulator's own
+     * How long after the engine emitted a token its event was written to the socket: the simulator's own
      * HTTP delay, which a client measures as part of its latencies. Observed once per token event.
      */
     public void observeWriteDelay(long delayNanos) {

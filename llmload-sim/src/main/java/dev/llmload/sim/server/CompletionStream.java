@@ -254,14 +254,17 @@ final class CompletionStream implements TokenSink {
                 body.append(words.text(written + i));
             }
         } else {
+            // Each word once: in echo mode json() escapes it anew on every call.
+            byte[][] texts = new byte[n][];
             int size = format.contentOpen().length + format.contentClose().length;
             for (int i = 0; i < n; i++) {
-                size += words.json(written + i).length;
+                texts[i] = words.json(written + i);
+                size += texts[i].length;
             }
             ByteBuf chunk = startChunk(size);
             chunk.writeBytes(format.contentOpen());
-            for (int i = 0; i < n; i++) {
-                chunk.writeBytes(words.json(written + i));
+            for (byte[] text : texts) {
+                chunk.writeBytes(text);
             }
             chunk.writeBytes(format.contentClose());
             endChunk(chunk);
