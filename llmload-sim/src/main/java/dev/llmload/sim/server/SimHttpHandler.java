@@ -22,7 +22,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -53,21 +52,14 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             "/v1/models", "/version", "/health", "/metrics", "/llmload/pause");
 
     private final SimServices services;
-    private final LoopInbox inbox;
-    private Channel channel;
-    private Connection connection;
+    private final Connection connection;
+    private final Channel channel;
     private CompletionStream current;
 
-    /** @param inbox the inbox of the event loop the channel is registered with */
-    SimHttpHandler(SimServices services, LoopInbox inbox) {
+    SimHttpHandler(SimServices services, Connection connection) {
         this.services = services;
-        this.inbox = inbox;
-    }
-
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        channel = ctx.channel();
-        connection = new Connection(channel, ctx.pipeline().context(HttpServerCodec.class), inbox);
+        this.connection = connection;
+        this.channel = connection.channel();
     }
 
     @Override

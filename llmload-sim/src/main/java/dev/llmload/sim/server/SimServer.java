@@ -101,9 +101,12 @@ public final class SimServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            LoopInbox inbox = inboxes.computeIfAbsent(ch.eventLoop(), LoopInbox::new);
-                            ch.pipeline().addLast(new HttpServerCodec(), new HttpServerExpectContinueHandler(),
-                                    new HttpObjectAggregator(MAX_REQUEST_BYTES), new SimHttpHandler(services, inbox));
+                            HttpServerCodec codec = new HttpServerCodec();
+                            ch.pipeline().addLast(codec, new HttpServerExpectContinueHandler(),
+                                    new HttpObjectAggregator(MAX_REQUEST_BYTES));
+                            Connection connection = new Connection(ch, ch.pipeline().context(codec),
+                                    inboxes.computeIfAbsent(ch.eventLoop(), LoopInbox::new));
+                            ch.pipeline().addLast(new SimHttpHandler(services, connection));
                         }
                     })
                     .bind(config.host(), config.port())
