@@ -174,8 +174,8 @@ public final class WindowAnalysis {
                 .map(r -> r.simulator() == null ? null : r.simulator().stepLagSeconds()).toList());
         Double lagMean = stepLag.mean(start, end);
         Double lagMax = stepLag.max(start, end);
-        return new SimulatorStats(lagMean == null ? null : ms(lagMean), lagMax == null ? null : ms(lagMax), histogram(from, to,
-                r -> r.simulator() == null ? null : r.simulator().tokenWriteDelay()));
+        return new SimulatorStats(lagMean == null ? null : ms(lagMean), lagMax == null ? null : ms(lagMax),
+                histogram(from, to, r -> r.simulator() == null ? null : r.simulator().tokenWriteDelay()));
     }
 
     private static HistogramStats histogram(ServerReading from, ServerReading to, Function<ServerReading, Histogram> signal) {
