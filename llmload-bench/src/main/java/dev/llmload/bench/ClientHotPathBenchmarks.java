@@ -2,9 +2,11 @@ package dev.llmload.bench;
 
 import dev.llmload.http.sse.SseDecoder;
 import dev.llmload.protocol.ApiKind;
-import dev.llmload.protocol.OpenAiCodec;
+import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.RequestOptions;
-import dev.llmload.protocol.StreamChunk;
+import dev.llmload.protocol.ResponseDecoder;
+import dev.llmload.protocol.ResponseEvents;
+import dev.llmload.protocol.Usage;
 import dev.llmload.stats.Statistics;
 import dev.llmload.stats.Summary;
 import io.netty.buffer.ByteBuf;
@@ -25,9 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The client's per-event work on the I/O thread (SSE framing of one chunk), the per-event parse
- * off it (one vLLM chat chunk), and the end-of-run statistics (100,000 samples). Results and the
- * command are in docs/performance.md.
+ * The client's per-event work on the I/O thread: SSE framing of one chunk, and the dialect's
+ * decoding of that chunk (one vLLM chat chunk) into typed events; and the end-of-run statistics
+ * (100,000 samples). Results and the command are in docs/performance.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,15 +47,16 @@ public class ClientHotPathBenchmarks {
     private ByteBuf event;
     private SseDecoder decoder;
     private Blackhole sink;
-    private OpenAiCodec codec;
+    private ResponseDecoder chunkDecoder;
     private double[] samples;
 
     @Setup
     public void setUp(Blackhole blackhole) {
         sink = blackhole;
         event = Unpooled.directBuffer().writeBytes(("data: " + CHUNK_JSON + "\n\n").getBytes(StandardCharsets.UTF_8));
-        decoder = new SseDecoder((type, data) -> sink.consume(data));
-        codec = new OpenAiCodec(new RequestOptions(ApiKind.CHAT, "llmload-sim", true, true, null));
+        decoder = new SseDecoder((type, data, nanos) -> sink.consume(data));
+        chunkDecoder = Dialect.of(new RequestOptions(ApiKind.CHAT, "llmload-sim", true, true, null))
+                .newDecoder(new Sink(blackhole));
         SplittableRandom random = new SplittableRandom(1);
         samples = new double[100_000];
         for (int i = 0; i < samples.length; i++) {
@@ -65,13 +68,42 @@ public class ClientHotPathBenchmarks {
     @Benchmark
     public void sseDecoderFeed() {
         event.readerIndex(0);
-        decoder.feed(event);
+        decoder.feed(event, 1L);
     }
 
-    /** Parsing one chat chunk into a {@link StreamChunk}. */
+    /** Decoding one chat chunk into its typed events (the name is kept so results compare across versions). */
     @Benchmark
-    public StreamChunk openAiCodecDecodeChunk() {
-        return codec.decode(CHUNK_JSON);
+    public void openAiCodecDecodeChunk() {
+        chunkDecoder.message(null, CHUNK_JSON, 1L);
+    }
+
+    /** Hands every event to the blackhole, as the request's measurement would take it. */
+    private record Sink(Blackhole blackhole) implements ResponseEvents {
+        @Override
+        public void text(String content, String reasoning, long nanos) {
+            blackhole.consume(content);
+            blackhole.consume(reasoning);
+        }
+
+        @Override
+        public void usage(Usage usage) {
+            blackhole.consume(usage);
+        }
+
+        @Override
+        public void finishReason(String reason) {
+            blackhole.consume(reason);
+        }
+
+        @Override
+        public void error(String message) {
+            blackhole.consume(message);
+        }
+
+        @Override
+        public void endMarker() {
+            blackhole.consume(true);
+        }
     }
 
     /** Summary statistics (sort, mean, std, five percentiles) of 100,000 values. */

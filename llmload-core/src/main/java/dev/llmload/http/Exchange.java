@@ -41,11 +41,9 @@ public final class Exchange {
         this.channel = channel;
     }
 
+    /** The request was written on {@code channel} (a pooled one, or the one {@link #connecting} opened). */
     void sent(Channel channel) {
         this.channel = channel;
-        if (!done) {
-            listener.onSent(System.nanoTime());
-        }
     }
 
     /** Ends the exchange cleanly; the caller decides whether the connection is reusable. */

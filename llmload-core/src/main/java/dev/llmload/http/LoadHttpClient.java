@@ -87,17 +87,11 @@ public final class LoadHttpClient implements AutoCloseable {
     }
 
     /**
-     * Starts an exchange on the next event loop. Returns at once; the listener hears the rest on
-     * that loop. The returned handle aborts the exchange from any thread.
-     */
-    public Exchange send(HttpExchangeRequest request, ResponseListener listener) {
-        return sendAt(request, listener, System.nanoTime());
-    }
-
-    /**
-     * Starts an exchange on the next event loop at {@code startNanos} ({@link System#nanoTime()}):
-     * the loop's own timer wakes it then, so a send planned ahead costs one wake-up at its time
-     * instead of a dispatcher's wake-up followed by a hand-over to the loop.
+     * Starts an exchange on an event loop at {@code startNanos} ({@link System#nanoTime()}): the
+     * loop's own timer wakes it then, so a send planned ahead costs one wake-up at its time instead
+     * of a dispatcher's wake-up followed by a hand-over to the loop; a time already past starts it
+     * at once. Returns at once; the listener hears the rest on that loop. The returned handle
+     * aborts the exchange from any thread.
      */
     public Exchange sendAt(HttpExchangeRequest request, ResponseListener listener, long startNanos) {
         long delay = startNanos - System.nanoTime();

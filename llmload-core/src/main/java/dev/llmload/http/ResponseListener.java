@@ -14,9 +14,6 @@ public interface ResponseListener {
     /** The exchange begins on its event loop; nothing else has happened yet. */
     void onStart(Exchange exchange);
 
-    /** The connection is ready and the request was written to it. */
-    void onSent(long nanos);
-
     void onResponseHead(int status, HttpHeaders headers, long nanos);
 
     /** A piece of the body; valid only during the call (the buffer is released afterwards). */

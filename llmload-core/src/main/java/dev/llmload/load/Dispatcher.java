@@ -1,47 +1,39 @@
 package dev.llmload.load;
 
 import dev.llmload.http.LoadHttpClient;
-import dev.llmload.http.HttpExchangeRequest;
-import dev.llmload.protocol.OpenAiCodec;
+import dev.llmload.protocol.Dialect;
 import dev.llmload.schedule.ConcurrencyPlan;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * Sends a run's requests: on absolute target times from a precomputed schedule (open loop, never
- * driven by completions) or one per completion (closed loop), through a concurrency gate. The
- * schedule is walked by the thread that calls {@link #run} (the dispatcher thread); the gate's
- * state is guarded by its monitor because completions arrive on the I/O threads.
+ * Sends a run's independent requests: on absolute target times from a precomputed schedule (open
+ * loop, never driven by completions) or one per completion (closed loop), through a concurrency
+ * gate. The schedule is walked by the thread that calls {@link #run} (the dispatcher thread); the
+ * gate's state is guarded by its monitor because completions arrive on the I/O threads, which
+ * send the closed loop's next request themselves.
+ *
+ * <p>No I/O thread ever waits for the {@link PreparedFeed}: one that finds no request ready marks
+ * the loop starved and wakes the dispatcher thread, which waits for preparation and tops the loop
+ * up. Sending, the in-flight set and cancelling are the {@code Launcher}'s.
  */
 public final class Dispatcher implements Sender {
 
-    /** Parking is accurate to tens of microseconds; the last stretch before a send is spun. */
-    private static final long SPIN_NANOS = 100_000;
-    /** How long before its target a request is handed to its event loop's timer. */
-    private static final long HAND_OVER_LEAD_NANOS = 2_000_000;
+    /** How often a closed loop whose target changes over time looks at its target. */
+    private static final long PLAN_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
-    private final LoadHttpClient client;
-    private final OpenAiCodec codec;
-    private final Timeouts timeouts;
+    private final Launcher launcher;
     private final LoadPlan plan;
-    private final Iterator<PreparedRequest> requests;
+    private final PreparedFeed requests;
     private final long maxRequests;
-    private final int warmup;
-    private final long warmupEndNanos;
-    private final Consumer<FinishedRequest> recorder;
     private final long runStartNanos;
     private final long deadlineNanos;
-    private final String requestIdPrefix;
-    private final Set<RequestExecution> inFlight = ConcurrentHashMap.newKeySet();
+    private final Consumer<FinishedRequest> whenFinished = this::onFinished;
 
     private final Object gate = new Object();
     /** Guarded by {@link #gate}. */
@@ -52,6 +44,11 @@ public final class Dispatcher implements Sender {
     private long dispatched;
     /** Guarded by {@link #gate}. */
     private long finished;
+    /**
+     * Guarded by {@link #gate}: a closed loop had a free slot and the feed no request ready; the
+     * dispatcher thread waits for preparation, then fills the slot.
+     */
+    private boolean starved;
     private volatile boolean stopping;
     private volatile long stopRequestedNanos;
     /**
@@ -70,27 +67,22 @@ public final class Dispatcher implements Sender {
      * @param warmup      the first this many requests are warm-up
      * @param warmupTime  so are requests intended to start within this time of the run's start (null: none)
      */
-    public Dispatcher(LoadHttpClient client, OpenAiCodec codec, Timeouts timeouts, LoadPlan plan,
-                      Iterator<PreparedRequest> requests, long maxRequests, Duration duration, int warmup,
+    public Dispatcher(LoadHttpClient client, Dialect dialect, Timeouts timeouts, LoadPlan plan,
+                      PreparedFeed requests, long maxRequests, Duration duration, int warmup,
                       Duration warmupTime, Consumer<FinishedRequest> recorder, long runStartNanos,
                       String requestIdPrefix) {
-        this.client = client;
-        this.codec = codec;
-        this.timeouts = timeouts;
+        this.launcher = new Launcher(client, dialect, timeouts, recorder, requestIdPrefix, warmup,
+                warmupTime == null ? runStartNanos : runStartNanos + warmupTime.toNanos());
         this.plan = plan;
         this.requests = requests;
         this.maxRequests = plan instanceof LoadPlan.OpenLoop open
                 ? Math.min(maxRequests, open.offsetsNanos().length) : maxRequests;
-        this.warmup = warmup;
-        this.warmupEndNanos = warmupTime == null ? runStartNanos : runStartNanos + warmupTime.toNanos();
-        this.recorder = recorder;
         this.runStartNanos = runStartNanos;
         long deadline = duration == null ? Long.MAX_VALUE : runStartNanos + duration.toNanos();
         if (plan instanceof LoadPlan.ClosedLoop closed && closed.concurrency().length().isPresent()) {
             deadline = Math.min(deadline, runStartNanos + closed.concurrency().length().get().toNanos());
         }
         this.deadlineNanos = deadline;
-        this.requestIdPrefix = requestIdPrefix;
     }
 
     /** Sends every request and returns once all have finished or {@link #stop} ended the run. */
@@ -99,13 +91,12 @@ public final class Dispatcher implements Sender {
         dispatcherThread = Thread.currentThread();
         switch (plan) {
             case LoadPlan.ClosedLoop closed -> followConcurrencyPlan(closed.concurrency());
-            case LoadPlan.OpenLoop open -> {
-                walkSchedule(open);
-                synchronized (gate) {
-                    doneSending = true;
-                }
-            }
+            case LoadPlan.OpenLoop open -> walkSchedule(open);
         }
+        synchronized (gate) {
+            doneSending = true;
+        }
+        requests.throwIfFailed();
         checkAllFinished();
         // In-flight requests may finish until the grace period after the deadline or the stop;
         // whatever is still running then is cancelled and recorded as such.
@@ -137,50 +128,82 @@ public final class Dispatcher implements Sender {
         }
         stopping = true;
         checkAllFinished();
+        wakeDispatcher();
+    }
+
+    private void wakeDispatcher() {
         Thread thread = dispatcherThread;
-        if (thread != null) {
+        if (thread != null && thread != Thread.currentThread()) {
             LockSupport.unpark(thread);
         }
     }
 
     /**
-     * Fills the closed loop up to its target now, then, for a plan that changes over time, keeps
-     * checking the target until nothing more will be sent (completions also top the loop up).
+     * Fills the closed loop up to its target, then keeps it filled from the dispatcher thread
+     * where the I/O threads cannot: while preparation lags (they only poll the feed) and, for a
+     * plan that changes over time, as the target grows. Returns when nothing more will be sent.
      */
     private void followConcurrencyPlan(ConcurrencyPlan concurrency) {
-        fillClosedLoop();
-        if (concurrency instanceof ConcurrencyPlan.Fixed) {
-            return;
-        }
-        while (!stopping) {
+        boolean changes = !(concurrency instanceof ConcurrencyPlan.Fixed);
+        while (true) {
+            fillClosedLoop();
+            boolean waitForFeed;
             synchronized (gate) {
                 if (doneSending) {
                     return;
                 }
+                waitForFeed = starved;
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-            fillClosedLoop();
+            long now = System.nanoTime();
+            if (stopping || now >= deadlineNanos) {
+                return;
+            }
+            long until = changes ? Math.min(deadlineNanos, now + PLAN_CHECK_NANOS) : deadlineNanos;
+            if (waitForFeed) {
+                requests.awaitAvailable(until);
+            } else {
+                // Woken early when an I/O thread finds the feed empty or sending done, or by a stop.
+                LockSupport.parkNanos(this, until - now);
+            }
         }
     }
 
-    /** Starts requests while fewer than the plan's current target are in flight and more remain. */
+    /**
+     * Starts requests while fewer than the plan's current target are in flight and more remain.
+     * Never waits: it runs on an I/O thread as a request completes, as well as on the dispatcher
+     * thread.
+     */
     private void fillClosedLoop() {
         ConcurrencyPlan concurrency = ((LoadPlan.ClosedLoop) plan).concurrency();
         while (true) {
             PreparedRequest request;
-            long index;
+            long index = -1;
+            boolean wake = false;
             synchronized (gate) {
                 long now = System.nanoTime();
                 if (slotsInUse >= concurrency.concurrencyAt(now - runStartNanos)) {
+                    starved = false;
                     return;
                 }
-                if (stopping || dispatched >= maxRequests || now >= deadlineNanos || !requests.hasNext()) {
+                boolean more = !stopping && dispatched < maxRequests && now < deadlineNanos;
+                request = more ? requests.poll() : null;
+                if (request != null) {
+                    starved = false;
+                    index = dispatched++;
+                    slotsInUse++;
+                } else if (!more || requests.ended()) {
+                    wake = !doneSending;
                     doneSending = true;
-                    return;
+                } else {
+                    wake = !starved;
+                    starved = true;
                 }
-                request = requests.next();
-                index = dispatched++;
-                slotsInUse++;
+            }
+            if (request == null) {
+                if (wake) {
+                    wakeDispatcher();
+                }
+                return;
             }
             long now = System.nanoTime();
             send(request, index, now, now);
@@ -192,16 +215,19 @@ public final class Dispatcher implements Sender {
         int limit = open.maxConcurrency() > 0 ? open.maxConcurrency() : Integer.MAX_VALUE;
         for (int i = 0; i < maxRequests && !stopping; i++) {
             long target = runStartNanos + offsets[i];
-            if (target >= deadlineNanos || !requests.hasNext()) {
+            if (target >= deadlineNanos) {
+                break;
+            }
+            PreparedRequest request = nextRequest();
+            if (request == null) {
                 break;
             }
             // Wake a little early and hand the request to its event loop's timer, which sends it
             // at the target: one wake-up at the send instead of two.
-            waitUntil(target - HAND_OVER_LEAD_NANOS);
+            Launcher.waitUntil(target - Launcher.HAND_OVER_LEAD_NANOS, () -> !stopping);
             if (stopping) {
                 break;
             }
-            PreparedRequest request = requests.next();
             boolean sendNow;
             synchronized (gate) {
                 dispatched++;
@@ -218,34 +244,26 @@ public final class Dispatcher implements Sender {
         }
     }
 
-    private void waitUntil(long target) {
-        long remaining;
-        while (!stopping && (remaining = target - System.nanoTime()) > 0) {
-            if (remaining > SPIN_NANOS) {
-                LockSupport.parkNanos(remaining - SPIN_NANOS);
-            } else {
-                Thread.onSpinWait();
+    /** The next prepared request, waiting for preparation if it lags; null once the feed has ended or the run stops. */
+    private PreparedRequest nextRequest() {
+        while (!stopping) {
+            PreparedRequest next = requests.poll();
+            if (next != null || requests.ended()) {
+                return next;
             }
+            requests.awaitAvailable(Long.MAX_VALUE);
         }
+        return null;
     }
 
     /** @param startNanos when the request should go out: now, or its target time a moment ahead */
     private void send(PreparedRequest request, long index, long intendedNanos, long startNanos) {
-        String requestId = requestIdPrefix + index;
-        RequestExecution execution = new RequestExecution(request, requestId, isWarmup(index, intendedNanos), intendedNanos,
-                startNanos, codec, timeouts, this::onFinished);
-        inFlight.add(execution);
-        execution.started(client.sendAt(new HttpExchangeRequest("POST", codec.path(),
-                Map.of("x-request-id", requestId), request.body()), execution, startNanos));
+        launcher.send(request, launcher.requestId(index), launcher.isWarmup(index, intendedNanos), intendedNanos,
+                startNanos, whenFinished);
     }
 
-    private boolean isWarmup(long index, long intendedNanos) {
-        return index < warmup || intendedNanos < warmupEndNanos;
-    }
-
-    private void onFinished(RequestExecution execution, FinishedRequest request) {
-        inFlight.remove(execution);
-        recorder.accept(request);
+    /** On the request's event loop, once the recorder has it: free its slot for the next request. */
+    private void onFinished(FinishedRequest request) {
         Pending next = null;
         boolean closedLoop = plan instanceof LoadPlan.ClosedLoop;
         synchronized (gate) {
@@ -284,13 +302,11 @@ public final class Dispatcher implements Sender {
         }
         long now = System.nanoTime();
         for (Pending pending : neverSent) {
-            recorder.accept(FinishedRequest.neverSent(pending.request(), requestIdPrefix + pending.index(),
-                    isWarmup(pending.index(), pending.intendedNanos()), pending.intendedNanos(), now,
-                    "it waited at the concurrency gate when the run ended"));
+            launcher.neverSent(pending.request(), launcher.requestId(pending.index()),
+                    launcher.isWarmup(pending.index(), pending.intendedNanos()), pending.intendedNanos(), now,
+                    "it waited at the concurrency gate when the run ended");
         }
-        for (RequestExecution execution : inFlight) {
-            execution.cancel(reason);
-        }
+        launcher.cancelInFlight(reason);
         checkAllFinished();
     }
 }

@@ -1,35 +1,24 @@
 package dev.llmload.load;
 
 import dev.llmload.http.sse.SseDecoder;
-import dev.llmload.protocol.OpenAiCodec;
+import dev.llmload.protocol.Dialect;
+import dev.llmload.protocol.ResponseDecoder;
+import dev.llmload.protocol.ResponseEvents;
+import dev.llmload.protocol.Usage;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 
 /**
- * Runs the per-chunk path (SSE decoding, chunk decoding) on made-up chunks before a run, so the
- * JIT has compiled it when the first real tokens arrive: otherwise the first requests of every
- * run would measure an interpreter, not the server.
+ * Runs the per-message path (framing, the dialect's decoding) on the dialect's made-up sample
+ * stream before a run, so the JIT has compiled it when the first real tokens arrive: otherwise the
+ * first requests of every run would measure an interpreter, not the server.
  */
 public final class HotPaths {
 
     /** Enough passes for the JIT's first tiers; a few tens of milliseconds. */
     private static final int PASSES = 5_000;
-
-    private static final byte[] STREAM = ("""
-            data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":" warm"},"finish_reason":null}]}
-
-            data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"reasoning_content":" up"},"finish_reason":null}]}
-
-            data: {"id":"x","object":"text_completion","choices":[{"index":0,"text":" text","finish_reason":"length"}],"usage":null}
-
-            data: {"id":"x","choices":[],"usage":{"prompt_tokens":8,"completion_tokens":3,"total_tokens":11}}
-
-            data: [DONE]
-
-            """).getBytes(StandardCharsets.UTF_8);
 
     private HotPaths() {}
 
@@ -59,21 +48,54 @@ public final class HotPaths {
     private static final long QUIET_PERIOD_MS = 100;
     private static final long QUIET_WAIT_LIMIT_NANOS = 2_000_000_000L;
 
-    public static void warmUp(OpenAiCodec codec) {
-        int[] tokens = new int[1];
-        SseDecoder decoder = new SseDecoder((type, data) -> {
-            if (!data.equals("[DONE]") && codec.decode(data).carriesText()) {
-                tokens[0]++;
-            }
-        });
-        ByteBuf buffer = Unpooled.wrappedBuffer(STREAM);
+    /** Decodes the dialect's sample stream many times over; fails if its decoder misreads it. */
+    public static void warmUp(Dialect dialect) {
+        byte[] sample = dialect.sampleStream();
+        Counts counts = new Counts();
+        ResponseDecoder decoder = dialect.newDecoder(counts);
+        ByteBuf buffer = Unpooled.wrappedBuffer(sample);
+        SseDecoder sse = switch (dialect.streamFraming()) {
+            case SSE -> new SseDecoder((type, data, nanos) -> decoder.message(type, data, nanos));
+            case WHOLE_BODY -> null;
+        };
         for (int i = 0; i < PASSES; i++) {
-            buffer.readerIndex(0);
-            decoder.feed(buffer);
+            if (sse != null) {
+                buffer.readerIndex(0);
+                sse.feed(buffer, System.nanoTime());
+            } else {
+                decoder.body(sample, System.nanoTime());
+            }
         }
-        decoder.endOfStream();
-        if (tokens[0] != 3 * PASSES) {
-            throw new IllegalStateException("the chunk decoder misread its own warm-up stream");
+        if (sse != null) {
+            sse.endOfStream();
+        }
+        if (counts.texts == 0 || counts.texts % PASSES != 0 || counts.endMarkers != (sse != null ? PASSES : 0)) {
+            throw new IllegalStateException("the response decoder misread its own warm-up stream");
+        }
+    }
+
+    /** Counts what the sample stream holds, to check the decoder read it as meant. */
+    private static final class Counts implements ResponseEvents {
+        int texts;
+        int endMarkers;
+
+        @Override
+        public void text(String content, String reasoning, long nanos) {
+            texts++;
+        }
+
+        @Override
+        public void usage(Usage usage) {}
+
+        @Override
+        public void finishReason(String reason) {}
+
+        @Override
+        public void error(String message) {}
+
+        @Override
+        public void endMarker() {
+            endMarkers++;
         }
     }
 }

@@ -1,54 +1,70 @@
 package dev.llmload.load;
 
-import dev.llmload.protocol.OpenAiCodec;
+import dev.llmload.protocol.Dialect;
 import dev.llmload.workload.source.RequestSource;
-import java.util.Iterator;
-import java.util.NoSuchElementException;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Makes and encodes requests ahead of the dispatcher on its own thread ({@code llmload-prepare}),
- * which alone touches the request source, so building a long prompt never delays a send. The
- * iterator side is used by whoever dispatches (under the dispatcher's gate lock); it blocks only
- * when preparation has fallen more than {@link #AHEAD} requests behind, which it should not.
+ * which alone touches the request source, so building a long prompt never delays a send. Up to
+ * {@link #AHEAD} requests wait ready.
+ *
+ * <p>Taking a request never waits: {@link #poll} answers at once, from a lock-free queue, so an
+ * event loop that tops up a closed loop as a request completes never waits for preparation, nor
+ * for a lock the preparation thread holds. A thread that may wait (the dispatcher's, never an
+ * event loop) calls {@link #awaitAvailable} when a poll found nothing, then polls again.
  */
-public final class PreparedFeed implements Iterator<PreparedRequest>, AutoCloseable {
+public final class PreparedFeed implements AutoCloseable {
 
     static final int AHEAD = 512;
 
-    /** Marks the end of the source (or a failure, when {@link #failure} is set). */
-    private static final PreparedRequest END = new PreparedRequest(null, new byte[0]);
-
-    private final BlockingQueue<PreparedRequest> queue = new ArrayBlockingQueue<>(AHEAD);
+    private final ConcurrentLinkedQueue<PreparedRequest> ready = new ConcurrentLinkedQueue<>();
+    /** How many requests are in {@link #ready}; preparation pauses while it is {@link #AHEAD}. */
+    private final AtomicInteger readyCount = new AtomicInteger();
     private final Thread thread;
+    /** Set once preparation has ended (the source ran out, the limit was reached, or it failed), after its last request was queued. */
+    private volatile boolean prepared;
     private volatile RuntimeException failure;
-    private PreparedRequest head;
-    private boolean ended;
+    /** The thread inside {@link #awaitAvailable}, woken when a request is queued. */
+    private volatile Thread waiter;
 
     /** @param limit the most requests to prepare, or -1 for as many as the source gives */
-    public PreparedFeed(RequestSource source, OpenAiCodec codec, long limit) {
-        thread = new Thread(() -> produce(source, codec, limit), "llmload-prepare");
+    public PreparedFeed(RequestSource source, Dialect dialect, long limit) {
+        thread = new Thread(() -> produce(source, dialect, limit), "llmload-prepare");
         thread.setDaemon(true);
         thread.start();
     }
 
-    private void produce(RequestSource source, OpenAiCodec codec, long limit) {
+    private void produce(RequestSource source, Dialect dialect, long limit) {
         try {
             for (long i = 0; (limit < 0 || i < limit) && source.hasNext(); i++) {
                 var spec = source.next();
-                queue.put(new PreparedRequest(spec, codec.encode(spec)));
+                PreparedRequest request = new PreparedRequest(spec, dialect.encode(spec));
+                while (readyCount.get() >= AHEAD) {
+                    LockSupport.park(this);
+                    if (Thread.interrupted()) {
+                        return;
+                    }
+                }
+                ready.add(request);
+                readyCount.incrementAndGet();
+                wakeWaiter();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
         } catch (RuntimeException e) {
             failure = e;
+        } finally {
+            prepared = true;
+            wakeWaiter();
         }
-        try {
-            queue.put(END);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    }
+
+    private void wakeWaiter() {
+        Thread sleeper = waiter;
+        if (sleeper != null) {
+            LockSupport.unpark(sleeper);
         }
     }
 
@@ -56,47 +72,48 @@ public final class PreparedFeed implements Iterator<PreparedRequest>, AutoClosea
      * Waits until preparation is {@link #AHEAD} requests ahead or has prepared them all, so the
      * run's first sends do not wait for prompts being made (at most {@code timeout}).
      */
-    public void awaitReady(java.time.Duration timeout) throws InterruptedException {
+    public void awaitReady(Duration timeout) throws InterruptedException {
         long until = System.nanoTime() + timeout.toNanos();
-        while (queue.remainingCapacity() > 0 && thread.isAlive() && System.nanoTime() < until) {
+        while (readyCount.get() < AHEAD && !prepared && System.nanoTime() < until) {
             Thread.sleep(2);
         }
     }
 
-    @Override
-    public boolean hasNext() {
-        if (head != null) {
-            return true;
+    /** The next prepared request, or null when none is ready now (see {@link #ended}). Never waits; any thread. */
+    PreparedRequest poll() {
+        PreparedRequest next = ready.poll();
+        if (next != null && readyCount.getAndDecrement() == AHEAD) {
+            // Preparation paused with the queue full; there is room again.
+            LockSupport.unpark(thread);
         }
-        if (ended) {
-            return false;
-        }
-        try {
-            PreparedRequest next = queue.take();
-            if (next == END) {
-                ended = true;
-                if (failure != null) {
-                    throw failure;
-                }
-                return false;
-            }
-            head = next;
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            ended = true;
-            return false;
-        }
+        return next;
     }
 
-    @Override
-    public PreparedRequest next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
+    /** True once preparation has ended and every request it made was taken. */
+    boolean ended() {
+        return prepared && ready.isEmpty();
+    }
+
+    /**
+     * Waits until a request is ready, preparation has ended, {@code untilNanos} has come, or the
+     * calling thread is unparked, whichever is first; callers poll again after it. For one
+     * thread at a time, one that may wait: the dispatcher's, never an event loop.
+     */
+    void awaitAvailable(long untilNanos) {
+        waiter = Thread.currentThread();
+        long remaining = untilNanos - System.nanoTime();
+        if (ready.isEmpty() && !prepared && remaining > 0) {
+            LockSupport.parkNanos(this, remaining);
         }
-        PreparedRequest next = head;
-        head = null;
-        return next;
+        waiter = null;
+    }
+
+    /** Throws what stopped preparation early (bad data in a file), if anything did. */
+    void throwIfFailed() {
+        RuntimeException failed = failure;
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     @Override

@@ -1,6 +1,6 @@
 package dev.llmload.load;
 
-import dev.llmload.protocol.StreamChunk;
+import dev.llmload.protocol.Usage;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.TokenSource;
@@ -16,7 +16,7 @@ import java.util.function.Consumer;
  * ({@code llmload-recorder}), which owns the journal and the list of records. Token counting with
  * the local tokenizer happens here, away from the I/O threads.
  */
-public final class Recorder implements Consumer<FinishedRequest>, AutoCloseable {
+public final class Recorder implements Consumer<FinishedRequest> {
 
     /** Queued by {@link #finish} after the last request: the recorder thread stops when it takes it. */
     private static final FinishedRequest END = FinishedRequest.neverSent(null, "end", false, 0, 0, "the run ended");
@@ -72,7 +72,7 @@ public final class Recorder implements Consumer<FinishedRequest>, AutoCloseable 
     RequestRecord toRecord(FinishedRequest f) {
         int events = f.timings().tokenEventNanos().length;
         int[] counts = new int[events];
-        StreamChunk.Usage usage = f.usage();
+        Usage usage = f.usage();
         boolean serverOutput = usage != null && usage.completionTokens() >= 0;
         if (serverOutput && usage.completionTokens() == events) {
             // One token per event, as the server's own count confirms.
@@ -117,10 +117,5 @@ public final class Recorder implements Consumer<FinishedRequest>, AutoCloseable 
             throw writeFailure;
         }
         return List.copyOf(records);
-    }
-
-    @Override
-    public void close() throws IOException {
-        journal.close();
     }
 }

@@ -4,13 +4,17 @@ import dev.llmload.http.Exchange;
 import dev.llmload.http.ExchangeFailure;
 import dev.llmload.http.ResponseListener;
 import dev.llmload.http.sse.SseDecoder;
-import dev.llmload.protocol.OpenAiCodec;
-import dev.llmload.protocol.StreamChunk;
+import dev.llmload.protocol.Dialect;
+import dev.llmload.protocol.MalformedMessageException;
+import dev.llmload.protocol.ResponseDecoder;
+import dev.llmload.protocol.ResponseEvents;
+import dev.llmload.protocol.Usage;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TimeoutKind;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.concurrent.Future;
@@ -24,11 +28,14 @@ import java.util.function.BiConsumer;
 /**
  * One request in flight: turns the bytes of its response into timestamps and an outcome.
  * Confined to the event loop of its exchange: the dispatcher sets it up before the send, and every
- * callback, timer and {@link #cancel} runs on that loop afterwards. SSE events are decoded as the
- * bytes arrive, each stamped with the time of the network read that completed it; the JSON of an
- * event is read only after that stamp was taken.
+ * callback, timer and {@link #cancel} runs on that loop afterwards.
+ *
+ * <p>It measures from typed {@link ResponseEvents} and does not know which dialect it speaks: the
+ * response is cut into messages by its framing (SSE events, or the whole body), each message
+ * carrying the time of the network read that completed it, and the dialect's
+ * {@link ResponseDecoder} reads a message only after that time was taken.
  */
-final class RequestExecution implements ResponseListener, SseDecoder.Listener {
+final class RequestExecution implements ResponseListener, SseDecoder.Listener, ResponseEvents {
 
     /** Error bodies are kept up to this size for the failure message. */
     private static final int MAX_ERROR_BODY = 8 * 1024;
@@ -43,7 +50,7 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
      * between threads out of every latency, while a connection opened for the request stays in.
      */
     private long sentNanos;
-    private final OpenAiCodec codec;
+    private final Dialect dialect;
     private final Timeouts timeouts;
     private final BiConsumer<RequestExecution, FinishedRequest> onFinished;
 
@@ -51,7 +58,9 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
     private Exchange exchange;
     /** The same exchange as other threads know it, for {@link #cancel}. */
     private volatile Exchange handle;
+    /** Frames a streamed answer into events; null for a response read whole. */
     private SseDecoder sse;
+    private ResponseDecoder decoder;
     private ByteArrayOutputStream body;
     private int status;
     private String serverRequestId;
@@ -60,26 +69,26 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
     private long firstTokenNanos = RequestTimings.NEVER;
     private long firstContentNanos = RequestTimings.NEVER;
     private long lastActivityNanos;
-    private long readNanos;
     private final LongList tokenTimes = new LongList();
     private final List<String> tokenTexts = new ArrayList<>();
-    private StreamChunk.Usage usage;
+    private Usage usage;
     private String finishReason;
     private boolean streamed;
+    private boolean endMarkerSeen;
     private String streamError;
     private Outcome.Failure pendingFailure;
     private final List<Future<?>> timers = new ArrayList<>(3);
     private boolean finished;
 
     RequestExecution(PreparedRequest request, String requestId, boolean warmup, long intendedSendNanos,
-                     long sentNanos, OpenAiCodec codec, Timeouts timeouts,
+                     long sentNanos, Dialect dialect, Timeouts timeouts,
                      BiConsumer<RequestExecution, FinishedRequest> onFinished) {
         this.request = request;
         this.requestId = requestId;
         this.warmup = warmup;
         this.intendedSendNanos = intendedSendNanos;
         this.sentNanos = sentNanos;
-        this.codec = codec;
+        this.dialect = dialect;
         this.timeouts = timeouts;
         this.onFinished = onFinished;
     }
@@ -139,13 +148,8 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
             return;
         }
         pendingFailure = failure;
-        exchange.abort(failure.message());
-    }
-
-    @Override
-    public void onSent(long nanos) {
-        // The send time is taken when the request passed the gate; connection setup counts in TTFT,
-        // as it does for a user.
+        // Cancelled before its event loop took it up (a send planned ahead): only the handle exists.
+        (exchange != null ? exchange : handle).abort(failure.message());
     }
 
     @Override
@@ -156,9 +160,13 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
         this.serverRequestId = headers.get("x-request-id");
         this.retryAfter = headers.get(HttpHeaderNames.RETRY_AFTER);
         String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE, "");
-        if (status == 200 && contentType.contains("text/event-stream")) {
+        sse = switch (dialect.streamFraming().forResponse(status, contentType)) {
+            case SSE -> new SseDecoder(this);
+            case WHOLE_BODY -> null;
+        };
+        if (sse != null) {
             streamed = true;
-            sse = new SseDecoder(this);
+            decoder = dialect.newDecoder(this);
         } else {
             body = new ByteArrayOutputStream();
         }
@@ -168,51 +176,61 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
     public void onBodyChunk(ByteBuf chunk, long nanos) {
         lastActivityNanos = nanos;
         if (sse != null) {
-            readNanos = nanos;
-            sse.feed(chunk);
+            sse.feed(chunk, nanos);
         } else if (body.size() < MAX_ERROR_BODY || status == 200) {
-            body.writeBytes(io.netty.buffer.ByteBufUtil.getBytes(chunk));
+            body.writeBytes(ByteBufUtil.getBytes(chunk));
+        }
+    }
+
+    /** One framed message of the stream, completed by the read at {@code nanos}. */
+    @Override
+    public void onEvent(String eventType, String data, long nanos) {
+        if (finished || pendingFailure != null) {
+            return;
+        }
+        try {
+            decoder.message(eventType, data, nanos);
+        } catch (MalformedMessageException e) {
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, e.getMessage()));
         }
     }
 
     @Override
-    public void onEvent(String eventType, String data) {
-        if (finished || pendingFailure != null) {
-            return;
-        }
-        if (data.equals("[DONE]")) {
-            return;
-        }
-        StreamChunk chunk;
-        try {
-            chunk = codec.decode(data);
-        } catch (OpenAiCodec.MalformedChunkException e) {
-            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, e.getMessage()));
-            return;
-        }
-        if (chunk.error() != null) {
-            streamError = chunk.error();
-        }
-        if (chunk.carriesText()) {
+    public void text(String content, String reasoning, long nanos) {
+        // A whole body's text arrives with its end: one token event, but no first token to time.
+        if (streamed) {
             if (firstTokenNanos < 0) {
-                firstTokenNanos = readNanos;
+                firstTokenNanos = nanos;
                 if (timeouts.idle() != null) {
                     armIdleTimer();
                 }
             }
-            if (firstContentNanos < 0 && chunk.carriesContent()) {
-                firstContentNanos = readNanos;
+            if (firstContentNanos < 0 && content != null) {
+                firstContentNanos = nanos;
             }
-            tokenTimes.add(readNanos);
-            String content = chunk.content() == null ? "" : chunk.content();
-            tokenTexts.add(chunk.reasoning() == null ? content : chunk.reasoning() + content);
         }
-        if (chunk.finishReason() != null) {
-            finishReason = chunk.finishReason();
-        }
-        if (chunk.usage() != null) {
-            usage = chunk.usage();
-        }
+        tokenTimes.add(nanos);
+        tokenTexts.add(reasoning == null ? content : content == null ? reasoning : reasoning + content);
+    }
+
+    @Override
+    public void usage(Usage reported) {
+        usage = reported;
+    }
+
+    @Override
+    public void finishReason(String reason) {
+        finishReason = reason;
+    }
+
+    @Override
+    public void error(String message) {
+        streamError = message;
+    }
+
+    @Override
+    public void endMarker() {
+        endMarkerSeen = true;
     }
 
     @Override
@@ -235,25 +253,14 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
         finish(outcome, nanos);
     }
 
-    /** A non-streamed 200 response: one JSON body carrying the whole answer and its usage. */
+    /** A non-streamed 200 response: one body carrying the whole answer and its usage. */
     private Outcome decodeWholeBody(long nanos) {
-        StreamChunk chunk;
         try {
-            chunk = codec.decode(body.toByteArray());
-        } catch (OpenAiCodec.MalformedChunkException e) {
+            dialect.newDecoder(this).body(body.toByteArray(), nanos);
+        } catch (MalformedMessageException e) {
             return Outcome.Failure.of(FailureClass.PROTOCOL, e.getMessage());
         }
-        if (chunk.error() != null) {
-            return Outcome.Failure.of(FailureClass.STREAM_ERROR, chunk.error());
-        }
-        usage = chunk.usage();
-        finishReason = chunk.finishReason();
-        if (chunk.carriesText()) {
-            tokenTimes.add(nanos);
-            String content = chunk.content() == null ? "" : chunk.content();
-            tokenTexts.add(chunk.reasoning() == null ? content : chunk.reasoning() + content);
-        }
-        return Outcome.SUCCESS;
+        return streamError != null ? Outcome.Failure.of(FailureClass.STREAM_ERROR, streamError) : Outcome.SUCCESS;
     }
 
     private String errorMessage() {
@@ -261,14 +268,11 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
         if (bytes.length == 0) {
             return "(empty body)";
         }
-        try {
-            StreamChunk chunk = codec.decode(bytes);
-            if (chunk.error() != null) {
-                return chunk.error();
-            }
-        } catch (OpenAiCodec.MalformedChunkException ignored) {
-            // Not JSON (a proxy's HTML page, plain text): quote the start of it instead.
+        String message = dialect.errorMessage(bytes);
+        if (message != null) {
+            return message;
         }
+        // Not the dialect's error shape (a proxy's HTML page, plain text): quote the start of it instead.
         String text = new String(bytes, 0, Math.min(bytes.length, 300), StandardCharsets.UTF_8);
         return text.replaceAll("\\s+", " ").trim();
     }
@@ -299,6 +303,7 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
         RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos,
                 firstContentNanos, nanos, tokenTimes.toArray());
         onFinished.accept(this, new FinishedRequest(request, serverRequestId != null ? serverRequestId : requestId, warmup,
-                timings, List.copyOf(tokenTexts), status, outcome, usage, finishReason, streamed, retryAfter));
+                timings, List.copyOf(tokenTexts), status, outcome, usage, finishReason, streamed, retryAfter,
+                endMarkerSeen));
     }
 }

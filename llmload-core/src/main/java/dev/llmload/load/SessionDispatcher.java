@@ -1,8 +1,7 @@
 package dev.llmload.load;
 
-import dev.llmload.http.HttpExchangeRequest;
 import dev.llmload.http.LoadHttpClient;
-import dev.llmload.protocol.OpenAiCodec;
+import dev.llmload.protocol.Dialect;
 import dev.llmload.record.Outcome;
 import dev.llmload.schedule.ConcurrencyPlan;
 import dev.llmload.workload.RequestSpec;
@@ -12,11 +11,8 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Queue;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -32,7 +28,10 @@ import java.util.function.Consumer;
  * queue of due turns and all counters; I/O threads only hand finished requests over through a
  * queue and wake it. Building a turn (prompt and JSON) happens on that thread too, so a next
  * turn is prepared as soon as its previous answer arrives, during the think time; the first turn
- * of the next session is prepared while the thread waits for that session's start.
+ * of the next session is prepared while the thread waits for that session's start. A turn or a
+ * session start is handed to its event loop's timer a moment before it is due, as the
+ * {@link Dispatcher}'s schedule is; sending, the in-flight set and cancelling are the
+ * {@code Launcher}'s.
  *
  * <p>Bounds: {@code maxRequests} counts requests (turns); a session starts only while the turns
  * of the sessions started so far are fewer, and a turn beyond it is not sent (the last session
@@ -42,26 +41,16 @@ import java.util.function.Consumer;
  */
 public final class SessionDispatcher implements Sender {
 
-    /** Parking is accurate to tens of microseconds; the last stretch before a send is spun. */
-    private static final long SPIN_NANOS = 100_000;
-
-    private final LoadHttpClient client;
-    private final OpenAiCodec codec;
-    private final Timeouts timeouts;
+    private final Launcher launcher;
     private final SessionSource sessions;
     /** Open loop: session start offsets; null for a closed loop. */
     private final long[] startOffsets;
     /** Sessions in flight at most (a session is in flight from its first send to its end). */
     private final int maxSessions;
     private final long maxRequests;
-    private final int warmup;
-    private final long warmupEndNanos;
-    private final Consumer<FinishedRequest> recorder;
     private final long runStartNanos;
     private final long deadlineNanos;
-    private final String requestIdPrefix;
 
-    private final Set<RequestExecution> inFlight = ConcurrentHashMap.newKeySet();
     private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
     private volatile long stopRequestedNanos;
@@ -90,13 +79,12 @@ public final class SessionDispatcher implements Sender {
      * @param maxRequests the most requests (turns) to send
      * @param duration    send nothing intended after this long (null: no time bound)
      */
-    public SessionDispatcher(LoadHttpClient client, OpenAiCodec codec, Timeouts timeouts, LoadPlan plan,
+    public SessionDispatcher(LoadHttpClient client, Dialect dialect, Timeouts timeouts, LoadPlan plan,
                              SessionSource sessions, long maxRequests, Duration duration, int warmup,
                              Duration warmupTime, Consumer<FinishedRequest> recorder,
                              long runStartNanos, String requestIdPrefix) {
-        this.client = client;
-        this.codec = codec;
-        this.timeouts = timeouts;
+        this.launcher = new Launcher(client, dialect, timeouts, recorder, requestIdPrefix, warmup,
+                warmupTime == null ? runStartNanos : runStartNanos + warmupTime.toNanos());
         this.sessions = sessions;
         switch (plan) {
             case LoadPlan.OpenLoop open -> {
@@ -113,12 +101,8 @@ public final class SessionDispatcher implements Sender {
             }
         }
         this.maxRequests = maxRequests;
-        this.warmup = warmup;
-        this.warmupEndNanos = warmupTime == null ? runStartNanos : runStartNanos + warmupTime.toNanos();
-        this.recorder = recorder;
         this.runStartNanos = runStartNanos;
         this.deadlineNanos = duration == null ? Long.MAX_VALUE : runStartNanos + duration.toNanos();
-        this.requestIdPrefix = requestIdPrefix;
     }
 
     /** Runs every session and returns once all have ended or {@link #stop} ended the run. */
@@ -192,7 +176,8 @@ public final class SessionDispatcher implements Sender {
             }
             return;
         }
-        while (moreStarts(now) && runStartNanos + startOffsets[nextStart] <= now) {
+        long handOver = now + Launcher.HAND_OVER_LEAD_NANOS;
+        while (moreStarts(now) && runStartNanos + startOffsets[nextStart] <= handOver) {
             long intended = runStartNanos + startOffsets[nextStart++];
             if (activeSessions < maxSessions) {
                 startSession(intended);
@@ -202,7 +187,10 @@ public final class SessionDispatcher implements Sender {
         }
     }
 
-    /** @param intendedNanos the scheduled start, or -1 for a closed loop's start now */
+    /**
+     * @param intendedNanos the scheduled start (a moment ahead, or past for a start that waited
+     *                      for a slot), or -1 for a closed loop's start now
+     */
     private void startSession(long intendedNanos) {
         prepareNextSession();
         Session session = preparedSession;
@@ -211,23 +199,24 @@ public final class SessionDispatcher implements Sender {
         preparedFirstTurn = null;
         activeSessions++;
         plannedTurns += session.turns();
-        long now = System.nanoTime();
-        send(session, first, intendedNanos < 0 ? now : intendedNanos, now);
+        long intended = intendedNanos < 0 ? System.nanoTime() : intendedNanos;
+        send(session, first, intended);
     }
 
     private void prepareNextSession() {
         if (preparedSession == null) {
             preparedSession = sessions.nextSession();
-            RequestSpec spec = preparedSession.firstTurn();
-            preparedFirstTurn = new PreparedRequest(spec, codec.encode(spec));
+            preparedFirstTurn = launcher.prepare(preparedSession.firstTurn());
         }
     }
 
+    /** Hands over every turn due within the hand-over lead; a turn beyond the run's bounds ends its session. */
     private void sendDueTurns(long now) {
-        while (!due.isEmpty() && due.peek().intendedNanos() <= now) {
+        long handOver = now + Launcher.HAND_OVER_LEAD_NANOS;
+        while (!due.isEmpty() && due.peek().intendedNanos() <= handOver) {
             Turn turn = due.poll();
             if (sent < maxRequests && turn.intendedNanos() < deadlineNanos) {
-                send(turn.session(), turn.request(), turn.intendedNanos(), System.nanoTime());
+                send(turn.session(), turn.request(), turn.intendedNanos());
             } else {
                 endSession();
             }
@@ -241,15 +230,19 @@ public final class SessionDispatcher implements Sender {
         }
     }
 
-    /** The next session start or due turn, whichever is first; far away when there is neither. */
+    /**
+     * When the next session start or due turn is to be handed over, whichever is first; far away
+     * when there is neither.
+     */
     private long nextWake() {
         long wake = Long.MAX_VALUE;
         if (!due.isEmpty()) {
-            wake = due.peek().intendedNanos();
+            wake = due.peek().intendedNanos() - Launcher.HAND_OVER_LEAD_NANOS;
         }
         long now = System.nanoTime();
         if (moreStarts(now)) {
-            long start = startOffsets == null ? now : runStartNanos + startOffsets[nextStart];
+            long start = startOffsets == null ? now
+                    : runStartNanos + startOffsets[nextStart] - Launcher.HAND_OVER_LEAD_NANOS;
             if (startOffsets != null || activeSessions < maxSessions) {
                 wake = Math.min(wake, start);
             }
@@ -260,31 +253,18 @@ public final class SessionDispatcher implements Sender {
     /** Waits until {@code target}, or until a request finishes or the run is stopped. */
     private void waitUntil(long target) {
         boolean stoppedBefore = stopping;
-        long remaining;
-        while (completions.isEmpty() && stopping == stoppedBefore && (remaining = target - System.nanoTime()) > 0) {
-            if (remaining > SPIN_NANOS) {
-                LockSupport.parkNanos(remaining - SPIN_NANOS);
-            } else {
-                Thread.onSpinWait();
-            }
-        }
+        Launcher.waitUntil(target, () -> completions.isEmpty() && stopping == stoppedBefore);
     }
 
-    private void send(Session session, PreparedRequest request, long intendedNanos, long sentNanos) {
+    /** Sends at its intended time, on its event loop's timer (at once if that time has passed). */
+    private void send(Session session, PreparedRequest request, long intendedNanos) {
         long index = sent++;
-        String requestId = requestIdPrefix + request.spec().index();
-        RequestExecution execution = new RequestExecution(request, requestId,
-                index < warmup || intendedNanos < warmupEndNanos, intendedNanos, sentNanos, codec, timeouts,
-                (done, finished) -> onFinished(session, done, finished));
-        inFlight.add(execution);
-        execution.started(client.send(new HttpExchangeRequest("POST", codec.path(),
-                Map.of("x-request-id", requestId), request.body()), execution));
+        launcher.send(request, launcher.requestId(request.spec().index()), launcher.isWarmup(index, intendedNanos),
+                intendedNanos, intendedNanos, finished -> onFinished(session, finished));
     }
 
-    /** On an I/O thread: record the request and hand it to the dispatcher thread. */
-    private void onFinished(Session session, RequestExecution execution, FinishedRequest finished) {
-        inFlight.remove(execution);
-        recorder.accept(finished);
+    /** On an I/O thread, once the recorder has it: hand the finished turn to the dispatcher thread. */
+    private void onFinished(Session session, FinishedRequest finished) {
         completions.add(new Completion(session, finished));
         Thread thread = dispatcherThread;
         if (thread != null) {
@@ -309,7 +289,7 @@ public final class SessionDispatcher implements Sender {
                 continue;
             }
             RequestSpec next = session.nextTurn(String.join("", finished.tokenEventTexts()));
-            due.add(new Turn(session, new PreparedRequest(next, codec.encode(next)), intended));
+            due.add(new Turn(session, launcher.prepare(next), intended));
         }
     }
 
@@ -331,16 +311,14 @@ public final class SessionDispatcher implements Sender {
         long now = System.nanoTime();
         for (long intended : List.copyOf(waitingStarts)) {
             prepareNextSession();
-            recorder.accept(FinishedRequest.neverSent(preparedFirstTurn, requestIdPrefix + preparedFirstTurn.spec().index(),
-                    sent++ < warmup || intended < warmupEndNanos, intended, now,
-                    "the session waited for a --max-sessions slot when the run ended"));
+            launcher.neverSent(preparedFirstTurn, launcher.requestId(preparedFirstTurn.spec().index()),
+                    launcher.isWarmup(sent++, intended), intended, now,
+                    "the session waited for a --max-sessions slot when the run ended");
             preparedSession = null;
             preparedFirstTurn = null;
         }
         waitingStarts.clear();
         dropDueTurns();
-        for (RequestExecution execution : inFlight) {
-            execution.cancel("the run ended before the request finished");
-        }
+        launcher.cancelInFlight("the run ended before the request finished");
     }
 }

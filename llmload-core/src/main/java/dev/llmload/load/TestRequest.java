@@ -1,13 +1,11 @@
 package dev.llmload.load;
 
-import dev.llmload.http.HttpExchangeRequest;
 import dev.llmload.http.LoadHttpClient;
-import dev.llmload.protocol.OpenAiCodec;
+import dev.llmload.protocol.Dialect;
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -27,19 +25,16 @@ public final class TestRequest {
     private TestRequest() {}
 
     /** Sends it and waits for it to finish (at most {@code timeout}; null if it had not by then). */
-    public static FinishedRequest send(LoadHttpClient client, OpenAiCodec codec, Timeouts timeouts, String requestId,
-                               Duration timeout) throws InterruptedException {
+    public static FinishedRequest send(LoadHttpClient client, Dialect dialect, Timeouts timeouts, String requestId,
+                                       Duration timeout) throws InterruptedException {
         CompletableFuture<FinishedRequest> finished = new CompletableFuture<>();
+        Launcher launcher = new Launcher(client, dialect, timeouts, finished::complete, "", 0, 0);
         long now = System.nanoTime();
-        PreparedRequest request = new PreparedRequest(SPEC, codec.encode(SPEC));
-        RequestExecution execution = new RequestExecution(request, requestId, true, now, now, codec, timeouts,
-                (done, result) -> finished.complete(result));
-        execution.started(client.send(new HttpExchangeRequest("POST", codec.path(), Map.of("x-request-id", requestId),
-                request.body()), execution));
+        launcher.send(launcher.prepare(SPEC), requestId, true, now, now, result -> {});
         try {
             return finished.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            execution.cancel("the test request took longer than " + timeout.toSeconds() + " s");
+            launcher.cancelInFlight("the test request took longer than " + timeout.toSeconds() + " s");
             return null;
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());

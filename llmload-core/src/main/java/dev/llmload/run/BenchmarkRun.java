@@ -17,7 +17,7 @@ import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
-import dev.llmload.protocol.OpenAiCodec;
+import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
@@ -120,7 +120,7 @@ public final class BenchmarkRun {
             if (model == null) {
                 throw new RunException("the server at " + endpoint + " lists no model on /v1/models; give one with --model");
             }
-            OpenAiCodec codec = new OpenAiCodec(new RequestOptions(config.api(), model, config.stream(),
+            Dialect dialect = Dialect.of(new RequestOptions(config.api(), model, config.stream(),
                     config.ignoreEos(), null));
             Path directory = Files.createDirectories(config.outputDir());
             String runId = directory.getFileName().toString();
@@ -133,7 +133,7 @@ public final class BenchmarkRun {
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 List<RunReport.Note> telemetryNotes = new ArrayList<>();
                 telemetry.probe().forEach(n -> telemetryNotes.add(new RunReport.Note(n.kind(), n.message())));
-                Sent sent = send(source, sessions, codec, endpoint, plan, count, tokenizer, directory, runId, telemetry);
+                Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry);
                 TelemetryRecording recording = telemetry.stop();
                 RunResults results = RunResults.compute(sent.records(), slo);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, results, telemetryNotes);
@@ -204,22 +204,22 @@ public final class BenchmarkRun {
     }
 
     /** @param sessions the sessions to run; null to send {@code source}'s requests */
-    private Sent send(RequestSource source, SessionSource sessions, OpenAiCodec codec, Endpoint endpoint, LoadPlan plan,
+    private Sent send(RequestSource source, SessionSource sessions, Dialect dialect, Endpoint endpoint, LoadPlan plan,
                       long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
             throws IOException, InterruptedException, RunException {
-        try (PreparedFeed feed = sessions == null ? new PreparedFeed(source, codec, count) : null;
+        try (PreparedFeed feed = sessions == null ? new PreparedFeed(source, dialect, count) : null;
              LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, config.ioThreads(),
                      config.timeouts().connect(), config.insecure());
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
-            getReady(feed, client, codec, plan, count, runId);
+            getReady(feed, client, dialect, plan, count, runId);
             telemetry.start();
             long runStart = System.nanoTime();
             Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
             long limit = count < 0 ? Long.MAX_VALUE : count;
             Sender sender = sessions != null
-                    ? new SessionDispatcher(client, codec, config.timeouts(), plan, sessions, limit, config.duration(),
+                    ? new SessionDispatcher(client, dialect, config.timeouts(), plan, sessions, limit, config.duration(),
                             config.warmup(), config.warmupTime(), recorder, runStart, runId + "-")
-                    : new Dispatcher(client, codec, config.timeouts(), plan, feed, limit, config.duration(),
+                    : new Dispatcher(client, dialect, config.timeouts(), plan, feed, limit, config.duration(),
                             config.warmup(), config.warmupTime(), recorder, runStart, runId + "-");
             stopSending = sender::stop;
             if (stopRequested) {
@@ -249,7 +249,7 @@ public final class BenchmarkRun {
      * code compiled, one test request sent (a refused one stops the run here) and the JIT quiet.
      * Nothing here is timed or counted.
      */
-    private void getReady(PreparedFeed feed, LoadHttpClient client, OpenAiCodec codec, LoadPlan plan, long count,
+    private void getReady(PreparedFeed feed, LoadHttpClient client, Dialect dialect, LoadPlan plan, long count,
                           String runId) throws InterruptedException, RunException {
         if (feed != null) {
             feed.awaitReady(READY_TIMEOUT);
@@ -262,8 +262,8 @@ public final class BenchmarkRun {
                 ? 0 : config.data().sessions().maxSessions();
         int connections = Math.max(inFlight, sessions);
         client.preconnect((int) Math.min(connections, count < 0 ? connections : count), READY_TIMEOUT);
-        HotPaths.warmUp(codec);
-        FinishedRequest test = TestRequest.send(client, codec, config.timeouts(), runId + "-test", READY_TIMEOUT);
+        HotPaths.warmUp(dialect);
+        FinishedRequest test = TestRequest.send(client, dialect, config.timeouts(), runId + "-test", READY_TIMEOUT);
         // Refused credentials or an unknown model or path fail every request alike: say so now.
         if (test != null && test.outcome() instanceof Outcome.Failure failure
                 && (test.httpStatus() == 401 || test.httpStatus() == 403 || test.httpStatus() == 404)) {

@@ -13,9 +13,11 @@ import java.util.Arrays;
  *
  * <p>Contract:
  * <ul>
- *   <li>Events are delivered synchronously from inside {@link #feed}: the caller timestamps a
- *       buffer just before feeding it, and that timestamp is the arrival time of every event the
- *       buffer completes.</li>
+ *   <li>Events are delivered synchronously from inside {@link #feed}, each with the time the
+ *       caller gave with the bytes that completed it: the caller passes the time of the network
+ *       read with every buffer, and that is the arrival time of every event the buffer
+ *       completes. An event begun in one read and finished in a later one carries the later
+ *       read's time.</li>
  *   <li>Lines end with LF, CRLF or CR, also when a CRLF pair is split between two buffers.</li>
  *   <li>A blank line dispatches the event; lines starting with {@code :} are comments; a line is
  *       {@code field:value} with one optional space after the colon removed, or just a field name
@@ -46,8 +48,9 @@ public final class SseDecoder {
          * @param eventType the value of the event's {@code event} field, or {@code null} when it
          *                  has none (or an empty one): the SSE default type "message"
          * @param data      the event's {@code data} lines joined with {@code \n}; may be empty
+         * @param nanos     the time given to {@link #feed} with the bytes that completed the event
          */
-        void onEvent(String eventType, String data);
+        void onEvent(String eventType, String data, long nanos);
     }
 
     private static final byte[] DATA = ascii("data");
@@ -69,8 +72,12 @@ public final class SseDecoder {
         this.listener = listener;
     }
 
-    /** Decodes all readable bytes of {@code in} and advances its reader index; does not release it. */
-    public void feed(ByteBuf in) {
+    /**
+     * Decodes all readable bytes of {@code in} and advances its reader index; does not release it.
+     *
+     * @param nanos when the bytes were read; passed on with every event they complete
+     */
+    public void feed(ByteBuf in, long nanos) {
         int index = in.readerIndex();
         int end = in.writerIndex();
         while (index < end) {
@@ -89,14 +96,14 @@ public final class SseDecoder {
             line.append(in, index, lineEnd - index);
             skipLineFeed = in.getByte(lineEnd) == '\r';
             index = lineEnd + 1;
-            processLine();
+            processLine(nanos);
         }
         in.readerIndex(end);
     }
 
-    /** Decodes {@code length} bytes of {@code bytes} starting at {@code offset}. */
-    public void feed(byte[] bytes, int offset, int length) {
-        feed(Unpooled.wrappedBuffer(bytes, offset, length));
+    /** Decodes {@code length} bytes of {@code bytes} starting at {@code offset}, read at {@code nanos}. */
+    public void feed(byte[] bytes, int offset, int length, long nanos) {
+        feed(Unpooled.wrappedBuffer(bytes, offset, length), nanos);
     }
 
     /** The input has ended: an event not yet terminated by a blank line is dropped. */
@@ -108,7 +115,7 @@ public final class SseDecoder {
         skipLineFeed = false;
     }
 
-    private void processLine() {
+    private void processLine(long nanos) {
         byte[] bytes = line.bytes;
         int length = line.length;
         int start = 0;
@@ -119,7 +126,7 @@ public final class SseDecoder {
             }
         }
         if (start == length) {
-            dispatch();
+            dispatch(nanos);
         } else if (bytes[start] != ':') {
             int colon = indexOf(bytes, start, length, (byte) ':');
             int fieldEnd = colon < 0 ? length : colon;
@@ -139,7 +146,7 @@ public final class SseDecoder {
         line.clear();
     }
 
-    private void dispatch() {
+    private void dispatch(long nanos) {
         if (data.length == 0) {
             eventType = null;
             return;
@@ -149,7 +156,7 @@ public final class SseDecoder {
         // Reset before calling out, so a listener that feeds this decoder again sees a clean state.
         data.clear();
         eventType = null;
-        listener.onEvent(type, text);
+        listener.onEvent(type, text, nanos);
     }
 
     private static int indexOf(byte[] bytes, int from, int to, byte wanted) {

@@ -144,10 +144,37 @@ class SseDecoderTest {
         byte[] bytes = utf8(stream);
         for (int split = 0; split <= bytes.length; split++) {
             List<Event> events = new ArrayList<>();
-            SseDecoder decoder = new SseDecoder((type, data) -> events.add(new Event(type, data)));
-            decoder.feed(bytes, 0, split);
-            decoder.feed(bytes, split, bytes.length - split);
+            List<Long> times = new ArrayList<>();
+            SseDecoder decoder = new SseDecoder((type, data, nanos) -> {
+                events.add(new Event(type, data));
+                times.add(nanos);
+            });
+            decoder.feed(bytes, 0, split, 1);
+            int completedByFirstRead = events.size();
+            decoder.feed(bytes, split, bytes.length - split, 2);
             assertThat(events).as("split at byte %d", split).isEqualTo(expected);
+            for (int i = 0; i < times.size(); i++) {
+                assertThat(times.get(i)).as("time of event %d, split at byte %d", i, split)
+                        .isEqualTo(i < completedByFirstRead ? 1L : 2L);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("referenceStreamsWithLineEndings")
+    void eachEventCarriesTheTimeOfTheByteThatCompletedIt(String name, String stream, List<Event> expected) {
+        byte[] bytes = utf8(stream);
+        List<Long> times = new ArrayList<>();
+        SseDecoder decoder = new SseDecoder((type, data, nanos) -> times.add(nanos));
+        for (int i = 0; i < bytes.length; i++) {
+            decoder.feed(bytes, i, 1, i);
+        }
+        assertThat(times).hasSameSizeAs(expected).isSorted().doesNotHaveDuplicates();
+        for (long time : times) {
+            // The blank line that ends an event: its line end follows another line end.
+            int at = (int) time;
+            assertThat(bytes[at]).as("byte %d", at).isIn((byte) '\r', (byte) '\n');
+            assertThat(bytes[at - 1]).as("byte %d", at - 1).isIn((byte) '\r', (byte) '\n');
         }
     }
 
@@ -194,11 +221,22 @@ class SseDecoderTest {
     @Test
     void crAtTheEndOfOneBufferAndLfAtTheStartOfTheNextAreOneLineEnd() {
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data) -> events.add(new Event(type, data)));
+        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
         // Were the LF taken as a second line end, the blank line would dispatch "a" alone.
-        decoder.feed(utf8("data: a\r"), 0, 8);
-        decoder.feed(utf8("\ndata: b\r\n\r\n"), 0, 12);
+        decoder.feed(utf8("data: a\r"), 0, 8, 0);
+        decoder.feed(utf8("\ndata: b\r\n\r\n"), 0, 12, 0);
         assertThat(events).containsExactly(new Event(null, "a\nb"));
+    }
+
+    @Test
+    void anEventBegunInOneReadAndEndedInALaterOneCarriesTheLaterReadsTime() {
+        List<Long> times = new ArrayList<>();
+        SseDecoder decoder = new SseDecoder((type, data, nanos) -> times.add(nanos));
+        decoder.feed(utf8("data: {\"a\":"), 0, 11, 100);
+        decoder.feed(utf8("1}\n"), 0, 3, 200);
+        assertThat(times).isEmpty();
+        decoder.feed(utf8("\ndata: x\n\n"), 0, 10, 300);
+        assertThat(times).containsExactly(300L, 300L);
     }
 
     @Test
@@ -223,9 +261,9 @@ class SseDecoderTest {
         byte[] stream = utf8("event: 名前\ndata: " + text + "\n\n");
         for (int split = 0; split <= stream.length; split++) {
             List<Event> events = new ArrayList<>();
-            SseDecoder decoder = new SseDecoder((type, data) -> events.add(new Event(type, data)));
-            decoder.feed(stream, 0, split);
-            decoder.feed(stream, split, stream.length - split);
+            SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
+            decoder.feed(stream, 0, split, 0);
+            decoder.feed(stream, split, stream.length - split, 0);
             assertThat(events).as("split at byte %d", split).containsExactly(new Event("名前", text));
         }
         assertThat(decodeByteAtATime(stream)).containsExactly(new Event("名前", text));
@@ -238,9 +276,9 @@ class SseDecoderTest {
         String big = new String(filler);
         byte[] stream = utf8("data: " + big + "\ndata: tail\n\ndata: next\n\n");
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data) -> events.add(new Event(type, data)));
+        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
         for (int offset = 0; offset < stream.length; offset += 16 * 1024) {
-            decoder.feed(stream, offset, Math.min(16 * 1024, stream.length - offset));
+            decoder.feed(stream, offset, Math.min(16 * 1024, stream.length - offset), 0);
         }
         assertThat(events).hasSize(2);
         assertThat(events.get(0).data()).hasSize((1 << 20) + "\ntail".length()).startsWith("xxx").endsWith("x\ntail");
@@ -250,24 +288,24 @@ class SseDecoderTest {
     @Test
     void endOfStreamDropsAnUnterminatedEventAndResets() {
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data) -> events.add(new Event(type, data)));
+        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
         byte[] first = utf8("data: done\n\nevent: cut\ndata: partial\n");
-        decoder.feed(first, 0, first.length);
+        decoder.feed(first, 0, first.length, 0);
         decoder.endOfStream();
         assertThat(events).containsExactly(new Event(null, "done"));
 
         // The next stream starts clean: no leftover type or data, and a BOM is skipped again.
         byte[] second = concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, utf8("data: fresh\n\n"));
-        decoder.feed(second, 0, second.length);
+        decoder.feed(second, 0, second.length, 0);
         assertThat(events).containsExactly(new Event(null, "done"), new Event(null, "fresh"));
     }
 
     @Test
     void endOfStreamDropsAnUnterminatedLine() {
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data) -> events.add(new Event(type, data)));
+        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
         byte[] stream = utf8("data: no line end");
-        decoder.feed(stream, 0, stream.length);
+        decoder.feed(stream, 0, stream.length, 0);
         decoder.endOfStream();
         assertThat(events).isEmpty();
     }
@@ -275,16 +313,16 @@ class SseDecoderTest {
     @Test
     void consumesTheByteBufWithoutReleasingIt() {
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data) -> events.add(new Event(type, data)));
+        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
         ByteBuf direct = Unpooled.directBuffer();
         try {
             direct.writeBytes(utf8("xxdata: a\n\ndata: b"));
             direct.readerIndex(2);
-            decoder.feed(direct);
+            decoder.feed(direct, 0);
             assertThat(direct.readableBytes()).isZero();
             assertThat(direct.refCnt()).isEqualTo(1);
             direct.writeBytes(utf8("\n\n"));
-            decoder.feed(direct);
+            decoder.feed(direct, 0);
             assertThat(events).containsExactly(new Event(null, "a"), new Event(null, "b"));
         } finally {
             direct.release();
@@ -293,15 +331,15 @@ class SseDecoderTest {
 
     private static List<Event> decode(byte[] stream) {
         List<Event> events = new ArrayList<>();
-        new SseDecoder((type, data) -> events.add(new Event(type, data))).feed(stream, 0, stream.length);
+        new SseDecoder((type, data, nanos) -> events.add(new Event(type, data))).feed(stream, 0, stream.length, 0);
         return events;
     }
 
     private static List<Event> decodeByteAtATime(byte[] stream) {
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data) -> events.add(new Event(type, data)));
+        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
         for (int i = 0; i < stream.length; i++) {
-            decoder.feed(stream, i, 1);
+            decoder.feed(stream, i, 1, 0);
         }
         return events;
     }

@@ -1,0 +1,118 @@
+package dev.llmload.load;
+
+import dev.llmload.http.HttpExchangeRequest;
+import dev.llmload.http.LoadHttpClient;
+import dev.llmload.protocol.Dialect;
+import dev.llmload.workload.RequestSpec;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * What every sender of a run shares, whatever its policy: sending a request on its event loop's
+ * timer, the set of requests in flight, cancelling them all, recording a request that was never
+ * sent, which requests are warm-up, and pacing the dispatcher thread towards a target time. The
+ * dispatchers keep only their policies (a schedule or a closed loop behind a gate; sessions).
+ *
+ * <p>Threads: {@link #send}, {@link #neverSent} and {@link #cancelInFlight} may be called from
+ * the dispatcher thread or from an event loop (a completion that starts the next request); the
+ * in-flight set is concurrent and everything else is fixed at construction. {@link #waitUntil}
+ * runs only on the dispatcher thread.
+ */
+final class Launcher {
+
+    /** Parking is accurate to tens of microseconds; the last stretch before a target is spun. */
+    private static final long SPIN_NANOS = 100_000;
+    /** How long before its target a request is handed to its event loop's timer. */
+    static final long HAND_OVER_LEAD_NANOS = 2_000_000;
+
+    private final LoadHttpClient client;
+    private final Dialect dialect;
+    private final Timeouts timeouts;
+    private final Consumer<FinishedRequest> recorder;
+    private final String requestIdPrefix;
+    private final int warmup;
+    private final long warmupEndNanos;
+    private final Set<RequestExecution> inFlight = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param recorder       hears every finished request first, on its event loop
+     * @param warmup         the first this many sends are warm-up
+     * @param warmupEndNanos so are requests intended to start before this time
+     */
+    Launcher(LoadHttpClient client, Dialect dialect, Timeouts timeouts, Consumer<FinishedRequest> recorder,
+             String requestIdPrefix, int warmup, long warmupEndNanos) {
+        this.client = client;
+        this.dialect = dialect;
+        this.timeouts = timeouts;
+        this.recorder = recorder;
+        this.requestIdPrefix = requestIdPrefix;
+        this.warmup = warmup;
+        this.warmupEndNanos = warmupEndNanos;
+    }
+
+    /** A request ready to send: its body encoded in the run's dialect. */
+    PreparedRequest prepare(RequestSpec spec) {
+        return new PreparedRequest(spec, dialect.encode(spec));
+    }
+
+    String requestId(long number) {
+        return requestIdPrefix + number;
+    }
+
+    /** @param sendIndex how many requests were sent before this one */
+    boolean isWarmup(long sendIndex, long intendedNanos) {
+        return sendIndex < warmup || intendedNanos < warmupEndNanos;
+    }
+
+    /**
+     * Sends {@code request} at {@code startNanos}: its event loop's timer takes it up then (at
+     * once when that time has passed), and that moment is the send time its latencies count from.
+     * When it has ended, the recorder hears it and then {@code then}, on that event loop.
+     */
+    void send(PreparedRequest request, String requestId, boolean warmupRequest, long intendedNanos, long startNanos,
+              Consumer<FinishedRequest> then) {
+        RequestExecution execution = new RequestExecution(request, requestId, warmupRequest, intendedNanos, startNanos,
+                dialect, timeouts, (done, finished) -> {
+                    inFlight.remove(done);
+                    recorder.accept(finished);
+                    then.accept(finished);
+                });
+        execution.started(client.sendAt(new HttpExchangeRequest("POST", dialect.path(),
+                Map.of("x-request-id", requestId), request.body()), execution, startNanos));
+        // Added once it can be cancelled; one that ended before this line is cancelled in vain, harmlessly.
+        inFlight.add(execution);
+    }
+
+    /** Records a request that never left the client as cancelled, having ended at {@code endedNanos}. */
+    void neverSent(PreparedRequest request, String requestId, boolean warmupRequest, long intendedNanos,
+                   long endedNanos, String why) {
+        recorder.accept(FinishedRequest.neverSent(request, requestId, warmupRequest, intendedNanos, endedNanos, why));
+    }
+
+    /** Ends every request in flight as cancelled, for {@code reason}. Any thread. */
+    void cancelInFlight(String reason) {
+        for (RequestExecution execution : inFlight) {
+            execution.cancel(reason);
+        }
+    }
+
+    /**
+     * Waits on the calling (dispatcher) thread until {@code targetNanos}: parks, then spins the
+     * last stretch. Returns early once {@code keepWaiting} is false; it is checked after every
+     * wake-up, so an unpark makes it look.
+     */
+    static void waitUntil(long targetNanos, BooleanSupplier keepWaiting) {
+        long remaining;
+        while (keepWaiting.getAsBoolean() && (remaining = targetNanos - System.nanoTime()) > 0) {
+            if (remaining > SPIN_NANOS) {
+                LockSupport.parkNanos(remaining - SPIN_NANOS);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+}

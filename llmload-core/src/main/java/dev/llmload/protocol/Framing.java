@@ -1,0 +1,24 @@
+package dev.llmload.protocol;
+
+/**
+ * How a response body is cut into the messages a {@link ResponseDecoder} reads. A dialect names
+ * the framing of its streamed answers ({@link Dialect#streamFraming()}); any other response (an
+ * error, a non-streamed answer, a stream the server refused) is read whole.
+ */
+public enum Framing {
+    /** Server-Sent Events: each event's {@code data} (with its {@code event} type) is one message. */
+    SSE("text/event-stream"),
+    /** The whole body is one message, decoded once it has all arrived. */
+    WHOLE_BODY(null);
+
+    private final String mediaType;
+
+    Framing(String mediaType) {
+        this.mediaType = mediaType;
+    }
+
+    /** The framing of a response: this stream framing for a 200 of its media type, else the whole body. */
+    public Framing forResponse(int status, String contentType) {
+        return mediaType != null && status == 200 && contentType.contains(mediaType) ? this : WHOLE_BODY;
+    }
+}
