@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -24,6 +25,8 @@ final class ScriptedSseServer implements AutoCloseable {
     private final HttpServer server;
 
     private final String scheme;
+
+    private final AtomicInteger answered = new AtomicInteger();
 
     ScriptedSseServer(List<Step> steps) throws IOException {
         this(steps, null);
@@ -50,6 +53,7 @@ final class ScriptedSseServer implements AutoCloseable {
         });
         server.createContext("/v1/chat/completions", exchange -> {
             exchange.getRequestBody().readAllBytes();
+            answered.incrementAndGet();
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0);
             try (OutputStream out = exchange.getResponseBody()) {
@@ -65,6 +69,11 @@ final class ScriptedSseServer implements AutoCloseable {
             }
         });
         server.start();
+    }
+
+    /** How many completion requests arrived so far. */
+    int requestsReceived() {
+        return answered.get();
     }
 
     String url() {
