@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -50,6 +51,7 @@ public final class Dispatcher implements Sender {
      */
     private boolean starved;
     private volatile boolean stopping;
+    private final BooleanSupplier sending = () -> !stopping;
     private volatile long stopRequestedNanos;
     /**
      * Guarded by {@link #gate}: no further request will be sent. The open loop sets it when its
@@ -224,7 +226,7 @@ public final class Dispatcher implements Sender {
             }
             // Wake a little early and hand the request to its event loop's timer, which sends it
             // at the target: one wake-up at the send instead of two.
-            Launcher.waitUntil(target - Launcher.HAND_OVER_LEAD_NANOS, () -> !stopping);
+            Launcher.waitUntil(target - Launcher.HAND_OVER_LEAD_NANOS, sending);
             if (stopping) {
                 break;
             }
