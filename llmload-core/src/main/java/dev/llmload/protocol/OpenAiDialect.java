@@ -40,7 +40,7 @@ public final class OpenAiDialect implements Dialect {
 
     private final RequestOptions options;
 
-    public OpenAiDialect(RequestOptions options) {
+    OpenAiDialect(RequestOptions options) {
         this.options = options;
     }
 
@@ -322,7 +322,7 @@ public final class OpenAiDialect implements Dialect {
         }
     }
 
-    static String abbreviate(String text) {
+    private static String abbreviate(String text) {
         String oneLine = text.replaceAll("[\\r\\n]+", " ");
         return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
     }
