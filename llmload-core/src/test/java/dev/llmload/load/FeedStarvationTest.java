@@ -11,9 +11,6 @@ import dev.llmload.record.Outcome;
 import dev.llmload.schedule.ConcurrencyPlan;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
-import dev.llmload.workload.ChatMessage;
-import dev.llmload.workload.RequestSpec;
-import dev.llmload.workload.source.RequestSource;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -55,7 +52,7 @@ class FeedStarvationTest {
         try (SimServer sim = SimServer.start(SimConfig.load(null, settings));
              LoadHttpClient client = new LoadHttpClient(Endpoint.openAiBase(sim.url()), null, 2, Duration.ofSeconds(5),
                      false);
-             PreparedFeed feed = new PreparedFeed(new SlowSource(), dialect, REQUESTS)) {
+             PreparedFeed feed = new PreparedFeed(new HelloSource(PREPARE_MS * 1_000_000), dialect, REQUESTS)) {
             Dispatcher dispatcher = new Dispatcher(client, dialect, Timeouts.defaults(),
                     new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(CONCURRENCY)), feed, REQUESTS, null, 0, null,
                     finished::add, System.nanoTime(), "starved-");
@@ -76,35 +73,6 @@ class FeedStarvationTest {
                 .anyMatch(wait -> wait.startsWith(dispatcherThread + " "));
         assertThat(waits).as("event-loop threads seen waiting inside the feed")
                 .noneMatch(wait -> wait.startsWith("llmload-io"));
-    }
-
-    /** Requests that each take {@link #PREPARE_MS} to make, as a slow file or tokenizer would. */
-    private static final class SlowSource implements RequestSource {
-        private long index;
-
-        @Override
-        public boolean hasNext() {
-            return true;
-        }
-
-        @Override
-        public RequestSpec next() {
-            LockSupport.parkNanos(PREPARE_MS * 1_000_000);
-            return new RequestSpec(index++, List.of(ChatMessage.user("Say hello.")), 3, 2);
-        }
-
-        @Override
-        public String describe() {
-            return "slow";
-        }
-
-        @Override
-        public String contentHash() {
-            return "slow";
-        }
-
-        @Override
-        public void close() {}
     }
 
     /**

@@ -1,0 +1,69 @@
+package dev.llmload.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmload.http.Endpoint;
+import dev.llmload.http.LoadHttpClient;
+import dev.llmload.protocol.ApiKind;
+import dev.llmload.protocol.Dialect;
+import dev.llmload.protocol.RequestOptions;
+import dev.llmload.record.Outcome;
+import dev.llmload.record.RequestTimings;
+import dev.llmload.schedule.ConcurrencyPlan;
+import dev.llmload.sim.server.SimConfig;
+import dev.llmload.sim.server.SimServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A closed loop whose target grows over time, against the simulator: the number in flight climbs
+ * with the ramp (raised by the dispatcher thread between completions and by each completion), and
+ * no request goes out while the plan's target at that moment is already met.
+ */
+class ClosedLoopRampTest {
+
+    private static final int REQUESTS = 80;
+
+    @Test
+    void theLoopFollowsARampWithoutEverExceedingIt() throws Exception {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("engine", "fixed");
+        settings.put("ttftMs", 30.0);
+        settings.put("prefillMsPerToken", 0.0);
+        settings.put("itlMs", 2.0);
+        settings.put("jitter", 0.0);
+        Dialect dialect = Dialect.of(new RequestOptions(ApiKind.CHAT, "llmload-sim", true, true, null));
+        ConcurrencyPlan.Ramp ramp = new ConcurrencyPlan.Ramp(1, 4, Duration.ofMillis(300));
+        List<FinishedRequest> finished = Collections.synchronizedList(new ArrayList<>());
+        long runStart;
+        try (SimServer sim = SimServer.start(SimConfig.load(null, settings));
+             LoadHttpClient client = new LoadHttpClient(Endpoint.openAiBase(sim.url()), null, 2, Duration.ofSeconds(5),
+                     false);
+             PreparedFeed feed = new PreparedFeed(new HelloSource(0), dialect, REQUESTS)) {
+            feed.awaitReady(Duration.ofSeconds(10));
+            runStart = System.nanoTime();
+            new Dispatcher(client, dialect, Timeouts.defaults(), new LoadPlan.ClosedLoop(ramp), feed, REQUESTS, null, 0,
+                    null, finished::add, runStart, "ramp-").run(Duration.ofSeconds(10));
+        }
+
+        assertThat(finished).hasSize(REQUESTS).allMatch(f -> f.outcome() instanceof Outcome.Success);
+        List<RequestTimings> timings = finished.stream().map(FinishedRequest::timings).toList();
+        int most = 0;
+        for (RequestTimings request : timings) {
+            long sent = request.sentNanos();
+            long inFlight = timings.stream()
+                    .filter(other -> other.sentNanos() <= sent && sent < other.endNanos()).count();
+            assertThat(inFlight).as("in flight when a request went out %.1f ms into the run", (sent - runStart) / 1e6)
+                    .isLessThanOrEqualTo(ramp.concurrencyAt(sent - runStart));
+            most = Math.max(most, (int) inFlight);
+        }
+        assertThat(most).as("the most requests in flight at once").isEqualTo(4);
+        assertThat(timings.getFirst().sentNanos() - runStart).as("the first request waited for nothing")
+                .isLessThan(Duration.ofMillis(250).toNanos());
+    }
+}
