@@ -49,8 +49,8 @@ final class Progress {
         done.incrementAndGet();
         if (!record.succeeded()) {
             failed.incrementAndGet();
-        } else if (record.firstTokenNanos() >= 0) {
-            lastTtftMs = (record.firstTokenNanos() - record.sentNanos()) / 1e6;
+        } else if (record.timings().firstTokenNanos() >= 0) {
+            lastTtftMs = (record.timings().firstTokenNanos() - record.timings().sentNanos()) / 1e6;
         }
     }
 

@@ -81,11 +81,11 @@ public final class NoteDetector {
      */
     public static List<Note> detect(List<RequestRecord> all, RunResults results, LoadSpec load, Integer sessionGate) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
-                .sorted(Comparator.comparingLong(RequestRecord::intendedSendNanos)).toList();
+                .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
         if (measured.isEmpty()) {
             return List.of();
         }
-        long start = measured.getFirst().intendedSendNanos();
+        long start = measured.getFirst().timings().intendedSendNanos();
         List<Note> notes = new ArrayList<>();
         rateLimited(measured, start, notes);
         oom(measured, start, notes);
@@ -112,8 +112,8 @@ public final class NoteDetector {
         notes.add(new Note(RATE_LIMITED, String.format(Locale.ROOT,
                 "%d of %d requests (%s) were rate limited (HTTP 429) between t=%s and t=%s; %s",
                 limited.size(), measured.size(), percent(limited.size(), measured.size()),
-                seconds(limited.stream().mapToLong(RequestRecord::endNanos).min().orElseThrow(), start),
-                seconds(limited.stream().mapToLong(RequestRecord::endNanos).max().orElseThrow(), start), retry)));
+                seconds(limited.stream().mapToLong(r -> r.timings().endNanos()).min().orElseThrow(), start),
+                seconds(limited.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow(), start), retry)));
     }
 
     private static void oom(List<RequestRecord> measured, long start, List<Note> notes) {
@@ -127,7 +127,7 @@ public final class NoteDetector {
         notes.add(new Note(OOM, String.format(Locale.ROOT,
                 "%d requests failed with signs of the server running out of memory (HTTP 507, or a message naming "
                         + "memory or the KV cache), first at t=%s%s",
-                oom.size(), seconds(oom.stream().mapToLong(RequestRecord::endNanos).min().orElseThrow(), start),
+                oom.size(), seconds(oom.stream().mapToLong(r -> r.timings().endNanos()).min().orElseThrow(), start),
                 sample)));
     }
 
@@ -165,7 +165,7 @@ public final class NoteDetector {
      * {@link #QUEUE_MIN_MS} and at least {@link #QUEUE_SHARE_OF_LATENCY} of the p50 TTFT.
      */
     private static void queueing(List<RequestRecord> measured, RunResults results, List<Note> notes) {
-        double[] queue = measured.stream().filter(r -> r.sentNanos() >= 0)
+        double[] queue = measured.stream().filter(r -> r.timings().sentNanos() >= 0)
                 .mapToDouble(r -> RequestMetrics.of(r).clientQueueMs()).toArray();
         if (queue.length == 0) {
             return;

@@ -47,8 +47,8 @@ public record ScheduleFidelity(String arrivals, Double targetRate, Double schedu
         List<RequestRecord> arrivals = lags.sessions() ? lags.measuredSent().stream().filter(ScheduleFidelity::firstTurn).toList()
                 : lags.measuredSent();
         return new ScheduleFidelity(lags.sessions() ? "sessions" : "requests", load.requestRate(),
-                load.isOpen() ? rate(arrivals.stream().mapToLong(RequestRecord::intendedSendNanos).toArray()) : null,
-                load.isOpen() ? rate(arrivals.stream().mapToLong(RequestRecord::sentNanos).toArray()) : null,
+                load.isOpen() ? rate(arrivals.stream().mapToLong(r -> r.timings().intendedSendNanos()).toArray()) : null,
+                load.isOpen() ? rate(arrivals.stream().mapToLong(r -> r.timings().sentNanos()).toArray()) : null,
                 lags.measuredSent().size(), lags.waitedAtGate(), Statistics.summarize(lags.lagsMs()));
     }
 
@@ -64,8 +64,8 @@ public record ScheduleFidelity(String arrivals, Double targetRate, Double schedu
         if (!load.isOpen() && !sessions) {
             return null;
         }
-        List<RequestRecord> measuredSent = all.stream().filter(r -> !r.warmup() && r.sentNanos() >= 0)
-                .sorted(java.util.Comparator.comparingLong(RequestRecord::intendedSendNanos)).toList();
+        List<RequestRecord> measuredSent = all.stream().filter(r -> !r.warmup() && r.timings().sentNanos() >= 0)
+                .sorted(java.util.Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
         Integer gate = sessions ? sessionGate : load.maxConcurrency();
         long[][] holders = gate == null ? null : sessions ? sessionIntervals(all) : requestIntervals(all);
         long waited = 0;
@@ -76,11 +76,11 @@ public record ScheduleFidelity(String arrivals, Double targetRate, Double schedu
                 continue;
             }
             boolean mayWait = !sessions || firstTurn(r);
-            if (holders != null && mayWait && NoteDetector.inFlightAt(r.intendedSendNanos(), holders[0], holders[1]) >= gate) {
+            if (holders != null && mayWait && NoteDetector.inFlightAt(r.timings().intendedSendNanos(), holders[0], holders[1]) >= gate) {
                 waited++;
                 continue;
             }
-            lags[n++] = (r.sentNanos() - r.intendedSendNanos()) / 1e6;
+            lags[n++] = (r.timings().sentNanos() - r.timings().intendedSendNanos()) / 1e6;
         }
         return new Lags(sessions, measuredSent, waited, Arrays.copyOf(lags, n));
     }
@@ -100,22 +100,22 @@ public record ScheduleFidelity(String arrivals, Double targetRate, Double schedu
 
     /** Sorted sends and ends of every sent request, warm-up included (it held slots too). */
     private static long[][] requestIntervals(List<RequestRecord> all) {
-        List<RequestRecord> sent = all.stream().filter(r -> r.sentNanos() >= 0).toList();
+        List<RequestRecord> sent = all.stream().filter(r -> r.timings().sentNanos() >= 0).toList();
         return new long[][] {
-            sent.stream().mapToLong(RequestRecord::sentNanos).sorted().toArray(),
-            sent.stream().mapToLong(r -> Math.max(r.sentNanos(), r.endNanos())).sorted().toArray()};
+            sent.stream().mapToLong(r -> r.timings().sentNanos()).sorted().toArray(),
+            sent.stream().mapToLong(r -> Math.max(r.timings().sentNanos(), r.timings().endNanos())).sorted().toArray()};
     }
 
     /** Sorted first sends and last ends of every session. */
     private static long[][] sessionIntervals(List<RequestRecord> all) {
         Map<Long, long[]> spans = new LinkedHashMap<>();
         for (RequestRecord r : all) {
-            if (r.session() == null || r.sentNanos() < 0) {
+            if (r.session() == null || r.timings().sentNanos() < 0) {
                 continue;
             }
             long[] span = spans.computeIfAbsent(r.session().sessionId(), id -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
-            span[0] = Math.min(span[0], r.sentNanos());
-            span[1] = Math.max(span[1], Math.max(r.sentNanos(), r.endNanos()));
+            span[0] = Math.min(span[0], r.timings().sentNanos());
+            span[1] = Math.max(span[1], Math.max(r.timings().sentNanos(), r.timings().endNanos()));
         }
         return new long[][] {
             spans.values().stream().mapToLong(s -> s[0]).sorted().toArray(),

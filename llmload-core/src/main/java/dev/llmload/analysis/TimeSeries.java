@@ -4,6 +4,7 @@ import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.RequestTimings;
 import dev.llmload.stats.Statistics;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,8 +69,8 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
         if (measured.isEmpty()) {
             return new TimeSeries(0, List.of());
         }
-        long start = measured.stream().mapToLong(RequestRecord::intendedSendNanos).min().orElseThrow();
-        long last = measured.stream().mapToLong(r -> Math.max(r.sentNanos(), r.endNanos())).max().orElseThrow();
+        long start = measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
+        long last = measured.stream().mapToLong(r -> Math.max(r.timings().sentNanos(), r.timings().endNanos())).max().orElseThrow();
         int n = secondOf(last, start) + 1;
 
         long[] started = new long[n];
@@ -88,18 +89,19 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
         }
 
         for (RequestRecord record : measured) {
-            if (record.sentNanos() >= 0) {
-                started[secondOf(record.sentNanos(), start)]++;
-                addOccupancy(inFlightNanos, start, record.sentNanos(), Math.max(record.sentNanos(), record.endNanos()));
+            RequestTimings timings = record.timings();
+            if (timings.sentNanos() >= 0) {
+                started[secondOf(timings.sentNanos(), start)]++;
+                addOccupancy(inFlightNanos, start, timings.sentNanos(), Math.max(timings.sentNanos(), timings.endNanos()));
             }
-            if (record.endNanos() >= 0) {
-                int k = secondOf(record.endNanos(), start);
+            if (timings.endNanos() >= 0) {
+                int k = secondOf(timings.endNanos(), start);
                 finished[k]++;
                 if (record.outcome() instanceof Outcome.Failure failure) {
                     errors.get(k).merge(failure.failureClass(), 1L, Long::sum);
                 }
             }
-            long[] times = record.tokenEventNanos();
+            long[] times = timings.tokenEventNanos();
             int[] counts = record.tokenEventCounts();
             for (int i = 0; i < times.length; i++) {
                 tokens[secondOf(times[i], start)] += counts[i];
@@ -107,7 +109,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             if (record.succeeded()) {
                 Double ttftMs = RequestMetrics.of(record).ttftMs();
                 if (ttftMs != null) {
-                    ttft.get(secondOf(record.firstTokenNanos(), start)).add(ttftMs);
+                    ttft.get(secondOf(timings.firstTokenNanos(), start)).add(ttftMs);
                 }
                 for (int i = 1; i < times.length; i++) {
                     itl.get(secondOf(times[i], start)).add((times[i] - times[i - 1]) / NANOS_PER_MS);

@@ -99,7 +99,7 @@ public final class VllmExport {
             outputLens.add(record.outputTokens());
             ttfts.add(metrics.ttftMs() == null ? null : metrics.ttftMs() / 1000);
             ArrayNode gaps = itls.addArray();
-            long[] times = record.tokenEventNanos();
+            long[] times = record.timings().tokenEventNanos();
             for (int i = 1; i < times.length; i++) {
                 gaps.add((times[i] - times[i - 1]) / NANOS_PER_S);
             }

@@ -3,8 +3,6 @@ package dev.llmload.load;
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.http.HttpExchangeRequest;
 import dev.llmload.protocol.OpenAiCodec;
-import dev.llmload.record.FailureClass;
-import dev.llmload.record.Outcome;
 import dev.llmload.schedule.ConcurrencyPlan;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -286,10 +284,9 @@ public final class Dispatcher implements Sender {
         }
         long now = System.nanoTime();
         for (Pending pending : neverSent) {
-            recorder.accept(new FinishedRequest(pending.request(), requestIdPrefix + pending.index(),
-                    isWarmup(pending.index(), pending.intendedNanos()), pending.intendedNanos(), now, -1, -1, -1, now, new long[0], List.of(),
-                    0, Outcome.Failure.of(FailureClass.CANCELLED, "never sent: it waited at the concurrency gate when the run ended"),
-                    null, null, false, null));
+            recorder.accept(FinishedRequest.neverSent(pending.request(), requestIdPrefix + pending.index(),
+                    isWarmup(pending.index(), pending.intendedNanos()), pending.intendedNanos(), now,
+                    "it waited at the concurrency gate when the run ended"));
         }
         for (RequestExecution execution : inFlight) {
             execution.cancel(reason);

@@ -1,11 +1,13 @@
 package dev.llmload.load;
 
 import dev.llmload.protocol.StreamChunk;
+import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
+import dev.llmload.record.RequestTimings;
 import java.util.List;
 
 /**
- * What one request left behind when it ended, before token counting: the raw timestamps (absolute
+ * What one request left behind when it ended, before token counting: its moments (absolute
  * {@link System#nanoTime()}), the text of each token-bearing event and the server's usage. The
  * recorder turns it into a {@code RequestRecord} off the I/O threads.
  */
@@ -13,17 +15,22 @@ public record FinishedRequest(
         PreparedRequest request,
         String requestId,
         boolean warmup,
-        long intendedSendNanos,
-        long sentNanos,
-        long firstByteNanos,
-        long firstTokenNanos,
-        long firstContentNanos,
-        long endNanos,
-        long[] tokenEventNanos,
+        RequestTimings timings,
         List<String> tokenEventTexts,
         int httpStatus,
         Outcome outcome,
         StreamChunk.Usage usage,
         String finishReason,
         boolean streamed,
-        String retryAfter) {}
+        String retryAfter) {
+
+    /**
+     * A request that was never sent: it waited for a slot (a concurrency gate, a session slot)
+     * when the run ended at {@code endedNanos}, and is recorded as cancelled for {@code why}.
+     */
+    public static FinishedRequest neverSent(PreparedRequest request, String requestId, boolean warmup,
+                                            long intendedSendNanos, long endedNanos, String why) {
+        return new FinishedRequest(request, requestId, warmup, RequestTimings.neverSent(intendedSendNanos, endedNanos),
+                List.of(), 0, Outcome.Failure.of(FailureClass.CANCELLED, "never sent: " + why), null, null, false, null);
+    }
+}

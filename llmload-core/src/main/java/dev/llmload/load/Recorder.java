@@ -18,8 +18,8 @@ import java.util.function.Consumer;
  */
 public final class Recorder implements Consumer<FinishedRequest>, AutoCloseable {
 
-    private static final FinishedRequest END = new FinishedRequest(null, null, false, 0, 0, 0, 0, 0, 0,
-            new long[0], List.of(), 0, null, null, null, false, null);
+    /** Queued by {@link #finish} after the last request: the recorder thread stops when it takes it. */
+    private static final FinishedRequest END = FinishedRequest.neverSent(null, "end", false, 0, 0, "the run ended");
 
     private final LinkedBlockingQueue<FinishedRequest> queue = new LinkedBlockingQueue<>();
     private final Journal journal;
@@ -70,7 +70,7 @@ public final class Recorder implements Consumer<FinishedRequest>, AutoCloseable 
     }
 
     RequestRecord toRecord(FinishedRequest f) {
-        int events = f.tokenEventNanos().length;
+        int events = f.timings().tokenEventNanos().length;
         int[] counts = new int[events];
         StreamChunk.Usage usage = f.usage();
         boolean serverOutput = usage != null && usage.completionTokens() >= 0;
@@ -87,21 +87,11 @@ public final class Recorder implements Consumer<FinishedRequest>, AutoCloseable 
             localOutput += count;
         }
         boolean serverInput = usage != null && usage.promptTokens() >= 0;
-        long[] times = new long[events];
-        for (int i = 0; i < events; i++) {
-            times[i] = f.tokenEventNanos()[i] - runStartNanos;
-        }
         return new RequestRecord(
                 f.request().spec().index(),
                 f.requestId(),
                 f.warmup(),
-                f.intendedSendNanos() - runStartNanos,
-                f.sentNanos() - runStartNanos,
-                offset(f.firstByteNanos()),
-                offset(f.firstTokenNanos()),
-                offset(f.firstContentNanos()),
-                f.endNanos() - runStartNanos,
-                times,
+                f.timings().relativeTo(runStartNanos),
                 counts,
                 f.httpStatus(),
                 f.outcome(),
@@ -113,10 +103,6 @@ public final class Recorder implements Consumer<FinishedRequest>, AutoCloseable 
                 f.streamed(),
                 f.retryAfter(),
                 f.request().spec().session());
-    }
-
-    private long offset(long nanos) {
-        return nanos < 0 ? RequestRecord.NEVER : nanos - runStartNanos;
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.llmload.protocol.OpenAiCodec;
 import dev.llmload.protocol.StreamChunk;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
+import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TimeoutKind;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -55,9 +56,9 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
     private int status;
     private String serverRequestId;
     private String retryAfter;
-    private long firstByteNanos = -1;
-    private long firstTokenNanos = -1;
-    private long firstContentNanos = -1;
+    private long firstByteNanos = RequestTimings.NEVER;
+    private long firstTokenNanos = RequestTimings.NEVER;
+    private long firstContentNanos = RequestTimings.NEVER;
     private long lastActivityNanos;
     private long readNanos;
     private final LongList tokenTimes = new LongList();
@@ -295,9 +296,9 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener {
         for (Future<?> timer : timers) {
             timer.cancel(false);
         }
+        RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos,
+                firstContentNanos, nanos, tokenTimes.toArray());
         onFinished.accept(this, new FinishedRequest(request, serverRequestId != null ? serverRequestId : requestId, warmup,
-                intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos, firstContentNanos, nanos,
-                tokenTimes.toArray(), List.copyOf(tokenTexts), status, outcome, usage, finishReason, streamed,
-                retryAfter));
+                timings, List.copyOf(tokenTexts), status, outcome, usage, finishReason, streamed, retryAfter));
     }
 }

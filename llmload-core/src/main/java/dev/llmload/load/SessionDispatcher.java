@@ -3,7 +3,6 @@ package dev.llmload.load;
 import dev.llmload.http.HttpExchangeRequest;
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.OpenAiCodec;
-import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.schedule.ConcurrencyPlan;
 import dev.llmload.workload.RequestSpec;
@@ -304,7 +303,7 @@ public final class SessionDispatcher implements Sender {
                 endSession();
                 continue;
             }
-            long intended = finished.endNanos() + session.thinkTimeBeforeNextTurn().toNanos();
+            long intended = finished.timings().endNanos() + session.thinkTimeBeforeNextTurn().toNanos();
             if (intended >= deadlineNanos) {
                 endSession();
                 continue;
@@ -332,11 +331,9 @@ public final class SessionDispatcher implements Sender {
         long now = System.nanoTime();
         for (long intended : List.copyOf(waitingStarts)) {
             prepareNextSession();
-            recorder.accept(new FinishedRequest(preparedFirstTurn, requestIdPrefix + preparedFirstTurn.spec().index(),
-                    sent++ < warmup || intended < warmupEndNanos, intended, now, -1, -1, -1, now, new long[0],
-                    List.of(), 0, Outcome.Failure.of(FailureClass.CANCELLED,
-                            "never sent: the session waited for a --max-sessions slot when the run ended"),
-                    null, null, false, null));
+            recorder.accept(FinishedRequest.neverSent(preparedFirstTurn, requestIdPrefix + preparedFirstTurn.spec().index(),
+                    sent++ < warmup || intended < warmupEndNanos, intended, now,
+                    "the session waited for a --max-sessions slot when the run ended"));
             preparedSession = null;
             preparedFirstTurn = null;
         }

@@ -1,6 +1,7 @@
 package dev.llmload.metrics;
 
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.RequestTimings;
 
 /**
  * The per-request metrics of DESIGN.md §3, derived from one {@link RequestRecord}. All values in
@@ -27,16 +28,17 @@ public record RequestMetrics(
     private static final double NANOS_PER_MS = 1_000_000.0;
 
     public static RequestMetrics of(RequestRecord record) {
-        long sent = record.sentNanos();
-        Double ttft = record.streamed() && record.firstTokenNanos() >= 0 ? ms(record.firstTokenNanos() - sent) : null;
-        Double ttfc = record.streamed() && record.firstContentNanos() >= 0 ? ms(record.firstContentNanos() - sent) : null;
-        long last = record.streamed() ? record.lastTokenNanos() : record.endNanos();
+        RequestTimings timings = record.timings();
+        long sent = timings.sentNanos();
+        Double ttft = record.streamed() && timings.firstTokenNanos() >= 0 ? ms(timings.firstTokenNanos() - sent) : null;
+        Double ttfc = record.streamed() && timings.firstContentNanos() >= 0 ? ms(timings.firstContentNanos() - sent) : null;
+        long last = record.streamed() ? timings.lastTokenNanos() : timings.endNanos();
         Double e2e = last >= 0 ? ms(last - sent) : null;
         Double tpot = null;
         if (ttft != null && e2e != null && record.outputTokens() > 1) {
             tpot = (e2e - ttft) / (record.outputTokens() - 1);
         }
-        double queue = ms(sent - record.intendedSendNanos());
+        double queue = ms(sent - timings.intendedSendNanos());
         return new RequestMetrics(ttft, ttfc, e2e, tpot, queue,
                 ttft == null ? null : ttft + queue,
                 e2e == null ? null : e2e + queue);
@@ -48,7 +50,7 @@ public record RequestMetrics(
      * g counts as k gaps of g / k).
      */
     public static void collectInterTokenLatencies(RequestRecord record, DoubleList perEvent, DoubleList perToken) {
-        long[] times = record.tokenEventNanos();
+        long[] times = record.timings().tokenEventNanos();
         int[] counts = record.tokenEventCounts();
         for (int i = 1; i < times.length; i++) {
             double gap = ms(times[i] - times[i - 1]);

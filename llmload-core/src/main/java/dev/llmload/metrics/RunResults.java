@@ -69,8 +69,8 @@ public record RunResults(
 
         Double duration = null;
         if (!measured.isEmpty()) {
-            long start = measured.stream().mapToLong(RequestRecord::intendedSendNanos).min().orElseThrow();
-            long end = measured.stream().mapToLong(RequestRecord::endNanos).max().orElseThrow();
+            long start = measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
+            long end = measured.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow();
             duration = Math.max(0, end - start) / 1e9;
         }
 

@@ -60,7 +60,7 @@ public final class Journal implements AutoCloseable {
     }
 
     static String toJson(RequestRecord r) {
-        StringWriter text = new StringWriter(256 + r.tokenEventNanos().length * 12);
+        StringWriter text = new StringWriter(256 + r.tokenEventCounts().length * 12);
         try (JsonGenerator json = JSON.createGenerator(text)) {
             json.writeStartObject();
             json.writeNumberField("index", r.index());
@@ -87,16 +87,17 @@ public final class Journal implements AutoCloseable {
             if (r.retryAfter() != null) {
                 json.writeStringField("retry_after", r.retryAfter());
             }
-            writeMs(json, "intended_send_ms", r.intendedSendNanos());
-            writeMs(json, "sent_ms", r.sentNanos());
-            writeRelative(json, "first_byte_ms", r.firstByteNanos(), r.sentNanos());
-            writeRelative(json, "ttft_ms", r.firstTokenNanos(), r.sentNanos());
-            writeRelative(json, "ttfc_ms", r.firstContentNanos(), r.sentNanos());
-            writeRelative(json, "e2e_latency_ms", r.streamed() ? r.lastTokenNanos() : r.endNanos(), r.sentNanos());
-            writeRelative(json, "end_ms", r.endNanos(), r.sentNanos());
+            RequestTimings t = r.timings();
+            writeMs(json, "intended_send_ms", t.intendedSendNanos());
+            writeMs(json, "sent_ms", t.sentNanos());
+            writeRelative(json, "first_byte_ms", t.firstByteNanos(), t.sentNanos());
+            writeRelative(json, "ttft_ms", t.firstTokenNanos(), t.sentNanos());
+            writeRelative(json, "ttfc_ms", t.firstContentNanos(), t.sentNanos());
+            writeRelative(json, "e2e_latency_ms", r.streamed() ? t.lastTokenNanos() : t.endNanos(), t.sentNanos());
+            writeRelative(json, "end_ms", t.endNanos(), t.sentNanos());
             json.writeArrayFieldStart("token_times_ms");
-            for (long t : r.tokenEventNanos()) {
-                json.writeNumber(micros(t - r.sentNanos()) / 1000.0);
+            for (long time : t.tokenEventNanos()) {
+                json.writeNumber(micros(time - t.sentNanos()) / 1000.0);
             }
             json.writeEndArray();
             json.writeArrayFieldStart("token_counts");
@@ -178,13 +179,14 @@ public final class Journal implements AutoCloseable {
                 n.get("index").asLong(),
                 textOrNull(n.get("request_id")),
                 n.get("warmup").asBoolean(),
-                nanos(n.get("intended_send_ms")),
-                sent,
-                relative(n.get("first_byte_ms"), sent),
-                relative(n.get("ttft_ms"), sent),
-                relative(n.get("ttfc_ms"), sent),
-                relative(n.get("end_ms"), sent),
-                tokenTimes,
+                new RequestTimings(
+                        nanos(n.get("intended_send_ms")),
+                        sent,
+                        relative(n.get("first_byte_ms"), sent),
+                        relative(n.get("ttft_ms"), sent),
+                        relative(n.get("ttfc_ms"), sent),
+                        relative(n.get("end_ms"), sent),
+                        tokenTimes),
                 counts,
                 n.get("http_status").asInt(),
                 outcome,
@@ -203,7 +205,7 @@ public final class Journal implements AutoCloseable {
     }
 
     private static long relative(JsonNode ms, long from) {
-        return ms == null || ms.isNull() ? RequestRecord.NEVER : from + nanos(ms);
+        return ms == null || ms.isNull() ? RequestTimings.NEVER : from + nanos(ms);
     }
 
     private static String textOrNull(JsonNode node) {

@@ -192,8 +192,8 @@ public final class BenchmarkRun {
         if (measured.isEmpty() || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
             return null;
         }
-        long start = sent.runStartNanos() + measured.stream().mapToLong(RequestRecord::intendedSendNanos).min().orElseThrow();
-        long end = sent.runStartNanos() + measured.stream().mapToLong(RequestRecord::endNanos).max().orElseThrow();
+        long start = sent.runStartNanos() + measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
+        long end = sent.runStartNanos() + measured.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow();
         TelemetrySummary summary = WindowAnalysis.summarise(recording, start, end);
         long promptTokens = measured.stream().filter(RequestRecord::succeeded).mapToLong(RequestRecord::inputTokens).sum();
         long generationTokens = measured.stream().filter(RequestRecord::succeeded).mapToLong(RequestRecord::outputTokens).sum();

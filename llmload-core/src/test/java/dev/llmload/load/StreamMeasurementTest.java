@@ -48,10 +48,10 @@ class StreamMeasurementTest {
                 new ScriptedSseServer.Step("data: [DONE]\n\n", 0)));
 
         assertThat(record.succeeded()).isTrue();
-        double ttftMs = (record.firstTokenNanos() - record.sentNanos()) / 1e6;
+        double ttftMs = (record.timings().firstTokenNanos() - record.timings().sentNanos()) / 1e6;
         assertThat(ttftMs).isGreaterThanOrEqualTo(150);
-        assertThat(record.firstByteNanos()).isLessThan(record.firstTokenNanos());
-        assertThat(record.tokenEventNanos()).hasSize(2);
+        assertThat(record.timings().firstByteNanos()).isLessThan(record.timings().firstTokenNanos());
+        assertThat(record.timings().tokenEventNanos()).hasSize(2);
         assertThat(record.outputTokens()).isEqualTo(2);
         assertThat(record.inputTokens()).isEqualTo(16);
     }
@@ -65,7 +65,7 @@ class StreamMeasurementTest {
                 new ScriptedSseServer.Step("data: [DONE]\n\n", 0)));
 
         assertThat(record.succeeded()).isTrue();
-        double gapMs = (record.firstContentNanos() - record.firstTokenNanos()) / 1e6;
+        double gapMs = (record.timings().firstContentNanos() - record.timings().firstTokenNanos()) / 1e6;
         assertThat(gapMs).isGreaterThan(200);
         // No usage from the server: the output is counted locally and labelled so.
         assertThat(record.outputTokenSource().key()).isEqualTo("local_tokenizer");
@@ -81,7 +81,7 @@ class StreamMeasurementTest {
 
         assertThat(record.succeeded()).isFalse();
         assertThat(record.outcome().key()).isEqualTo("stream_error");
-        assertThat(record.tokenEventNanos()).hasSize(1);
+        assertThat(record.timings().tokenEventNanos()).hasSize(1);
         assertThat(((dev.llmload.record.Outcome.Failure) record.outcome()).message()).contains("engine died");
     }
 
@@ -93,6 +93,6 @@ class StreamMeasurementTest {
                 new ScriptedSseServer.Step("data: [DONE]\n\n", 0)));
 
         assertThat(record.outcome().key()).isEqualTo("protocol");
-        assertThat(record.firstTokenNanos()).isPositive();
+        assertThat(record.timings().firstTokenNanos()).isPositive();
     }
 }

@@ -92,7 +92,7 @@ class TlsTest {
             RunConfig config = config(server.url(), true);
             List<RequestRecord> records = new BenchmarkRun(config, config.url(), null, "t", "t", r -> {}).execute().records();
             assertThat(records).hasSize(2).allMatch(RequestRecord::succeeded);
-            assertThat(records).allMatch(r -> r.firstTokenNanos() > r.sentNanos() && r.outputTokens() == 1);
+            assertThat(records).allMatch(r -> r.timings().firstTokenNanos() > r.timings().sentNanos() && r.outputTokens() == 1);
         }
     }
 }

@@ -163,7 +163,7 @@ class FailureClassificationTest {
         assertThat(r.clientQueueTimeMs().p99()).isLessThan(50.0);
         // ... so requests arrived during the pause, and the first of them waited nearly all of it.
         List<Double> fromIntended = new ArrayList<>();
-        result.records().forEach(rec -> fromIntended.add((rec.firstTokenNanos() - rec.intendedSendNanos()) / 1e6));
+        result.records().forEach(rec -> fromIntended.add((rec.timings().firstTokenNanos() - rec.timings().intendedSendNanos()) / 1e6));
         long caughtInPause = fromIntended.stream().filter(ms -> ms > 100).count();
         assertThat(caughtInPause).isBetween((long) (rate * pauseMs / 1000 * 0.5), (long) (rate * pauseMs / 1000 * 2));
         assertThat(r.ttftFromIntendedMs().max()).isGreaterThan(pauseMs * 0.8);

@@ -57,7 +57,7 @@ class ScheduleFidelityLoopbackTest {
             // Constant: request i is due at exactly i / 200 s.
             List<RequestRecord> byIndex = journal.stream().sorted(Comparator.comparingLong(RequestRecord::index)).toList();
             for (int i = 0; i < byIndex.size(); i++) {
-                assertThat(byIndex.get(i).intendedSendNanos()).isEqualTo(i * 5_000_000L);
+                assertThat(byIndex.get(i).timings().intendedSendNanos()).isEqualTo(i * 5_000_000L);
             }
 
             ScheduleFidelity schedule = result.report().schedule();
@@ -115,14 +115,14 @@ class ScheduleFidelityLoopbackTest {
         for (int i = 0; i < journal.size(); i++) {
             // Offsets from the first timestamp, replayed twice as fast; the journal keeps microseconds.
             double dueMs = (timestampsMs[i] - timestampsMs[0]) / 2.0;
-            assertThat(journal.get(i).intendedSendNanos() / 1e6).isCloseTo(dueMs, within(0.001));
+            assertThat(journal.get(i).timings().intendedSendNanos() / 1e6).isCloseTo(dueMs, within(0.001));
         }
         // As in the other tests, the first sends are left out: they still run code for the first time.
         // A trace's bursts (sends 0.25 ms apart) meet the budget at p90; inside the whole test JVM on
         // a 2-core machine a few of 180 sends have been seen 3-6 ms late, so p99 is not asserted here.
         List<RequestRecord> measured = journal.subList(WARMUP, journal.size());
         assertLagWithinBudget(Statistics.summarize(measured.stream()
-                .mapToDouble(r -> (r.sentNanos() - r.intendedSendNanos()) / 1e6).toArray()).p90());
+                .mapToDouble(r -> (r.timings().sentNanos() - r.timings().intendedSendNanos()) / 1e6).toArray()).p90());
     }
 
     @Test
@@ -137,15 +137,15 @@ class ScheduleFidelityLoopbackTest {
             List<RequestRecord> a = byIndex(dir.resolve("a"));
             List<RequestRecord> b = byIndex(dir.resolve("b"));
             assertThat(a).hasSize(60);
-            assertThat(b.stream().map(RequestRecord::intendedSendNanos).toList())
-                    .isEqualTo(a.stream().map(RequestRecord::intendedSendNanos).toList());
+            assertThat(b.stream().map(r -> r.timings().intendedSendNanos()).toList())
+                    .isEqualTo(a.stream().map(r -> r.timings().intendedSendNanos()).toList());
             assertThat(b.stream().map(RequestRecord::inputTokens).toList())
                     .isEqualTo(a.stream().map(RequestRecord::inputTokens).toList());
             assertThat(second.report().data().contentHash()).isEqualTo(first.report().data().contentHash());
             // The check can fail: another seed moves the arrivals and changes the prompts.
             List<RequestRecord> c = byIndex(dir.resolve("c"));
-            assertThat(c.stream().map(RequestRecord::intendedSendNanos).toList())
-                    .isNotEqualTo(a.stream().map(RequestRecord::intendedSendNanos).toList());
+            assertThat(c.stream().map(r -> r.timings().intendedSendNanos()).toList())
+                    .isNotEqualTo(a.stream().map(r -> r.timings().intendedSendNanos()).toList());
             assertThat(other.report().data().contentHash()).isNotEqualTo(first.report().data().contentHash());
         }
     }
@@ -217,6 +217,6 @@ class ScheduleFidelityLoopbackTest {
     /** p99 send lag of the requests after the warm-up, in order of intended send. */
     private static double lagP99Ms(List<RequestRecord> journal) {
         return Statistics.summarize(journal.stream().filter(r -> !r.warmup())
-                .mapToDouble(r -> (r.sentNanos() - r.intendedSendNanos()) / 1e6).toArray()).p99();
+                .mapToDouble(r -> (r.timings().sentNanos() - r.timings().intendedSendNanos()) / 1e6).toArray()).p99();
     }
 }

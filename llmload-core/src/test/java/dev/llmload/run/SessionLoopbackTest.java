@@ -65,9 +65,9 @@ class SessionLoopbackTest {
                     assertThat(turn.inputTokens()).isGreaterThan(previous.inputTokens());
                     // Sent only after the previous answer ended plus the 30 ms think time.
                     // Both times are kept at microsecond precision, each rounded on its own.
-                    assertThat(turn.intendedSendNanos()).isCloseTo(previous.endNanos() + 30_000_000L,
+                    assertThat(turn.timings().intendedSendNanos()).isCloseTo(previous.timings().endNanos() + 30_000_000L,
                             org.assertj.core.api.Assertions.within(1_000L));
-                    assertThat(turn.sentNanos()).isGreaterThanOrEqualTo(previous.endNanos() + 30_000_000L);
+                    assertThat(turn.timings().sentNanos()).isGreaterThanOrEqualTo(previous.timings().endNanos() + 30_000_000L);
                 }
             }
         }

@@ -2,6 +2,7 @@ package dev.llmload.report.html;
 
 import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.RequestTimings;
 import java.util.List;
 
 /**
@@ -27,8 +28,8 @@ record RequestColumns(
                 new Double[n], new int[n], new int[n], new boolean[n], new boolean[n]);
         for (int i = 0; i < n; i++) {
             RequestRecord record = records.get(i);
-            columns.sentS[i] = seconds(record.sentNanos());
-            columns.endS[i] = seconds(record.endNanos());
+            columns.sentS[i] = seconds(record.timings().sentNanos());
+            columns.endS[i] = seconds(record.timings().endNanos());
             if (record.succeeded()) {
                 RequestMetrics metrics = RequestMetrics.of(record);
                 columns.ttftMs[i] = roundMs(metrics.ttftMs());
@@ -45,7 +46,7 @@ record RequestColumns(
 
     /** -1 (never) stays -1, which the page leaves out; rounding would make it 0. */
     private static double seconds(long nanos) {
-        return nanos < 0 ? RequestRecord.NEVER : round(nanos / 1e9, 1e4);
+        return nanos < 0 ? RequestTimings.NEVER : round(nanos / 1e9, 1e4);
     }
 
     private static Double roundMs(Double ms) {

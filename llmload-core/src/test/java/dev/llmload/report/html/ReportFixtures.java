@@ -6,6 +6,7 @@ import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.record.TokenSource;
 import dev.llmload.report.ClientHost;
@@ -66,12 +67,13 @@ final class ReportFixtures {
             Outcome outcome = !failed ? Outcome.SUCCESS
                     : i % 2 == 0 ? Outcome.Failure.of(FailureClass.HTTP_5XX, "HTTP 503: <html>Service Unavailable</html>")
                     : Outcome.Failure.timeout(TimeoutKind.FIRST_TOKEN, "no token within 60 s & gave up");
-            records.add(new RequestRecord(i, "req-" + i, i < 10, slotFree[slot], sent, failed ? -1 : sent + ms(ttftMs * 0.9),
-                    failed ? -1 : firstToken, failed ? -1 : firstToken, end, events, counts, failed && i % 2 == 0 ? 503 : 200,
-                    outcome, input, true, tokens, TokenSource.SERVER, failed ? null : "length", true, null));
+            RequestTimings timings = new RequestTimings(slotFree[slot], sent, failed ? -1 : sent + ms(ttftMs * 0.9),
+                    failed ? -1 : firstToken, failed ? -1 : firstToken, end, events);
+            records.add(new RequestRecord(i, "req-" + i, i < 10, timings, counts, failed && i % 2 == 0 ? 503 : 200,
+                    outcome, input, true, tokens, TokenSource.SERVER, failed ? null : "length", true, null, null));
             slotFree[slot] = end;
         }
-        records.sort((a, b) -> Long.compare(a.endNanos(), b.endNanos()));
+        records.sort((a, b) -> Long.compare(a.timings().endNanos(), b.timings().endNanos()));
         return records;
     }
 
@@ -108,7 +110,7 @@ final class ReportFixtures {
 
     /** Per-second server series over the run: KV cache use (0..1), requests waiting, GPU util (%). */
     static Map<String, double[]> telemetry(List<RequestRecord> records) {
-        int seconds = (int) Math.ceil(records.stream().mapToLong(RequestRecord::endNanos).max().orElse(0) / 1e9);
+        int seconds = (int) Math.ceil(records.stream().mapToLong(r -> r.timings().endNanos()).max().orElse(0) / 1e9);
         double[] kv = new double[seconds];
         double[] waiting = new double[seconds];
         double[] gpu = new double[seconds];
