@@ -1,0 +1,23 @@
+# llmload's container image: a JRE and the runnable jar, which Maven builds outside the image.
+#   ./mvnw -B -DskipTests package          # writes llmload-cli/target/llmload.jar
+#   docker build -t llmload:0.1.0-SNAPSHOT .
+# Kubernetes manifests that run it over many pods: deploy/kubernetes (docs/distributed.md).
+# Any JRE of 21 or newer runs the jar; 25 is the newest LTS, on which llmload is built and tested,
+# and its ZGC is generational.
+FROM eclipse-temurin:25-jre
+
+RUN groupadd --gid 10001 llmload \
+    && useradd --uid 10001 --gid llmload --create-home --home-dir /home/llmload --shell /usr/sbin/nologin llmload
+
+COPY llmload-cli/target/llmload.jar /opt/llmload/llmload.jar
+
+USER 10001:10001
+WORKDIR /home/llmload
+
+# The JVM flags of the ./llmload launcher: ZGC keeps collection pauses far below a millisecond (a
+# pause of the load generator would show up as latency of the server), and native access for the
+# tokenizer library. MaxRAMPercentage: by default the heap may take a quarter of the container's
+# memory limit; a container that runs only llmload can give it three quarters. More flags:
+# JAVA_TOOL_OPTIONS.
+ENTRYPOINT ["java", "-XX:+UseZGC", "-XX:MaxRAMPercentage=75", "--enable-native-access=ALL-UNNAMED", "-jar", "/opt/llmload/llmload.jar"]
+CMD ["--help"]
