@@ -246,7 +246,8 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         } else if (streamError != null) {
             outcome = Outcome.Failure.of(FailureClass.STREAM_ERROR, streamError);
         } else if (streamed) {
-            outcome = Outcome.SUCCESS;
+            outcome = endMarkerSeen ? Outcome.SUCCESS : Outcome.Failure.of(FailureClass.PROTOCOL,
+                    "the stream ended without its end marker (after " + tokenTimes.size() + " token events)");
         } else {
             outcome = decodeWholeBody(nanos);
         }

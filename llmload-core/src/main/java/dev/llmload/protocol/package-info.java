@@ -46,9 +46,8 @@
  * need one more event each when their dialect arrives, carried through {@code FinishedRequest}
  * into the record and the journal: the token count of an event (SGLang's per-event counts, used in
  * place of the local tokenizer's) and the server's own timings (Ollama's durations, llama.cpp's
- * {@code timings}). A stream that ends without its end marker still counts as a success; the
- * finished request says whether the marker came ({@code endMarkerSeen}), for the rule that will
- * class such a stream.
+ * {@code timings}). A stream that ends without its end marker was cut short: it fails as
+ * {@code protocol}, keeping the timings it had ({@code endMarkerSeen} on the finished request).
  *
  * <p>Threads: dialects are immutable and shared; {@code encode} runs on the preparation thread
  * (or the session dispatcher's); a decoder is confined to the event loop of its response and

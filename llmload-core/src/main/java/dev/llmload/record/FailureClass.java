@@ -13,7 +13,10 @@ public enum FailureClass {
     TIMEOUT("timeout"),
     /** HTTP 200, then an {@code error} object inside the stream. */
     STREAM_ERROR("stream_error"),
-    /** A malformed or truncated stream: bad JSON, or the connection closed before the stream ended. */
+    /**
+     * A malformed or truncated stream: bad JSON, the connection closed before the stream ended, or
+     * a stream that ended without its end marker.
+     */
     PROTOCOL("protocol"),
     /** Stopped by llmload itself: the run ended or was interrupted while the request was in flight. */
     CANCELLED("cancelled");

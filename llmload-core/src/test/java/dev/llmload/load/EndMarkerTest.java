@@ -7,6 +7,7 @@ import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.RequestOptions;
+import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import java.time.Duration;
 import java.util.List;
@@ -14,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Whether a stream carried its dialect's end marker travels with the finished request, over a
- * real loopback exchange. A stream that ends without it still counts as a success for now; the
- * fact is there for the rule that will class it.
+ * real loopback exchange. A stream that ends without it was cut short: it is a {@code protocol}
+ * failure that keeps the timings it had.
  */
 class EndMarkerTest {
 
@@ -51,7 +52,10 @@ class EndMarkerTest {
         FinishedRequest finished = answer(List.of(new ScriptedSseServer.Step(TOKEN, 0),
                 new ScriptedSseServer.Step(USAGE, 0)));
 
-        assertThat(finished.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(finished.outcome()).isInstanceOf(Outcome.Failure.class);
+        Outcome.Failure failure = (Outcome.Failure) finished.outcome();
+        assertThat(failure.failureClass()).isEqualTo(FailureClass.PROTOCOL);
+        assertThat(failure.message()).contains("end marker");
         assertThat(finished.endMarkerSeen()).isFalse();
         assertThat(finished.timings().tokenEventNanos()).hasSize(1);
         assertThat(finished.usage().completionTokens()).isEqualTo(1);
