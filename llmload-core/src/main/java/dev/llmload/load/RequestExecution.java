@@ -63,7 +63,8 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
     private ResponseDecoder decoder;
     private ByteArrayOutputStream body;
     private int status;
-    private String serverRequestId;
+    /** Where a 3xx answer pointed, for its failure message. */
+    private String location;
     private String retryAfter;
     private long firstByteNanos = RequestTimings.NEVER;
     private long firstTokenNanos = RequestTimings.NEVER;
@@ -157,7 +158,7 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         this.status = status;
         this.firstByteNanos = nanos;
         this.lastActivityNanos = nanos;
-        this.serverRequestId = headers.get("x-request-id");
+        this.location = headers.get(HttpHeaderNames.LOCATION);
         this.retryAfter = headers.get(HttpHeaderNames.RETRY_AFTER);
         String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE, "");
         sse = switch (dialect.streamFraming().forResponse(status, contentType)) {
@@ -241,6 +242,9 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         Outcome outcome;
         if (pendingFailure != null) {
             outcome = pendingFailure;
+        } else if (status >= 300 && status < 400) {
+            outcome = Outcome.Failure.of(FailureClass.REDIRECT, "HTTP " + status + " redirect to "
+                    + (location == null ? "(no Location header)" : location) + " (not followed)");
         } else if (status != 200) {
             outcome = Outcome.Failure.of(FailureClass.forHttpStatus(status), "HTTP " + status + ": " + errorMessage());
         } else if (streamError != null) {
@@ -303,7 +307,7 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         }
         RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos,
                 firstContentNanos, nanos, tokenTimes.toArray());
-        onFinished.accept(this, new FinishedRequest(request, serverRequestId != null ? serverRequestId : requestId, warmup,
+        onFinished.accept(this, new FinishedRequest(request, requestId, warmup,
                 timings, List.copyOf(tokenTexts), status, outcome, usage, finishReason, streamed, retryAfter,
                 endMarkerSeen));
     }
