@@ -1,5 +1,6 @@
 package dev.llmload.cli;
 
+import dev.llmload.load.ResponseLimits;
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.run.BenchmarkRun;
@@ -202,6 +203,19 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--request-timeout", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "10m",
             description = "Limit on a whole request. Default: ${DEFAULT-VALUE}.")
     Duration requestTimeout;
+
+    @Option(names = "--max-event-bytes", paramLabel = "BYTES", defaultValue = "1048576",
+            description = "A stream event larger than this ends its response as a protocol failure. Default: ${DEFAULT-VALUE} (1 MiB).")
+    long maxEventBytes;
+
+    @Option(names = "--max-response-bytes", paramLabel = "BYTES", defaultValue = "67108864",
+            description = "A response body larger than this is ended as a protocol failure. Default: ${DEFAULT-VALUE} (64 MiB).")
+    long maxResponseBytes;
+
+    @Option(names = "--max-tokens-factor", paramLabel = "N", defaultValue = "4",
+            description = "A response with more than N x max_tokens + 64 token events is ended as a protocol failure. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int maxTokensFactor;
 
     @Option(names = "--server-metrics", paramLabel = "URL|auto|off", defaultValue = "auto",
             description = "Prometheus metrics of the server, scraped during the run. auto: the target's /metrics when it "
@@ -517,8 +531,16 @@ public final class RunCommand implements Callable<Integer> {
         DataSpec data = new DataSpec(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, trace,
                 traceSpeed, tokenizer, sessionSpec(load));
         return new RunConfig(url, apiKind, model, !noStream, !noIgnoreEos, load, requests, duration, warmupRequests,
-                warmupTime, data, seed, new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout),
+                warmupTime, data, seed, new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
+                        responseLimits()),
                 telemetry, grace, outputDir, allMetadata, allNotes, insecure, threads, scenario, slo, exports);
+    }
+
+    private ResponseLimits responseLimits() {
+        if (maxEventBytes <= 0 || maxResponseBytes <= 0 || maxTokensFactor <= 0) {
+            throw new UsageException("--max-event-bytes, --max-response-bytes and --max-tokens-factor must be positive");
+        }
+        return new ResponseLimits(maxEventBytes, maxResponseBytes, maxTokensFactor, ResponseLimits.DEFAULT_TOKEN_SLACK);
     }
 
     /** The sessions of a {@code --sessions} run, checked; null without {@code --sessions}. */

@@ -79,6 +79,10 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
     private String streamError;
     private Outcome.Failure pendingFailure;
     private final List<Future<?>> timers = new ArrayList<>(3);
+    /** Body bytes received so far, against {@link ResponseLimits#maxResponseBytes}. */
+    private long responseBytes;
+    /** Body bytes received since the last complete stream event, against {@link ResponseLimits#maxEventBytes}. */
+    private long pendingEventBytes;
     private boolean finished;
 
     RequestExecution(PreparedRequest request, String requestId, boolean warmup, long intendedSendNanos,
@@ -175,8 +179,24 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
 
     @Override
     public void onBodyChunk(ByteBuf chunk, long nanos) {
+        if (finished || pendingFailure != null) {
+            return;
+        }
         lastActivityNanos = nanos;
-        if (sse != null) {
+        responseBytes += chunk.readableBytes();
+        pendingEventBytes += chunk.readableBytes();
+        ResponseLimits limits = timeouts.limits();
+        // Checked here as well as by the timer: a server that never pauses keeps this loop reading,
+        // and the deadline must hold whatever the decoding costs.
+        if (timeouts.total() != null && nanos - sentNanos >= timeouts.total().toNanos()) {
+            timeOut(TimeoutKind.TOTAL, "no complete response within " + timeouts.total().toMillis() + " ms");
+        } else if (responseBytes > limits.maxResponseBytes()) {
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "response larger than " + limits.maxResponseBytes()
+                    + " bytes (--max-response-bytes); ended"));
+        } else if (sse != null && pendingEventBytes > limits.maxEventBytes()) {
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "stream event larger than " + limits.maxEventBytes()
+                    + " bytes (--max-event-bytes); ended"));
+        } else if (sse != null) {
             sse.feed(chunk, nanos);
         } else if (body.size() < MAX_ERROR_BODY || status == 200) {
             body.writeBytes(ByteBufUtil.getBytes(chunk));
@@ -186,6 +206,7 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
     /** One framed message of the stream, completed by the read at {@code nanos}. */
     @Override
     public void onEvent(String eventType, String data, long nanos) {
+        pendingEventBytes = 0;
         if (finished || pendingFailure != null) {
             return;
         }
@@ -198,6 +219,15 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
 
     @Override
     public void text(String content, String reasoning, long nanos) {
+        if (pendingFailure != null) {
+            return;
+        }
+        int maxTokens = request.spec().maxOutputTokens();
+        if (tokenTimes.size() >= timeouts.limits().maxTokenEvents(maxTokens)) {
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "more than " + timeouts.limits().maxTokenEvents(maxTokens)
+                    + " token events for max_tokens " + maxTokens + " (--max-tokens-factor); ended"));
+            return;
+        }
         // A whole body's text arrives with its end: one token event, but no first token to time.
         if (streamed) {
             if (firstTokenNanos < 0) {

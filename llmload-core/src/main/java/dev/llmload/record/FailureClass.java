@@ -16,8 +16,8 @@ public enum FailureClass {
     /** HTTP 200, then an {@code error} object inside the stream. */
     STREAM_ERROR("stream_error"),
     /**
-     * A malformed or truncated stream: bad JSON, the connection closed before the stream ended, or
-     * a stream that ended without its end marker.
+     * A malformed or truncated stream: bad JSON, the connection closed before the stream ended, a
+     * stream that ended without its end marker, or a response past one of the response limits.
      */
     PROTOCOL("protocol"),
     /** Stopped by llmload itself: the run ended or was interrupted while the request was in flight. */

@@ -106,4 +106,80 @@ class HostileServerTest {
         assertThat(finished.outcome()).isEqualTo(Outcome.SUCCESS);
         assertThat(finished.requestId()).isEqualTo("client-id-1");
     }
+
+    @Test
+    void outputFarBeyondMaxTokensIsEndedAsAProtocolFailure() throws Exception {
+        FinishedRequest finished = answer(exchange -> {
+            sse(exchange);
+            try (OutputStream out = exchange.getResponseBody()) {
+                for (int i = 0; i < 500; i++) {
+                    out.write(TOKEN.getBytes(StandardCharsets.UTF_8));
+                }
+                out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+            }
+        }, Timeouts.defaults());
+
+        assertThat(failure(finished).failureClass()).isEqualTo(FailureClass.PROTOCOL);
+        assertThat(failure(finished).message()).contains("max_tokens");
+        assertThat(finished.timings().tokenEventNanos().length)
+                .isLessThanOrEqualTo(ResponseLimits.defaults().maxTokenEvents(2));
+    }
+
+    @Test
+    void anEndlessEventIsEndedAtTheEventLimit() throws Exception {
+        Timeouts timeouts = Timeouts.defaults().withLimits(new ResponseLimits(64 * 1024, 1L << 30, 4, 64));
+        FinishedRequest finished = answer(exchange -> {
+            sse(exchange);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"".getBytes(StandardCharsets.UTF_8));
+                byte[] filler = "x".repeat(8192).getBytes(StandardCharsets.UTF_8);
+                for (int i = 0; i < 100_000; i++) {
+                    out.write(filler);
+                }
+            }
+        }, timeouts);
+
+        assertThat(failure(finished).failureClass()).isEqualTo(FailureClass.PROTOCOL);
+        assertThat(failure(finished).message()).contains("--max-event-bytes").contains("65536");
+    }
+
+    @Test
+    void anEndlessBodyIsEndedAtTheResponseLimit() throws Exception {
+        Timeouts timeouts = Timeouts.defaults().withLimits(new ResponseLimits(64 * 1024, 256 * 1024, 4, 64));
+        FinishedRequest finished = answer(exchange -> {
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, 0);
+            try (OutputStream out = exchange.getResponseBody()) {
+                byte[] filler = "{\"a\":1}\n".repeat(1024).getBytes(StandardCharsets.UTF_8);
+                for (int i = 0; i < 100_000; i++) {
+                    out.write(filler);
+                }
+            }
+        }, timeouts);
+
+        assertThat(failure(finished).failureClass()).isEqualTo(FailureClass.PROTOCOL);
+        assertThat(failure(finished).message()).contains("--max-response-bytes").contains("262144");
+    }
+
+    @Test
+    void anEndlessStreamOfValidTokensEndsAtTheRequestTimeout() throws Exception {
+        // The token bound is lifted so that only the request timeout can end this stream.
+        Timeouts timeouts = new Timeouts(Duration.ofSeconds(5), null, null, Duration.ofSeconds(2),
+                new ResponseLimits(1 << 20, Long.MAX_VALUE, Integer.MAX_VALUE / 4, 0));
+        FinishedRequest finished = answer(exchange -> {
+            sse(exchange);
+            try (OutputStream out = exchange.getResponseBody()) {
+                byte[] tokens = TOKEN.repeat(256).getBytes(StandardCharsets.UTF_8);
+                long until = System.nanoTime() + Duration.ofSeconds(50).toNanos();
+                while (System.nanoTime() < until) {
+                    out.write(tokens);
+                }
+            }
+        }, timeouts);
+
+        assertThat(failure(finished).failureClass()).isEqualTo(FailureClass.TIMEOUT);
+        assertThat(finished.timings().endNanos() - finished.timings().sentNanos())
+                .as("ended by the 2 s limit, long before the server's 50 s stream ended")
+                .isLessThan(Duration.ofSeconds(40).toNanos());
+    }
 }
