@@ -3,6 +3,7 @@ package dev.llmload.load;
 import dev.llmload.http.Exchange;
 import dev.llmload.http.ExchangeFailure;
 import dev.llmload.http.ResponseListener;
+import dev.llmload.http.ServerText;
 import dev.llmload.http.sse.SseDecoder;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.MalformedMessageException;
@@ -335,10 +336,14 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         for (Future<?> timer : timers) {
             timer.cancel(false);
         }
+        // The one place where what the server said becomes llmload's record of it.
+        if (outcome instanceof Outcome.Failure failure && ServerText.clean(failure.message()) != failure.message()) {
+            outcome = new Outcome.Failure(failure.failureClass(), failure.timeoutKind(), ServerText.clean(failure.message()));
+        }
         RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos,
                 firstContentNanos, nanos, tokenTimes.toArray());
         onFinished.accept(this, new FinishedRequest(request, requestId, warmup,
-                timings, List.copyOf(tokenTexts), status, outcome, usage, finishReason, streamed, retryAfter,
-                endMarkerSeen));
+                timings, List.copyOf(tokenTexts), status, outcome, usage, ServerText.clean(finishReason), streamed,
+                ServerText.clean(retryAfter), endMarkerSeen));
     }
 }

@@ -3,6 +3,7 @@ package dev.llmload.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.http.Endpoint;
+import dev.llmload.http.ServerText;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -156,7 +157,7 @@ public final class ServerProbe {
     }
 
     private static String text(JsonNode node) {
-        return node == null || node.isNull() || !node.isValueNode() ? null : node.asText();
+        return node == null || node.isNull() || !node.isValueNode() ? null : ServerText.clean(node.asText());
     }
 
     private static Integer integer(JsonNode node) {
