@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.http.ServerText;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
@@ -98,7 +99,8 @@ public final class ConsoleSummary {
     }
 
     private static void line(StringBuilder out, String label, String value) {
-        out.append(String.format(Locale.ROOT, "%-40s%s%n", label, value == null ? "n/a" : value));
+        // Values may come from a journal written by another version, or edited: escaped again for the terminal.
+        out.append(String.format(Locale.ROOT, "%-40s%s%n", label, value == null ? "n/a" : ServerText.clean(value)));
     }
 
     private static String tokens(Summary summary) {
@@ -117,7 +119,7 @@ public final class ConsoleSummary {
     }
 
     private static String oneLine(String text) {
-        String flat = text.replaceAll("\\s+", " ");
+        String flat = ServerText.clean(text.replaceAll("\\s+", " "));
         return flat.length() > 120 ? flat.substring(0, 120) + "..." : flat;
     }
 }
