@@ -8,10 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code llmload sweep} and {@code llmload compare} end to end against the built-in simulator on loopback. */
+@Tag("loopback")
 class SweepAndCompareLoopbackTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -80,6 +81,7 @@ class SyntheticPromptsTest {
     }
 
     @Test
+    @Tag("timing")
     void fast() {
         SyntheticPrompts prompts = SyntheticPrompts.of(Tokenizers.defaultTokenizer());
         SplittableRandom random = new SplittableRandom(9);
