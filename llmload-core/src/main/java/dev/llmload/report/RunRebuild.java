@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.note.Note;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
@@ -49,7 +50,7 @@ public final class RunRebuild {
             throw new IOException("the recorded --slo does not parse: " + e.getMessage(), e);
         }
         RunResults results = RunResults.compute(records, slo);
-        List<RunReport.Note> kept = base.notes().stream().filter(n -> !NoteDetector.KINDS.contains(n.kind())).toList();
+        List<Note> kept = base.notes().stream().filter(n -> !NoteDetector.KINDS.contains(n.kind())).toList();
         // A run that never wrote its report ended when its last request was journaled.
         String endedAt = fromFinishedRun ? base.run().endedAt()
                 : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;

@@ -3,6 +3,7 @@ package dev.llmload.report;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.note.Note;
 import dev.llmload.run.LoadSpec;
 import dev.llmload.run.RunConfig;
 import dev.llmload.stats.Summary;
@@ -92,7 +93,4 @@ public record RunReport(
 
     /** @param requested the distribution asked for, e.g. {@code uniform:256:768}; null for a dataset's own lengths */
     public record TokenShape(String requested, Summary measured) {}
-
-    /** @param kind e.g. {@code rate_limited}, {@code user}; {@code message} carries the evidence */
-    public record Note(String kind, String message) {}
 }

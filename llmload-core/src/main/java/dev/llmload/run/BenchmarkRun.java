@@ -1,5 +1,6 @@
 package dev.llmload.run;
 
+import dev.llmload.note.Note;
 import dev.llmload.http.Endpoint;
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.load.Dispatcher;
@@ -131,8 +132,7 @@ public final class BenchmarkRun {
             // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
             ReportFiles.writeRunStart(directory, report(parts, null, List.of()));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
-                List<RunReport.Note> telemetryNotes = new ArrayList<>();
-                telemetry.probe().forEach(n -> telemetryNotes.add(new RunReport.Note(n.kind(), n.message())));
+                List<Note> telemetryNotes = new ArrayList<>(telemetry.probe());
                 Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry);
                 TelemetryRecording recording = telemetry.stop();
                 RunResults results = RunResults.compute(sent.records(), slo);
@@ -186,8 +186,8 @@ public final class BenchmarkRun {
 
     /** Telemetry over the measured window: first intended send to last completion of measured requests. */
     private static TelemetrySummary summariseTelemetry(TelemetryRecording recording, Sent sent, RunResults results,
-                                                       List<RunReport.Note> notes) {
-        recording.notes().forEach(n -> notes.add(new RunReport.Note(n.kind(), n.message())));
+                                                       List<Note> notes) {
+        notes.addAll(recording.notes());
         List<RequestRecord> measured = sent.records().stream().filter(r -> !r.warmup()).toList();
         if (measured.isEmpty() || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
             return null;
@@ -199,7 +199,7 @@ public final class BenchmarkRun {
         long generationTokens = measured.stream().filter(RequestRecord::succeeded).mapToLong(RequestRecord::outputTokens).sum();
         ClientFigures client = new ClientFigures(results.ttftMs().p50(), promptTokens, generationTokens,
                 results.e2eLatencyMs().p99(), ClientFigures.DEFAULT_HIGH_LATENCY_MS);
-        TelemetryNotes.evaluate(summary, client).forEach(n -> notes.add(new RunReport.Note(n.kind(), n.message())));
+        notes.addAll(TelemetryNotes.evaluate(summary, client));
         return summary;
     }
 
@@ -307,12 +307,12 @@ public final class BenchmarkRun {
      *
      * @param toolNotes notes from telemetry; the user's notes follow them
      */
-    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<RunReport.Note> toolNotes) {
+    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<Note> toolNotes) {
         var meta = config.metadata();
         RunResults results = RunResults.compute(List.of(), null);
-        List<RunReport.Note> notes = new ArrayList<>(toolNotes);
+        List<Note> notes = new ArrayList<>(toolNotes);
         for (String note : config.notes()) {
-            notes.add(new RunReport.Note("user", note));
+            notes.add(Note.user(note));
         }
         Hardware gpus = telemetry == null ? null : telemetry.hardware();
         return new RunReport(

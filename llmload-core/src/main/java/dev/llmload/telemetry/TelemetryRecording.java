@@ -1,5 +1,6 @@
 package dev.llmload.telemetry;
 
+import dev.llmload.note.Note;
 import java.util.List;
 
 import dev.llmload.telemetry.engine.EngineKind;
@@ -15,7 +16,7 @@ import dev.llmload.telemetry.gpu.GpuReading;
  * @param notes      what was skipped or went wrong, and why
  */
 public record TelemetryRecording(EngineKind serverKind, List<ServerReading> server, List<GpuReading> gpu,
-                                 List<ScrapeGap> gaps, List<TelemetryNote> notes) {
+                                 List<ScrapeGap> gaps, List<Note> notes) {
 
     public TelemetryRecording {
         server = List.copyOf(server);

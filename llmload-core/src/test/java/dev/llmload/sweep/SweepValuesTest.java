@@ -1,5 +1,6 @@
 package dev.llmload.sweep;
 
+import dev.llmload.metrics.PercentileSlo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
