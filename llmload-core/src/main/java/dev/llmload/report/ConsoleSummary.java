@@ -1,7 +1,7 @@
 package dev.llmload.report;
 
-import dev.llmload.note.Note;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.note.Note;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
 import java.util.Locale;

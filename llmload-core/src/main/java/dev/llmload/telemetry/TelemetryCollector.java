@@ -1,6 +1,5 @@
 package dev.llmload.telemetry;
 
-import dev.llmload.note.Note;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,6 +24,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineProfile;
 import dev.llmload.telemetry.gpu.DcgmExporter;
 import dev.llmload.telemetry.gpu.GpuReading;

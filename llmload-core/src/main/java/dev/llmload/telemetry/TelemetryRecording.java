@@ -1,8 +1,8 @@
 package dev.llmload.telemetry;
 
-import dev.llmload.note.Note;
 import java.util.List;
 
+import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineKind;
 import dev.llmload.telemetry.gpu.GpuReading;
 

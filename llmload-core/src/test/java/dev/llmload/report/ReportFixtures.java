@@ -1,8 +1,8 @@
 package dev.llmload.report;
 
-import dev.llmload.note.Note;
 import dev.llmload.load.Timeouts;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.note.Note;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;

@@ -1,9 +1,9 @@
 package dev.llmload.run;
 
-import dev.llmload.note.Note;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.load.Timeouts;
+import dev.llmload.note.Note;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimConfig;

@@ -1,6 +1,5 @@
 package dev.llmload.telemetry;
 
-import dev.llmload.note.Note;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -20,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineKind;
 import dev.llmload.telemetry.gpu.GpuReading;
 import dev.llmload.testsupport.HostLoad;
