@@ -14,14 +14,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineKind;
 import dev.llmload.telemetry.gpu.GpuReading;
+import dev.llmload.testsupport.HostLoad;
 
 @Timeout(30)
+@Tag("loopback")
+@Tag("process")
+@Tag("timing")
 class TelemetryCollectorTest {
 
     static final Duration FAST = Duration.ofMillis(100);
@@ -45,11 +51,20 @@ class TelemetryCollectorTest {
             long stopped = System.nanoTime();
 
             assertThat(recording.serverKind()).isEqualTo(EngineKind.VLLM);
-            // probe + ~6 ticks + final
-            assertThat(recording.server()).hasSizeBetween(5, 10);
+            // Probe, one scrape per 100 ms tick, final scrape. Never more ticks than fit in the time
+            // the collector ran; fewer on a busy machine, whose late ticks are not made up, so the
+            // lower bound counts half the ticks, fewer still when the run queue exceeds the cores.
+            double ticks = (stopped - started) / (double) FAST.toNanos();
+            int fewestTicks = (int) (ticks / (2 * HostLoad.factor()));
+            assertThat(recording.server()).as("%.1f ticks' time, %s", ticks, HostLoad.describe())
+                    .hasSizeBetween(2 + fewestTicks, 3 + (int) ticks);
             assertThat(recording.server().getLast().signals().requestsRunning()).isEqualTo(22);
             assertThat(recording.server().getLast().nanos()).isBetween(started, stopped);
-            assertThat(recording.gpu()).hasSizeGreaterThanOrEqualTo(10).allSatisfy(r -> assertThat(r.sample().host()).isEqualTo("node-a"));
+            long gpus = recording.gpu().stream().mapToInt(r -> r.sample().index()).distinct().count();
+            assertThat(gpus).isPositive();
+            assertThat(recording.gpu()).as("%d GPUs, %.1f ticks' time, %s", gpus, ticks, HostLoad.describe())
+                    .hasSizeGreaterThanOrEqualTo((int) (gpus * (1 + fewestTicks)))
+                    .allSatisfy(r -> assertThat(r.sample().host()).isEqualTo("node-a"));
             assertThat(recording.gaps()).isEmpty();
             assertThat(recording.notes()).isEmpty();
         }
@@ -73,10 +88,11 @@ class TelemetryCollectorTest {
             assertThat(recording.gaps()).extracting(ScrapeGap::reason).contains("no answer within 80 ms");
             assertThat(recording.gaps()).extracting(ScrapeGap::reason)
                     .anyMatch(reason -> reason.contains("ConnectException") || reason.contains("IOException"));
-            // The healthy target may miss an 80 ms deadline on a loaded machine, but not the way the dead one does.
+            // The healthy target may miss an 80 ms deadline on a loaded machine (about once; a few times
+            // where the run queue exceeds the cores), but not the way the dead one does, at every tick.
             long healthyGaps = recording.gaps().stream()
                     .filter(gap -> !gap.source().equals(vllm.uri("/metrics").toString())).count();
-            assertThat(healthyGaps).isLessThanOrEqualTo(1);
+            assertThat(healthyGaps).as(HostLoad.describe()).isLessThanOrEqualTo((long) Math.ceil(HostLoad.factor()));
             // the DCGM target kept its cadence all along: no hole much longer than the interval
             List<Long> dcgmTimes = recording.gpu().stream().filter(r -> r.sample().index() == 0).map(GpuReading::nanos).toList();
             List<Long> holes = new ArrayList<>();
@@ -84,7 +100,7 @@ class TelemetryCollectorTest {
                 holes.add(dcgmTimes.get(i) - dcgmTimes.get(i - 1));
             }
             assertThat(holes).isNotEmpty().allSatisfy(hole -> assertThat(hole).isLessThan(Duration.ofMillis(450).toNanos()));
-            assertThat(recording.notes()).extracting(TelemetryNote::kind).containsExactly("telemetry_gaps");
+            assertThat(recording.notes()).extracting(Note::kind).containsExactly("telemetry_gaps");
         }
     }
 
@@ -105,7 +121,7 @@ class TelemetryCollectorTest {
                     java.net.URI.create("http://127.0.0.1:" + silent.getLocalPort() + "/metrics"), null, List.of(), null));
 
             long before = System.nanoTime();
-            List<TelemetryNote> notes = collector.probe();
+            List<Note> notes = collector.probe();
             long took = System.nanoTime() - before;
             collector.close();
 
@@ -126,10 +142,10 @@ class TelemetryCollectorTest {
                 .answer("/metrics", 200, "application/json", Fixtures.text("trtllm-serve-metrics.json"))) {
             TelemetryCollector collector = new TelemetryCollector(config(trtllm.uri("/metrics"), null, List.of(), null));
 
-            List<TelemetryNote> notes = collector.probe();
+            List<Note> notes = collector.probe();
             TelemetryRecording recording = collector.stop();
 
-            assertThat(notes).containsExactly(new TelemetryNote("server_metrics_skipped",
+            assertThat(notes).containsExactly(new Note("server_metrics_skipped",
                     "server metrics at " + trtllm.uri("/metrics") + " answered JSON, not Prometheus text; not scraped"));
             assertThat(recording.server()).isEmpty();
             assertThat(recording.serverKind()).isNull();
@@ -143,10 +159,10 @@ class TelemetryCollectorTest {
                 .prometheus("/prometheus/metrics", Fixtures.text("trtllm-serve.prom"))) {
             TelemetryCollector collector = new TelemetryCollector(config(trtllm.uri("/metrics"), null, List.of(), null));
 
-            List<TelemetryNote> notes = collector.probe();
+            List<Note> notes = collector.probe();
             TelemetryRecording recording = collector.stop();
 
-            assertThat(notes).extracting(TelemetryNote::kind).containsExactly("server_metrics_moved");
+            assertThat(notes).extracting(Note::kind).containsExactly("server_metrics_moved");
             assertThat(recording.serverKind()).isEqualTo(EngineKind.TRTLLM);
             assertThat(recording.server()).hasSize(2); // probe baseline + final scrape
             assertThat(recording.server().getFirst().signals().kvCacheUsage()).isEqualTo(0.62);
@@ -160,13 +176,13 @@ class TelemetryCollectorTest {
                 .prometheus("/node", "# TYPE node_load1 gauge\nnode_load1 0.5\n")) {
             try (TelemetryCollector collector = new TelemetryCollector(
                     config(web.uri("/"), null, List.of(web.uri("/missing")), null))) {
-                assertThat(collector.probe()).extracting(TelemetryNote::message).containsExactly(
+                assertThat(collector.probe()).extracting(Note::message).containsExactly(
                         "server metrics at " + web.uri("/") + " answered HTML, not Prometheus text; not scraped",
                         "GPU metrics at " + web.uri("/missing") + " answered HTTP 404; not scraped");
             }
             try (TelemetryCollector collector = new TelemetryCollector(
                     config(web.uri("/node"), null, List.of(web.uri("/node")), null))) {
-                assertThat(collector.probe()).extracting(TelemetryNote::kind)
+                assertThat(collector.probe()).extracting(Note::kind)
                         .containsExactly("server_kind_unknown", "gpu_metrics_skipped");
             }
         }
@@ -177,7 +193,7 @@ class TelemetryCollectorTest {
         try (ScriptedMetricsServer sglang = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("sglang.prom"))) {
             TelemetryCollector collector = new TelemetryCollector(config(sglang.uri("/metrics"), EngineKind.VLLM, List.of(), null));
 
-            assertThat(collector.probe()).extracting(TelemetryNote::kind).containsExactly("server_kind_mismatch");
+            assertThat(collector.probe()).extracting(Note::kind).containsExactly("server_kind_mismatch");
             assertThat(collector.stop().serverKind()).isEqualTo(EngineKind.VLLM);
         }
     }
@@ -199,7 +215,7 @@ class TelemetryCollectorTest {
         TelemetryRecording recording = collector.stop();
 
         assertThat(recording.gpu()).extracting(r -> r.sample().utilizationPercent()).containsExactly(55.0, null);
-        assertThat(recording.notes()).extracting(TelemetryNote::kind).containsExactly("nvidia_smi_stopped");
+        assertThat(recording.notes()).extracting(Note::kind).containsExactly("nvidia_smi_stopped");
     }
 
     @Test
@@ -207,6 +223,6 @@ class TelemetryCollectorTest {
         TelemetryCollector collector = new TelemetryCollector(config(null, null, List.of(), dir.resolve("absent").toString()));
 
         collector.start();
-        assertThat(collector.stop().notes()).extracting(TelemetryNote::kind).containsExactly("nvidia_smi_failed");
+        assertThat(collector.stop().notes()).extracting(Note::kind).containsExactly("nvidia_smi_failed");
     }
 }

@@ -1,0 +1,136 @@
+package dev.llmload.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.llmload.metrics.DoubleList;
+import dev.llmload.metrics.RequestMetrics;
+import dev.llmload.metrics.RunResults;
+import dev.llmload.record.RequestRecord;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code report.html}: one self-contained page (uPlot and the data inlined, nothing fetched when
+ * opened) for a run, a sweep of runs, or a comparison of runs. Java only gathers the data and
+ * fills the page template; {@code report.js} draws the charts and tables, showing every string
+ * from the server or the user as text, never as markup.
+ *
+ * <p>Stateless; safe to call from any thread.
+ */
+public final class HtmlReport {
+
+    /** The file name in a run directory. */
+    public static final String FILE_NAME = "report.html";
+
+    private HtmlReport() {}
+
+    /** The page of one run, without server telemetry. */
+    public static String forRun(RunReport report, List<RequestRecord> records) {
+        return forRun(report, records, Map.of());
+    }
+
+    /**
+     * The page of one run.
+     *
+     * @param telemetry per-second server series (e.g. KV cache use, requests waiting, GPU
+     *                  utilisation), element i covering second i from the run's start; NaN where
+     *                  no sample was taken. Empty: the telemetry chart is left out.
+     */
+    public static String forRun(RunReport report, List<RequestRecord> records, Map<String, double[]> telemetry) {
+        Map<String, Object> data = page("run");
+        data.put("report", report);
+        data.put("requests", RequestColumns.of(records));
+        data.put("spectra", spectra(records));
+        data.put("telemetry", telemetryColumns(telemetry));
+        return render(data);
+    }
+
+    /** Latency percentiles against achieved throughput over the runs of a sweep, in the order given. */
+    public static String forSweep(List<LabeledRun> runs, SweepMarkers markers) {
+        Map<String, Object> data = page("sweep");
+        data.put("runs", runs.stream().map(run -> Map.of("label", run.label(), "report", run.report())).toList());
+        data.put("markers", markers == null ? SweepMarkers.NONE : markers);
+        return render(data);
+    }
+
+    /** Several runs side by side: their latency spectra overlaid and their summaries in one table. */
+    public static String forComparison(List<LabeledRun> runs) {
+        Map<String, Object> data = page("comparison");
+        data.put("runs", runs.stream().map(run -> Map.of(
+                "label", run.label(),
+                "report", run.report(),
+                "spectra", run.records().isEmpty() ? spectra(run.report().results()) : spectra(run.records())))
+                .toList());
+        return render(data);
+    }
+
+    private static Map<String, Object> page(String kind) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("kind", kind);
+        return data;
+    }
+
+    private static String render(Map<String, Object> data) {
+        try {
+            return PageTemplate.fill(ReportFiles.JSON.writer().without(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(data));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Spectra of the measured, successful requests: the population of the report's summaries. */
+    private static Map<String, PercentileSpectrum> spectra(List<RequestRecord> records) {
+        DoubleList ttft = new DoubleList();
+        DoubleList itl = new DoubleList();
+        DoubleList itlPerToken = new DoubleList();
+        DoubleList tpot = new DoubleList();
+        DoubleList e2e = new DoubleList();
+        for (RequestRecord record : records) {
+            if (record.warmup() || !record.succeeded()) {
+                continue;
+            }
+            RequestMetrics metrics = RequestMetrics.of(record);
+            addIfPresent(ttft, metrics.ttftMs());
+            addIfPresent(tpot, metrics.tpotMs());
+            addIfPresent(e2e, metrics.e2eMs());
+            RequestMetrics.collectInterTokenLatencies(record, itl, itlPerToken);
+        }
+        return Map.of(
+                "ttft_ms", PercentileSpectrum.of(ttft.toArray()),
+                "itl_ms", PercentileSpectrum.of(itl.toArray()),
+                "tpot_ms", PercentileSpectrum.of(tpot.toArray()),
+                "e2e_latency_ms", PercentileSpectrum.of(e2e.toArray()));
+    }
+
+    private static Map<String, PercentileSpectrum> spectra(RunResults results) {
+        return Map.of(
+                "ttft_ms", PercentileSpectrum.of(results.ttftMs()),
+                "itl_ms", PercentileSpectrum.of(results.itlMs()),
+                "tpot_ms", PercentileSpectrum.of(results.tpotMs()),
+                "e2e_latency_ms", PercentileSpectrum.of(results.e2eLatencyMs()));
+    }
+
+    /** JSON has no NaN: gaps become null. */
+    private static Map<String, Double[]> telemetryColumns(Map<String, double[]> telemetry) {
+        Map<String, Double[]> columns = new LinkedHashMap<>();
+        if (telemetry != null) {
+            telemetry.forEach((name, series) -> {
+                Double[] column = new Double[series.length];
+                for (int i = 0; i < series.length; i++) {
+                    column[i] = Double.isFinite(series[i]) ? series[i] : null;
+                }
+                columns.put(name, column);
+            });
+        }
+        return columns;
+    }
+
+    private static void addIfPresent(DoubleList list, Double value) {
+        if (value != null) {
+            list.add(value);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package dev.llmload.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.testsupport.RequiredTool;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Opens generated pages in headless Chromium. The page writes its own verdict into
+ * {@code #llmload-selfcheck} once drawn: every chart with its drawn values and the count of
+ * pixels of a series colour in its plot area, errors caught by {@code window.onerror} (and policy
+ * violations, which is how a network fetch would show), and dialogs opened. A page passes when
+ * nothing went wrong and every chart drew data.
+ */
+@Tag("process")
+class HtmlReportBrowserTest {
+
+    private static HeadlessChromium chromium;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void findChromium() {
+        chromium = HeadlessChromium.find().orElse(null);
+    }
+
+    @Test
+    void runPageDrawsEveryChartAndShowsAHostileModelNameAsText() throws Exception {
+        List<RequestRecord> records = ReportFixtures.records(200, 16, 1);
+        RunReport report = ReportFixtures.report(ReportFixtures.HOSTILE, 16, records);
+
+        Opened page = open("run.html", HtmlReport.forRun(report, records, ReportFixtures.telemetry(records)));
+
+        page.assertClean();
+        assertThat(page.chartIds()).containsExactly(
+                "spectrum-ttft_ms", "spectrum-itl_ms", "spectrum-tpot_ms", "spectrum-e2e_latency_ms",
+                "time-ttft", "time-e2e", "time-throughput", "time-inflight",
+                "hist-isl", "hist-osl", "scatter-ttft-isl",
+                "telemetry-0", "telemetry-1", "telemetry-2");
+        assertThat(page.check.get("heading").asText()).isEqualTo(ReportFixtures.HOSTILE);
+        assertThat(page.check.get("title").asText()).startsWith(ReportFixtures.HOSTILE);
+    }
+
+    @Test
+    void runPageWithoutTelemetryLeavesTheTelemetryChartOut() throws Exception {
+        List<RequestRecord> records = ReportFixtures.records(200, 8, 2);
+
+        Opened page = open("plain.html", HtmlReport.forRun(ReportFixtures.report("qwen", 8, records), records));
+
+        page.assertClean();
+        assertThat(page.chartIds()).hasSize(11).noneMatch(id -> id.startsWith("telemetry"));
+    }
+
+    @Test
+    void sweepPageDrawsLatencyAgainstThroughputWithMarkers() throws Exception {
+        Opened page = open("sweep.html", HtmlReport.forSweep(ReportFixtures.sweep(),
+                new SweepMarkers(Map.of("ttft", 400.0, "e2e", 5000.0), 6.5, 8.5)));
+
+        page.assertClean();
+        assertThat(page.chartIds()).containsExactly("sweep-ttft", "sweep-tpot", "sweep-e2e");
+    }
+
+    @Test
+    void comparisonPageOverlaysExactAndSummaryOnlySpectra() throws Exception {
+        List<RequestRecord> first = ReportFixtures.records(200, 8, 3);
+        List<RequestRecord> second = ReportFixtures.records(200, 32, 4);
+        Opened page = open("compare.html", HtmlReport.forComparison(List.of(
+                new LabeledRun("vllm 0.9 " + ReportFixtures.HOSTILE, ReportFixtures.report("llama", 8, first), first),
+                new LabeledRun("sglang", ReportFixtures.report("llama", 32, second)))));
+
+        page.assertClean();
+        assertThat(page.chartIds()).containsExactly(
+                "compare-ttft_ms", "compare-itl_ms", "compare-tpot_ms", "compare-e2e_latency_ms");
+    }
+
+    private Opened open(String name, String html) throws IOException, InterruptedException {
+        RequiredTool.require(chromium != null, HeadlessChromium.MISSING);
+        Path file = dir.resolve(name);
+        Files.writeString(file, html);
+        return new Opened(chromium.dumpDom(file));
+    }
+
+    private static final class Opened {
+
+        private static final Pattern SELF_CHECK = Pattern.compile("<pre id=\"llmload-selfcheck\"[^>]*>(.*?)</pre>",
+                Pattern.DOTALL);
+
+        final String dom;
+        final JsonNode check;
+
+        Opened(String dom) throws IOException {
+            this.dom = dom;
+            Matcher matcher = SELF_CHECK.matcher(dom);
+            assertThat(matcher.find()).as("self-check element in %s", dom).isTrue();
+            String json = matcher.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&nbsp;", "\u00a0")
+                    .replace("&amp;", "&");
+            assertThat(json).as("the page wrote its self-check").isNotBlank();
+            this.check = new ObjectMapper().readTree(json);
+        }
+
+        void assertClean() {
+            assertThat(check.get("errors")).as("errors").isEmpty();
+            assertThat(check.get("dialogs").asInt()).as("dialogs opened").isZero();
+            // The only script elements are the page's own four: nothing injected became markup.
+            assertThat(dom.split("<script", -1)).hasSize(5);
+            assertThat(check.get("charts")).isNotEmpty();
+            for (JsonNode chart : check.get("charts")) {
+                assertThat(chart.get("points").asInt()).as("values drawn in %s", chart).isPositive();
+                assertThat(chart.get("painted").asInt()).as("series pixels in %s", chart).isPositive();
+                assertThat(chart.get("width").asInt()).as("width of %s", chart).isGreaterThan(0);
+            }
+        }
+
+        List<String> chartIds() {
+            List<String> ids = new ArrayList<>();
+            check.get("charts").forEach(chart -> ids.add(chart.get("id").asText()));
+            return ids;
+        }
+    }
+}

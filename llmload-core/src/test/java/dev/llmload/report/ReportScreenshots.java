@@ -1,0 +1,52 @@
+package dev.llmload.report;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.llmload.record.RequestRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Regenerates {@code docs/screenshots/*.png} from the hand-made runs. Runs only when asked:
+ * {@code ./mvnw -pl llmload-core -am verify -Dtest=ReportScreenshots -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dllmload.screenshots=../docs/screenshots} (the path is relative to {@code llmload-core}).
+ */
+@EnabledIfSystemProperty(named = "llmload.screenshots", matches = ".+")
+class ReportScreenshots {
+
+    @Test
+    void writeScreenshots() throws Exception {
+        HeadlessChromium chromium = HeadlessChromium.find().orElse(null);
+        assumeTrue(chromium != null, HeadlessChromium.MISSING);
+        Path out = Path.of(System.getProperty("llmload.screenshots"));
+        Files.createDirectories(out);
+
+        List<RequestRecord> records = ReportFixtures.records(200, 16, 1);
+        shoot(chromium, out, "run-report", HtmlReport.forRun(
+                ReportFixtures.report("meta-llama/Llama-3.1-8B-Instruct", 16, records), records,
+                ReportFixtures.telemetry(records)));
+        shoot(chromium, out, "sweep-report", HtmlReport.forSweep(ReportFixtures.sweep(),
+                new SweepMarkers(Map.of("ttft", 400.0, "tpot", 25.0), 6.5, 8.5)));
+        List<RequestRecord> baseline = ReportFixtures.records(200, 8, 3);
+        List<RequestRecord> candidate = ReportFixtures.records(200, 32, 4);
+        shoot(chromium, out, "comparison-report", HtmlReport.forComparison(List.of(
+                new LabeledRun("concurrency 8", ReportFixtures.report("meta-llama/Llama-3.1-8B-Instruct", 8, baseline),
+                        baseline),
+                new LabeledRun("concurrency 32", ReportFixtures.report("meta-llama/Llama-3.1-8B-Instruct", 32, candidate),
+                        candidate))));
+    }
+
+    private static void shoot(HeadlessChromium chromium, Path out, String name, String html) throws Exception {
+        Path page = Files.createTempFile(name, ".html");
+        try {
+            Files.writeString(page, html);
+            chromium.screenshot(page, out.resolve(name + ".png"));
+        } finally {
+            Files.deleteIfExists(page);
+        }
+    }
+}
