@@ -4,6 +4,7 @@ import dev.llmload.load.ResponseLimits;
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.run.BenchmarkRun;
+import dev.llmload.run.OutputDirectory;
 import dev.llmload.run.DataSpec;
 import dev.llmload.run.Durations;
 import dev.llmload.run.TelemetrySpec;
@@ -258,6 +259,10 @@ public final class RunCommand implements Callable<Integer> {
             description = "Run directory. Default: results/<timestamp>-<target>-<load>.")
     Path outputDir;
 
+    @Option(names = "--overwrite",
+            description = "Write into a --output-dir that already holds files (those of the same names are replaced).")
+    boolean overwrite;
+
     @Option(names = "--metadata", paramLabel = "KEY=VALUE",
             description = "Record a fact the tool cannot discover, e.g. hardware.gpu_model=H100, model.precision=bf16, "
                     + "service.launch_args='--max-num-seqs 256'. Repeatable.")
@@ -306,6 +311,12 @@ public final class RunCommand implements Callable<Integer> {
             return withConfigApplied().call();
         }
         RunConfig resolved = resolve();
+        if (resolved.outputDir() != null) {
+            String refusal = OutputDirectory.refusal(resolved.outputDir(), overwrite);
+            if (refusal != null) {
+                throw new UsageException(refusal);
+            }
+        }
         String apiKey = ApiKeys.read(apiKeyFile);
         PrintWriter out = spec.commandLine().getOut();
         if (scenario != null) {
@@ -322,7 +333,8 @@ public final class RunCommand implements Callable<Integer> {
                 out.flush();
             }
             if (resolved.outputDir() == null) {
-                resolved = resolved.withOutputDir(BenchmarkRun.defaultOutputDir(target, resolved.load()));
+                resolved = resolved.withOutputDir(
+                        OutputDirectory.claimUnique(BenchmarkRun.defaultOutputDir(target, resolved.load())));
             }
             return execute(resolved, target, apiKey, out);
         } finally {
