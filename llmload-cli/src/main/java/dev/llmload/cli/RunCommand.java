@@ -1,5 +1,6 @@
 package dev.llmload.cli;
 
+import dev.llmload.http.Endpoint;
 import dev.llmload.load.ResponseLimits;
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
@@ -22,6 +23,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -318,6 +320,7 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         String apiKey = ApiKeys.read(apiKeyFile);
+        warnOfPlainTextKey(resolved.url(), apiKey);
         PrintWriter out = spec.commandLine().getOut();
         if (scenario != null) {
             out.println("Scenario " + scenario + ": look first at " + Scenarios.byName(scenario).leadsWith() + ".");
@@ -540,12 +543,60 @@ public final class RunCommand implements Callable<Integer> {
         TelemetrySpec telemetry = new TelemetrySpec(serverMetrics, serverKind, gpuMetrics,
                 nvidiaSmi == null ? null : "nvidia-smi", nvidiaSmi == null ? Duration.ofSeconds(1) : nvidiaSmi,
                 scrapeInterval);
+        checkLength("--input-tokens", inputTokens);
+        checkLength("--output-tokens", outputTokens);
         DataSpec data = new DataSpec(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, trace,
                 traceSpeed, tokenizer, sessionSpec(load));
         return new RunConfig(url, apiKind, model, !noStream, !noIgnoreEos, load, requests, duration, warmupRequests,
                 warmupTime, data, seed, new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
                         responseLimits()),
                 telemetry, grace, outputDir, allMetadata, allNotes, insecure, threads, scenario, slo, exports);
+    }
+
+    /** A key sent over plain http to another machine can be read on the way: say so, once, before any request. */
+    private void warnOfPlainTextKey(String url, String apiKey) {
+        if (apiKey == null || url == null || !url.regionMatches(true, 0, "http://", 0, 7)) {
+            return;
+        }
+        String host;
+        try {
+            host = Endpoint.parse(url).host();
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        if (!isLoopback(host)) {
+            spec.commandLine().getErr().println("llmload: warning: the API key goes to " + host
+                    + " over plain http, readable on the way; use https:// for a remote server");
+        }
+    }
+
+    /** Loopback by name or literal address; no name is looked up (that could hang before the run). */
+    private static boolean isLoopback(String host) {
+        String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+        if (bare.equalsIgnoreCase("localhost") || bare.toLowerCase(java.util.Locale.ROOT).endsWith(".localhost")) {
+            return true;
+        }
+        if (!bare.matches("[0-9.]+|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*")) {
+            return false;
+        }
+        try {
+            return java.net.InetAddress.getByName(bare).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /** A length distribution is checked with the other flags, so a bad one is a usage error (exit 2). */
+    private static void checkLength(String option, String spec) {
+        // A histogram file is data: whether it reads is checked when the data is opened.
+        if (spec == null || spec.startsWith("file:")) {
+            return;
+        }
+        try {
+            LengthDistribution.parse(spec);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(option + ": " + e.getMessage());
+        }
     }
 
     private ResponseLimits responseLimits() {
@@ -661,7 +712,14 @@ public final class RunCommand implements Callable<Integer> {
 
         static String read(Path file) throws IOException {
             if (file != null) {
-                List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                List<String> lines;
+                try {
+                    lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                } catch (NoSuchFileException e) {
+                    throw new UsageException("--api-key-file: " + file + " does not exist");
+                } catch (IOException e) {
+                    throw new UsageException("--api-key-file: cannot read " + file + ": " + e.getMessage());
+                }
                 String key = lines.isEmpty() ? "" : lines.getFirst().trim();
                 if (key.isEmpty()) {
                     throw new UsageException("--api-key-file: " + file + " is empty");
