@@ -34,7 +34,7 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         RunResults results = RunResults.compute(records, slo);
         Integer gate = sessionGate(config);
         return new Measurements(results, TimeSeries.of(records), ScheduleFidelity.of(records, config.load(), gate),
-                NoteDetector.detect(records, results, config.load(), gate));
+                NoteDetector.detect(records, results, config.load(), gate, config.stream()));
     }
 
     /**
