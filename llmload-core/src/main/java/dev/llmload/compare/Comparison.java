@@ -1,6 +1,6 @@
 package dev.llmload.compare;
 
-import dev.llmload.run.LoadSpec;
+import dev.llmload.config.Load;
 import dev.llmload.sweep.PercentileSlo;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -89,8 +89,8 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
     }
 
     private static boolean sameLoad(RunDirectory a, RunDirectory b) {
-        LoadSpec x = a.report().config() == null ? null : a.report().config().load();
-        LoadSpec y = b.report().config() == null ? null : b.report().config().load();
+        Load x = a.report().config() == null ? null : a.report().config().load();
+        Load y = b.report().config() == null ? null : b.report().config().load();
         return x != null && x.equals(y);
     }
 

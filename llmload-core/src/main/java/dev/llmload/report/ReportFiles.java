@@ -77,7 +77,7 @@ public final class ReportFiles {
                 TimeSeriesCsv.format(report.timeseries(), telemetryColumns(report.telemetry())));
         writeAtomically(dir.resolve(HtmlReport.FILE_NAME), HtmlReport.forRun(report, records,
                 htmlTelemetry(telemetryColumns(report.telemetry()))));
-        if (report.config() != null && report.config().exports().contains("vllm")) {
+        if (report.config() != null && report.config().output().exports().contains("vllm")) {
             writeAtomically(dir.resolve(VLLM_EXPORT), JSON.writeValueAsString(VllmExport.toJson(report, records)) + "\n");
         }
     }

@@ -7,7 +7,6 @@ import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.run.BenchmarkRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,19 +41,14 @@ public final class RunRebuild {
         RunReport base = ReportFiles.readReport(fromFinishedRun ? finished : started);
         Path journal = dir.resolve(Journal.FILE_NAME);
         List<RequestRecord> records = Files.exists(journal) ? Journal.read(journal) : List.of();
-        Slo slo;
-        try {
-            slo = base.config().slo() == null ? null : Slo.parse(base.config().slo());
-        } catch (IllegalArgumentException e) {
-            throw new IOException("the recorded --slo does not parse: " + e.getMessage(), e);
-        }
+        Slo slo = base.config().slo() == null ? null : base.config().slo().slo();
         RunResults results = RunResults.compute(records, slo);
         List<RunReport.Note> kept = base.notes().stream().filter(n -> !NoteDetector.KINDS.contains(n.kind())).toList();
         // A run that never wrote its report ended when its last request was journaled.
         String endedAt = fromFinishedRun ? base.run().endedAt()
                 : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;
         boolean interrupted = !fromFinishedRun || base.run().interrupted();
-        Integer sessionGate = BenchmarkRun.sessionGate(base.config());
+        Integer sessionGate = base.config().sessionGate();
         RunReport report = base.withMeasurements(results, TimeSeries.of(records),
                 ScheduleFidelity.of(records, base.config().load(), sessionGate),
                 NoteDetector.detect(records, results, base.config().load(), sessionGate), kept, endedAt, interrupted);
