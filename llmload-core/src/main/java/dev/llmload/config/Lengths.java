@@ -1,5 +1,6 @@
 package dev.llmload.config;
 
+import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.length.LengthDistribution;
 
 /**
@@ -32,7 +33,14 @@ public record Lengths(String text, LengthDistribution distribution) {
 
     /** {@code text} read for {@code option}; null stays null. */
     public static Lengths parse(String option, String text) {
-        return text == null ? null : new Lengths(text, ConfigException.parsing(option, () -> LengthDistribution.parse(text)));
+        if (text == null) {
+            return null;
+        }
+        try {
+            return new Lengths(text, ConfigException.parsing(option, () -> LengthDistribution.parse(text)));
+        } catch (DatasetException e) {
+            throw new ConfigException(option + ": " + e.getMessage()); // a file: histogram that does not read
+        }
     }
 
     /**

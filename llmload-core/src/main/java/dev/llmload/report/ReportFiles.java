@@ -54,7 +54,7 @@ public final class ReportFiles {
             return JSON.readerFor(RunReport.class)
                     .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                     .readValue(file.toFile());
-        } catch (IOException e) {
+        } catch (IOException | IllegalArgumentException e) { // the recorded config is checked as it is read
             String message = e.getMessage() == null ? e.getClass().getSimpleName()
                     : e.getMessage().lines().findFirst().orElse("");
             throw new IOException(file + " is not an llmload report: " + message, e);
