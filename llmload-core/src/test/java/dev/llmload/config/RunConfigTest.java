@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.schedule.ArrivalProcess;
 import dev.llmload.schedule.ConcurrencyPlan;
+import dev.llmload.schedule.Schedule;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -71,6 +72,15 @@ class RunConfigTest {
         Load.Open open = (Load.Open) config.load();
         assertThat(open.arrival()).isEqualTo(Load.Arrival.GAMMA);
         assertThat(open.process()).isEqualTo(new ArrivalProcess.Gamma(10.0, 0.25));
+        // And the schedule it makes is gamma: the gaps' coefficient of variation is 1/sqrt(K) = 2, not Poisson's 1.
+        long[] offsets = Schedule.build(open.process(), 20_000, null, 7).offsetsNanos();
+        double[] gaps = new double[offsets.length - 1];
+        for (int i = 1; i < offsets.length; i++) {
+            gaps[i - 1] = offsets[i] - offsets[i - 1];
+        }
+        double mean = java.util.Arrays.stream(gaps).average().orElseThrow();
+        double std = Math.sqrt(java.util.Arrays.stream(gaps).map(g -> (g - mean) * (g - mean)).sum() / gaps.length);
+        assertThat(std / mean).isCloseTo(2.0, org.assertj.core.data.Offset.offset(0.15));
     }
 
     @Test
