@@ -2,16 +2,13 @@ package dev.llmload.analysis;
 
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
-import dev.llmload.load.Timeouts;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
-import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
 import dev.llmload.report.RunReport;
 import dev.llmload.stats.Statistics;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 

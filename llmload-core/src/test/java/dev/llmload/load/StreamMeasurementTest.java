@@ -3,13 +3,11 @@ package dev.llmload.load;
 import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.run.BenchmarkRun;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

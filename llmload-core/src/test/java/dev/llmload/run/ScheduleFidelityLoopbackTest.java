@@ -10,8 +10,6 @@ import static org.junit.jupiter.api.Assumptions.assumingThat;
 
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
-import dev.llmload.load.Timeouts;
-import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;

@@ -2,14 +2,11 @@ package dev.llmload.run;
 
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
-import dev.llmload.load.Timeouts;
-import dev.llmload.protocol.ApiKind;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /** Test helpers: a simulator on loopback with a fixed timing model, and run configs aimed at it. */

@@ -5,7 +5,6 @@ import dev.llmload.config.Telemetry;
 import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmload.load.Timeouts;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimConfig;

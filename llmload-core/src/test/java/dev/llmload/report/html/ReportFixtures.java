@@ -2,9 +2,7 @@ package dev.llmload.report.html;
 
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
-import dev.llmload.load.Timeouts;
 import dev.llmload.metrics.RunResults;
-import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
@@ -15,7 +13,6 @@ import dev.llmload.report.ClientHost;
 import dev.llmload.report.RunReport;
 import dev.llmload.analysis.TimeSeries;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
