@@ -73,8 +73,8 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The run these options describe; {@code --config} and {@code --scenario} must have been merged in. */
     RunConfig config() {
-        return RunOptions.build(options.builder().concurrency(concurrency).requestRate(requestRate).slo(slo)
-                .outputDir(outputDir));
+        return options.builder().concurrency(concurrency).requestRate(requestRate).slo(slo).outputDir(outputDir)
+                .build();
     }
 
     private int execute(RunConfig config, String target, String apiKey, PrintWriter out) throws Exception {

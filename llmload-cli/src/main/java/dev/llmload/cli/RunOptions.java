@@ -1,6 +1,5 @@
 package dev.llmload.cli;
 
-import dev.llmload.config.ConfigException;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.workload.tokenizer.Tokenizers;
@@ -353,7 +352,11 @@ public final class RunOptions {
         return KEYS.stream().filter(k -> k.normalised().equals(normalised)).findFirst().orElse(null);
     }
 
-    /** These options as a configuration to finish: the caller adds the points (load, SLO, directory) and builds. */
+    /**
+     * These options as a configuration to finish: the caller adds the points (load, SLO, directory)
+     * and builds; a bad value or combination is a {@link dev.llmload.config.ConfigException}, which
+     * the command line reports as a usage error.
+     */
     RunConfig.Builder builder() {
         Map<String, String> allMetadata = new LinkedHashMap<>(configMetadata);
         allMetadata.putAll(metadata);
@@ -370,15 +373,6 @@ public final class RunOptions {
                 .serverKind(serverKind).gpuMetrics(gpuMetrics).nvidiaSmi(nvidiaSmi).scrapeInterval(scrapeInterval)
                 .grace(grace).exports(exports).metadata(allMetadata).notes(allNotes).insecure(insecure)
                 .ioThreads(ioThreads).scenario(scenario);
-    }
-
-    /** Builds {@code builder}, a bad value or combination being a usage error. */
-    static RunConfig build(RunConfig.Builder builder) {
-        try {
-            return builder.build();
-        } catch (ConfigException e) {
-            throw new UsageException(e.getMessage());
-        }
     }
 
     /** The API key, read without ever echoing it: {@code --api-key-file}, else the environment; null for none. */

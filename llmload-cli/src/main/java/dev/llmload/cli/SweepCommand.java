@@ -143,7 +143,7 @@ public final class SweepCommand implements Callable<Integer> {
         // The swept kind of load at a first value, keeping the user's arrival, burstiness and gate for rates.
         boolean rates = requestRate != null || auto || (findCapacity && by.equals("rate"));
         RunConfig.Builder builder = run.builder();
-        RunConfig base = RunOptions.build(rates ? builder.requestRate(1.0) : builder.concurrency(1));
+        RunConfig base = (rates ? builder.requestRate(1.0) : builder.concurrency(1)).build();
         SweepMode mode = mode(base);
         String apiKey = run.apiKey();
         PrintWriter out = spec.commandLine().getOut();
