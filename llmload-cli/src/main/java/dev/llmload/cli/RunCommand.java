@@ -57,7 +57,7 @@ public final class RunCommand implements Callable<Integer> {
             return options.withConfig(spec, RunCommand::new, command -> command.options, true).call();
         }
         RunConfig config = config();
-        String apiKey = options.apiKey();
+        String apiKey = config.target().keySource().read();
         PrintWriter out = spec.commandLine().getOut();
         if (config.scenario() != null) {
             out.println("Scenario " + config.scenario() + ": look first at "

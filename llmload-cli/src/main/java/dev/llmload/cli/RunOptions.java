@@ -3,9 +3,6 @@ package dev.llmload.cli;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.workload.tokenizer.Tokenizers;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -371,25 +368,8 @@ public final class RunOptions {
                 .tokenizer(tokenizer).seed(seed).connectTimeout(connectTimeout).firstTokenTimeout(firstTokenTimeout)
                 .idleTimeout(idleTimeout).requestTimeout(requestTimeout).serverMetrics(serverMetrics)
                 .serverKind(serverKind).gpuMetrics(gpuMetrics).nvidiaSmi(nvidiaSmi).scrapeInterval(scrapeInterval)
-                .grace(grace).exports(exports).metadata(allMetadata).notes(allNotes).insecure(insecure)
+                .grace(grace).exports(exports).metadata(allMetadata).notes(allNotes).insecure(insecure).apiKeyFile(apiKeyFile)
                 .ioThreads(ioThreads).scenario(scenario);
-    }
-
-    /** The API key, read without ever echoing it: {@code --api-key-file}, else the environment; null for none. */
-    String apiKey() throws IOException {
-        if (apiKeyFile != null) {
-            List<String> lines = Files.readAllLines(apiKeyFile, StandardCharsets.UTF_8);
-            String key = lines.isEmpty() ? "" : lines.getFirst().trim();
-            if (key.isEmpty()) {
-                throw new UsageException("--api-key-file: " + apiKeyFile + " is empty");
-            }
-            return key;
-        }
-        String key = System.getenv("LLMLOAD_API_KEY");
-        if (key == null || key.isBlank()) {
-            key = System.getenv("OPENAI_API_KEY");
-        }
-        return key == null || key.isBlank() ? null : key.trim();
     }
 
     /** Whether {@code --config} or {@code --scenario} still has to be merged in (see {@link #withConfig}). */

@@ -145,7 +145,7 @@ public final class SweepCommand implements Callable<Integer> {
         RunConfig.Builder builder = run.builder();
         RunConfig base = (rates ? builder.requestRate(1.0) : builder.concurrency(1)).build();
         SweepMode mode = mode(base);
-        String apiKey = run.apiKey();
+        String apiKey = base.target().keySource().read();
         PrintWriter out = spec.commandLine().getOut();
         try (TargetServer target = TargetServer.open(base.target().url(), run.simConfig, out, false)) {
             Path directory = resume != null ? resume : outputDir != null ? outputDir

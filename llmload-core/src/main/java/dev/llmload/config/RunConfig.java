@@ -89,6 +89,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private boolean stream = true;
         private boolean ignoreEos = true;
         private boolean insecure;
+        private Path apiKeyFile;
         private Load load;
         private Integer concurrency;
         private Double requestRate;
@@ -142,6 +143,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         public Builder stream(boolean value) { stream = value; return this; }
         public Builder ignoreEos(boolean value) { ignoreEos = value; return this; }
         public Builder insecure(boolean value) { insecure = value; return this; }
+        /** Read the API key from this file's first line; null: from the environment. */
+        public Builder apiKeyFile(Path value) { apiKeyFile = value; return this; }
         /** The load as a value; the load options below are then not read. */
         public Builder load(Load value) { load = value; return this; }
         public Builder concurrency(Integer value) { concurrency = value; return this; }
@@ -218,7 +221,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 }
             }
             Target target = new Target(Target.ServerUrl.parse(url),
-                    ConfigException.parsing("--api", () -> ApiKind.parse(api)), model, stream, ignoreEos, insecure);
+                    ConfigException.parsing("--api", () -> ApiKind.parse(api)), model, stream, ignoreEos, insecure,
+                    apiKeyFile == null ? new Target.KeySource.Environment() : new Target.KeySource.File(apiKeyFile));
             for (Path file : new Path[] {dataset, trace}) {
                 if (file != null && !Files.isReadable(file)) {
                     throw new ConfigException("cannot read " + file);
@@ -390,7 +394,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 WireTelemetry t = w.telemetry();
                 return new RunConfig(
                         new Target(Target.ServerUrl.parse(w.url()), w.api(), w.model(), w.stream(), w.ignoreEos(),
-                                w.insecure()),
+                                w.insecure(), null),
                         load,
                         Data.of(d.inputTokens(), d.outputTokens(), d.rangeRatio(), d.dataset(), d.datasetFormat(),
                                 d.sharedPrefix(), d.tokenizer()),

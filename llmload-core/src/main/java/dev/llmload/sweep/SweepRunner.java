@@ -184,8 +184,9 @@ public final class SweepRunner {
         }
         try {
             RunReport report = RunDirectory.readReport(dir);
-            boolean same = report.config() != null
-                    && report.config().withOutputDir(null).equals(config.withOutputDir(null));
+            // The same configuration as report.json records it (where the API key is read is not recorded).
+            boolean same = report.config() != null && ReportFiles.JSON.valueToTree(report.config().withOutputDir(null))
+                    .equals(ReportFiles.JSON.valueToTree(config.withOutputDir(null)));
             return same && !report.run().interrupted() ? report : null;
         } catch (IOException e) {
             return null; // a half-written or foreign report: the point runs again

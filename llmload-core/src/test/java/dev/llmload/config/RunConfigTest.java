@@ -116,6 +116,21 @@ class RunConfigTest {
         assertThatThrownBy(() -> Load.closed(0)).hasMessage("--concurrency must be at least 1, got 0");
     }
 
+    @Test
+    void theKeyIsReadFromItsSourceAndNeverBecomesPartOfTheConfig(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        String secret = "sk-config-test-4411";
+        Path keyFile = java.nio.file.Files.writeString(dir.resolve("key"), secret + "\n");
+        RunConfig config = RunConfig.builder().apiKeyFile(keyFile).build();
+
+        assertThat(config.target().keySource().read()).isEqualTo(secret);
+        assertThat(config.toString()).doesNotContain(secret);
+        assertThat(ReportFiles.JSON.writeValueAsString(config)).doesNotContain(secret).doesNotContain(keyFile.toString());
+        java.nio.file.Files.writeString(keyFile, "\n");
+        assertThatThrownBy(() -> config.target().keySource().read()).isInstanceOf(ConfigException.class)
+                .hasMessage("--api-key-file: " + keyFile + " is empty");
+    }
+
     private static String golden(String name) throws IOException {
         try (InputStream in = RunConfigTest.class.getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
