@@ -10,6 +10,7 @@ import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Outcome;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * real loopback exchange. A stream that ends without it still counts as a success for now; the
  * fact is there for the rule that will class it.
  */
+@Tag("loopback")
 class EndMarkerTest {
 
     private static final String TOKEN = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n";
