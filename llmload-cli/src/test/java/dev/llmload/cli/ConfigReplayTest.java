@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * same configuration, for every kind of load. Also holds the presets and config files to the one
  * option table.
  */
+@Tag("loopback")
 class ConfigReplayTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
