@@ -19,8 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code llmload run --config results/<run>/report.json} repeats the run: the repeat records the
- * same configuration, for every kind of load. Also holds the presets and config files to the one
- * option table.
+ * same configuration, for every kind of load; a YAML file fills what the flags leave.
  */
 @Tag("loopback")
 class ConfigReplayTest {
@@ -106,21 +105,6 @@ class ConfigReplayTest {
         CapturedRun bad = CapturedRun.of("run", "--config", yaml.toString());
         assertThat(bad.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(bad.err().strip()).isEqualTo("llmload: --config " + yaml + ": unknown option 'concurency'");
-    }
-
-    @Test
-    void everyPresetAndEveryRunOptionIsInTheOneTable() {
-        for (Scenarios preset : Scenarios.values()) {
-            assertThat(preset.defaults().keySet()).as(preset.cliName())
-                    .allMatch(key -> RunOptions.key(key) != null);
-        }
-        var run = Main.commandLine().getSubcommands().get("run").getCommandSpec();
-        List<String> options = run.options().stream().filter(o -> !o.usageHelp() && !o.versionHelp())
-                .map(o -> o.longestName().substring(2)).toList();
-        assertThat(RunOptions.KEYS).extracting(RunOptions.Key::option).containsExactlyInAnyOrderElementsOf(options);
-        var sweep = Main.commandLine().getSubcommands().get("sweep").getCommandSpec();
-        assertThat(RunOptions.KEYS.stream().filter(key -> !key.point()))
-                .allMatch(key -> sweep.findOption("--" + key.option()) != null);
     }
 
     private static JsonNode report(Path runDir) throws IOException {
