@@ -1,10 +1,10 @@
 package dev.llmload.cli;
 
 import dev.llmload.config.RunConfig;
+import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.RunException;
 import dev.llmload.sweep.CapacitySearch;
-import dev.llmload.sweep.PercentileSlo;
 import dev.llmload.sweep.SweepMode;
 import dev.llmload.sweep.SweepReport;
 import dev.llmload.sweep.SweepRunner;

@@ -1,7 +1,8 @@
 package dev.llmload.compare;
 
 import dev.llmload.config.Load;
-import dev.llmload.sweep.PercentileSlo;
+import dev.llmload.metrics.PercentileSlo;
+import dev.llmload.report.RunDirectory;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

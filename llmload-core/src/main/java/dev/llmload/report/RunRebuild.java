@@ -1,10 +1,5 @@
 package dev.llmload.report;
 
-import dev.llmload.analysis.NoteDetector;
-import dev.llmload.analysis.ScheduleFidelity;
-import dev.llmload.analysis.TimeSeries;
-import dev.llmload.metrics.RunResults;
-import dev.llmload.metrics.Slo;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
 import java.io.IOException;
@@ -41,17 +36,12 @@ public final class RunRebuild {
         RunReport base = ReportFiles.readReport(fromFinishedRun ? finished : started);
         Path journal = dir.resolve(Journal.FILE_NAME);
         List<RequestRecord> records = Files.exists(journal) ? Journal.read(journal) : List.of();
-        Slo slo = base.config().slo() == null ? null : base.config().slo().slo();
-        RunResults results = RunResults.compute(records, slo);
-        List<RunReport.Note> kept = base.notes().stream().filter(n -> !NoteDetector.KINDS.contains(n.kind())).toList();
+        Measurements measurements = Measurements.derive(records, base.config());
         // A run that never wrote its report ended when its last request was journaled.
         String endedAt = fromFinishedRun ? base.run().endedAt()
                 : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;
         boolean interrupted = !fromFinishedRun || base.run().interrupted();
-        Integer sessionGate = base.config().sessionGate();
-        RunReport report = base.withMeasurements(results, TimeSeries.of(records),
-                ScheduleFidelity.of(records, base.config().load(), sessionGate),
-                NoteDetector.detect(records, results, base.config().load(), sessionGate), kept, endedAt, interrupted);
+        RunReport report = base.withMeasurements(measurements, endedAt, interrupted);
         ReportFiles.writeRun(dir, report, records);
         return new Rebuilt(report, records, fromFinishedRun);
     }

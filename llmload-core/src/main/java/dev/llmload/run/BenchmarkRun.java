@@ -10,22 +10,21 @@ import dev.llmload.load.Dispatcher;
 import dev.llmload.load.FinishedRequest;
 import dev.llmload.load.HotPaths;
 import dev.llmload.load.TestRequest;
+import dev.llmload.note.Note;
 import dev.llmload.record.Outcome;
 import dev.llmload.load.LoadPlan;
 import dev.llmload.load.PreparedFeed;
 import dev.llmload.load.Recorder;
 import dev.llmload.load.Sender;
 import dev.llmload.load.SessionDispatcher;
-import dev.llmload.analysis.NoteDetector;
-import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
-import dev.llmload.metrics.Slo;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
+import dev.llmload.report.Measurements;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
 import dev.llmload.workload.DatasetException;
@@ -105,7 +104,6 @@ public final class BenchmarkRun {
 
     public Result execute() throws RunException, IOException, InterruptedException {
         Tokenizer tokenizer = tokenizer();
-        Slo slo = config.slo() == null ? null : config.slo().slo();
         long count = config.bounds().numRequests() == null ? -1 : config.bounds().numRequests();
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
@@ -135,18 +133,13 @@ public final class BenchmarkRun {
             // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
             ReportFiles.writeRunStart(directory, report(parts, null, List.of()));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
-                List<RunReport.Note> telemetryNotes = new ArrayList<>();
-                telemetry.probe().forEach(n -> telemetryNotes.add(new RunReport.Note(n.kind(), n.message())));
+                List<Note> telemetryNotes = new ArrayList<>(telemetry.probe());
                 Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry);
                 TelemetryRecording recording = telemetry.stop();
-                RunResults results = RunResults.compute(sent.records(), slo);
-                TelemetrySummary summary = summariseTelemetry(recording, sent, results, telemetryNotes);
-                Integer sessionGate = config.sessionGate();
-                RunReport record = report(parts, summary, telemetryNotes);
-                RunReport report = record.withMeasurements(results, TimeSeries.of(sent.records()),
-                        ScheduleFidelity.of(sent.records(), config.load(), sessionGate),
-                        NoteDetector.detect(sent.records(), results, config.load(), sessionGate), record.notes(),
-                        Instant.now().toString(), stopRequested);
+                Measurements measurements = Measurements.derive(sent.records(), config);
+                TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
+                RunReport report = report(parts, summary, telemetryNotes)
+                        .withMeasurements(measurements, Instant.now().toString(), stopRequested);
                 ReportFiles.writeRun(directory, report, sent.records());
                 return new Result(directory, report, sent.records());
             }
@@ -182,8 +175,8 @@ public final class BenchmarkRun {
 
     /** Telemetry over the measured window: first intended send to last completion of measured requests. */
     private static TelemetrySummary summariseTelemetry(TelemetryRecording recording, Sent sent, RunResults results,
-                                                       List<RunReport.Note> notes) {
-        recording.notes().forEach(n -> notes.add(new RunReport.Note(n.kind(), n.message())));
+                                                       List<Note> notes) {
+        notes.addAll(recording.notes());
         List<RequestRecord> measured = sent.records().stream().filter(r -> !r.warmup()).toList();
         if (measured.isEmpty() || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
             return null;
@@ -195,7 +188,7 @@ public final class BenchmarkRun {
         long generationTokens = measured.stream().filter(RequestRecord::succeeded).mapToLong(RequestRecord::outputTokens).sum();
         ClientFigures client = new ClientFigures(results.ttftMs().p50(), promptTokens, generationTokens,
                 results.e2eLatencyMs().p99(), ClientFigures.DEFAULT_HIGH_LATENCY_MS);
-        TelemetryNotes.evaluate(summary, client).forEach(n -> notes.add(new RunReport.Note(n.kind(), n.message())));
+        notes.addAll(TelemetryNotes.evaluate(summary, client));
         return summary;
     }
 
@@ -296,12 +289,12 @@ public final class BenchmarkRun {
      *
      * @param toolNotes notes from telemetry; the user's notes follow them
      */
-    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<RunReport.Note> toolNotes) {
+    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<Note> toolNotes) {
         var meta = config.output().metadata();
         RunResults results = RunResults.compute(List.of(), null);
-        List<RunReport.Note> notes = new ArrayList<>(toolNotes);
+        List<Note> notes = new ArrayList<>(toolNotes);
         for (String note : config.output().notes()) {
-            notes.add(new RunReport.Note("user", note));
+            notes.add(Note.user(note));
         }
         Hardware gpus = telemetry == null ? null : telemetry.hardware();
         return new RunReport(

@@ -1,16 +1,15 @@
-package dev.llmload.report.html;
+package dev.llmload.report;
 
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.note.Note;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.record.TokenSource;
-import dev.llmload.report.ClientHost;
-import dev.llmload.report.RunReport;
 import dev.llmload.analysis.TimeSeries;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,8 +94,8 @@ final class ReportFixtures {
                         new RunReport.TokenShape("128", results.outputTokens())),
                 results,
                 null,
-                List.of(new RunReport.Note("timeouts", "2 requests hit the first-token timeout"),
-                        new RunReport.Note("user", "baseline <b>before</b> the scheduler change")),
+                List.of(new Note("timeouts", "2 requests hit the first-token timeout"),
+                        new Note("user", "baseline <b>before</b> the scheduler change")),
                 config,
                 TimeSeries.of(records),
                 null);
