@@ -7,7 +7,7 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.TimeoutKind;
-import dev.llmload.run.LoadSpec;
+import dev.llmload.config.Load;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Statistics;
 import dev.llmload.stats.Summary;
@@ -71,7 +71,7 @@ public final class NoteDetector {
      * @param results    computed from the same records
      * @param load       the load as configured: the schedule rule applies to open loops only
      */
-    public static List<Note> detect(List<RequestRecord> all, RunResults results, LoadSpec load) {
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load) {
         return detect(all, results, load, null);
     }
 
@@ -79,7 +79,7 @@ public final class NoteDetector {
      * @param sessionGate {@code --max-sessions} of an open-loop session run (null otherwise): a
      *                    session start that found it full waited, which is not lag
      */
-    public static List<Note> detect(List<RequestRecord> all, RunResults results, LoadSpec load, Integer sessionGate) {
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
                 .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
         if (measured.isEmpty()) {
