@@ -111,6 +111,11 @@ public final class OpenAiDialect implements Dialect {
     }
 
     @Override
+    public String endMarker() {
+        return "data: [DONE]";
+    }
+
+    @Override
     public byte[] sampleStream() {
         return SAMPLE_STREAM.clone();
     }
@@ -140,7 +145,7 @@ public final class OpenAiDialect implements Dialect {
             try (JsonParser parser = JSON.createParser(data)) {
                 chunk.read(parser);
             } catch (IOException | RuntimeException e) {
-                throw new MalformedMessageException("not a valid JSON chunk: " + abbreviate(data), e);
+                throw new MalformedMessageException("not a valid JSON chunk: " + JsonFields.abbreviate(data), e);
             }
             if (chunk.error != null) {
                 events.error(chunk.error);
@@ -161,7 +166,7 @@ public final class OpenAiDialect implements Dialect {
                 chunk.read(parser);
             } catch (IOException | RuntimeException e) {
                 throw new MalformedMessageException("not a valid JSON body: "
-                        + abbreviate(new String(body, StandardCharsets.UTF_8)), e);
+                        + JsonFields.abbreviate(new String(body, StandardCharsets.UTF_8)), e);
             }
             if (chunk.error != null) {
                 events.error(chunk.error);
@@ -320,10 +325,5 @@ public final class OpenAiDialect implements Dialect {
             }
             return existing == null ? more : existing + more;
         }
-    }
-
-    private static String abbreviate(String text) {
-        String oneLine = text.replaceAll("[\\r\\n]+", " ");
-        return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
     }
 }

@@ -1,5 +1,7 @@
 package dev.llmload.record;
 
+import dev.llmload.protocol.ServerTimings;
+
 /**
  * Everything measured about one request: the raw moments and counts from which every metric is
  * derived (see {@code dev.llmload.metrics.RequestMetrics}), and what {@code requests.jsonl} holds.
@@ -10,6 +12,7 @@ package dev.llmload.record;
  * @param outputTokens     from {@link #outputTokenSource}; 0 for a request that produced nothing
  * @param retryAfter       the response's {@code Retry-After} header, when it had one (rate limiting)
  * @param session          the session and turn of a multi-turn request; null outside sessions
+ * @param serverTimings    the server's own timings of the request (native APIs that report them); null otherwise
  */
 public record RequestRecord(
         long index,
@@ -26,7 +29,8 @@ public record RequestRecord(
         String finishReason,
         boolean streamed,
         String retryAfter,
-        SessionTurn session) {
+        SessionTurn session,
+        ServerTimings serverTimings) {
 
     public boolean succeeded() {
         return outcome instanceof Outcome.Success;

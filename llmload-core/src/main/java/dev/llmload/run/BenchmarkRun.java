@@ -17,6 +17,7 @@ import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
+import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
@@ -114,18 +115,26 @@ public final class BenchmarkRun {
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
             }
-            Endpoint endpoint = Endpoint.openAiBase(targetUrl);
-            ServerProbe.ServerInfo server = ServerProbe.probe(endpoint, apiKey, config.insecure());
+            Endpoint openAi = Endpoint.openAiBase(targetUrl);
+            ServerProbe.ServerInfo server = ServerProbe.probe(openAi, apiKey, config.insecure());
+            ApiKind api = config.api() == ApiKind.AUTO ? ServerProbe.resolveAuto(openAi, server, apiKey, config.insecure())
+                    : config.api();
+            Endpoint endpoint = api.atServerRoot() ? Endpoint.nativeBase(targetUrl) : openAi;
             String model = config.model() != null ? config.model() : server.model();
             if (model == null) {
-                throw new RunException("the server at " + endpoint + " lists no model on /v1/models; give one with --model");
+                throw new RunException("the server at " + openAi + " lists no model on /v1/models; give one with --model");
             }
-            Dialect dialect = Dialect.of(new RequestOptions(config.api(), model, config.stream(),
-                    config.ignoreEos(), null));
+            Dialect dialect;
+            try {
+                dialect = Dialect.of(new RequestOptions(api, model, config.stream(), config.ignoreEos(), null,
+                        config.data().batchSize(), config.data().images(), config.seed()));
+            } catch (IllegalArgumentException e) {
+                throw new RunException(e.getMessage(), e);
+            }
             Path directory = Files.createDirectories(config.outputDir());
             String runId = directory.getFileName().toString();
             String startedAt = Instant.now().toString();
-            RunRecordParts parts = new RunRecordParts(runId, startedAt, model, server, endpoint,
+            RunRecordParts parts = new RunRecordParts(runId, startedAt, model, api, server, endpoint,
                     sessions != null ? sessions.describe() : source.describe(),
                     sessions != null ? sessions.contentHash() : source.contentHash());
             // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
@@ -159,7 +168,7 @@ public final class BenchmarkRun {
     }
 
     /** What the report says about the run that is known before the first request. */
-    private record RunRecordParts(String runId, String startedAt, String model, ServerProbe.ServerInfo server,
+    private record RunRecordParts(String runId, String startedAt, String model, ApiKind api, ServerProbe.ServerInfo server,
                                   Endpoint endpoint, String sourceDescription, String contentHash) {}
 
     /** The records of a run and the clock reading its offsets are relative to. */
@@ -208,7 +217,7 @@ public final class BenchmarkRun {
                       long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
             throws IOException, InterruptedException, RunException {
         try (PreparedFeed feed = sessions == null ? new PreparedFeed(source, dialect, count) : null;
-             LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, config.ioThreads(),
+             LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, dialect.keyHeader(), config.ioThreads(),
                      config.timeouts().connect(), config.insecure());
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
             getReady(feed, client, dialect, plan, count, runId);
@@ -322,7 +331,7 @@ public final class BenchmarkRun {
                         ClientHost.discover()),
                 new RunReport.Model(parts.model(), meta.get("model.parameters"), meta.get("model.precision"),
                         meta.get("model.quantization"), parts.server().maxModelLen()),
-                new RunReport.Service(parts.endpoint().toString(), config.api().cliName(),
+                new RunReport.Service(parts.endpoint().toString(), parts.api().cliName(),
                         meta.getOrDefault("service.framework", parts.server().framework()),
                         meta.getOrDefault("service.version", parts.server().version()),
                         meta.get("service.launch_args"), config.stream()),

@@ -1,5 +1,6 @@
 package dev.llmload.run;
 
+import dev.llmload.protocol.ImageInputs;
 import java.nio.file.Path;
 
 /**
@@ -15,9 +16,24 @@ import java.nio.file.Path;
  * @param traceSpeed    how much faster than recorded the trace is replayed
  * @param tokenizer     an encoding name or a path to a tokenizer.json
  * @param sessions      multi-turn sessions of synthetic prompts; null for independent requests
+ * @param batchSize     inputs per request of embeddings and rerank ({@code --batch-size}); 1 elsewhere
+ * @param images        synthetic images in every chat request ({@code --images N:WxH}); null for none
  */
 public record DataSpec(String inputTokens, String outputTokens, Double rangeRatio, Path dataset, String datasetFormat,
-                       String sharedPrefix, Path trace, Double traceSpeed, String tokenizer, SessionSpec sessions) {
+                       String sharedPrefix, Path trace, Double traceSpeed, String tokenizer, SessionSpec sessions,
+                       int batchSize, ImageInputs images) {
+
+    public DataSpec {
+        // A configuration written before batch sizes existed reads back as 0: one input per request.
+        batchSize = Math.max(1, batchSize);
+    }
+
+    /** One input per request, no images. */
+    public DataSpec(String inputTokens, String outputTokens, Double rangeRatio, Path dataset, String datasetFormat,
+                    String sharedPrefix, Path trace, Double traceSpeed, String tokenizer, SessionSpec sessions) {
+        this(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, trace, traceSpeed, tokenizer,
+                sessions, 1, null);
+    }
 
     /** Independent requests, no sessions. */
     public DataSpec(String inputTokens, String outputTokens, Double rangeRatio, Path dataset, String datasetFormat,

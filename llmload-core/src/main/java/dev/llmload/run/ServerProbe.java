@@ -3,6 +3,7 @@ package dev.llmload.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.http.Endpoint;
+import dev.llmload.protocol.ApiKind;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -105,6 +106,51 @@ public final class ServerProbe {
             }
         }
         return new ServerInfo(model, maxModelLen, framework, version);
+    }
+
+    /**
+     * The API of {@code --api auto}: chat, when the server answered {@code /v1/models} with a model
+     * (an OpenAI-compatible server). Otherwise the run stops with one line: which native API the
+     * server answers and the flag that speaks it, or that it answers none llmload knows. Never a
+     * silent guess.
+     */
+    public static ApiKind resolveAuto(Endpoint openAi, ServerInfo server, String apiKey, boolean insecure)
+            throws RunException {
+        if (server.model() != null) {
+            return ApiKind.CHAT;
+        }
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1);
+        if (insecure) {
+            builder.sslContext(TrustEverything.sslContext());
+        }
+        HttpClient client = builder.build();
+        String nativeApi = nativeApiOf(client, openAi, apiKey);
+        if (nativeApi != null) {
+            throw new RunException("the server at " + openAi.rootUrl("") + " answers no OpenAI API (/v1/models) but "
+                    + nativeApi + "; give --api and --model");
+        }
+        throw new RunException("the server at " + openAi + " answers no OpenAI API (/v1/models) and no native API llmload"
+                + " knows; give --api (" + ApiKind.names() + ") and --model");
+    }
+
+    /** Which native API the server answers, as the flag that speaks it; null for none known. */
+    private static String nativeApiOf(HttpClient client, Endpoint endpoint, String apiKey) {
+        if (json(get(client, endpoint.rootUrl("/info"), apiKey)).has("model_id")) {
+            return "TGI's native API: use --api tgi";
+        }
+        if (json(get(client, endpoint.rootUrl("/props"), apiKey)).has("default_generation_settings")) {
+            return "llama.cpp's native API: use --api llamacpp";
+        }
+        if (json(get(client, endpoint.rootUrl("/api/version"), apiKey)).has("version")) {
+            return "Ollama's native API: use --api ollama or --api ollama-chat";
+        }
+        if (json(get(client, endpoint.rootUrl("/get_model_info"), apiKey)).has("model_path")) {
+            return "SGLang's native API: use --api sglang";
+        }
+        if (json(get(client, endpoint.rootUrl("/v2"), apiKey)).has("extensions")) {
+            return "Triton's generate extension: use --api triton";
+        }
+        return null;
     }
 
     /** The engine a model's {@code owned_by} names; other values are kept as they are. */
