@@ -2,6 +2,7 @@ package dev.llmload.cli;
 
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
+import dev.llmload.protocol.ImageInputs;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.DataSpec;
 import dev.llmload.run.Durations;
@@ -55,9 +56,21 @@ public final class RunCommand implements Callable<Integer> {
                     + "Absent: the built-in simulator.")
     String url;
 
-    @Option(names = "--api", paramLabel = "API", defaultValue = "chat",
-            description = "chat (/v1/chat/completions) or completions (/v1/completions). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--api", paramLabel = "API", defaultValue = "auto",
+            description = "The API to speak: chat, completions (OpenAI-compatible), tgi, triton, ollama, ollama-chat, "
+                    + "llamacpp, sglang (native engine APIs), anthropic, responses, embeddings, rerank, or auto: chat "
+                    + "when the server lists a model on /v1/models, else stop and name the native --api it answers. "
+                    + "docs/cli.md lists each. Default: ${DEFAULT-VALUE}.")
     String api;
+
+    @Option(names = "--batch-size", paramLabel = "N", defaultValue = "1",
+            description = "Inputs per request for --api embeddings (texts) and rerank (documents). Default: ${DEFAULT-VALUE}.")
+    int batchSize;
+
+    @Option(names = "--images", paramLabel = "N:WxH",
+            description = "Attach N synthetic PNG images of W x H pixels to every chat request, as data URLs (vision "
+                    + "models); made from --seed and the request, so a seeded run sends the same images.")
+    String images;
 
     @Option(names = "--model", paramLabel = "NAME",
             description = "Model name to send. Default: the first model the server lists on /v1/models.")
@@ -488,6 +501,21 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--api: " + e.getMessage());
         }
+        if (batchSize < 1) {
+            throw new UsageException("--batch-size must be at least 1");
+        }
+        if (batchSize > 1 && !apiKind.neverStreams()) {
+            throw new UsageException("--batch-size needs --api embeddings or rerank");
+        }
+        ImageInputs imageInputs;
+        try {
+            imageInputs = images == null ? null : ImageInputs.parse(images);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        if (imageInputs != null && apiKind != ApiKind.CHAT && apiKind != ApiKind.AUTO) {
+            throw new UsageException("--images needs --api chat");
+        }
         int threads = ioThreads != null ? ioThreads : Math.min(4, Runtime.getRuntime().availableProcessors());
         if (threads < 1) {
             throw new UsageException("--io-threads must be at least 1");
@@ -515,7 +543,7 @@ public final class RunCommand implements Callable<Integer> {
                 nvidiaSmi == null ? null : "nvidia-smi", nvidiaSmi == null ? Duration.ofSeconds(1) : nvidiaSmi,
                 scrapeInterval);
         DataSpec data = new DataSpec(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, trace,
-                traceSpeed, tokenizer, sessionSpec(load));
+                traceSpeed, tokenizer, sessionSpec(load), batchSize, imageInputs);
         return new RunConfig(url, apiKind, model, !noStream, !noIgnoreEos, load, requests, duration, warmupRequests,
                 warmupTime, data, seed, new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout),
                 telemetry, grace, outputDir, allMetadata, allNotes, insecure, threads, scenario, slo, exports);

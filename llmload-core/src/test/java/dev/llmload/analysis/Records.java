@@ -66,4 +66,11 @@ public final class Records {
                 r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
                 r.finishReason(), r.streamed(), retryAfter, r.session(), r.serverTimings());
     }
+
+    /** The same record with the server's own timings, as a native API reports them. */
+    public static RequestRecord withServerTimings(RequestRecord r, dev.llmload.protocol.ServerTimings server) {
+        return new RequestRecord(r.index(), r.requestId(), r.warmup(), r.timings(), r.tokenEventCounts(), r.httpStatus(),
+                r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
+                r.finishReason(), r.streamed(), r.retryAfter(), r.session(), server);
+    }
 }
