@@ -57,10 +57,16 @@ public final class OpenAiDialect implements Dialect {
             json.writeStringField("model", options.model());
             if (options.api() == ApiKind.CHAT) {
                 json.writeArrayFieldStart("messages");
-                for (ChatMessage message : spec.messages()) {
+                int imagesAt = options.images() == null ? -1 : lastUserMessage(spec);
+                for (int m = 0; m < spec.messages().size(); m++) {
+                    ChatMessage message = spec.messages().get(m);
                     json.writeStartObject();
                     json.writeStringField("role", message.role());
-                    json.writeStringField("content", message.content());
+                    if (m == imagesAt) {
+                        writeWithImages(json, message.content(), spec.index());
+                    } else {
+                        json.writeStringField("content", message.content());
+                    }
                     json.writeEndObject();
                 }
                 json.writeEndArray();
@@ -87,6 +93,34 @@ public final class OpenAiDialect implements Dialect {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /** The message the images go with: the last from the user (the question they illustrate). */
+    private static int lastUserMessage(RequestSpec spec) {
+        for (int m = spec.messages().size() - 1; m >= 0; m--) {
+            if (spec.messages().get(m).role().equals("user")) {
+                return m;
+            }
+        }
+        return spec.messages().size() - 1;
+    }
+
+    /** Content as parts: the text, then each synthetic image as an {@code image_url} data URL. */
+    private void writeWithImages(JsonGenerator json, String text, long requestIndex) throws IOException {
+        json.writeArrayFieldStart("content");
+        json.writeStartObject();
+        json.writeStringField("type", "text");
+        json.writeStringField("text", text);
+        json.writeEndObject();
+        for (int i = 0; i < options.images().count(); i++) {
+            json.writeStartObject();
+            json.writeStringField("type", "image_url");
+            json.writeObjectFieldStart("image_url");
+            json.writeStringField("url", SyntheticImages.dataUrl(options.images(), options.seed(), requestIndex, i));
+            json.writeEndObject();
+            json.writeEndObject();
+        }
+        json.writeEndArray();
     }
 
     @Override

@@ -19,12 +19,14 @@ import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.Dialect;
+import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
+import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.session.SessionSource;
 import dev.llmload.workload.source.RequestSource;
@@ -136,7 +138,7 @@ public final class BenchmarkRun {
             String startedAt = Instant.now().toString();
             RunRecordParts parts = new RunRecordParts(runId, startedAt, model, api, server, endpoint,
                     sessions != null ? sessions.describe() : source.describe(),
-                    sessions != null ? sessions.contentHash() : source.contentHash());
+                    withImages(sessions != null ? sessions.contentHash() : source.contentHash()));
             // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
             ReportFiles.writeRunStart(directory, report(parts, null, List.of()));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
@@ -156,6 +158,16 @@ public final class BenchmarkRun {
                 return new Result(directory, report, sent.records());
             }
         }
+    }
+
+    /**
+     * The data's content hash, with the synthetic images folded in when {@code --images} adds them:
+     * their pixels follow from the seed and the image size, so those identify them.
+     */
+    private String withImages(String contentHash) {
+        ImageInputs images = config.data().images();
+        return images == null ? contentHash : ContentHash.of(contentHash + " images " + images.count() + ":"
+                + images.width() + "x" + images.height() + " seed " + config.seed());
     }
 
     /**
