@@ -23,7 +23,12 @@ class ServerViewReportTest {
         List<RequestRecord> records = List.of(
                 Records.withServerTimings(Records.ok(0, 0, 0, 100, 120), new ServerTimings(0, 90, 20, 115, 0)),
                 Records.withServerTimings(Records.ok(1, 10, 10, 120, 140), new ServerTimings(0, 100, 20, 125, 0)));
-        String json = ReportFiles.JSON.writeValueAsString(Reports.of(records, LoadSpec.closed(2), null));
+        var report = Reports.of(records, LoadSpec.closed(2), null);
+        String json = ReportFiles.JSON.writeValueAsString(report);
+        assertThat(dev.llmload.report.ConsoleSummary.render(report))
+                .contains("Server's own timings (2 requests)")
+                .containsPattern("Server prefill p50 \\(ms\\): +95\\.00\n")
+                .containsPattern("Client TTFT p50, same requests \\(ms\\): +105\\.00\n");
 
         JsonNode view = ReportFiles.JSON.readTree(json).at("/results/server_view");
         assertThat(view.get("requests").asInt()).isEqualTo(2);
