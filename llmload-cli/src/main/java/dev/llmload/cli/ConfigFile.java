@@ -119,6 +119,12 @@ record ConfigFile(Path path, Map<String, String> options, Map<String, String> me
         put(options, "trace", data.get("trace"));
         put(options, "tracespeed", data.get("trace_speed"));
         put(options, "tokenizer", data.get("tokenizer"));
+        put(options, "batchsize", data.get("batch_size"));
+        JsonNode images = data.path("images");
+        if (images.isObject()) {
+            options.put("images", images.path("count").asInt() + ":" + images.path("width").asInt() + "x"
+                    + images.path("height").asInt());
+        }
         JsonNode sessions = data.path("sessions");
         put(options, "sessions", sessions.get("turns"));
         put(options, "thinktime", sessions.get("think_time_ms"));

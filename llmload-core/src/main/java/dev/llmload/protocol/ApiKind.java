@@ -62,9 +62,11 @@ public enum ApiKind {
         return names.toString();
     }
 
+    /** Parses a name as {@code --api} takes it; a report's recorded {@code OLLAMA_CHAT} reads as {@code ollama-chat}. */
     public static ApiKind parse(String name) {
+        String wanted = name.toLowerCase(Locale.ROOT).replace('_', '-');
         for (ApiKind kind : values()) {
-            if (kind.cliName.equals(name.toLowerCase(Locale.ROOT))) {
+            if (kind.cliName.equals(wanted)) {
                 return kind;
             }
         }
