@@ -19,6 +19,8 @@ public final class AnthropicDialect implements Dialect {
 
     /** The API version requests ask for; the streaming event shapes read here are this version's. */
     static final String API_VERSION = "2023-06-01";
+    /** Headers every request to this API carries besides the key (also the probe's GET of the models). */
+    public static final Map<String, String> HEADERS = Map.of("anthropic-version", API_VERSION);
 
     private static final byte[] SAMPLE_STREAM = ("""
             event: message_start
@@ -57,7 +59,7 @@ public final class AnthropicDialect implements Dialect {
 
     @Override
     public Map<String, String> headers() {
-        return Map.of("anthropic-version", API_VERSION);
+        return HEADERS;
     }
 
     @Override

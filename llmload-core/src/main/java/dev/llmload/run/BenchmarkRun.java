@@ -118,7 +118,7 @@ public final class BenchmarkRun {
                 throw new RunException(e.getMessage(), e);
             }
             Endpoint openAi = Endpoint.openAiBase(targetUrl);
-            ServerProbe.ServerInfo server = ServerProbe.probe(openAi, apiKey, config.insecure());
+            ServerProbe.ServerInfo server = ServerProbe.probe(openAi, apiKey, config.api(), config.insecure());
             ApiKind api = config.api() == ApiKind.AUTO ? ServerProbe.resolveAuto(openAi, server, apiKey, config.insecure())
                     : config.api();
             Endpoint endpoint = api.atServerRoot() ? Endpoint.nativeBase(targetUrl) : openAi;

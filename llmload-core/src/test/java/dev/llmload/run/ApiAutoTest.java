@@ -67,4 +67,29 @@ class ApiAutoTest {
         assertThatThrownBy(() -> resolve(Map.of()))
                 .isInstanceOf(RunException.class).hasMessageContaining("no native API llmload knows; give --api (chat, ");
     }
+
+    @Test
+    void anAnthropicProbeSendsTheKeyAsXApiKeyWithTheVersionAndNoBearer() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            boolean allowed = "sk-ant-test".equals(exchange.getRequestHeaders().getFirst("x-api-key"))
+                    && "2023-06-01".equals(exchange.getRequestHeaders().getFirst("anthropic-version"))
+                    && exchange.getRequestHeaders().getFirst("Authorization") == null;
+            byte[] bytes = (allowed ? "{\"data\":[{\"id\":\"claude-x\",\"type\":\"model\"}]}" : "{}")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(allowed ? 200 : 401, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        try {
+            Endpoint endpoint = Endpoint.openAiBase("http://127.0.0.1:" + server.getAddress().getPort());
+            assertThat(ServerProbe.probe(endpoint, "sk-ant-test", ApiKind.ANTHROPIC, false).model()).isEqualTo("claude-x");
+            assertThatThrownBy(() -> ServerProbe.probe(endpoint, "sk-ant-test", ApiKind.CHAT, false))
+                    .isInstanceOf(RunException.class).hasMessageContaining("refused the API key (HTTP 401)")
+                    .hasMessageNotContaining("sk-ant-test");
+        } finally {
+            server.stop(0);
+        }
+    }
 }
