@@ -10,6 +10,8 @@ RUN groupadd --gid 10001 llmload \
     && useradd --uid 10001 --gid llmload --create-home --home-dir /home/llmload --shell /usr/sbin/nologin llmload
 
 COPY llmload-cli/target/llmload.jar /opt/llmload/llmload.jar
+# For --tokenizer tokenizer.json or o200k_base (docs/workloads.md), also:
+# COPY llmload-cli/target/llmload-tokenizers.jar /opt/llmload/llmload-tokenizers.jar
 
 USER 10001:10001
 WORKDIR /home/llmload

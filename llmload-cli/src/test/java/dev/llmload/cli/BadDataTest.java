@@ -9,6 +9,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Bad data stops {@code llmload run} with one line naming the file (and line, where there is
  * one) before any request is sent: the simulator's ground-truth log stays empty.
  */
+@Tag("loopback")
 class BadDataTest {
 
     @TempDir

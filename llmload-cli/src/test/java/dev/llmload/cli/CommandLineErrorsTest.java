@@ -2,9 +2,11 @@ package dev.llmload.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A user's mistake gets one clear line and a non-zero exit code, never a stack trace. */
+@Tag("loopback")
 class CommandLineErrorsTest {
 
     private static void assertOneLineWithoutStackTrace(String err) {

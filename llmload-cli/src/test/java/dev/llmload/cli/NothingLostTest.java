@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A run that is killed or interrupted loses no finished request: the journal holds every one as a
  * whole line, Ctrl-C and SIGTERM still write a report, and {@code llmload report} rebuilds it.
  */
+@Tag("loopback")
+@Tag("process")
+@Tag("timing")
 class NothingLostTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -17,10 +17,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The record a real run writes: valid against the published schema, honest about unknowns, free of secrets. */
+@Tag("loopback")
+@Tag("process")
 class RunRecordTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -17,11 +17,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code llmload sim}'s flags: listed in the help, mapped onto {@link SimConfig}, seen by the running engine. */
+@Tag("loopback")
 class SimCommandTest {
 
     @TempDir

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -169,6 +170,7 @@ class DeploymentFilesTest {
     }
 
     @Test
+    @Tag("process")
     void hadolintFindsNothingInTheDockerfile() throws Exception {
         Optional<Path> hadolint = onPath("hadolint");
         assumeTrue(hadolint.isPresent(), "hadolint is not installed (it has no Debian package; "
@@ -178,6 +180,7 @@ class DeploymentFilesTest {
     }
 
     @Test
+    @Tag("process")
     void kubectlBuildsTheKustomizationWithNCopiedAndEveryVariableDefined() throws Exception {
         Optional<Path> kubectl = onPath("kubectl");
         assumeTrue(kubectl.isPresent(), "kubectl is not installed, so the kustomization is not built here");
@@ -229,6 +232,7 @@ class DeploymentFilesTest {
     }
 
     @Test
+    @Tag("process")
     void kubectlAcceptsTheManifestsInAClientSideDryRun() throws Exception {
         Optional<Path> kubectl = onPath("kubectl");
         assumeTrue(kubectl.isPresent(), "kubectl is not installed");

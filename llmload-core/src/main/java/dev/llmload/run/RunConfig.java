@@ -54,11 +54,6 @@ public record RunConfig(
         exports = List.copyOf(exports);
     }
 
-    public RunConfig withUrl(String newUrl) {
-        return new RunConfig(newUrl, api, model, stream, ignoreEos, load, numRequests, duration, warmup, warmupTime,
-                data, seed, timeouts, telemetry, grace, outputDir, metadata, notes, insecure, ioThreads, scenario, slo, exports);
-    }
-
     public RunConfig withOutputDir(Path dir) {
         return new RunConfig(url, api, model, stream, ignoreEos, load, numRequests, duration, warmup, warmupTime,
                 data, seed, timeouts, telemetry, grace, dir, metadata, notes, insecure, ioThreads, scenario, slo, exports);

@@ -30,20 +30,6 @@ public sealed interface ArrivalProcess {
     /** Whether the process ends by itself ({@link Stages}, {@link Trace}) rather than needing a count or duration bound. */
     boolean isFinite();
 
-    /** The first {@code count} offsets in nanoseconds, or all of them when a finite process has fewer. */
-    default long[] offsets(int count, RandomGenerator rng) {
-        if (count < 0) {
-            throw new IllegalArgumentException("count must not be negative: " + count);
-        }
-        PrimitiveIterator.OfLong arrivals = arrivals(rng);
-        long[] offsets = new long[count];
-        int taken = 0;
-        while (taken < count && arrivals.hasNext()) {
-            offsets[taken++] = arrivals.nextLong();
-        }
-        return taken == count ? offsets : Arrays.copyOf(offsets, taken);
-    }
-
     /** One request every 1/rate seconds, the first at offset 0. */
     record Constant(double ratePerSecond) implements ArrivalProcess {
         public Constant {

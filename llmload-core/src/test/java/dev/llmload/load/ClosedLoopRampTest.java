@@ -18,6 +18,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.Test;
  * with the ramp (raised by the dispatcher thread between completions and by each completion), and
  * no request goes out while the plan's target at that moment is already met.
  */
+@Tag("loopback")
+@Tag("timing")
 class ClosedLoopRampTest {
 
     private static final int REQUESTS = 80;

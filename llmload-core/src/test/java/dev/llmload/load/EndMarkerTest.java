@@ -11,6 +11,7 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * real loopback exchange; a stream that ends without it was cut short and fails as {@code protocol},
  * keeping what it measured.
  */
+@Tag("loopback")
 class EndMarkerTest {
 
     private static final String TOKEN = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n";

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.Test;
  * timestamping) every other stream on its loop. A probe samples the threads' states and stacks
  * together and catches any thread parked or blocked inside the feed.
  */
+@Tag("loopback")
+@Tag("timing")
 class FeedStarvationTest {
 
     private static final int REQUESTS = 24;

@@ -16,9 +16,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Sending on the event loop's timer, and cancelling what was handed over, over real loopback. */
+@Tag("loopback")
+@Tag("timing")
 class LauncherTest {
 
     private static final List<ScriptedSseServer.Step> ANSWER = List.of(

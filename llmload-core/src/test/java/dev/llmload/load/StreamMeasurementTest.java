@@ -13,10 +13,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** How stream events become TTFT, TTFC and token times, against scripted wire behaviour. */
+@Tag("loopback")
 class StreamMeasurementTest {
 
     @TempDir

@@ -22,10 +22,13 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** https targets: certificates are checked by default, and --insecure accepts a self-signed one. */
+@Tag("loopback")
+@Tag("process")
 class TlsTest {
 
     private static final String PASSWORD = "llmload-test";

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Each note llmload writes by itself is produced by a simulator scenario that shows the problem,
  * and a clean run has none of them.
  */
+@Tag("loopback")
+@Tag("timing")
 class AutomaticNotesTest {
 
     @TempDir

@@ -10,16 +10,20 @@ import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;
+import dev.llmload.testsupport.HostLoad;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Whole runs over real loopback HTTP against the simulator, checked against its configured timing. */
+@Tag("loopback")
+@Tag("timing")
 class BenchmarkRunLoopbackTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,11 +45,12 @@ class BenchmarkRunLoopbackTest {
             assertThat(r.ttftMs().count()).isEqualTo(40);
             // TTFT spans a round trip that ITL does not: on these 2-core VMs the loopback request and
             // the wake-ups of both event loops add about 2 ms (a raw-socket client sees the same,
-            // docs/performance.md), so the median may sit up to 3 ms above the configured value.
-            assertThat(r.ttftMs().p50()).isBetween(40.0, 43.0);
+            // docs/performance.md), so the median may sit up to 3 ms above the configured value on a
+            // quiet machine, and more where the run queue is longer than the cores.
+            assertThat(r.ttftMs().p50()).as(HostLoad.describe()).isBetween(40.0, 40.0 + HostLoad.slackMs(3));
             assertThat(r.itlMs().count()).isEqualTo(40 * 19);
-            assertThat(r.itlMs().p50()).isCloseTo(15.0, within(2.0));
-            assertThat(r.tpotMs().p50()).isCloseTo(15.0, within(2.0));
+            assertThat(r.itlMs().p50()).as(HostLoad.describe()).isCloseTo(15.0, within(HostLoad.slackMs(2)));
+            assertThat(r.tpotMs().p50()).as(HostLoad.describe()).isCloseTo(15.0, within(HostLoad.slackMs(2)));
             assertThat(r.outputTokens().mean()).isEqualTo(20.0);
             assertThat(r.inputTokens().count()).isEqualTo(40);
             // Output throughput = Σ output tokens / duration, by definition.
@@ -106,7 +111,7 @@ class BenchmarkRunLoopbackTest {
             assertThat(r.tpotMs().count()).isZero();
             // 20 ms to the first token plus 9 more tokens 5 ms apart; the response cannot come sooner,
             // and transport adds little.
-            assertThat(r.e2eLatencyMs().p50()).isBetween(64.0, 80.0);
+            assertThat(r.e2eLatencyMs().p50()).as(HostLoad.describe()).isBetween(64.0, 64.0 + HostLoad.slackMs(16));
             assertThat(r.outputTokens().mean()).isEqualTo(10.0);
         }
     }

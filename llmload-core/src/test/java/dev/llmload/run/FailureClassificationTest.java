@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * through a whole benchmark: the client files it under the failure class of DESIGN.md §3 and keeps
  * the timings it had measured before the failure, in its records and in {@code requests.jsonl}.
  */
+@Tag("loopback")
 class FailureClassificationTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

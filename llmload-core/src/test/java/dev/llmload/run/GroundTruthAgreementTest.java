@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * than a millisecond late at p99, the comparison is skipped with that reason rather than failed.
  * Repeat it on a quiet machine with {@code bench/ground-truth.sh} (docs/performance.md).
  */
+@Tag("loopback")
+@Tag("timing")
 class GroundTruthAgreementTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

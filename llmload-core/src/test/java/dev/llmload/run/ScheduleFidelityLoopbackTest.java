@@ -2,7 +2,7 @@ package dev.llmload.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
-import static org.junit.jupiter.api.Assumptions.assumingThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,9 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
  * Open-loop runs over loopback against the simulator: requests leave at their scheduled times,
  * traces replay at their timestamps, a seed repeats a run, and shared prefixes reach the server's
  * prefix cache. Outputs are small so a small machine keeps up. The send-time checks leave out
- * the first {@link #WARMUP} requests (class loading and JIT of the send path) and are skipped on
- * a host that cannot itself wake a thread within the budget meanwhile (see {@link HostTimerJitter}).
+ * the first {@link #WARMUP} requests (class loading and JIT of the send path) and come last in
+ * each test: on a host that cannot itself wake a thread within the budget meanwhile (see
+ * {@link HostTimerJitter}) the test is aborted there, so it shows as skipped with that reason
+ * rather than as passed.
  */
+@Tag("loopback")
+@Tag("timing")
 class ScheduleFidelityLoopbackTest {
 
     /** The client's send-time budget: p99 of actual − intended send. */
@@ -53,7 +58,6 @@ class ScheduleFidelityLoopbackTest {
 
             List<RequestRecord> journal = Journal.read(dir.resolve(Journal.FILE_NAME));
             assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
-            assertLagWithinBudget(lagP99Ms(journal));
             // Constant: request i is due at exactly i / 200 s.
             List<RequestRecord> byIndex = journal.stream().sorted(Comparator.comparingLong(RequestRecord::index)).toList();
             for (int i = 0; i < byIndex.size(); i++) {
@@ -68,10 +72,10 @@ class ScheduleFidelityLoopbackTest {
             assertThat(schedule.sent()).isEqualTo(300 - WARMUP);
             assertThat(schedule.waitedAtGate()).isZero();
             assertThat(schedule.lagMs().count()).isEqualTo(300 - WARMUP);
-            assertLagWithinBudget(schedule.lagMs().p99());
-            assertThat(result.report().notes()).noneMatch(n -> n.kind().equals(NoteDetector.CLIENT_BEHIND_SCHEDULE));
             assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("report.json").toFile())
                     .at("/schedule/arrivals").asText()).isEqualTo("requests");
+            assertLagWithinBudget(lagP99Ms(journal), schedule.lagMs().p99());
+            assertThat(result.report().notes()).noneMatch(n -> n.kind().equals(NoteDetector.CLIENT_BEHIND_SCHEDULE));
         }
     }
 
@@ -195,16 +199,20 @@ class ScheduleFidelityLoopbackTest {
      * thread at p99 while the run goes on (a send takes two wake-ups, the dispatcher's and the
      * event loop's timer, and no client can be more punctual than its machine). On a quiet
      * machine that is close to 1 ms. A host that cannot itself wake a thread within 1 ms cannot
-     * judge a 1 ms budget, so there the lag is not asserted (the schedule itself still is).
+     * judge a 1 ms budget, so there the test is aborted (skipped, with the host's figure) after
+     * everything else in it has been checked.
      */
     private void measureHost(HostTimerJitter host) throws InterruptedException {
         hostJitterMs = host.p99Ms();
     }
 
-    private void assertLagWithinBudget(double lagMs) {
-        assumingThat(hostJitterMs <= MAX_LAG_P99_MS,
-                () -> assertThat(lagMs).as("send lag, host wake-up p99 %.2f ms", hostJitterMs)
-                        .isLessThanOrEqualTo(lagBudgetMs()));
+    private void assertLagWithinBudget(double... lagsMs) {
+        assumeTrue(hostJitterMs <= MAX_LAG_P99_MS, () -> "send lag not judged: this host wakes a sleeping thread"
+                + " %.2f ms late at p99, above the %.1f ms budget (all other checks of this test passed)"
+                        .formatted(hostJitterMs, MAX_LAG_P99_MS));
+        for (double lagMs : lagsMs) {
+            assertThat(lagMs).as("send lag, host wake-up p99 %.2f ms", hostJitterMs).isLessThanOrEqualTo(lagBudgetMs());
+        }
     }
 
     /** Set by {@link #measureHost}; each test runs on its own instance. */

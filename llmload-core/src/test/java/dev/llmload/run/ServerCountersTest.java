@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * report's {@code telemetry} section (the client's own scrapes), the journal, and a scrape of
  * {@code /metrics} by this test before and after.
  */
+@Tag("loopback")
 class ServerCountersTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

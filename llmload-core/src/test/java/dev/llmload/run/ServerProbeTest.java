@@ -8,9 +8,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** What the probe learns from each engine's metadata endpoints, served as those engines answer. */
+@Tag("loopback")
 class ServerProbeTest {
 
     /** A loopback server answering GETs with fixed JSON bodies; other paths get 404. */

@@ -14,10 +14,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Multi-turn sessions over loopback, checked against the simulator's ground-truth log. */
+@Tag("loopback")
 class SessionLoopbackTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * above capacity shows queueing and KV pressure that a run below capacity does not, and the
  * server's token counters agree with the client's.
  */
+@Tag("loopback")
+@Tag("timing")
 class TelemetryLoopbackTest {
 
     @TempDir

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -172,7 +171,7 @@ class ArrivalProcessTest {
         // 3001 / 2 = 1500.5 rounds half up to 1501.
         assertThat(Schedule.build(trace, -1, null, 1).offsetsNanos()).containsExactly(0, 500, 1_501, 2_500 * SECOND);
         assertThat(Schedule.build(new Trace(new long[] {4, 8}, 0.5), -1, null, 1).offsetsNanos()).containsExactly(8, 16);
-        assertThat(trace.offsets(10, new SplittableRandom(1))).hasSize(4);
+        assertThat(Schedule.build(trace, 10, null, 1).offsetsNanos()).hasSize(4);
     }
 
     @Test
@@ -243,8 +242,8 @@ class ArrivalProcessTest {
     }
 
     @Test
-    void offsetsTakesTheFirstCount() {
-        long[] offsets = new Constant(2).offsets(4, new SplittableRandom(1));
+    void aCountTakesTheFirstOffsets() {
+        long[] offsets = Schedule.build(new Constant(2), 4, null, 1).offsetsNanos();
         assertThat(offsets).containsExactly(0, 500_000_000, SECOND, 1_500_000_000);
     }
 

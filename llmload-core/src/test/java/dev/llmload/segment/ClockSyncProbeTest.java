@@ -1,5 +1,6 @@
 package dev.llmload.segment;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,8 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@Tag("process")
+@Tag("timing")
 class ClockSyncProbeTest {
 
     /** chronyc -n -c tracking of a synchronised host: 12 µs fast, root delay 400 µs, root dispersion 100 µs. */

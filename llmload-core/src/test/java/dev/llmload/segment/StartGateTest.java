@@ -1,5 +1,7 @@
 package dev.llmload.segment;
 
+import dev.llmload.testsupport.HostLoad;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -10,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@Tag("timing")
 class StartGateTest {
 
     private static final long MS = 1_000_000L;
@@ -40,8 +43,8 @@ class StartGateTest {
         // The wall clock, read here after the gate, has reached the target (its resolution is a microsecond).
         assertThat(returnedAt).isAfterOrEqualTo(target.minusNanos(1_000));
         // The origin's wall-clock instant is the target but for the conversion's error; the bound is loose
-        // because this machine's cores are shared.
-        assertThat(Math.abs(start.errorNanos())).isLessThan(50 * MS);
+        // because this machine's cores are shared, and looser when its run queue is longer than its cores.
+        assertThat(Math.abs(start.errorNanos())).as(HostLoad.describe()).isLessThan((long) (HostLoad.slackMs(50) * MS));
         assertThat(start.originWallClock()).isBeforeOrEqualTo(returnedAt.plusNanos(1_000));
     }
 

@@ -14,14 +14,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.llmload.telemetry.engine.EngineKind;
 import dev.llmload.telemetry.gpu.GpuReading;
+import dev.llmload.testsupport.HostLoad;
 
 @Timeout(30)
+@Tag("loopback")
+@Tag("process")
+@Tag("timing")
 class TelemetryCollectorTest {
 
     static final Duration FAST = Duration.ofMillis(100);
@@ -45,11 +50,20 @@ class TelemetryCollectorTest {
             long stopped = System.nanoTime();
 
             assertThat(recording.serverKind()).isEqualTo(EngineKind.VLLM);
-            // probe + ~6 ticks + final
-            assertThat(recording.server()).hasSizeBetween(5, 10);
+            // Probe, one scrape per 100 ms tick, final scrape. Never more ticks than fit in the time
+            // the collector ran; fewer on a busy machine, whose late ticks are not made up, so the
+            // lower bound counts half the ticks, fewer still when the run queue exceeds the cores.
+            double ticks = (stopped - started) / (double) FAST.toNanos();
+            int fewestTicks = (int) (ticks / (2 * HostLoad.factor()));
+            assertThat(recording.server()).as("%.1f ticks' time, %s", ticks, HostLoad.describe())
+                    .hasSizeBetween(2 + fewestTicks, 3 + (int) ticks);
             assertThat(recording.server().getLast().signals().requestsRunning()).isEqualTo(22);
             assertThat(recording.server().getLast().nanos()).isBetween(started, stopped);
-            assertThat(recording.gpu()).hasSizeGreaterThanOrEqualTo(10).allSatisfy(r -> assertThat(r.sample().host()).isEqualTo("node-a"));
+            long gpus = recording.gpu().stream().mapToInt(r -> r.sample().index()).distinct().count();
+            assertThat(gpus).isPositive();
+            assertThat(recording.gpu()).as("%d GPUs, %.1f ticks' time, %s", gpus, ticks, HostLoad.describe())
+                    .hasSizeGreaterThanOrEqualTo((int) (gpus * (1 + fewestTicks)))
+                    .allSatisfy(r -> assertThat(r.sample().host()).isEqualTo("node-a"));
             assertThat(recording.gaps()).isEmpty();
             assertThat(recording.notes()).isEmpty();
         }
@@ -73,10 +87,11 @@ class TelemetryCollectorTest {
             assertThat(recording.gaps()).extracting(ScrapeGap::reason).contains("no answer within 80 ms");
             assertThat(recording.gaps()).extracting(ScrapeGap::reason)
                     .anyMatch(reason -> reason.contains("ConnectException") || reason.contains("IOException"));
-            // The healthy target may miss an 80 ms deadline on a loaded machine, but not the way the dead one does.
+            // The healthy target may miss an 80 ms deadline on a loaded machine (about once; a few times
+            // where the run queue exceeds the cores), but not the way the dead one does, at every tick.
             long healthyGaps = recording.gaps().stream()
                     .filter(gap -> !gap.source().equals(vllm.uri("/metrics").toString())).count();
-            assertThat(healthyGaps).isLessThanOrEqualTo(1);
+            assertThat(healthyGaps).as(HostLoad.describe()).isLessThanOrEqualTo((long) Math.ceil(HostLoad.factor()));
             // the DCGM target kept its cadence all along: no hole much longer than the interval
             List<Long> dcgmTimes = recording.gpu().stream().filter(r -> r.sample().index() == 0).map(GpuReading::nanos).toList();
             List<Long> holes = new ArrayList<>();

@@ -1,12 +1,12 @@
 package dev.llmload.report.html;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.RunReport;
+import dev.llmload.testsupport.RequiredTool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * violations, which is how a network fetch would show), and dialogs opened. A page passes when
  * nothing went wrong and every chart drew data.
  */
+@Tag("process")
 class HtmlReportBrowserTest {
 
     private static HeadlessChromium chromium;
@@ -88,7 +90,7 @@ class HtmlReportBrowserTest {
     }
 
     private Opened open(String name, String html) throws IOException, InterruptedException {
-        assumeTrue(chromium != null, HeadlessChromium.MISSING);
+        RequiredTool.require(chromium != null, HeadlessChromium.MISSING);
         Path file = dir.resolve(name);
         Files.writeString(file, html);
         return new Opened(chromium.dumpDom(file));

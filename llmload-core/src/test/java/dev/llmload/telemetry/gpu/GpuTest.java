@@ -11,11 +11,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.llmload.telemetry.Fixtures;
 
+@Tag("process")
+@Tag("timing")
 class GpuTest {
 
     static final String H100 = "NVIDIA H100 80GB HBM3";

@@ -3,14 +3,13 @@ package dev.llmload.workload.prompt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.llmload.workload.Fixtures;
-import dev.llmload.workload.tokenizer.Tokenizer;
 import dev.llmload.workload.tokenizer.Tokenizers;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -39,14 +38,6 @@ class SyntheticPromptsTest {
     @ValueSource(strings = {"cl100k_base", "o200k_base", "p50k_base", "r50k_base"})
     void largeVocabularyUnderEveryEncoding(String encoding) {
         assertThat(SyntheticPrompts.of(Tokenizers.byName(encoding)).vocabularySize()).isGreaterThan(900);
-    }
-
-    @Test
-    void exactUnderLocalHuggingFaceTokenizer() {
-        Tokenizer tokenizer = Tokenizers.byName(Fixtures.path("tokenizer.json").toString());
-        SyntheticPrompts prompts = SyntheticPrompts.of(tokenizer);
-
-        assertThat(tokenizer.count(prompts.generate(300, new SplittableRandom(1)))).isEqualTo(300);
     }
 
     @Test
@@ -90,6 +81,7 @@ class SyntheticPromptsTest {
     }
 
     @Test
+    @Tag("timing")
     void fast() {
         SyntheticPrompts prompts = SyntheticPrompts.of(Tokenizers.defaultTokenizer());
         SplittableRandom random = new SplittableRandom(9);

@@ -1,10 +1,10 @@
 package dev.llmload.sim.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
+import dev.llmload.testsupport.RequiredTool;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,9 +17,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@code /metrics} after a known set of requests: vLLM's names, sums that add up, promtool's approval. */
+@Tag("loopback")
+@Tag("process")
 class SimMetricsEndpointTest {
 
     private static final Pattern SAMPLE = Pattern.compile("^(\\S+?)(\\{[^}]*})? (\\S+)$", Pattern.MULTILINE);
@@ -88,7 +91,7 @@ class SimMetricsEndpointTest {
      */
     private static void promtoolAccepts(String text) throws Exception {
         Path promtool = Path.of("/usr/bin/promtool");
-        assumeTrue(Files.isExecutable(promtool), "promtool not installed (apt-get install prometheus); check skipped");
+        RequiredTool.require(Files.isExecutable(promtool), "promtool not installed (apt-get install prometheus); check skipped");
         Process p = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
         try (var in = p.getOutputStream()) {
             in.write(text.getBytes(StandardCharsets.UTF_8));

@@ -9,9 +9,12 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("loopback")
+@Tag("timing")
 class SimGroundTruthTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -15,9 +15,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The server in front of the batching engine, over loopback: configuration, streaming, /metrics. */
+@Tag("loopback")
+@Tag("timing")
 class SimServerBatchingEngineTest {
 
     @Test

@@ -16,8 +16,10 @@ import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("loopback")
 class SimServerEndpointsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

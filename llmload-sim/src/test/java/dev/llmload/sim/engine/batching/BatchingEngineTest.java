@@ -11,12 +11,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The threaded engine against the clock. Short and with loose tolerances: the machine running the
  * tests is shared, so only gross timing errors may fail them.
  */
+@Tag("timing")
 class BatchingEngineTest {
 
     private static final long MS = 1_000_000L;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmload.sim.engine.FinishReason;
 import dev.llmload.sim.engine.GenerationRequest;
 import dev.llmload.sim.engine.TokenSink;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * developer machine; the floor asserted here is ten times the promise, loose enough for a busy CI
  * machine, tight enough to catch per-step work growing with the cache or the queue.
  */
+@Tag("timing")
 class SchedulerScaleTest {
 
     @Test

@@ -1,6 +1,7 @@
-package dev.llmload.workload.tokenizer;
+package dev.llmload.tokenizers;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import dev.llmload.workload.tokenizer.Tokenizer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -37,11 +38,15 @@ final class HuggingFaceFileTokenizer implements Tokenizer {
         try {
             return new HuggingFaceFileTokenizer(file.toString(), HuggingFaceTokenizer.newInstance(file, OPTIONS));
         } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException("cannot load tokenizer " + file + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("cannot load tokenizer " + file + ": " + oneLine(e.getMessage()), e);
         } catch (UnsatisfiedLinkError e) {
             throw new IllegalStateException("cannot load the native HuggingFace tokenizers library (DJL) on this"
-                    + " platform; use a tiktoken encoding such as cl100k_base instead: " + e.getMessage(), e);
+                    + " platform; use a tiktoken encoding such as cl100k_base instead: " + oneLine(e.getMessage()), e);
         }
+    }
+
+    private static String oneLine(String message) {
+        return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 
     @Override

@@ -1,0 +1,87 @@
+package dev.llmload.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The jars as a user gets them from {@code ./mvnw package} (run by failsafe after the package
+ * phase): llmload.jar stays small, and the optional llmload-tokenizers.jar beside it is found
+ * through the manifest's Class-Path when, and only when, it is there.
+ */
+@Tag("process")
+class RunnableJarIT {
+
+    private static final Path TARGET = Path.of("target");
+    private static final Path JAR = TARGET.resolve("llmload.jar");
+    private static final long LIMIT_BYTES = 10_000_000;
+    /** The optional module's own fixture: a word-level tokenizer.json with a small vocabulary. */
+    private static final Path TOKENIZER_JSON =
+            Path.of("..", "llmload-tokenizers", "src", "test", "resources", "dev", "llmload", "tokenizers", "tokenizer.json")
+                    .toAbsolutePath().normalize();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void runnableJarIsUnderTenMegabytes() throws IOException {
+        long bytes = Files.size(JAR);
+
+        assertThat(bytes).as("%s is %.2f MB; the limit is %.0f MB (what grew? unzip -lv %s | sort -k3 -n)",
+                JAR, bytes / 1e6, LIMIT_BYTES / 1e6, JAR).isLessThan(LIMIT_BYTES);
+    }
+
+    @Test
+    void optionalTokenizersWorkFromTheJarBesideIt() throws Exception {
+        assertThat(TARGET.resolve("llmload-tokenizers.jar")).isRegularFile();
+
+        for (String tokenizer : List.of(TOKENIZER_JSON.toString(), "o200k_base")) {
+            Path out = dir.resolve("run-" + (tokenizer.endsWith(".json") ? "json" : tokenizer));
+            Result result = run(JAR, "run", "--tokenizer", tokenizer, "--num-requests", "3",
+                    "--input-tokens", "16", "--output-tokens", "4", "--output-dir", out.toString());
+
+            assertThat(result.exitCode()).as(result.output()).isZero();
+            assertThat(Files.readString(out.resolve("report.json")))
+                    .contains("\"tokenizer\" : \"" + tokenizer + "\"");
+        }
+    }
+
+    @Test
+    void withoutTheOptionalJarANonDefaultTokenizerIsAOneLineError() throws Exception {
+        Path alone = Files.copy(JAR, dir.resolve("llmload.jar"));
+
+        for (String tokenizer : List.of(TOKENIZER_JSON.toString(), "o200k_base")) {
+            Result result = run(alone, "run", "--tokenizer", tokenizer, "--num-requests", "1",
+                    "--output-dir", dir.resolve("never").toString());
+
+            assertThat(result.exitCode()).as(result.output()).isNotZero();
+            assertThat(result.output()).doesNotContain("Exception", "\tat ");
+            assertThat(result.output().strip().lines().toList().getLast())
+                    .startsWith("llmload: tokenizer ")
+                    .contains(tokenizer, "needs llmload-tokenizers.jar on the class path: put it beside llmload.jar");
+        }
+    }
+
+    private record Result(int exitCode, String output) {}
+
+    private Result run(Path jar, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-XX:+UseZGC", "--enable-native-access=ALL-UNNAMED", "-jar", jar.toString()));
+        command.addAll(List.of(args));
+        Path log = Files.createTempFile(dir, "llmload", ".log");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!process.waitFor(2, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError("llmload " + String.join(" ", args) + " did not finish in 2 minutes");
+        }
+        return new Result(process.exitValue(), Files.readString(log));
+    }
+}
