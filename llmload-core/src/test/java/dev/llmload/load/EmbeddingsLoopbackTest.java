@@ -12,6 +12,7 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * with a latency and the server's input tokens, but no token events; an error body is
  * {@code stream_error}, a body of another shape {@code protocol}.
  */
+@Tag("loopback")
 class EmbeddingsLoopbackTest {
 
     private static final long PAUSE_MS = 80;

@@ -10,12 +10,14 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code --api auto} against loopback servers answering as each engine does: chat where
  * {@code /v1/models} lists a model, else one line naming the native flag, never a silent guess.
  */
+@Tag("loopback")
 class ApiAutoTest {
 
     private static HttpServer serve(Map<String, String> bodies) throws Exception {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * and TTFT and ITL p50 within 5% of chat's. A dialect the simulator does not serve (its path
  * answers 404 to the test request) is skipped with that reason.
  */
+@Tag("loopback")
+@Tag("timing")
 class DialectParityTest {
 
     private static final double TTFT_MS = 40;

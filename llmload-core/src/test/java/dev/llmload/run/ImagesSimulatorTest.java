@@ -11,10 +11,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Chat requests with synthetic images go through a whole run against the simulator, and the data's hash names them. */
+@Tag("loopback")
 class ImagesSimulatorTest {
 
     @TempDir
