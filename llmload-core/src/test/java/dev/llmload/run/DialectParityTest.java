@@ -1,13 +1,20 @@
 package dev.llmload.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
@@ -49,7 +56,7 @@ class DialectParityTest {
             double ttft = chat.report().results().ttftMs().p50();
             double itl = chat.report().results().itlMs().p50();
             long outputTokens = chat.records().stream().mapToLong(RequestRecord::outputTokens).sum();
-            List<String> unserved = new java.util.ArrayList<>();
+            List<String> unserved = new ArrayList<>();
             for (ApiKind api : DIALECTS) {
                 BenchmarkRun.Result result;
                 try {
@@ -65,11 +72,56 @@ class DialectParityTest {
                 assertThat(result.records().stream().mapToLong(RequestRecord::outputTokens).sum()).as(api.cliName())
                         .isEqualTo(outputTokens);
                 assertThat(result.report().results().ttftMs().p50()).as("%s TTFT p50", api.cliName())
-                        .isCloseTo(ttft, org.assertj.core.data.Percentage.withPercentage(5));
+                        .isCloseTo(ttft, withPercentage(5));
                 assertThat(result.report().results().itlMs().p50()).as("%s ITL p50", api.cliName())
-                        .isCloseTo(itl, org.assertj.core.data.Percentage.withPercentage(5));
+                        .isCloseTo(itl, withPercentage(5));
             }
             Assumptions.assumeTrue(unserved.isEmpty(), () -> "the simulator does not serve " + unserved);
         }
+    }
+
+    /**
+     * Each dialect's requests against the simulator's own log of when it wrote each token (matched
+     * by {@code x-request-id}): the client's TTFT is never before the server's first token, and the
+     * client counts the tokens the server wrote.
+     */
+    @Test
+    void everyDialectAgreesWithTheSimulatorsGroundTruth() throws Exception {
+        Path truthFile = dir.resolve("ground-truth.jsonl");
+        Map<ApiKind, BenchmarkRun.Result> results = new EnumMap<>(ApiKind.class);
+        List<String> unserved = new ArrayList<>();
+        try (SimServer sim = SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of("groundTruth", truthFile.toString()))) {
+            for (ApiKind api : DIALECTS) {
+                try {
+                    results.put(api, SimulatorRuns.run(config(sim.url(), api, dir.resolve("truth-" + api.cliName()))));
+                } catch (RunException e) {
+                    if (!e.getMessage().contains("HTTP 404")) {
+                        throw e;
+                    }
+                    unserved.add(api.cliName());
+                }
+            }
+        } // closing the simulator flushes its log
+        Map<String, JsonNode> truth = new HashMap<>();
+        if (Files.exists(truthFile)) {
+            var json = new ObjectMapper();
+            for (String line : Files.readAllLines(truthFile)) {
+                var node = json.readTree(line);
+                truth.put(node.get("request_id").asText(), node);
+            }
+        }
+        for (Map.Entry<ApiKind, BenchmarkRun.Result> entry : results.entrySet()) {
+            String api = entry.getKey().cliName();
+            for (RequestRecord record : entry.getValue().records()) {
+                var theirs = truth.get(record.requestId());
+                assertThat(theirs).as("%s: the simulator's record of %s", api, record.requestId()).isNotNull();
+                var serverTimes = theirs.get("token_times_ms");
+                assertThat(record.outputTokens()).as("%s output tokens", api).isEqualTo(serverTimes.size());
+                double clientTtft = (record.timings().firstTokenNanos() - record.timings().sentNanos()) / 1e6;
+                assertThat(clientTtft).as("%s TTFT is never before the server's first token", api)
+                        .isGreaterThanOrEqualTo(serverTimes.get(0).asDouble() - 0.001);
+            }
+        }
+        Assumptions.assumeTrue(unserved.isEmpty(), () -> "the simulator does not serve " + unserved);
     }
 }
