@@ -1,18 +1,26 @@
 package dev.llmload.metrics;
 
+import dev.llmload.stats.SampleSink;
 import java.util.Arrays;
 
-/** A growable array of primitive doubles, so pooling millions of gaps costs no boxing. Not thread-safe. */
-public final class DoubleList {
+/**
+ * A growable array of primitive doubles, for the few views that need every value (bootstrap
+ * resampling, percentile spectra); run statistics use a bounded
+ * {@link dev.llmload.stats.DistributionAccumulator}. Not thread-safe.
+ */
+public final class DoubleList implements SampleSink {
 
     private double[] values = new double[64];
     private int size;
 
-    public void add(double value) {
-        if (size == values.length) {
-            values = Arrays.copyOf(values, size * 2);
+    @Override
+    public void add(double value, long count) {
+        for (long i = 0; i < count; i++) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
         }
-        values[size++] = value;
     }
 
     public int size() {

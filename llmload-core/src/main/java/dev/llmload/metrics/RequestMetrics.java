@@ -2,6 +2,7 @@ package dev.llmload.metrics;
 
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.stats.SampleSink;
 
 /**
  * The per-request metrics of DESIGN.md §3, derived from one {@link RequestRecord}. All values in
@@ -49,17 +50,14 @@ public record RequestMetrics(
      * token-bearing event after the first) and per token (an event carrying k tokens after a gap
      * g counts as k gaps of g / k).
      */
-    public static void collectInterTokenLatencies(RequestRecord record, DoubleList perEvent, DoubleList perToken) {
+    public static void collectInterTokenLatencies(RequestRecord record, SampleSink perEvent, SampleSink perToken) {
         long[] times = record.timings().tokenEventNanos();
         int[] counts = record.tokenEventCounts();
         for (int i = 1; i < times.length; i++) {
             double gap = ms(times[i] - times[i - 1]);
             perEvent.add(gap);
             int k = Math.max(1, counts[i]);
-            double share = gap / k;
-            for (int j = 0; j < k; j++) {
-                perToken.add(share);
-            }
+            perToken.add(gap / k, k);
         }
     }
 

@@ -3,7 +3,7 @@ package dev.llmload.metrics;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.stats.Statistics;
+import dev.llmload.stats.DistributionAccumulator;
 import dev.llmload.stats.Summary;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -80,17 +80,17 @@ public record RunResults(
             duration = Math.max(0, end - start) / 1e9;
         }
 
-        DoubleList ttft = new DoubleList();
-        DoubleList ttfc = new DoubleList();
-        DoubleList e2e = new DoubleList();
-        DoubleList tpot = new DoubleList();
-        DoubleList queue = new DoubleList();
-        DoubleList ttftIntended = new DoubleList();
-        DoubleList e2eIntended = new DoubleList();
-        DoubleList itl = new DoubleList();
-        DoubleList itlPerToken = new DoubleList();
-        DoubleList inputTokens = new DoubleList();
-        DoubleList outputTokens = new DoubleList();
+        DistributionAccumulator ttft = new DistributionAccumulator();
+        DistributionAccumulator ttfc = new DistributionAccumulator();
+        DistributionAccumulator e2e = new DistributionAccumulator();
+        DistributionAccumulator tpot = new DistributionAccumulator();
+        DistributionAccumulator queue = new DistributionAccumulator();
+        DistributionAccumulator ttftIntended = new DistributionAccumulator();
+        DistributionAccumulator e2eIntended = new DistributionAccumulator();
+        DistributionAccumulator itl = new DistributionAccumulator();
+        DistributionAccumulator itlPerToken = new DistributionAccumulator();
+        DistributionAccumulator inputTokens = new DistributionAccumulator();
+        DistributionAccumulator outputTokens = new DistributionAccumulator();
         long outputSum = 0;
         long inputSum = 0;
         for (RequestRecord record : measured) {
@@ -123,17 +123,17 @@ public record RunResults(
                 timed ? (inputSum + outputSum) / duration : null,
                 slo == null ? null : Goodput.compute(measured, slo, duration),
                 errors(measured),
-                Statistics.summarize(ttft.toArray()),
-                Statistics.summarize(ttfc.toArray()),
-                Statistics.summarize(itl.toArray()),
-                Statistics.summarize(itlPerToken.toArray()),
-                Statistics.summarize(tpot.toArray()),
-                Statistics.summarize(e2e.toArray()),
-                Statistics.summarize(queue.toArray()),
-                Statistics.summarize(ttftIntended.toArray()),
-                Statistics.summarize(e2eIntended.toArray()),
-                Statistics.summarize(inputTokens.toArray()),
-                Statistics.summarize(outputTokens.toArray()),
+                ttft.summary(),
+                ttfc.summary(),
+                itl.summary(),
+                itlPerToken.summary(),
+                tpot.summary(),
+                e2e.summary(),
+                queue.summary(),
+                ttftIntended.summary(),
+                e2eIntended.summary(),
+                inputTokens.summary(),
+                outputTokens.summary(),
                 timed ? inputSum / duration : null,
                 ServerView.of(measured));
     }
@@ -168,7 +168,7 @@ public record RunResults(
         return whole == 0 ? null : (double) part / whole;
     }
 
-    private static void addIfPresent(DoubleList list, Double value) {
+    private static void addIfPresent(DistributionAccumulator list, Double value) {
         if (value != null) {
             list.add(value);
         }

@@ -2,7 +2,7 @@ package dev.llmload.metrics;
 
 import dev.llmload.protocol.ServerTimings;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.stats.Statistics;
+import dev.llmload.stats.DistributionAccumulator;
 import dev.llmload.stats.Summary;
 import java.util.List;
 import java.util.Locale;
@@ -44,11 +44,11 @@ public record ServerView(
 
     /** The view of these records; null when none of the measured successful ones carried server timings. */
     public static ServerView of(List<RequestRecord> records) {
-        DoubleList firstToken = new DoubleList();
-        DoubleList ttft = new DoubleList();
-        DoubleList decode = new DoubleList();
-        DoubleList total = new DoubleList();
-        DoubleList e2e = new DoubleList();
+        DistributionAccumulator firstToken = new DistributionAccumulator();
+        DistributionAccumulator ttft = new DistributionAccumulator();
+        DistributionAccumulator decode = new DistributionAccumulator();
+        DistributionAccumulator total = new DistributionAccumulator();
+        DistributionAccumulator e2e = new DistributionAccumulator();
         long requests = 0;
         for (RequestRecord record : records) {
             ServerTimings server = record.serverTimings();
@@ -72,12 +72,12 @@ public record ServerView(
         if (requests == 0) {
             return null;
         }
-        Summary serverFirst = Statistics.summarize(firstToken.toArray());
-        Summary clientTtft = Statistics.summarize(ttft.toArray());
-        Summary serverTotal = Statistics.summarize(total.toArray());
-        Summary clientE2e = Statistics.summarize(e2e.toArray());
+        Summary serverFirst = firstToken.summary();
+        Summary clientTtft = ttft.summary();
+        Summary serverTotal = total.summary();
+        Summary clientE2e = e2e.summary();
         return new ServerView(requests, serverFirst, clientTtft, difference(clientTtft, serverFirst),
-                Statistics.summarize(decode.toArray()), serverTotal, clientE2e, difference(clientE2e, serverTotal));
+                decode.summary(), serverTotal, clientE2e, difference(clientE2e, serverTotal));
     }
 
     private static Double difference(Summary client, Summary server) {

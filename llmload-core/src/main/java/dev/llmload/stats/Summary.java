@@ -2,6 +2,7 @@ package dev.llmload.stats;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
@@ -20,13 +21,24 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param p95   95th percentile
  * @param p99   99th percentile
  * @param p99_9 99.9th percentile
+ * @param percentilesRelativeError null when the percentiles are exact; otherwise the bound on their
+ *              relative error, for a distribution too large to keep every value
+ *              (see {@link DistributionAccumulator})
  */
 @JsonIgnoreProperties(value = "low_confidence", allowGetters = true)
 public record Summary(long count, Double mean, Double std, Double min, Double max,
-                      Double p50, Double p90, Double p95, Double p99, Double p99_9) {
+                      Double p50, Double p90, Double p95, Double p99, Double p99_9,
+                      @JsonProperty("percentiles_relative_error") @JsonInclude(JsonInclude.Include.NON_NULL)
+                      Double percentilesRelativeError) {
 
     /** The summary of no samples. */
     public static final Summary EMPTY = new Summary(0, null, null, null, null, null, null, null, null, null);
+
+    /** A summary with exact percentiles. */
+    public Summary(long count, Double mean, Double std, Double min, Double max,
+                   Double p50, Double p90, Double p95, Double p99, Double p99_9) {
+        this(count, mean, std, min, max, p50, p90, p95, p99, p99_9, null);
+    }
 
     public Summary {
         if (count < 0) {
@@ -39,6 +51,10 @@ public record Summary(long count, Double mean, Double std, Double min, Double ma
         if (count == 0 ? !allAbsent : !allPresent) {
             throw new IllegalArgumentException(
                     "an empty summary must have every statistic null and a non-empty one none null: " + count);
+        }
+        if (percentilesRelativeError != null && !(percentilesRelativeError > 0 && count > 0)) {
+            throw new IllegalArgumentException("a relative error belongs to a non-empty summary and is positive: "
+                    + percentilesRelativeError);
         }
     }
 
