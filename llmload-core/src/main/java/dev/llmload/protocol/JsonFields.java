@@ -120,11 +120,6 @@ final class JsonFields {
         return true;
     }
 
-    /** The field was present (with any value, null included). */
-    boolean has(int field) {
-        return kinds[field] != null;
-    }
-
     /** The field was present and not null. */
     boolean present(int field) {
         return kinds[field] != null && kinds[field] != JsonToken.VALUE_NULL;
