@@ -2,10 +2,10 @@ package dev.llmload.cli;
 
 import dev.llmload.compare.Comparison;
 import dev.llmload.compare.FailIf;
-import dev.llmload.compare.RunDirectory;
 import dev.llmload.report.ReportFiles;
-import dev.llmload.report.html.HtmlReport;
-import dev.llmload.report.html.LabeledRun;
+import dev.llmload.report.HtmlReport;
+import dev.llmload.report.LabeledRun;
+import dev.llmload.report.RunDirectory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

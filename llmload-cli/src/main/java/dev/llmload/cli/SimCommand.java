@@ -101,6 +101,11 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--echo", negatable = true, description = "generated words cycle through the prompt's words")
     Boolean echo;
 
+    @Option(names = "--early-role-chunk", negatable = true,
+            description = "send chat's role-only chunk as soon as a request is accepted, not with the first token "
+                    + "as vLLM does")
+    Boolean earlyRoleChunk;
+
     @Option(names = "--enable-prefix-caching", negatable = true,
             description = "batching: reuse cached prompt prefixes; reported in vllm:cache_config_info (default true)")
     Boolean enablePrefixCaching;
@@ -154,6 +159,7 @@ public final class SimCommand implements Callable<Integer> {
         put(overrides, "meanOutputTokens", meanOutputTokens);
         put(overrides, "tokensPerEvent", tokensPerEvent);
         put(overrides, "echo", echo);
+        put(overrides, "earlyRoleChunk", earlyRoleChunk);
         put(overrides, "enablePrefixCaching", enablePrefixCaching);
         put(overrides, "faults", faults);
         put(overrides, "retryAfterSeconds", retryAfterSeconds);

@@ -1,11 +1,11 @@
 package dev.llmload.cli;
 
+import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.RunConfig;
 import dev.llmload.run.RunException;
 import dev.llmload.sim.server.SimServer;
 import dev.llmload.sweep.CapacitySearch;
-import dev.llmload.sweep.PercentileSlo;
 import dev.llmload.sweep.SweepMode;
 import dev.llmload.sweep.SweepReport;
 import dev.llmload.sweep.SweepRunner;

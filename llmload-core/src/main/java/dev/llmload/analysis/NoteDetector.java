@@ -2,11 +2,11 @@ package dev.llmload.analysis;
 
 import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.note.Note;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.TimeoutKind;
-import dev.llmload.report.RunReport.Note;
 import dev.llmload.run.LoadSpec;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Statistics;

@@ -1,7 +1,8 @@
 package dev.llmload.compare;
 
+import dev.llmload.metrics.PercentileSlo;
+import dev.llmload.report.RunDirectory;
 import dev.llmload.run.LoadSpec;
-import dev.llmload.sweep.PercentileSlo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

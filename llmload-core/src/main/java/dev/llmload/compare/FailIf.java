@@ -1,6 +1,6 @@
 package dev.llmload.compare;
 
-import dev.llmload.sweep.PercentileSlo;
+import dev.llmload.metrics.PercentileSlo;
 import java.util.ArrayList;
 import java.util.List;
 

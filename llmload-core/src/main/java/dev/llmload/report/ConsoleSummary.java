@@ -2,6 +2,7 @@ package dev.llmload.report;
 
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.ServerView;
+import dev.llmload.note.Note;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
 import java.util.Locale;
@@ -69,7 +70,7 @@ public final class ConsoleSummary {
         }
         if (!report.notes().isEmpty()) {
             ruler(out, "Notes", '-');
-            for (RunReport.Note note : report.notes()) {
+            for (Note note : report.notes()) {
                 out.append("[").append(note.kind()).append("] ").append(oneLine(note.message())).append('\n');
             }
         }

@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.llmload.analysis.TimeSeriesCsv;
-import dev.llmload.analysis.VllmExport;
-import dev.llmload.report.html.HtmlReport;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
 import java.io.IOException;
@@ -42,6 +39,8 @@ public final class ReportFiles {
     public static final String VLLM_EXPORT = "vllm-result.json";
     /** The run's record as known before the first request; {@code llmload report} rebuilds from it after a crash. */
     public static final String RUN_START_JSON = "run.json";
+    /** A sweep directory's index of its points ({@code sweep.SweepReport}); its runs are directories beside it. */
+    public static final String SWEEP_JSON = "sweep.json";
 
     /**
      * Reads a report.json (or run.json) back. Derived values written beside the record's own

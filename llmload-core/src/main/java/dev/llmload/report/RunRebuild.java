@@ -1,13 +1,7 @@
 package dev.llmload.report;
 
-import dev.llmload.analysis.NoteDetector;
-import dev.llmload.analysis.ScheduleFidelity;
-import dev.llmload.analysis.TimeSeries;
-import dev.llmload.metrics.RunResults;
-import dev.llmload.metrics.Slo;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.run.BenchmarkRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,22 +36,17 @@ public final class RunRebuild {
         RunReport base = ReportFiles.readReport(fromFinishedRun ? finished : started);
         Path journal = dir.resolve(Journal.FILE_NAME);
         List<RequestRecord> records = Files.exists(journal) ? Journal.read(journal) : List.of();
-        Slo slo;
+        Measurements measurements;
         try {
-            slo = base.config().slo() == null ? null : Slo.parse(base.config().slo());
+            measurements = Measurements.derive(records, base.config());
         } catch (IllegalArgumentException e) {
             throw new IOException("the recorded --slo does not parse: " + e.getMessage(), e);
         }
-        RunResults results = RunResults.compute(records, slo);
-        List<RunReport.Note> kept = base.notes().stream().filter(n -> !NoteDetector.KINDS.contains(n.kind())).toList();
         // A run that never wrote its report ended when its last request was journaled.
         String endedAt = fromFinishedRun ? base.run().endedAt()
                 : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;
         boolean interrupted = !fromFinishedRun || base.run().interrupted();
-        Integer sessionGate = BenchmarkRun.sessionGate(base.config());
-        RunReport report = base.withMeasurements(results, TimeSeries.of(records),
-                ScheduleFidelity.of(records, base.config().load(), sessionGate),
-                NoteDetector.detect(records, results, base.config().load(), sessionGate), kept, endedAt, interrupted);
+        RunReport report = base.withMeasurements(measurements, endedAt, interrupted);
         ReportFiles.writeRun(dir, report, records);
         return new Rebuilt(report, records, fromFinishedRun);
     }

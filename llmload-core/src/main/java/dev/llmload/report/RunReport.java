@@ -1,8 +1,10 @@
 package dev.llmload.report;
 
+import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.note.Note;
 import dev.llmload.run.LoadSpec;
 import dev.llmload.run.RunConfig;
 import dev.llmload.stats.Summary;
@@ -35,26 +37,24 @@ public record RunReport(
     public static final int SCHEMA_VERSION = 1;
 
     /**
-     * This report with everything that derives from the requests replaced: results, the measured
-     * token shapes, the time series and the tool's notes. The run's own record (model, service,
-     * config, telemetry, the user's and the telemetry's notes) is kept. Used at the end of a run
-     * and by {@code llmload report}, so a rebuilt report equals the original.
-     *
-     * @param detectedNotes notes derived from the requests (they go first, as at the end of a run)
-     * @param keptNotes     other notes, in order: the telemetry's, then the user's
+     * This report with everything that derives from the requests replaced by {@code measurements}:
+     * results, the measured token shapes, the time series, the schedule and the tool's notes on the
+     * requests (which go first, as at the end of a run). The run's own record (model, service,
+     * config, telemetry, the telemetry's and the user's notes) is kept. Used at the end of a run and
+     * by {@code llmload report}, so a rebuilt report equals the original.
      */
-    public RunReport withMeasurements(RunResults newResults, TimeSeries newTimeseries, ScheduleFidelity newSchedule,
-                                      List<Note> detectedNotes, List<Note> keptNotes, String endedAt,
-                                      boolean interrupted) {
-        List<Note> allNotes = new java.util.ArrayList<>(detectedNotes);
-        allNotes.addAll(keptNotes);
+    public RunReport withMeasurements(Measurements measurements, String endedAt, boolean interrupted) {
+        List<Note> allNotes = new java.util.ArrayList<>(measurements.notes());
+        notes.stream().filter(n -> !NoteDetector.KINDS.contains(n.kind())).forEach(allNotes::add);
+        RunResults newResults = measurements.results();
         return new RunReport(schemaVersion, tool,
                 new Run(run.id(), run.startedAt(), endedAt, run.commandLine(), run.seed(), interrupted, run.client()),
                 model, service, hardware, load,
                 new Data(data.source(), data.contentHash(),
                         new TokenShape(data.inputTokens().requested(), newResults.inputTokens()),
                         new TokenShape(data.outputTokens().requested(), newResults.outputTokens())),
-                newResults, telemetry, List.copyOf(allNotes), config, newTimeseries, newSchedule);
+                newResults, telemetry, List.copyOf(allNotes), config, measurements.timeseries(),
+                measurements.schedule());
     }
 
     public record Tool(String name, String version) {}
@@ -92,7 +92,4 @@ public record RunReport(
 
     /** @param requested the distribution asked for, e.g. {@code uniform:256:768}; null for a dataset's own lengths */
     public record TokenShape(String requested, Summary measured) {}
-
-    /** @param kind e.g. {@code rate_limited}, {@code user}; {@code message} carries the evidence */
-    public record Note(String kind, String message) {}
 }

@@ -6,14 +6,13 @@ import dev.llmload.load.Dispatcher;
 import dev.llmload.load.FinishedRequest;
 import dev.llmload.load.HotPaths;
 import dev.llmload.load.TestRequest;
+import dev.llmload.note.Note;
 import dev.llmload.record.Outcome;
 import dev.llmload.load.LoadPlan;
 import dev.llmload.load.PreparedFeed;
 import dev.llmload.load.Recorder;
 import dev.llmload.load.Sender;
 import dev.llmload.load.SessionDispatcher;
-import dev.llmload.analysis.NoteDetector;
-import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
@@ -24,6 +23,7 @@ import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
+import dev.llmload.report.Measurements;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
 import dev.llmload.workload.ContentHash;
@@ -104,7 +104,7 @@ public final class BenchmarkRun {
 
     public Result execute() throws RunException, IOException, InterruptedException {
         Tokenizer tokenizer = tokenizer();
-        Slo slo = slo();
+        checkSlo();
         long count = config.numRequests() == null ? -1 : config.numRequests();
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
@@ -142,18 +142,13 @@ public final class BenchmarkRun {
             // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
             ReportFiles.writeRunStart(directory, report(parts, null, List.of()));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
-                List<RunReport.Note> telemetryNotes = new ArrayList<>();
-                telemetry.probe().forEach(n -> telemetryNotes.add(new RunReport.Note(n.kind(), n.message())));
+                List<Note> telemetryNotes = new ArrayList<>(telemetry.probe());
                 Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry);
                 TelemetryRecording recording = telemetry.stop();
-                RunResults results = RunResults.compute(sent.records(), slo);
-                TelemetrySummary summary = summariseTelemetry(recording, sent, results, telemetryNotes);
-                Integer sessionGate = sessionGate(config);
-                RunReport record = report(parts, summary, telemetryNotes);
-                RunReport report = record.withMeasurements(results, TimeSeries.of(sent.records()),
-                        ScheduleFidelity.of(sent.records(), config.load(), sessionGate),
-                        NoteDetector.detect(sent.records(), results, config.load(), sessionGate), record.notes(),
-                        Instant.now().toString(), stopRequested);
+                Measurements measurements = Measurements.derive(sent.records(), config);
+                TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
+                RunReport report = report(parts, summary, telemetryNotes)
+                        .withMeasurements(measurements, Instant.now().toString(), stopRequested);
                 ReportFiles.writeRun(directory, report, sent.records());
                 return new Result(directory, report, sent.records());
             }
@@ -168,15 +163,6 @@ public final class BenchmarkRun {
         ImageInputs images = config.data().images();
         return images == null ? contentHash : ContentHash.of(contentHash + " images " + images.count() + ":"
                 + images.width() + "x" + images.height() + " seed " + config.seed());
-    }
-
-    /**
-     * The bound on sessions in flight of an open-loop session run: requests held back by it waited
-     * for a slot and did not lag their schedule. Null for every other run.
-     */
-    public static Integer sessionGate(RunConfig config) {
-        return config.data().sessions() == null || !config.load().isOpen() ? null
-                : config.data().sessions().maxSessions();
     }
 
     /** What the report says about the run that is known before the first request. */
@@ -207,8 +193,8 @@ public final class BenchmarkRun {
 
     /** Telemetry over the measured window: first intended send to last completion of measured requests. */
     private static TelemetrySummary summariseTelemetry(TelemetryRecording recording, Sent sent, RunResults results,
-                                                       List<RunReport.Note> notes) {
-        recording.notes().forEach(n -> notes.add(new RunReport.Note(n.kind(), n.message())));
+                                                       List<Note> notes) {
+        notes.addAll(recording.notes());
         List<RequestRecord> measured = sent.records().stream().filter(r -> !r.warmup()).toList();
         if (measured.isEmpty() || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
             return null;
@@ -220,7 +206,7 @@ public final class BenchmarkRun {
         long generationTokens = measured.stream().filter(RequestRecord::succeeded).mapToLong(RequestRecord::outputTokens).sum();
         ClientFigures client = new ClientFigures(results.ttftMs().p50(), promptTokens, generationTokens,
                 results.e2eLatencyMs().p99(), ClientFigures.DEFAULT_HIGH_LATENCY_MS);
-        TelemetryNotes.evaluate(summary, client).forEach(n -> notes.add(new RunReport.Note(n.kind(), n.message())));
+        notes.addAll(TelemetryNotes.evaluate(summary, client));
         return summary;
     }
 
@@ -256,9 +242,12 @@ public final class BenchmarkRun {
         }
     }
 
-    private Slo slo() throws RunException {
+    /** Checks {@code --slo} before any load; {@link Measurements#derive} reads it at the end. */
+    private void checkSlo() throws RunException {
         try {
-            return config.slo() == null ? null : Slo.parse(config.slo());
+            if (config.slo() != null) {
+                Slo.parse(config.slo());
+            }
         } catch (IllegalArgumentException e) {
             throw new RunException("--slo: " + e.getMessage(), e);
         }
@@ -328,12 +317,12 @@ public final class BenchmarkRun {
      *
      * @param toolNotes notes from telemetry; the user's notes follow them
      */
-    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<RunReport.Note> toolNotes) {
+    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<Note> toolNotes) {
         var meta = config.metadata();
         RunResults results = RunResults.compute(List.of(), null);
-        List<RunReport.Note> notes = new ArrayList<>(toolNotes);
+        List<Note> notes = new ArrayList<>(toolNotes);
         for (String note : config.notes()) {
-            notes.add(new RunReport.Note("user", note));
+            notes.add(Note.user(note));
         }
         Hardware gpus = telemetry == null ? null : telemetry.hardware();
         return new RunReport(

@@ -1,5 +1,6 @@
 package dev.llmload.sweep;
 
+import dev.llmload.metrics.PercentileSlo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,5 +1,6 @@
 package dev.llmload.sweep;
 
+import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.report.RunReport;
 import dev.llmload.run.LoadSpec;
@@ -20,7 +21,6 @@ import java.util.List;
 public record SweepReport(int schemaVersion, String mode, String axis, String slo, List<Point> points,
                           Knee knee, CapacitySearch.Result capacity, boolean interrupted) {
 
-    public static final String FILE_NAME = "sweep.json";
     public static final int SCHEMA_VERSION = 1;
 
     /**

@@ -1,12 +1,13 @@
 package dev.llmload.sweep;
 
-import dev.llmload.compare.RunDirectory;
+import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunDirectory;
 import dev.llmload.report.RunReport;
 import dev.llmload.report.SummaryCsv;
-import dev.llmload.report.html.HtmlReport;
-import dev.llmload.report.html.LabeledRun;
-import dev.llmload.report.html.SweepMarkers;
+import dev.llmload.report.HtmlReport;
+import dev.llmload.report.LabeledRun;
+import dev.llmload.report.SweepMarkers;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.LoadSpec;
 import dev.llmload.run.RunConfig;
@@ -201,7 +202,7 @@ public final class SweepRunner {
         SweepReport report = new SweepReport(SweepReport.SCHEMA_VERSION, mode.name(), axis,
                 slo == null ? null : slo.toString(), ordered.stream().map(Finished::point).toList(), knee, capacity,
                 interrupted);
-        ReportFiles.writeAtomically(directory.resolve(SweepReport.FILE_NAME), ReportFiles.JSON.writeValueAsString(report) + "\n");
+        ReportFiles.writeAtomically(directory.resolve(ReportFiles.SWEEP_JSON), ReportFiles.JSON.writeValueAsString(report) + "\n");
         StringBuilder csv = new StringBuilder(SummaryCsv.header()).append('\n');
         ordered.forEach(f -> csv.append(SummaryCsv.row(f.report())).append('\n'));
         ReportFiles.writeAtomically(directory.resolve(ReportFiles.SUMMARY_CSV), csv.toString());

@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineProfile;
 import dev.llmload.telemetry.gpu.DcgmExporter;
 import dev.llmload.telemetry.gpu.GpuReading;
@@ -62,7 +63,7 @@ public final class TelemetryCollector implements AutoCloseable {
     private final List<ServerReading> server = new ArrayList<>();
     private final List<GpuReading> gpu = new ArrayList<>();
     private final List<ScrapeGap> gaps = new ArrayList<>();
-    private final List<TelemetryNote> notes = new ArrayList<>();
+    private final List<Note> notes = new ArrayList<>();
     private EngineProfile profile;
     private NvidiaSmiPoller nvidiaSmi;
     private ScheduledFuture<?> ticking;
@@ -87,7 +88,7 @@ public final class TelemetryCollector implements AutoCloseable {
      *
      * @return the notes about what was skipped or changed (also kept for the recording)
      */
-    public List<TelemetryNote> probe() {
+    public List<Note> probe() {
         return onOwner(() -> {
             int before = notes.size();
             probed = true;
@@ -324,7 +325,7 @@ public final class TelemetryCollector implements AutoCloseable {
     }
 
     private void note(String kind, String message) {
-        notes.add(new TelemetryNote(kind, message));
+        notes.add(new Note(kind, message));
     }
 
     /** Runs {@code work} on the owner thread later; dropped once the collector is stopped. */

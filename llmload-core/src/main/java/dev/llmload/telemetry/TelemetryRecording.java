@@ -2,6 +2,7 @@ package dev.llmload.telemetry;
 
 import java.util.List;
 
+import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineKind;
 import dev.llmload.telemetry.gpu.GpuReading;
 
@@ -15,7 +16,7 @@ import dev.llmload.telemetry.gpu.GpuReading;
  * @param notes      what was skipped or went wrong, and why
  */
 public record TelemetryRecording(EngineKind serverKind, List<ServerReading> server, List<GpuReading> gpu,
-                                 List<ScrapeGap> gaps, List<TelemetryNote> notes) {
+                                 List<ScrapeGap> gaps, List<Note> notes) {
 
     public TelemetryRecording {
         server = List.copyOf(server);

@@ -1,11 +1,11 @@
 package dev.llmload.analysis;
 
 import dev.llmload.metrics.RunResults;
+import dev.llmload.note.Note;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.TimeoutKind;
-import dev.llmload.report.RunReport.Note;
 import dev.llmload.run.LoadSpec;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,6 +5,7 @@ import dev.llmload.metrics.Slo;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.report.VllmExport;
 import dev.llmload.run.LoadSpec;
 import java.util.ArrayList;
 import java.util.List;

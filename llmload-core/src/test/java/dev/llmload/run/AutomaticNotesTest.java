@@ -3,6 +3,7 @@ package dev.llmload.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.load.Timeouts;
+import dev.llmload.note.Note;
 import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
@@ -49,7 +50,7 @@ class AutomaticNotesTest {
     }
 
     private static List<String> kinds(RunReport report) {
-        return report.notes().stream().map(RunReport.Note::kind).toList();
+        return report.notes().stream().map(Note::kind).toList();
     }
 
     @Test
@@ -73,7 +74,7 @@ class AutomaticNotesTest {
         try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("http-429@0.3"), "seed", 3))) {
             RunReport report = run(sim, LoadSpec.closed(4), 60, 16, 4, Timeouts.defaults());
             assertThat(kinds(report)).contains("rate_limited", "high_error_rate");
-            RunReport.Note note = report.notes().stream().filter(n -> n.kind().equals("rate_limited")).findFirst().orElseThrow();
+            Note note = report.notes().stream().filter(n -> n.kind().equals("rate_limited")).findFirst().orElseThrow();
             assertThat(note.message()).contains("HTTP 429").contains("Retry-After 1");
         }
     }

@@ -3,6 +3,7 @@ package dev.llmload.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.load.Timeouts;
+import dev.llmload.note.Note;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimConfig;
@@ -68,7 +69,7 @@ class TelemetryLoopbackTest {
         assertThat(above.kvCacheUsage().max()).isGreaterThan(0.8);
         assertThat(above.serverQueueTimeMs().p99()).isGreaterThan(10 * Math.max(1.0, below.serverQueueTimeMs().p99()));
         // The client sees the same queue: TTFT of the last requests far above the first ones'.
-        assertThat(aboveReport.notes()).extracting(RunReport.Note::kind).contains("latency_drift");
+        assertThat(aboveReport.notes()).extracting(Note::kind).contains("latency_drift");
     }
 
     @Test
@@ -86,7 +87,7 @@ class TelemetryLoopbackTest {
             assertThat(telemetry.simulator().tokenWriteDelayMs().count())
                     .isEqualTo(ok.stream().mapToLong(RequestRecord::outputTokens).sum());
             assertThat(telemetry.simulator().stepLagMaxMs()).isNotNull();
-            assertThat(result.report().notes()).extracting(RunReport.Note::kind)
+            assertThat(result.report().notes()).extracting(Note::kind)
                     .doesNotContain("token_count_mismatch", "ttft_mismatch");
         }
     }

@@ -3,6 +3,7 @@ package dev.llmload.sweep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.llmload.metrics.PercentileSlo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.DoublePredicate;

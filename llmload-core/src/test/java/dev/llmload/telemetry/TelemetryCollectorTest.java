@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineKind;
 import dev.llmload.telemetry.gpu.GpuReading;
 import dev.llmload.testsupport.HostLoad;
@@ -99,7 +100,7 @@ class TelemetryCollectorTest {
                 holes.add(dcgmTimes.get(i) - dcgmTimes.get(i - 1));
             }
             assertThat(holes).isNotEmpty().allSatisfy(hole -> assertThat(hole).isLessThan(Duration.ofMillis(450).toNanos()));
-            assertThat(recording.notes()).extracting(TelemetryNote::kind).containsExactly("telemetry_gaps");
+            assertThat(recording.notes()).extracting(Note::kind).containsExactly("telemetry_gaps");
         }
     }
 
@@ -120,7 +121,7 @@ class TelemetryCollectorTest {
                     java.net.URI.create("http://127.0.0.1:" + silent.getLocalPort() + "/metrics"), null, List.of(), null));
 
             long before = System.nanoTime();
-            List<TelemetryNote> notes = collector.probe();
+            List<Note> notes = collector.probe();
             long took = System.nanoTime() - before;
             collector.close();
 
@@ -141,10 +142,10 @@ class TelemetryCollectorTest {
                 .answer("/metrics", 200, "application/json", Fixtures.text("trtllm-serve-metrics.json"))) {
             TelemetryCollector collector = new TelemetryCollector(config(trtllm.uri("/metrics"), null, List.of(), null));
 
-            List<TelemetryNote> notes = collector.probe();
+            List<Note> notes = collector.probe();
             TelemetryRecording recording = collector.stop();
 
-            assertThat(notes).containsExactly(new TelemetryNote("server_metrics_skipped",
+            assertThat(notes).containsExactly(new Note("server_metrics_skipped",
                     "server metrics at " + trtllm.uri("/metrics") + " answered JSON, not Prometheus text; not scraped"));
             assertThat(recording.server()).isEmpty();
             assertThat(recording.serverKind()).isNull();
@@ -158,10 +159,10 @@ class TelemetryCollectorTest {
                 .prometheus("/prometheus/metrics", Fixtures.text("trtllm-serve.prom"))) {
             TelemetryCollector collector = new TelemetryCollector(config(trtllm.uri("/metrics"), null, List.of(), null));
 
-            List<TelemetryNote> notes = collector.probe();
+            List<Note> notes = collector.probe();
             TelemetryRecording recording = collector.stop();
 
-            assertThat(notes).extracting(TelemetryNote::kind).containsExactly("server_metrics_moved");
+            assertThat(notes).extracting(Note::kind).containsExactly("server_metrics_moved");
             assertThat(recording.serverKind()).isEqualTo(EngineKind.TRTLLM);
             assertThat(recording.server()).hasSize(2); // probe baseline + final scrape
             assertThat(recording.server().getFirst().signals().kvCacheUsage()).isEqualTo(0.62);
@@ -175,13 +176,13 @@ class TelemetryCollectorTest {
                 .prometheus("/node", "# TYPE node_load1 gauge\nnode_load1 0.5\n")) {
             try (TelemetryCollector collector = new TelemetryCollector(
                     config(web.uri("/"), null, List.of(web.uri("/missing")), null))) {
-                assertThat(collector.probe()).extracting(TelemetryNote::message).containsExactly(
+                assertThat(collector.probe()).extracting(Note::message).containsExactly(
                         "server metrics at " + web.uri("/") + " answered HTML, not Prometheus text; not scraped",
                         "GPU metrics at " + web.uri("/missing") + " answered HTTP 404; not scraped");
             }
             try (TelemetryCollector collector = new TelemetryCollector(
                     config(web.uri("/node"), null, List.of(web.uri("/node")), null))) {
-                assertThat(collector.probe()).extracting(TelemetryNote::kind)
+                assertThat(collector.probe()).extracting(Note::kind)
                         .containsExactly("server_kind_unknown", "gpu_metrics_skipped");
             }
         }
@@ -192,7 +193,7 @@ class TelemetryCollectorTest {
         try (ScriptedMetricsServer sglang = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("sglang.prom"))) {
             TelemetryCollector collector = new TelemetryCollector(config(sglang.uri("/metrics"), EngineKind.VLLM, List.of(), null));
 
-            assertThat(collector.probe()).extracting(TelemetryNote::kind).containsExactly("server_kind_mismatch");
+            assertThat(collector.probe()).extracting(Note::kind).containsExactly("server_kind_mismatch");
             assertThat(collector.stop().serverKind()).isEqualTo(EngineKind.VLLM);
         }
     }
@@ -214,7 +215,7 @@ class TelemetryCollectorTest {
         TelemetryRecording recording = collector.stop();
 
         assertThat(recording.gpu()).extracting(r -> r.sample().utilizationPercent()).containsExactly(55.0, null);
-        assertThat(recording.notes()).extracting(TelemetryNote::kind).containsExactly("nvidia_smi_stopped");
+        assertThat(recording.notes()).extracting(Note::kind).containsExactly("nvidia_smi_stopped");
     }
 
     @Test
@@ -222,6 +223,6 @@ class TelemetryCollectorTest {
         TelemetryCollector collector = new TelemetryCollector(config(null, null, List.of(), dir.resolve("absent").toString()));
 
         collector.start();
-        assertThat(collector.stop().notes()).extracting(TelemetryNote::kind).containsExactly("nvidia_smi_failed");
+        assertThat(collector.stop().notes()).extracting(Note::kind).containsExactly("nvidia_smi_failed");
     }
 }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import dev.llmload.telemetry.TelemetryNote;
+import dev.llmload.note.Note;
 import dev.llmload.telemetry.analysis.TelemetrySummary.CounterStats;
 import dev.llmload.telemetry.analysis.TelemetrySummary.GaugeStats;
 import dev.llmload.telemetry.analysis.TelemetrySummary.GpuStats;
@@ -35,8 +35,8 @@ public final class TelemetryNotes {
 
     private TelemetryNotes() {}
 
-    public static List<TelemetryNote> evaluate(TelemetrySummary summary, ClientFigures client) {
-        List<TelemetryNote> notes = new ArrayList<>();
+    public static List<Note> evaluate(TelemetrySummary summary, ClientFigures client) {
+        List<Note> notes = new ArrayList<>();
         kvSaturated(summary, notes);
         queueBuilding(summary.requestsWaiting(), notes);
         preemptions(summary.preemptions(), notes);
@@ -49,10 +49,10 @@ public final class TelemetryNotes {
         return notes;
     }
 
-    private static void kvSaturated(TelemetrySummary s, List<TelemetryNote> notes) {
+    private static void kvSaturated(TelemetrySummary s, List<Note> notes) {
         Double share = s.kvCacheSaturatedWhileWaitingShare();
         if (share != null && share >= KV_SATURATED_SHARE) {
-            notes.add(new TelemetryNote("kv_cache_saturated", String.format(Locale.ROOT,
+            notes.add(new Note("kv_cache_saturated", String.format(Locale.ROOT,
                     "KV cache was at least %.0f%% full while requests waited in the server for %.0f%% of the window"
                             + " (mean KV use %.2f, up to %s waiting): the KV cache limits concurrency",
                     WindowAnalysis.KV_SATURATED * 100, share * 100, s.kvCacheUsage().mean(),
@@ -60,7 +60,7 @@ public final class TelemetryNotes {
         }
     }
 
-    private static void queueBuilding(GaugeStats waiting, List<TelemetryNote> notes) {
+    private static void queueBuilding(GaugeStats waiting, List<Note> notes) {
         if (waiting == null || waiting.firstThirdMean() == null || waiting.lastThirdMean() == null) {
             return;
         }
@@ -68,22 +68,22 @@ public final class TelemetryNotes {
         double last = waiting.lastThirdMean();
         // Two or more extra requests waiting on average: one is the ordinary wait for the next engine step.
         if (last >= first + 2 && last >= 2 * first) {
-            notes.add(new TelemetryNote("queue_building", String.format(Locale.ROOT,
+            notes.add(new Note("queue_building", String.format(Locale.ROOT,
                     "requests waiting in the server rose from %.1f on average in the first third of the window to %.1f"
                             + " in the last third: the load exceeds what the server sustains, so latency grows with the run",
                     first, last)));
         }
     }
 
-    private static void preemptions(CounterStats preemptions, List<TelemetryNote> notes) {
+    private static void preemptions(CounterStats preemptions, List<Note> notes) {
         if (preemptions != null && preemptions.delta() > 0) {
-            notes.add(new TelemetryNote("preemptions", String.format(Locale.ROOT,
+            notes.add(new Note("preemptions", String.format(Locale.ROOT,
                     "the server preempted %s requests during the window (%.2f/s): KV cache ran out and their work was"
                             + " recomputed, which lengthens their latency", number(preemptions.delta()), preemptions.ratePerS())));
         }
     }
 
-    private static void simulatorBehind(SimulatorStats simulator, List<TelemetryNote> notes) {
+    private static void simulatorBehind(SimulatorStats simulator, List<Note> notes) {
         if (simulator == null) {
             return;
         }
@@ -93,7 +93,7 @@ public final class TelemetryNotes {
         if (!lagging && !writingLate) {
             return;
         }
-        notes.add(new TelemetryNote("simulator_behind", String.format(Locale.ROOT,
+        notes.add(new Note("simulator_behind", String.format(Locale.ROOT,
                 "the simulator itself ran behind (engine step lag mean %s ms, max %s ms; token write delay p90 %s ms,"
                         + " p99 %s ms): the latencies measured include its own delays, not only the modelled engine's"
                         + " and the client's; give it a CPU of its own, fewer streams or a lower --speedup",
@@ -106,14 +106,14 @@ public final class TelemetryNotes {
         return value == null ? "?" : String.format(Locale.ROOT, "%.1f", value);
     }
 
-    private static void gpuUnderused(TelemetrySummary s, ClientFigures client, List<TelemetryNote> notes) {
+    private static void gpuUnderused(TelemetrySummary s, ClientFigures client, List<Note> notes) {
         if (s.gpu() == null || client.latencyP99Ms() == null || client.latencyP99Ms() <= client.highLatencyMs()) {
             return;
         }
         boolean engineActive = s.gpu().engineActiveMean() != null;
         Double busy = engineActive ? s.gpu().engineActiveMean() * 100 : s.gpu().utilizationMean();
         if (busy != null && busy < GPU_BUSY_BELOW_PERCENT) {
-            notes.add(new TelemetryNote("gpu_underused", String.format(Locale.ROOT,
+            notes.add(new Note("gpu_underused", String.format(Locale.ROOT,
                     "GPUs were busy %.0f%% of the time on average (%s) while client latency p99 was %.0f ms (over %.0f ms):"
                             + " the bottleneck is likely CPU, network or scheduling rather than the GPU",
                     busy, engineActive ? "DCGM_FI_PROF_GR_ENGINE_ACTIVE" : "utilization",
@@ -121,13 +121,13 @@ public final class TelemetryNotes {
         }
     }
 
-    private static void gpuMemory(TelemetrySummary s, List<TelemetryNote> notes) {
+    private static void gpuMemory(TelemetrySummary s, List<Note> notes) {
         if (s.gpu() == null) {
             return;
         }
         for (GpuStats gpu : s.gpu().gpus()) {
             if (gpu.memoryUsedMaxShare() != null && gpu.memoryUsedMaxShare() > GPU_MEMORY_NEAR_LIMIT) {
-                notes.add(new TelemetryNote("gpu_memory_near_limit", String.format(Locale.ROOT,
+                notes.add(new Note("gpu_memory_near_limit", String.format(Locale.ROOT,
                         "GPU %d (%s) used up to %.1f%% of its memory (%.1f of %.1f GiB); engines that reserve the KV cache"
                                 + " up front (vLLM, SGLang) look like this by design, otherwise an out-of-memory error is near",
                         gpu.index(), gpu.name() == null ? "unknown model" : gpu.name(), gpu.memoryUsedMaxShare() * 100,
@@ -136,20 +136,20 @@ public final class TelemetryNotes {
         }
     }
 
-    private static void tokens(String what, CounterStats server, Long client, List<TelemetryNote> notes) {
+    private static void tokens(String what, CounterStats server, Long client, List<Note> notes) {
         if (server == null || client == null || client == 0) {
             return;
         }
         double apart = Math.abs(server.delta() - client) / client;
         if (apart > TOKEN_MISMATCH) {
-            notes.add(new TelemetryNote("token_count_mismatch", String.format(Locale.ROOT,
+            notes.add(new Note("token_count_mismatch", String.format(Locale.ROOT,
                     "the server counted %s %s tokens during the window, the client %d (%.1f%% apart): other traffic on"
                             + " the server, warm-up requests inside the scrape window, or a tokenizer that differs from the"
                             + " server's", number(server.delta()), what, client, apart * 100)));
         }
     }
 
-    private static void ttft(TelemetrySummary s, ClientFigures client, List<TelemetryNote> notes) {
+    private static void ttft(TelemetrySummary s, ClientFigures client, List<Note> notes) {
         if (s.serverTtftMs() == null || s.serverTtftMs().p50() == null || client.ttftP50Ms() == null) {
             return;
         }
@@ -157,7 +157,7 @@ public final class TelemetryNotes {
         double seen = client.ttftP50Ms();
         double ratio = Math.max(server, seen) / Math.max(Math.min(server, seen), 1e-9);
         if (ratio > TTFT_MISMATCH_RATIO && Math.abs(server - seen) > TTFT_MISMATCH_MIN_MS) {
-            notes.add(new TelemetryNote("ttft_mismatch", String.format(Locale.ROOT,
+            notes.add(new Note("ttft_mismatch", String.format(Locale.ROOT,
                     "TTFT p50 was %.0f ms at the server (estimated from its histogram buckets) but %.0f ms at the client:"
                             + " %s", server, seen, seen > server
                             ? "the difference is spent outside the engine (network, proxy or gateway, client queueing)"

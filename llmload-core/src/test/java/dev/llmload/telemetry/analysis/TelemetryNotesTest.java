@@ -6,7 +6,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.llmload.telemetry.TelemetryNote;
+import dev.llmload.note.Note;
 import dev.llmload.telemetry.TelemetryRecording;
 import dev.llmload.telemetry.engine.EngineKind;
 
@@ -18,11 +18,11 @@ class TelemetryNotesTest {
 
     @Test
     void eachRuleFiresWithItsEvidence() {
-        List<TelemetryNote> notes = TelemetryNotes.evaluate(busy, new ClientFigures(900.0, null, 2100L, 10_000.0, 5000));
+        List<Note> notes = TelemetryNotes.evaluate(busy, new ClientFigures(900.0, null, 2100L, 10_000.0, 5000));
 
-        assertThat(notes).extracting(TelemetryNote::kind).containsExactly("kv_cache_saturated", "queue_building",
+        assertThat(notes).extracting(Note::kind).containsExactly("kv_cache_saturated", "queue_building",
                 "preemptions", "gpu_memory_near_limit", "token_count_mismatch", "ttft_mismatch");
-        assertThat(notes).extracting(TelemetryNote::message).containsExactly(
+        assertThat(notes).extracting(Note::message).containsExactly(
                 "KV cache was at least 90% full while requests waited in the server for 25% of the window"
                         + " (mean KV use 0.83, up to 5 waiting): the KV cache limits concurrency",
                 "requests waiting in the server rose from 0.0 on average in the first third of the window to 4.0"
@@ -44,7 +44,7 @@ class TelemetryNotesTest {
                 WindowAnalysisTest.START, WindowAnalysisTest.END);
         ClientFigures client = new ClientFigures(null, null, null, null, 5000);
 
-        assertThat(TelemetryNotes.evaluate(behind, client)).containsExactly(new TelemetryNote("simulator_behind",
+        assertThat(TelemetryNotes.evaluate(behind, client)).containsExactly(new Note("simulator_behind",
                 "the simulator itself ran behind (engine step lag mean 5.7 ms, max 15.0 ms; token write delay p90"
                         + " 10.0 ms, p99 10.0 ms): the latencies measured include its own delays, not only the modelled"
                         + " engine's and the client's; give it a CPU of its own, fewer streams or a lower --speedup"));
@@ -63,9 +63,9 @@ class TelemetryNotesTest {
     @Test
     void closeFiguresRaiseNoMismatch() {
         // 2180 vs 2200 is 0.9% apart; 320 ms vs 300 ms is within 1.5x and 50 ms
-        List<TelemetryNote> notes = TelemetryNotes.evaluate(busy, new ClientFigures(320.0, null, 2180L, 10_000.0, 5000));
+        List<Note> notes = TelemetryNotes.evaluate(busy, new ClientFigures(320.0, null, 2180L, 10_000.0, 5000));
 
-        assertThat(notes).extracting(TelemetryNote::kind).doesNotContain("token_count_mismatch", "ttft_mismatch");
+        assertThat(notes).extracting(Note::kind).doesNotContain("token_count_mismatch", "ttft_mismatch");
     }
 
     @Test
@@ -78,7 +78,7 @@ class TelemetryNotesTest {
         TelemetrySummary summary = WindowAnalysis.summarise(quiet, WindowAnalysisTest.START, WindowAnalysisTest.END);
 
         assertThat(TelemetryNotes.evaluate(summary, new ClientFigures(null, null, null, 8000.0, 5000)))
-                .containsExactly(new TelemetryNote("gpu_underused", "GPUs were busy 25% of the time on average"
+                .containsExactly(new Note("gpu_underused", "GPUs were busy 25% of the time on average"
                         + " (utilization) while client latency p99 was 8000 ms (over 5000 ms): the bottleneck is likely"
                         + " CPU, network or scheduling rather than the GPU"));
         assertThat(TelemetryNotes.evaluate(summary, new ClientFigures(null, null, null, 4000.0, 5000))).isEmpty();

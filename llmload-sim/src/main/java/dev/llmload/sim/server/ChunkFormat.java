@@ -1,6 +1,8 @@
 package dev.llmload.sim.server;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -8,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * reference/servers-wire-and-metrics.md §C.2, §C.3), built once per request so that a token event
  * is three array copies: {@link #contentOpen}, the words, {@link #contentClose}. Immutable.
  */
-final class ChunkFormat {
+final class ChunkFormat extends WireFormat {
 
     static final byte[] DONE = ascii("data: [DONE]\n\n");
 
@@ -21,6 +23,11 @@ final class ChunkFormat {
             ascii("\",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}],\"usage\":null}\n\n");
 
     private final boolean chat;
+    private final boolean includeUsage;
+    private final boolean earlyRole;
+    private final String bodyId;
+    private final long created;
+    private final String model;
     private final String head;
     private final String usageNull;
     private final byte[] contentOpen;
@@ -30,9 +37,16 @@ final class ChunkFormat {
      * @param bodyId       the {@code id} field, e.g. {@code chatcmpl-<request id>}
      * @param includeUsage {@code stream_options.include_usage}: every chunk then has {@code "usage":null}
      *                     and a usage chunk precedes {@code [DONE]}
+     * @param earlyRole    chat's role chunk goes out as soon as the request is accepted, rather than
+     *                     in the same step as the first token (as vLLM sends it)
      */
-    ChunkFormat(boolean chat, String bodyId, long created, String model, boolean includeUsage) {
+    ChunkFormat(boolean chat, String bodyId, long created, String model, boolean includeUsage, boolean earlyRole) {
         this.chat = chat;
+        this.includeUsage = includeUsage;
+        this.earlyRole = earlyRole;
+        this.bodyId = bodyId;
+        this.created = created;
+        this.model = model;
         this.head = "data: {\"id\":\"" + escape(bodyId) + "\",\"object\":\""
                 + (chat ? "chat.completion.chunk" : "text_completion") + "\",\"created\":" + created
                 + ",\"model\":\"" + escape(model) + "\",\"choices\":[";
@@ -43,12 +57,71 @@ final class ChunkFormat {
                 : (includeUsage ? TEXT_CLOSE_USAGE : TEXT_CLOSE);
     }
 
-    byte[] contentOpen() {
+    @Override
+    byte[] eventOpen(int tokensAfter) {
         return contentOpen;
     }
 
-    byte[] contentClose() {
+    @Override
+    byte[] eventClose(int tokensAfter) {
         return contentClose;
+    }
+
+    @Override
+    byte[] opening(int promptTokens) {
+        return chat && earlyRole ? roleChunk() : null;
+    }
+
+    @Override
+    byte[] beforeFirstToken() {
+        return chat && !earlyRole ? roleChunk() : null;
+    }
+
+    @Override
+    byte[][] finish(Finish finish) {
+        byte[] end = finishChunk(finish.reason().wireName());
+        return includeUsage
+                ? new byte[][] {end, usageChunk(finish.promptTokens(), finish.completionTokens()), DONE}
+                : new byte[][] {end, DONE};
+    }
+
+    /** vLLM's in-stream error event (§C.3, {@code code} the integer HTTP status), then {@code [DONE]}. */
+    @Override
+    byte[][] streamError(String message) {
+        return new byte[][] {utf8("data: " + errorJson(message, "InternalServerError", 500) + "\n\n"), DONE};
+    }
+
+    @Override
+    byte[] malformed() {
+        return malformedChunk();
+    }
+
+    @Override
+    String body(Finish finish) {
+        JsonNodeFactory json = JsonNodeFactory.instance;
+        ObjectNode root = json.objectNode();
+        root.put("id", bodyId);
+        root.put("object", chat ? "chat.completion" : "text_completion");
+        root.put("created", created);
+        root.put("model", model);
+        ObjectNode choice = root.putArray("choices").addObject();
+        choice.put("index", 0);
+        if (chat) {
+            ObjectNode message = choice.putObject("message");
+            message.put("role", "assistant");
+            message.put("content", finish.text());
+            message.putArray("tool_calls");
+        } else {
+            choice.put("text", finish.text());
+        }
+        choice.putNull("logprobs");
+        choice.put("finish_reason", finish.reason().wireName());
+        choice.putNull("stop_reason");
+        ObjectNode usage = root.putObject("usage");
+        usage.put("prompt_tokens", finish.promptTokens());
+        usage.put("total_tokens", finish.promptTokens() + finish.completionTokens());
+        usage.put("completion_tokens", finish.completionTokens());
+        return root.toString();
     }
 
     /** Chat's first chunk: the assistant role with empty content. */
@@ -76,11 +149,6 @@ final class ChunkFormat {
         return utf8(head + "{\"index\":0,\"delta\":{\"content\":\"\n\n");
     }
 
-    /** vLLM's in-stream error event (§C.3): {@code code} is the integer HTTP status. */
-    static byte[] errorEvent(String message, String type, int code) {
-        return utf8("data: " + errorJson(message, type, code) + "\n\n");
-    }
-
     /** OpenAI's error body as vLLM writes it. */
     static String errorJson(String message, String type, int code) {
         return "{\"error\":{\"message\":\"" + escape(message) + "\",\"type\":\"" + escape(type)
@@ -95,7 +163,4 @@ final class ChunkFormat {
         return s.getBytes(StandardCharsets.US_ASCII);
     }
 
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
 }

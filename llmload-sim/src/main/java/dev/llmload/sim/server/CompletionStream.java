@@ -1,7 +1,5 @@
 package dev.llmload.sim.server;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmload.sim.engine.FinishReason;
 import dev.llmload.sim.engine.TokenSink;
 import dev.llmload.sim.fault.Fault;
@@ -60,7 +58,7 @@ final class CompletionStream implements TokenSink {
     private final Fault fault;
     private final Words words;
     private final boolean keepAlive;
-    private final ChunkFormat format;
+    private final WireFormat format;
     private final int tokensPerEvent;
 
     private Long scheduledNanos;
@@ -70,12 +68,16 @@ final class CompletionStream implements TokenSink {
     private int tokenWrites;
     /** When the engine emitted the newest tokens this stream was handed. */
     private long newestTokenNanos;
+    /** When the engine emitted this request's first and last tokens; -1 before the first. */
+    private long firstTokenNanos = -1;
+    private long lastTokenNanos = -1;
     private boolean done;
     private boolean faultFired;
     private boolean held;
     private FinishReason heldFinish;
     private final ArrayDeque<Integer> backlog = new ArrayDeque<>();
-    private final StringBuilder body;
+    /** The answer's text, kept when it is not streamed or when the format's last event repeats it. */
+    private final StringBuilder text;
 
     CompletionStream(SimServices services, Connection connection, Runnable onEnd, CompletionRequest request,
             String requestId, int promptTokens, long arrivalNanos, long arrivalUnixMs, Fault fault, Words words,
@@ -94,8 +96,8 @@ final class CompletionStream implements TokenSink {
         this.words = words;
         this.keepAlive = keepAlive;
         this.tokensPerEvent = services.config().tokensPerEvent();
-        this.format = new ChunkFormat(request.chat(), bodyId(), arrivalUnixMs / 1000, model(), request.includeUsage());
-        this.body = request.stream() ? null : new StringBuilder();
+        this.format = WireFormat.of(request, requestId, arrivalUnixMs, model(), services.config().earlyRoleChunk());
+        this.text = request.stream() && !format.needsText() ? null : new StringBuilder();
     }
 
     // ---- engine thread: hand over only ----
@@ -117,20 +119,24 @@ final class CompletionStream implements TokenSink {
 
     // ---- event loop ----
 
-    /** Sends the response head (and chat's role chunk); called once the engine accepted the request. */
+    /**
+     * Sends the response head and the format's opening events (chat's early role chunk, Anthropic's
+     * message_start); called once the engine accepted the request.
+     */
     void begin() {
         if (!request.stream()) {
             checkFault();
             return;
         }
         HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-        head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8")
+        head.headers().set(HttpHeaderNames.CONTENT_TYPE, format.streamContentType())
                 .set(SimHttpHandler.REQUEST_ID, requestId);
         HttpUtil.setTransferEncodingChunked(head, true);
         HttpUtil.setKeepAlive(head, keepAlive);
         channel.write(head, channel.voidPromise());
-        if (request.chat()) {
-            writeEvent(format.roleChunk());
+        byte[] opening = format.opening(promptTokens);
+        if (opening != null) {
+            writeEvent(opening);
         }
         channel.flush();
         checkFault();
@@ -149,6 +155,10 @@ final class CompletionStream implements TokenSink {
             return;
         }
         newestTokenNanos = nanos;
+        if (firstTokenNanos < 0) {
+            firstTokenNanos = nanos;
+        }
+        lastTokenNanos = nanos;
         if (held) {
             backlog.add(count);
             return;
@@ -228,19 +238,20 @@ final class CompletionStream implements TokenSink {
             case Fault.StreamErrorAfter e -> {
                 String message = "Injected error after " + e.tokens() + " tokens (llmload-sim fault)";
                 if (request.stream()) {
-                    writeEvent(ChunkFormat.errorEvent(message, "InternalServerError", 500));
-                    writeEvent(ChunkFormat.DONE);
+                    for (byte[] event : format.streamError(message)) {
+                        writeEvent(event);
+                    }
                     writeLastChunk();
                 } else {
                     SimHttpHandler.sendError(channel, HttpResponseStatus.INTERNAL_SERVER_ERROR, requestId,
-                            "InternalServerError", message, keepAlive, null);
+                            WireFormat.errorBody(request.api(), message, "InternalServerError", 500), keepAlive, null);
                 }
                 end("stream_error", null);
                 services.engine().cancel(requestId);
             }
             case Fault.MalformedAfter m -> {
                 if (request.stream()) {
-                    writeEvent(format.malformedChunk());
+                    writeEvent(format.malformed());
                     channel.flush();
                 }
             }
@@ -249,24 +260,36 @@ final class CompletionStream implements TokenSink {
     }
 
     private void writeTokenEvent(int n) {
-        if (body != null) {
+        if (text != null) {
             for (int i = 0; i < n; i++) {
-                body.append(words.text(written + i));
+                text.append(words.text(written + i));
             }
-        } else {
-            // Each word once: in echo mode json() escapes it anew on every call.
-            byte[][] texts = new byte[n][];
-            int size = format.contentOpen().length + format.contentClose().length;
-            for (int i = 0; i < n; i++) {
-                texts[i] = words.json(written + i);
-                size += texts[i].length;
+        }
+        if (request.stream()) {
+            if (written == 0) {
+                byte[] prefix = format.beforeFirstToken();
+                if (prefix != null) {
+                    writeEvent(prefix);
+                }
+            }
+            // Each word once: in echo mode json() escapes it anew on every call. A cumulative
+            // format repeats every word so far.
+            int from = format.cumulative() ? 0 : written;
+            int to = written + n;
+            byte[][] texts = new byte[to - from][];
+            byte[] open = format.eventOpen(to);
+            byte[] close = format.eventClose(to);
+            int size = open.length + close.length;
+            for (int i = from; i < to; i++) {
+                texts[i - from] = words.json(i);
+                size += texts[i - from].length;
             }
             ByteBuf chunk = startChunk(size);
-            chunk.writeBytes(format.contentOpen());
-            for (byte[] text : texts) {
-                chunk.writeBytes(text);
+            chunk.writeBytes(open);
+            for (byte[] word : texts) {
+                chunk.writeBytes(word);
             }
-            chunk.writeBytes(format.contentClose());
+            chunk.writeBytes(close);
             endChunk(chunk);
             // Stamped before the flush: on loopback the reader can hold the bytes before the send
             // returns, and the ground truth must never be later than what a client can see.
@@ -295,17 +318,18 @@ final class CompletionStream implements TokenSink {
                 return;
             }
         }
-        if (body != null && fault instanceof Fault.MalformedAfter && faultFired) {
-            byte[] json = nonStreamingBody(reason).getBytes(StandardCharsets.UTF_8);
-            sendBody(Arrays.copyOf(json, json.length / 2));
-        } else if (body != null) {
-            sendBody(nonStreamingBody(reason).getBytes(StandardCharsets.UTF_8));
+        WireFormat.Finish finish = finish(reason);
+        if (!request.stream()) {
+            byte[] json = format.body(finish).getBytes(StandardCharsets.UTF_8);
+            sendBody(fault instanceof Fault.MalformedAfter && faultFired ? Arrays.copyOf(json, json.length / 2) : json);
         } else {
-            writeEvent(format.finishChunk(reason.wireName()));
-            if (request.includeUsage()) {
-                writeEvent(format.usageChunk(promptTokens, written));
+            byte[] prefix = written == 0 ? format.beforeFirstToken() : null;
+            if (prefix != null) {
+                writeEvent(prefix);
             }
-            writeEvent(ChunkFormat.DONE);
+            for (byte[] event : format.finish(finish)) {
+                writeEvent(event);
+            }
             writeLastChunk();
         }
         end("success", reason);
@@ -325,31 +349,17 @@ final class CompletionStream implements TokenSink {
         }
     }
 
-    private String nonStreamingBody(FinishReason reason) {
-        JsonNodeFactory json = JsonNodeFactory.instance;
-        ObjectNode root = json.objectNode();
-        root.put("id", bodyId());
-        root.put("object", request.chat() ? "chat.completion" : "text_completion");
-        root.put("created", arrivalUnixMs / 1000);
-        root.put("model", model());
-        ObjectNode choice = root.putArray("choices").addObject();
-        choice.put("index", 0);
-        if (request.chat()) {
-            ObjectNode message = choice.putObject("message");
-            message.put("role", "assistant");
-            message.put("content", body.toString());
-            message.putArray("tool_calls");
-        } else {
-            choice.put("text", body.toString());
-        }
-        choice.putNull("logprobs");
-        choice.put("finish_reason", reason.wireName());
-        choice.putNull("stop_reason");
-        ObjectNode usage = root.putObject("usage");
-        usage.put("prompt_tokens", promptTokens);
-        usage.put("total_tokens", promptTokens + written);
-        usage.put("completion_tokens", written);
-        return root.toString();
+    /**
+     * The server's own account of the answer: queue is arrival to scheduling, prefill scheduling to
+     * the first token, decode first to last token, all as the engine timed them.
+     */
+    private WireFormat.Finish finish(FinishReason reason) {
+        long now = System.nanoTime();
+        long scheduled = scheduledNanos == null ? arrivalNanos : scheduledNanos;
+        long first = firstTokenNanos < 0 ? now : firstTokenNanos;
+        long last = lastTokenNanos < 0 ? now : lastTokenNanos;
+        return new WireFormat.Finish(reason, promptTokens, written, text == null ? "" : text.toString(),
+                scheduled - arrivalNanos, Math.max(0, first - scheduled), Math.max(0, last - first), now - arrivalNanos);
     }
 
     /** One whole SSE event as one HTTP chunk; flushed by the caller or by {@link #end}. */
@@ -387,7 +397,7 @@ final class CompletionStream implements TokenSink {
             services.groundTruth().append(new GroundTruthRecord(requestId, arrivalUnixMs,
                     scheduledNanos == null ? null : (scheduledNanos - arrivalNanos) / 1e6,
                     Arrays.copyOf(tokenTimesMs, tokenWrites), promptTokens, written, request.numMessages(),
-                    reason == null ? null : reason.wireName(), outcome));
+                    reason == null ? null : reason.wireName(), outcome, request.api().id()));
         }
         onEnd.run();
     }
@@ -397,10 +407,6 @@ final class CompletionStream implements TokenSink {
             tokenTimesMs = Arrays.copyOf(tokenTimesMs, tokenWrites * 2);
         }
         tokenTimesMs[tokenWrites++] = (nanos - arrivalNanos) / 1e6;
-    }
-
-    private String bodyId() {
-        return (request.chat() ? "chatcmpl-" : "cmpl-") + requestId;
     }
 
     private String model() {

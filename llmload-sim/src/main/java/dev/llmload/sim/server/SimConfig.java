@@ -55,6 +55,10 @@ import java.util.Map;
  * @param engine              {@code batching} or {@code fixed}; default {@code batching}
  * @param batching            the batching engine's own settings (see {@link BatchingEngineConfig});
  *                            default {@link BatchingEngineConfig#defaults()}
+ * @param earlyRoleChunk      chat streams send their role-only chunk as soon as a request is accepted;
+ *                            default false: in the same step as the first token, as vLLM sends it (a
+ *                            client that takes the first chunk for the first token then measures a
+ *                            TTFT near zero only with this set)
  */
 public record SimConfig(
         String host,
@@ -78,7 +82,8 @@ public record SimConfig(
         List<PauseWindow> pauses,
         String groundTruth,
         EngineKind engine,
-        BatchingEngineConfig batching) {
+        BatchingEngineConfig batching,
+        boolean earlyRoleChunk) {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -132,7 +137,7 @@ public record SimConfig(
 
     public static SimConfig defaults() {
         return new SimConfig("127.0.0.1", 0, "llmload-sim", 8192, "0.11.0", 1, 0, 50, 0.02, 20, 0, 1, 128, 1,
-                false, true, List.of(), 1, List.of(), null, EngineKind.BATCHING, BatchingEngineConfig.defaults());
+                false, true, List.of(), 1, List.of(), null, EngineKind.BATCHING, BatchingEngineConfig.defaults(), false);
     }
 
     /**

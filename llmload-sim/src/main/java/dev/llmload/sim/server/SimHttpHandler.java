@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmload.sim.engine.Admission;
+import dev.llmload.sim.engine.FinishReason;
 import dev.llmload.sim.engine.GenerationRequest;
 import dev.llmload.sim.fault.Fault;
 import dev.llmload.sim.metrics.MetricsSink;
@@ -48,8 +49,8 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     static final String ECHO_HEADER = "x-llmload-sim-echo";
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> KNOWN_PATHS = List.of("/v1/chat/completions", "/v1/completions",
-            "/v1/models", "/version", "/health", "/metrics", "/llmload/pause");
+    private static final List<String> KNOWN_PATHS = List.of("/v1/models", "/version", "/health", "/metrics",
+            "/llmload/pause", "/api/tags", "/api/version", "/props", "/info");
 
     private final SimServices services;
     private final Connection connection;
@@ -74,14 +75,11 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     false, null);
             return;
         }
+        if (method.equals(HttpMethod.POST) && SimApi.known(path)) {
+            completion(channel, request, path, keepAlive, arrivalNanos, arrivalUnixMs);
+            return;
+        }
         switch (path) {
-            case "/v1/chat/completions", "/v1/completions" -> {
-                if (method.equals(HttpMethod.POST)) {
-                    completion(channel, request, path.equals("/v1/chat/completions"), keepAlive, arrivalNanos,
-                            arrivalUnixMs);
-                    return;
-                }
-            }
             case "/v1/models" -> {
                 if (method.equals(HttpMethod.GET)) {
                     sendJson(channel, HttpResponseStatus.OK, models(), keepAlive);
@@ -110,6 +108,12 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     return;
                 }
             }
+            case "/api/tags", "/api/version", "/props", "/info" -> {
+                if (method.equals(HttpMethod.GET)) {
+                    sendJson(channel, HttpResponseStatus.OK, nativeInfo(path), keepAlive);
+                    return;
+                }
+            }
             case "/llmload/pause" -> {
                 if (method.equals(HttpMethod.POST)) {
                     pause(channel, request, keepAlive);
@@ -120,7 +124,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 // falls through to 404 below
             }
         }
-        boolean known = KNOWN_PATHS.contains(path);
+        boolean known = KNOWN_PATHS.contains(path) || SimApi.known(path);
         send(channel, known ? HttpResponseStatus.METHOD_NOT_ALLOWED : HttpResponseStatus.NOT_FOUND,
                 HttpHeaderValues.APPLICATION_JSON.toString(),
                 (known ? "{\"detail\":\"Method Not Allowed\"}" : "{\"detail\":\"Not Found\"}")
@@ -141,24 +145,24 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             try {
                 CompletionRequest request = CompletionRequest.parse(true, JSON.readTree(body));
                 services.tokenizer().encode(request.promptText());
-                ChunkFormat format = new ChunkFormat(true, "warm-up", 0, "m", true);
-                format.roleChunk();
-                format.contentOpen();
-                format.contentClose();
-                format.finishChunk("length");
-                format.usageChunk(1, 16);
+                ChunkFormat format = new ChunkFormat(true, "warm-up", 0, "m", true, false);
+                format.beforeFirstToken();
+                format.eventOpen(1);
+                format.eventClose(1);
+                format.finish(new WireFormat.Finish(FinishReason.LENGTH, 1, 16, "", 0, 0, 0, 0));
             } catch (IOException e) {
                 throw new IllegalStateException("the simulator's warm-up request does not parse", e);
             }
         }
     }
 
-    private void completion(Channel channel, FullHttpRequest http, boolean chat, boolean keepAlive,
+    private void completion(Channel channel, FullHttpRequest http, String path, boolean keepAlive,
             long arrivalNanos, long arrivalUnixMs) {
         String requestId = http.headers().get(REQUEST_ID);
         if (requestId == null || requestId.isBlank()) {
             requestId = newRequestId();
         }
+        SimApi api = SimApi.forPost(path, null);
         CompletionRequest request;
         Optional<Fault> fault;
         try {
@@ -166,25 +170,25 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             try (var in = new ByteBufInputStream(http.content())) {
                 body = JSON.readTree((InputStream) in);
             }
-            request = CompletionRequest.parse(chat, body);
+            api = SimApi.forPost(path, body);
+            request = CompletionRequest.parse(api, path, body);
             fault = services.faults().choose(http.headers().get(FAULT_HEADER));
         } catch (JacksonException e) {
-            badRequest(channel, requestId, "invalid JSON body: " + e.getOriginalMessage(), keepAlive, arrivalUnixMs);
+            badRequest(channel, requestId, api, "invalid JSON body: " + e.getOriginalMessage(), keepAlive,
+                    arrivalUnixMs);
             return;
         } catch (IOException | IllegalArgumentException e) {
-            badRequest(channel, requestId, e.getMessage(), keepAlive, arrivalUnixMs);
+            badRequest(channel, requestId, api, e.getMessage(), keepAlive, arrivalUnixMs);
             return;
         }
         if (fault.orElse(null) instanceof Fault.HttpError error) {
             String retryAfter = error.status() == 429 ? Integer.toString(services.config().retryAfterSeconds()) : null;
-            sendError(channel, HttpResponseStatus.valueOf(error.status()), requestId, error.errorType(),
-                    error.message(), keepAlive, retryAfter);
-            groundTruthOfError(requestId, arrivalUnixMs, error.status());
+            sendError(channel, HttpResponseStatus.valueOf(error.status()), requestId,
+                    WireFormat.errorBody(api, error.message(), error.errorType(), error.status()), keepAlive, retryAfter);
+            groundTruthOfError(requestId, api, arrivalUnixMs, error.status());
             return;
         }
-        int[] tokenIds = request.promptTokenIds() != null
-                ? request.promptTokenIds()
-                : services.tokenizer().encode(request.promptText()).toArray();
+        int[] tokenIds = promptTokenIds(request);
         int maxModelLen = services.config().maxModelLen();
         int maxTokens = request.maxTokens() != null ? request.maxTokens() : Math.max(1, maxModelLen - tokenIds.length);
         boolean echo = services.config().echo() || "true".equalsIgnoreCase(http.headers().get(ECHO_HEADER));
@@ -199,14 +203,50 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         if (admission instanceof Admission.Rejected rejected) {
             String retryAfter = rejected.retryAfter() == null ? null
                     : Long.toString(Math.max(1, rejected.retryAfter().toSeconds()));
-            sendError(channel, HttpResponseStatus.valueOf(rejected.httpStatus()), requestId, rejected.errorType(),
-                    rejected.message(), keepAlive, retryAfter);
-            groundTruthOfError(requestId, arrivalUnixMs, rejected.httpStatus());
+            sendError(channel, HttpResponseStatus.valueOf(rejected.httpStatus()), requestId,
+                    WireFormat.errorBody(api, rejected.message(), rejected.errorType(), rejected.httpStatus()), keepAlive,
+                    retryAfter);
+            groundTruthOfError(requestId, api, arrivalUnixMs, rejected.httpStatus());
             return;
         }
         current = stream;
         channel.config().setAutoRead(false);
         stream.begin();
+    }
+
+    /**
+     * The prompt as the engine sees it: the client's ids or the text's tokens, then one placeholder
+     * token per image token, so images cost prefill as their tokens would.
+     */
+    private int[] promptTokenIds(CompletionRequest request) {
+        int[] text = request.promptTokenIds() != null
+                ? request.promptTokenIds()
+                : services.tokenizer().encode(request.promptText()).toArray();
+        if (request.imageTokens() == 0) {
+            return text;
+        }
+        int[] all = java.util.Arrays.copyOf(text, text.length + request.imageTokens());
+        java.util.Arrays.fill(all, text.length, all.length, IMAGE_TOKEN_ID);
+        return all;
+    }
+
+    /** The id that stands for an image token in the engine's prompt (any id serves; this one is cl100k's last). */
+    private static final int IMAGE_TOKEN_ID = 100_255;
+
+    /** The small info endpoints of the native servers, for a client that probes which API it faces. */
+    private String nativeInfo(String path) {
+        String model = ChunkFormat.escape(services.config().model());
+        String version = ChunkFormat.escape(services.config().version());
+        int maxModelLen = services.config().maxModelLen();
+        return switch (path) {
+            case "/api/tags" -> "{\"models\":[{\"name\":\"" + model + "\",\"model\":\"" + model
+                    + "\",\"size\":0,\"details\":{\"family\":\"llmload-sim\"}}]}";
+            case "/api/version" -> "{\"version\":\"" + version + "\"}";
+            case "/props" -> "{\"default_generation_settings\":{\"n_ctx\":" + maxModelLen + "},\"total_slots\":"
+                    + services.config().batching().maxNumSeqs() + ",\"model_path\":\"" + model + "\"}";
+            default -> "{\"model_id\":\"" + model + "\",\"max_input_tokens\":" + (maxModelLen - 1)
+                    + ",\"max_total_tokens\":" + maxModelLen + ",\"version\":\"" + version + "\"}";
+        };
     }
 
     /** The response is complete: read the next request of a keep-alive connection. */
@@ -248,15 +288,17 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         return root.toString();
     }
 
-    private void badRequest(Channel channel, String requestId, String message, boolean keepAlive, long arrivalUnixMs) {
-        sendError(channel, HttpResponseStatus.BAD_REQUEST, requestId, "BadRequestError", message, keepAlive, null);
-        groundTruthOfError(requestId, arrivalUnixMs, 400);
+    private void badRequest(Channel channel, String requestId, SimApi api, String message, boolean keepAlive,
+            long arrivalUnixMs) {
+        sendError(channel, HttpResponseStatus.BAD_REQUEST, requestId,
+                WireFormat.errorBody(api, message, "BadRequestError", 400), keepAlive, null);
+        groundTruthOfError(requestId, api, arrivalUnixMs, 400);
     }
 
-    private void groundTruthOfError(String requestId, long arrivalUnixMs, int status) {
+    private void groundTruthOfError(String requestId, SimApi api, long arrivalUnixMs, int status) {
         if (services.groundTruth() != null) {
             services.groundTruth().append(new GroundTruthRecord(requestId, arrivalUnixMs, null, new double[0], 0, 0,
-                    0, null, "http_" + status));
+                    0, null, "http_" + status, api == null ? null : api.id()));
         }
     }
 
@@ -276,8 +318,15 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     static void sendError(Channel channel, HttpResponseStatus status, String requestId, String type, String message,
             boolean keepAlive, String retryAfter) {
-        byte[] body = ChunkFormat.errorJson(message, type, status.code()).getBytes(StandardCharsets.UTF_8);
-        send(channel, status, HttpHeaderValues.APPLICATION_JSON.toString(), body, keepAlive, requestId, retryAfter);
+        sendError(channel, status, requestId, ChunkFormat.errorJson(message, type, status.code()), keepAlive,
+                retryAfter);
+    }
+
+    /** An error with {@code json} as its body, in the shape of the request's API. */
+    static void sendError(Channel channel, HttpResponseStatus status, String requestId, String json,
+            boolean keepAlive, String retryAfter) {
+        send(channel, status, HttpHeaderValues.APPLICATION_JSON.toString(), json.getBytes(StandardCharsets.UTF_8),
+                keepAlive, requestId, retryAfter);
     }
 
     private static void sendJson(Channel channel, HttpResponseStatus status, String json, boolean keepAlive) {

@@ -20,7 +20,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  */
 public final class GroundTruthLog implements AutoCloseable {
 
-    private static final GroundTruthRecord END = new GroundTruthRecord("", 0, null, new double[0], 0, 0, 0, null, "");
+    private static final GroundTruthRecord END = new GroundTruthRecord("", 0, null, new double[0], 0, 0, 0, null, "", null);
 
     private final BlockingQueue<GroundTruthRecord> queue = new LinkedBlockingQueue<>();
     private final BufferedWriter out;
@@ -86,6 +86,8 @@ public final class GroundTruthLog implements AutoCloseable {
         string(b, r.finishReason());
         b.append(",\"outcome\":");
         string(b, r.outcome());
+        b.append(",\"api\":");
+        string(b, r.api());
         return b.append('}').toString();
     }
 

@@ -14,6 +14,9 @@ package dev.llmload.sim.truth;
  * @param finishReason     {@code stop}, {@code length}, {@code abort}, or null when it never finished
  * @param outcome          {@code success}, {@code http_<status>}, {@code disconnect} (injected),
  *                         {@code stream_error}, {@code client_gone}
+ * @param api              the API the request came through, as llmload's {@code --api} names it
+ *                         ({@code chat}, {@code tgi}, {@code ollama}, ...); null for a request that
+ *                         was refused before its API was known
  */
 public record GroundTruthRecord(
         String requestId,
@@ -24,4 +27,5 @@ public record GroundTruthRecord(
         int completionTokens,
         int numMessages,
         String finishReason,
-        String outcome) {}
+        String outcome,
+        String api) {}

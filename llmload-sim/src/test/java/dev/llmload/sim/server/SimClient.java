@@ -22,8 +22,15 @@ import java.util.Map;
 /** A plain JDK HTTP client (and a raw socket for streams) for the tests, talking to one {@link SimServer} over loopback. */
 final class SimClient implements AutoCloseable {
 
-    /** One SSE {@code data:} payload and when the client read it. */
-    record Event(long nanos, String data) {}
+    /**
+     * One SSE {@code data:} payload (with or without the space after the colon) or one NDJSON line,
+     * when the client read it, and the name of its SSE event ({@code event:}), or null.
+     */
+    record Event(long nanos, String data, String name) {
+        Event(long nanos, String data) {
+            this(nanos, data, null);
+        }
+    }
 
     /**
      * A streamed response as a raw socket saw it.
@@ -88,10 +95,17 @@ final class SimClient implements AutoCloseable {
             }
             List<Event> events = new ArrayList<>();
             boolean complete = false;
+            String name = null;
             try {
                 for (String line = readLine(in); line != null; line = readLine(in)) {
-                    if (line.startsWith("data: ")) {
-                        events.add(new Event(System.nanoTime(), line.substring(6)));
+                    if (line.startsWith("data:")) {
+                        events.add(new Event(System.nanoTime(), line.substring(line.startsWith("data: ") ? 6 : 5),
+                                name));
+                        name = null;
+                    } else if (line.startsWith("event: ")) {
+                        name = line.substring(7);
+                    } else if (line.startsWith("{")) {
+                        events.add(new Event(System.nanoTime(), line, null));
                     } else if (line.equals("0")) {
                         complete = true;
                     }

@@ -1,4 +1,4 @@
-package dev.llmload.report.html;
+package dev.llmload.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,4 +1,4 @@
-package dev.llmload.report.html;
+package dev.llmload.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -6,8 +6,6 @@ import dev.llmload.metrics.DoubleList;
 import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.report.ReportFiles;
-import dev.llmload.report.RunReport;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;

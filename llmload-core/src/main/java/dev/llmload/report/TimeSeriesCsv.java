@@ -1,5 +1,6 @@
-package dev.llmload.analysis;
+package dev.llmload.report;
 
+import dev.llmload.analysis.TimeSeries;
 import dev.llmload.record.FailureClass;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,11 +1,8 @@
-package dev.llmload.compare;
+package dev.llmload.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.report.ReportFiles;
-import dev.llmload.report.RunReport;
-import dev.llmload.sweep.SweepReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +38,7 @@ public record RunDirectory(String label, Path path, RunReport report, List<Reque
      * @throws IOException with a one-line reason when {@code path} is neither or cannot be read
      */
     public static List<RunDirectory> load(Path path) throws IOException {
-        Path sweepFile = path.resolve(SweepReport.FILE_NAME);
+        Path sweepFile = path.resolve(ReportFiles.SWEEP_JSON);
         if (Files.isRegularFile(sweepFile)) {
             JsonNode sweep = ReportFiles.JSON.readTree(sweepFile.toFile());
             List<RunDirectory> runs = new ArrayList<>();

@@ -1,7 +1,6 @@
-package dev.llmload.report.html;
+package dev.llmload.report;
 
 import dev.llmload.record.RequestRecord;
-import dev.llmload.report.RunReport;
 import java.util.List;
 import java.util.Objects;
 

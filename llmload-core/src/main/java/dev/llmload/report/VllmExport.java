@@ -1,4 +1,4 @@
-package dev.llmload.analysis;
+package dev.llmload.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -7,7 +7,6 @@ import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.report.RunReport;
 import dev.llmload.stats.Summary;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;

@@ -1,7 +1,8 @@
-package dev.llmload.report.html;
+package dev.llmload.report;
 
 import dev.llmload.load.Timeouts;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.note.Note;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
@@ -9,8 +10,6 @@ import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.record.TokenSource;
-import dev.llmload.report.ClientHost;
-import dev.llmload.report.RunReport;
 import dev.llmload.run.LoadSpec;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.run.DataSpec;
@@ -101,8 +100,8 @@ final class ReportFixtures {
                         new RunReport.TokenShape("128", results.outputTokens())),
                 results,
                 null,
-                List.of(new RunReport.Note("timeouts", "2 requests hit the first-token timeout"),
-                        new RunReport.Note("user", "baseline <b>before</b> the scheduler change")),
+                List.of(new Note("timeouts", "2 requests hit the first-token timeout"),
+                        new Note("user", "baseline <b>before</b> the scheduler change")),
                 config,
                 TimeSeries.of(records),
                 null);

@@ -1,11 +1,10 @@
-package dev.llmload.report.html;
+package dev.llmload.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.report.RunReport;
 import dev.llmload.testsupport.RequiredTool;
 import java.io.IOException;
 import java.nio.file.Files;

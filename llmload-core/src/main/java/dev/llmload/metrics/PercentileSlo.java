@@ -1,6 +1,5 @@
-package dev.llmload.sweep;
+package dev.llmload.metrics;
 
-import dev.llmload.metrics.RunResults;
 import dev.llmload.stats.Summary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.llmload.report.html;
+package dev.llmload.report;
 
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Statistics;
