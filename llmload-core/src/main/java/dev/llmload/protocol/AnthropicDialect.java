@@ -96,6 +96,10 @@ public final class AnthropicDialect implements Dialect {
             if (options.temperature() != null) {
                 json.writeNumberField("temperature", options.temperature());
             }
+            if (options.ignoreEos()) {
+                // vLLM's serving of this API and the simulator honour it; the hosted API needs --no-ignore-eos.
+                json.writeBooleanField("ignore_eos", true);
+            }
             json.writeBooleanField("stream", options.stream());
             json.writeEndObject();
         });

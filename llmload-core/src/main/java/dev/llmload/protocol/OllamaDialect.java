@@ -57,6 +57,10 @@ public final class OllamaDialect implements Dialect {
             json.writeBooleanField("stream", options.stream());
             json.writeObjectFieldStart("options");
             json.writeNumberField("num_predict", spec.maxOutputTokens());
+            if (options.ignoreEos()) {
+                // Not an Ollama option (Ollama ignores unknown ones); the simulator honours it.
+                json.writeBooleanField("ignore_eos", true);
+            }
             if (options.temperature() != null) {
                 json.writeNumberField("temperature", options.temperature());
             }

@@ -57,6 +57,10 @@ public final class ResponsesDialect implements Dialect {
             if (options.temperature() != null) {
                 json.writeNumberField("temperature", options.temperature());
             }
+            if (options.ignoreEos()) {
+                // vLLM's serving of this API and the simulator honour it; the hosted API needs --no-ignore-eos.
+                json.writeBooleanField("ignore_eos", true);
+            }
             json.writeBooleanField("stream", options.stream());
             json.writeEndObject();
         });

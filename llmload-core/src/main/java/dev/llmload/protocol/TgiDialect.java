@@ -41,6 +41,10 @@ public final class TgiDialect implements Dialect {
             json.writeObjectFieldStart("parameters");
             json.writeNumberField("max_new_tokens", spec.maxOutputTokens());
             json.writeBooleanField("details", true);
+            if (options.ignoreEos()) {
+                // Not TGI's own parameter (TGI ignores it); servers and the simulator that honour it do.
+                json.writeBooleanField("ignore_eos", true);
+            }
             // TGI refuses a temperature of 0: greedy decoding is its default without sampling.
             if (options.temperature() != null && options.temperature() > 0) {
                 json.writeBooleanField("do_sample", true);

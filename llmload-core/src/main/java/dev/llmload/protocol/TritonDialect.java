@@ -44,6 +44,12 @@ public final class TritonDialect implements Dialect {
             if (options.temperature() != null) {
                 json.writeNumberField("temperature", options.temperature());
             }
+            if (options.ignoreEos()) {
+                // A request parameter, not a model input: a backend that does not know it ignores it.
+                json.writeObjectFieldStart("parameters");
+                json.writeBooleanField("ignore_eos", true);
+                json.writeEndObject();
+            }
             json.writeBooleanField("stream", true);
             json.writeEndObject();
         });
