@@ -25,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The same seeded workload through the simulator's chat, completions and each native streaming
  * dialect: the engine behind them is the same, so every dialect must give the same token counts,
- * and TTFT and ITL p50 within 5% of chat's. A dialect the simulator does not serve (its path
- * answers 404 to the test request) is skipped with that reason.
+ * and TTFT and ITL p50 within 5% of chat's, and agree request by request with the simulator's
+ * ground-truth log; embeddings and rerank run with their batch size. A dialect the simulator does
+ * not serve (its path answers 404 to the test request) is skipped with that reason.
  */
 @Tag("loopback")
 @Tag("timing")
@@ -123,5 +124,29 @@ class DialectParityTest {
             }
         }
         Assumptions.assumeTrue(unserved.isEmpty(), () -> "the simulator does not serve " + unserved);
+    }
+
+    /** Embeddings and rerank are whole answers: a latency and the server's input tokens, batch by batch. */
+    @Test
+    void embeddingsAndRerankRunAgainstTheSimulatorWithTheirBatchSize() throws Exception {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of())) {
+            for (ApiKind api : List.of(ApiKind.EMBEDDINGS, ApiKind.RERANK)) {
+                RunConfig base = config(sim.url(), api, dir.resolve(api.cliName()));
+                DataSpec batched = new DataSpec("32", "1", null, null, null, null, null, null, "cl100k_base", null, 4,
+                        null);
+                RunConfig config = new RunConfig(base.url(), api, null, false, true, base.load(), base.numRequests(),
+                        null, 0, null, batched, base.seed(), base.timeouts(), base.telemetry(), base.grace(),
+                        base.outputDir(), Map.of(), List.of(), false, 2, null, null, List.of());
+                BenchmarkRun.Result result = SimulatorRuns.run(config);
+                assertThat(result.records()).as(api.cliName()).allSatisfy(r -> {
+                    assertThat(r.succeeded()).isTrue();
+                    assertThat(r.streamed()).isFalse();
+                    assertThat(r.inputTokensFromServer()).isTrue();
+                    assertThat(r.inputTokens()).as("four inputs of about 32 tokens").isGreaterThan(4 * 20);
+                });
+                assertThat(result.report().results().inputTokenThroughput()).as(api.cliName()).isPositive();
+                assertThat(result.report().results().ttftMs().count()).isZero();
+            }
+        }
     }
 }
