@@ -98,7 +98,9 @@ public final class ServerProbe {
         }
         String framework = frameworkOf(ownedBy);
         String version = text(json(get(client, endpoint.rootUrl("/version"), auth)).get("version"));
-        if (framework == null || framework.equals(ownedBy)) {
+        // Only an owner that names no engine llmload knows leaves the engine to the metadata endpoints:
+        // the simulator serves TGI's /info too, and is still the simulator.
+        if (framework == null || !KNOWN_FRAMEWORKS.contains(framework)) {
             JsonNode tgi = json(get(client, endpoint.rootUrl("/info"), auth));
             JsonNode llamaCpp = tgi.has("model_id") ? null : json(get(client, endpoint.rootUrl("/props"), auth));
             if (tgi.has("model_id")) {
@@ -164,6 +166,10 @@ public final class ServerProbe {
         }
         return null;
     }
+
+    /** The engines {@link #frameworkOf} recognises in a model's {@code owned_by}. */
+    private static final java.util.Set<String> KNOWN_FRAMEWORKS =
+            java.util.Set.of("vllm", "sglang", "llama.cpp", "trtllm-serve", "llmload-sim");
 
     /** The engine a model's {@code owned_by} names; other values are kept as they are. */
     static String frameworkOf(String ownedBy) {
