@@ -1,10 +1,10 @@
 package dev.llmload.load;
 
-import dev.llmload.protocol.ServerTimings;
 import dev.llmload.protocol.Usage;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.ServerTimings;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package dev.llmload.metrics;
 
-import dev.llmload.protocol.ServerTimings;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.ServerTimings;
 import dev.llmload.stats.DistributionAccumulator;
 import dev.llmload.stats.Summary;
 import java.util.List;

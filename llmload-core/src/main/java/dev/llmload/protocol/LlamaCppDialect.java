@@ -1,6 +1,7 @@
 package dev.llmload.protocol;
 
 import com.fasterxml.jackson.core.JsonToken;
+import dev.llmload.record.ServerTimings;
 import dev.llmload.workload.RequestSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

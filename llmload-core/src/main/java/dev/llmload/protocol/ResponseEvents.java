@@ -1,5 +1,7 @@
 package dev.llmload.protocol;
 
+import dev.llmload.record.ServerTimings;
+
 /**
  * What a {@link ResponseDecoder} finds in a response, as typed events, in the order the server
  * sent them. Implemented by whoever measures the request; called on the request's event loop,

@@ -1,5 +1,6 @@
 package dev.llmload.protocol;
 
+import dev.llmload.record.ServerTimings;
 import dev.llmload.workload.RequestSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,5 @@
 package dev.llmload.record;
 
-import dev.llmload.protocol.ServerTimings;
-
 /**
  * Everything measured about one request: the raw moments and counts from which every metric is
  * derived (see {@code dev.llmload.metrics.RequestMetrics}), and what {@code requests.jsonl} holds.

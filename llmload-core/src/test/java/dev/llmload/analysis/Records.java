@@ -4,6 +4,7 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.ServerTimings;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.record.TokenSource;
 import java.util.Arrays;
@@ -68,7 +69,7 @@ public final class Records {
     }
 
     /** The same record with the server's own timings, as a native API reports them. */
-    public static RequestRecord withServerTimings(RequestRecord r, dev.llmload.protocol.ServerTimings server) {
+    public static RequestRecord withServerTimings(RequestRecord r, dev.llmload.record.ServerTimings server) {
         return new RequestRecord(r.index(), r.requestId(), r.warmup(), r.timings(), r.tokenEventCounts(), r.httpStatus(),
                 r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
                 r.finishReason(), r.streamed(), r.retryAfter(), r.session(), server);

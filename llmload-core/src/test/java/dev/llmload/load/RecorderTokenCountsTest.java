@@ -2,11 +2,11 @@ package dev.llmload.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmload.protocol.ServerTimings;
 import dev.llmload.protocol.Usage;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.ServerTimings;
 import dev.llmload.record.TokenSource;
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;

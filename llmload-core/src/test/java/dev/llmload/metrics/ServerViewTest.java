@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.Records;
-import dev.llmload.protocol.ServerTimings;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.ServerTimings;
 import dev.llmload.run.LoadSpec;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.llmload.protocol;
 
+import dev.llmload.record.ServerTimings;
 import java.util.List;
 
 /** Writes each event of a decoder down as a line, so a test compares them in order. */

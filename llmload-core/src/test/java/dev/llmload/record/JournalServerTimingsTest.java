@@ -3,7 +3,6 @@ package dev.llmload.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.analysis.Records;
-import dev.llmload.protocol.ServerTimings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.llmload.protocol;
+package dev.llmload.record;
 
 /**
  * The server's own account of one request's time, as its native API reports it (Ollama's
