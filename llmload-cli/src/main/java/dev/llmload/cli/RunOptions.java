@@ -31,9 +31,21 @@ public final class RunOptions {
                     + "Absent: the built-in simulator.")
     String url;
 
-    @Option(names = "--api", paramLabel = "API", defaultValue = "chat",
-            description = "chat (/v1/chat/completions) or completions (/v1/completions). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--api", paramLabel = "API", defaultValue = "auto",
+            description = "The API to speak: chat, completions (OpenAI-compatible), tgi, triton, ollama, ollama-chat, "
+                    + "llamacpp, sglang (native engine APIs), anthropic, responses, embeddings, rerank, or auto: chat "
+                    + "when the server lists a model on /v1/models, else stop and name the native --api it answers. "
+                    + "docs/cli.md lists each. Default: ${DEFAULT-VALUE}.")
     String api;
+
+    @Option(names = "--batch-size", paramLabel = "N", defaultValue = "1",
+            description = "Inputs per request for --api embeddings (texts) and rerank (documents). Default: ${DEFAULT-VALUE}.")
+    int batchSize;
+
+    @Option(names = "--images", paramLabel = "N:WxH",
+            description = "Attach N synthetic PNG images of W x H pixels to every chat request, as data URLs (vision "
+                    + "models); made from --seed and the request, so a seeded run sends the same images.")
+    String images;
 
     @Option(names = "--model", paramLabel = "NAME",
             description = "Model name to send. Default: the first model the server lists on /v1/models.")
@@ -303,6 +315,9 @@ public final class RunOptions {
                     : c.sessions().thinkTimeMs().text()),
             load("max-sessions", c -> c.sessions() == null ? null : c.sessions().maxSessions()),
             key("tokenizer", c -> c.data().tokenizer()),
+            key("batch-size", c -> c.data().batchSize()),
+            key("images", c -> c.data().images() == null ? null : c.data().images().count() + ":"
+                    + c.data().images().width() + "x" + c.data().images().height()),
             key("seed", RunConfig::seed),
             key("connect-timeout", c -> c.bounds().timeouts().connect()),
             key("first-token-timeout", c -> c.bounds().timeouts().firstToken()),
@@ -365,7 +380,7 @@ public final class RunOptions {
                 .warmup(warmup).inputTokens(inputTokens).outputTokens(outputTokens).rangeRatio(rangeRatio)
                 .dataset(dataset).datasetFormat(datasetFormat).sharedPrefix(sharedPrefix).trace(trace)
                 .traceSpeed(traceSpeed).sessions(sessions).thinkTime(thinkTime).maxSessions(maxSessions)
-                .tokenizer(tokenizer).seed(seed).connectTimeout(connectTimeout).firstTokenTimeout(firstTokenTimeout)
+                .tokenizer(tokenizer).batchSize(batchSize).images(images).seed(seed).connectTimeout(connectTimeout).firstTokenTimeout(firstTokenTimeout)
                 .idleTimeout(idleTimeout).requestTimeout(requestTimeout).serverMetrics(serverMetrics)
                 .serverKind(serverKind).gpuMetrics(gpuMetrics).nvidiaSmi(nvidiaSmi).scrapeInterval(scrapeInterval)
                 .grace(grace).exports(exports).metadata(allMetadata).notes(allNotes).insecure(insecure).apiKeyFile(apiKeyFile)

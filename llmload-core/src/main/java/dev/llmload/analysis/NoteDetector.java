@@ -39,10 +39,11 @@ public final class NoteDetector {
     public static final String CLIENT_BEHIND_SCHEDULE = "client_behind_schedule";
     public static final String LOW_SAMPLE_COUNT = "low_sample_count";
     public static final String HIGH_ERROR_RATE = "high_error_rate";
+    public static final String SERVER_CLIENT_DISAGREE = "server_client_disagree";
 
     /** Every kind this detector writes: a rebuild replaces exactly these and keeps the others. */
     public static final java.util.Set<String> KINDS = java.util.Set.of(RATE_LIMITED, OOM, TIMEOUTS, QUEUEING,
-            LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE);
+            LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE, SERVER_CLIENT_DISAGREE);
 
     /** Messages servers use when memory or KV-cache space runs out (vLLM, SGLang, TGI, PyTorch). */
     static final Pattern OOM_MESSAGE = Pattern.compile(
@@ -95,6 +96,10 @@ public final class NoteDetector {
         behindSchedule(ScheduleFidelity.lags(all, load, sessionGate), load.maxConcurrency(), sessionGate, notes);
         lowSampleCount(results, notes);
         highErrorRate(results, notes);
+        String disagreement = results.serverView() == null ? null : results.serverView().disagreement();
+        if (disagreement != null) {
+            notes.add(new Note(SERVER_CLIENT_DISAGREE, disagreement));
+        }
         return List.copyOf(notes);
     }
 
