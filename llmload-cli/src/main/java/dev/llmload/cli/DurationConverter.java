@@ -1,6 +1,6 @@
 package dev.llmload.cli;
 
-import dev.llmload.run.Durations;
+import dev.llmload.config.Durations;
 import java.time.Duration;
 import picocli.CommandLine;
 

@@ -42,7 +42,7 @@ public final class Main implements Runnable {
             return EXIT_USAGE;
         });
         commandLine.setExecutionExceptionHandler((exception, failed, parseResult) -> {
-            if (exception instanceof UsageException) {
+            if (exception instanceof UsageException || exception instanceof dev.llmload.config.ConfigException) {
                 failed.getErr().println("llmload: " + exception.getMessage());
                 return EXIT_USAGE;
             }

@@ -43,7 +43,7 @@ enum Scenarios {
         return leadsWith;
     }
 
-    /** Option defaults by long option name without dashes. */
+    /** Option defaults by long option name without dashes: keys of {@link RunOptions#KEYS}. */
     Map<String, String> defaults() {
         return defaults;
     }

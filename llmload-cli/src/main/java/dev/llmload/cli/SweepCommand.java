@@ -1,10 +1,9 @@
 package dev.llmload.cli;
 
+import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.run.BenchmarkRun;
-import dev.llmload.run.RunConfig;
 import dev.llmload.run.RunException;
-import dev.llmload.sim.server.SimServer;
 import dev.llmload.sweep.CapacitySearch;
 import dev.llmload.sweep.SweepMode;
 import dev.llmload.sweep.SweepReport;
@@ -14,7 +13,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -27,8 +25,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code llmload sweep}: a series of load points, each a run directory under one sweep directory;
  * or a search for the highest load that meets percentile SLOs. Every option of {@code llmload run}
- * that describes the target, the data and the workload is accepted and handed to it, so a point
- * is exactly the run {@code llmload run} would make at that load.
+ * that describes the target, the data and the workload is accepted (the same {@link RunOptions}),
+ * so a point is exactly the run {@code llmload run} would make at that load.
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         sortOptions = false, usageHelpWidth = 110,
@@ -109,12 +107,15 @@ public final class SweepCommand implements Callable<Integer> {
                     + "holds a complete report of the same configuration are kept, not run again.")
     Path resume;
 
-    /** The options of {@code llmload run}, handed to it as typed. */
-    @CommandLine.Unmatched
-    List<String> runOptions = new ArrayList<>();
+    /** The options of {@code llmload run} but the four spelled here as lists, percentiles and a sweep directory. */
+    @CommandLine.Mixin
+    RunOptions run;
 
     @Override
     public Integer call() throws Exception {
+        if (run.configPending()) {
+            return run.withConfig(spec, SweepCommand::new, command -> command.run, false).call();
+        }
         long chosen = Stream.of(concurrency != null, requestRate != null, auto, findCapacity).filter(b -> b).count();
         if (chosen != 1) {
             throw new UsageException("give exactly one of --concurrency LIST, --request-rate LIST, --auto and "
@@ -139,32 +140,24 @@ public final class SweepCommand implements Callable<Integer> {
         if (resume != null && !Files.isDirectory(resume)) {
             throw new UsageException("--resume: no such directory: " + resume);
         }
-        RunCommand run = runCommand(requestRate != null || auto || (findCapacity && by.equals("rate")));
-        RunConfig base = run.effectiveConfig();
+        // The swept kind of load at a first value, keeping the user's arrival, burstiness and gate for rates.
+        boolean rates = requestRate != null || auto || (findCapacity && by.equals("rate"));
+        RunConfig.Builder builder = run.builder();
+        RunConfig base = (rates ? builder.requestRate(1.0) : builder.concurrency(1)).build();
         SweepMode mode = mode(base);
-        String apiKey = RunCommand.ApiKeys.read(run.apiKeyFile);
+        String apiKey = base.target().keySource().read();
         PrintWriter out = spec.commandLine().getOut();
-        SimServer simulator = null;
-        try {
-            String target = base.url();
-            if (target == null) {
-                simulator = run.startSimulator();
-                target = "http://127.0.0.1:" + simulator.port();
-                out.println("Target: the built-in llmload simulator at " + target + " (no GPU involved).");
-            }
-            Path directory = resume != null ? resume : outputDir != null ? outputDir : defaultDirectory(target, base);
-            return sweep(base, directory, mode, limits, target, apiKey, out);
-        } finally {
-            if (simulator != null) {
-                simulator.close();
-            }
+        try (TargetServer target = TargetServer.open(base.target().url(), run.simConfig, out, false)) {
+            Path directory = resume != null ? resume : outputDir != null ? outputDir
+                    : defaultDirectory(target.url(), base);
+            return sweep(base, directory, mode, limits, target.url(), apiKey, out);
         }
     }
 
     private int sweep(RunConfig base, Path directory, SweepMode mode, PercentileSlo limits, String target, String apiKey,
                       PrintWriter out) throws Exception {
         AtomicReference<BenchmarkRun> current = new AtomicReference<>();
-        String commandLine = RunCommand.commandLine("llmload sweep", RunCommand.argumentsOf(spec));
+        String commandLine = RunCommand.commandLine("llmload sweep", run.typedArguments(spec));
         SweepRunner runner;
         try {
             runner = new SweepRunner(base, directory, mode, limits, coolDown, kneeFactor, config -> {
@@ -199,11 +192,7 @@ public final class SweepCommand implements Callable<Integer> {
         out.print(conclusion(report));
         out.println("Sweep directory: " + directory);
         out.flush();
-        return switch (signals.received()) {
-            case "INT" -> RunCommand.EXIT_INTERRUPTED;
-            case "TERM" -> RunCommand.EXIT_TERMINATED;
-            default -> 0;
-        };
+        return RunCommand.exitCode(signals);
     }
 
     private SweepMode mode(RunConfig base) {
@@ -222,7 +211,8 @@ public final class SweepCommand implements Callable<Integer> {
                 if (unboundedConcurrency != null && unboundedConcurrency < 1) {
                     throw new IllegalArgumentException("--unbounded-concurrency must be at least 1");
                 }
-                long all = base.numRequests() == null ? 512 : Math.min(512, base.numRequests());
+                Long requests = base.bounds().numRequests();
+                long all = requests == null ? 512 : Math.min(512, requests);
                 return new SweepMode.Auto(points, unboundedConcurrency == null ? (int) all : unboundedConcurrency);
             }
             SweepMode.Axis axis = switch (by) {
@@ -243,25 +233,6 @@ public final class SweepCommand implements Callable<Integer> {
     private String optionOf() {
         return concurrency != null ? "--concurrency" : requestRate != null ? "--request-rate"
                 : auto ? "--points" : "--find-capacity";
-    }
-
-    /**
-     * {@code llmload run} parsed with the options handed to it plus a load of the swept kind, so
-     * that the run checks them all and a rate sweep keeps the user's {@code --arrival},
-     * {@code --burstiness} and {@code --max-concurrency}.
-     */
-    private RunCommand runCommand(boolean rates) {
-        List<String> args = new ArrayList<>(runOptions);
-        args.add(rates ? "--request-rate=1" : "--concurrency=1");
-        CommandLine parser = new CommandLine(new RunCommand());
-        parser.setOut(spec.commandLine().getOut());
-        parser.setErr(spec.commandLine().getErr());
-        try {
-            parser.parseArgs(args.toArray(String[]::new));
-        } catch (CommandLine.ParameterException e) {
-            throw new UsageException(e.getMessage() + " (options of 'llmload run' that a sweep accepts)");
-        }
-        return parser.getCommand();
     }
 
     /** {@code results/<timestamp>-sweep-<target>}, stamped and named as a run's default directory is. */

@@ -7,7 +7,7 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.TimeoutKind;
-import dev.llmload.run.LoadSpec;
+import dev.llmload.config.Load;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Statistics;
 import dev.llmload.stats.Summary;
@@ -40,10 +40,12 @@ public final class NoteDetector {
     public static final String LOW_SAMPLE_COUNT = "low_sample_count";
     public static final String HIGH_ERROR_RATE = "high_error_rate";
     public static final String STREAM_IGNORED = "stream_ignored";
+    public static final String SERVER_CLIENT_DISAGREE = "server_client_disagree";
 
     /** Every kind this detector writes: a rebuild replaces exactly these and keeps the others. */
     public static final java.util.Set<String> KINDS = java.util.Set.of(RATE_LIMITED, OOM, TIMEOUTS, QUEUEING,
-            LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE, STREAM_IGNORED);
+            LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE, STREAM_IGNORED,
+            SERVER_CLIENT_DISAGREE);
 
     /** Messages servers use when memory or KV-cache space runs out (vLLM, SGLang, TGI, PyTorch). */
     static final Pattern OOM_MESSAGE = Pattern.compile(
@@ -72,7 +74,7 @@ public final class NoteDetector {
      * @param results    computed from the same records
      * @param load       the load as configured: the schedule rule applies to open loops only
      */
-    public static List<Note> detect(List<RequestRecord> all, RunResults results, LoadSpec load) {
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load) {
         return detect(all, results, load, null);
     }
 
@@ -80,7 +82,7 @@ public final class NoteDetector {
      * @param sessionGate {@code --max-sessions} of an open-loop session run (null otherwise): a
      *                    session start that found it full waited, which is not lag
      */
-    public static List<Note> detect(List<RequestRecord> all, RunResults results, LoadSpec load, Integer sessionGate) {
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate) {
         return detect(all, results, load, sessionGate, false);
     }
 
@@ -88,7 +90,7 @@ public final class NoteDetector {
      * @param streamRequested the requests asked for a stream: a success answered in one body means
      *                        the server ignored that
      */
-    public static List<Note> detect(List<RequestRecord> all, RunResults results, LoadSpec load, Integer sessionGate,
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
                                     boolean streamRequested) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
                 .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
@@ -107,6 +109,10 @@ public final class NoteDetector {
         highErrorRate(results, notes);
         if (streamRequested) {
             streamIgnored(measured, notes);
+        }
+        String disagreement = results.serverView() == null ? null : results.serverView().disagreement();
+        if (disagreement != null) {
+            notes.add(new Note(SERVER_CLIENT_DISAGREE, disagreement));
         }
         return List.copyOf(notes);
     }

@@ -1,7 +1,7 @@
 package dev.llmload.analysis;
 
 import dev.llmload.record.RequestRecord;
-import dev.llmload.run.LoadSpec;
+import dev.llmload.config.Load;
 import dev.llmload.stats.Statistics;
 import dev.llmload.stats.Summary;
 import java.util.Arrays;
@@ -39,7 +39,7 @@ public record ScheduleFidelity(String arrivals, Double targetRate, Double schedu
      * @param sessionGate {@code --max-sessions} of an open-loop session run; null otherwise
      * @return null for a closed loop of independent requests, which has no schedule
      */
-    public static ScheduleFidelity of(List<RequestRecord> all, LoadSpec load, Integer sessionGate) {
+    public static ScheduleFidelity of(List<RequestRecord> all, Load load, Integer sessionGate) {
         Lags lags = lags(all, load, sessionGate);
         if (lags == null) {
             return null;
@@ -59,7 +59,7 @@ public record ScheduleFidelity(String arrivals, Double targetRate, Double schedu
     record Lags(boolean sessions, List<RequestRecord> measuredSent, long waitedAtGate, double[] lagsMs) {}
 
     /** The send lags of a run; null when it has no schedule (a closed loop of independent requests). */
-    static Lags lags(List<RequestRecord> all, LoadSpec load, Integer sessionGate) {
+    static Lags lags(List<RequestRecord> all, Load load, Integer sessionGate) {
         boolean sessions = all.stream().anyMatch(r -> r.session() != null);
         if (!load.isOpen() && !sessions) {
             return null;

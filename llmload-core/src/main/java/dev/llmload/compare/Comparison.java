@@ -1,8 +1,8 @@
 package dev.llmload.compare;
 
+import dev.llmload.config.Load;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.report.RunDirectory;
-import dev.llmload.run.LoadSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -90,8 +90,8 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
     }
 
     private static boolean sameLoad(RunDirectory a, RunDirectory b) {
-        LoadSpec x = a.report().config() == null ? null : a.report().config().load();
-        LoadSpec y = b.report().config() == null ? null : b.report().config().load();
+        Load x = a.report().config() == null ? null : a.report().config().load();
+        Load y = b.report().config() == null ? null : b.report().config().load();
         return x != null && x.equals(y);
     }
 

@@ -5,6 +5,7 @@ import dev.llmload.http.ExchangeFailure;
 import dev.llmload.http.ResponseListener;
 import dev.llmload.http.ServerText;
 import dev.llmload.http.sse.SseDecoder;
+import dev.llmload.http.sse.StreamFramer;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.MalformedMessageException;
 import dev.llmload.protocol.ResponseDecoder;
@@ -13,6 +14,7 @@ import dev.llmload.protocol.Usage;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.ServerTimings;
 import dev.llmload.record.TimeoutKind;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -32,7 +34,7 @@ import java.util.function.BiConsumer;
  * callback, timer and {@link #cancel} runs on that loop afterwards.
  *
  * <p>It measures from typed {@link ResponseEvents} and does not know which dialect it speaks: the
- * response is cut into messages by its framing (SSE events, or the whole body), each message
+ * response is cut into messages by its framing (SSE events, NDJSON lines, or the whole body), each message
  * carrying the time of the network read that completed it, and the dialect's
  * {@link ResponseDecoder} reads a message only after that time was taken.
  */
@@ -59,8 +61,8 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
     private Exchange exchange;
     /** The same exchange as other threads know it, for {@link #cancel}. */
     private volatile Exchange handle;
-    /** Frames a streamed answer into events; null for a response read whole. */
-    private SseDecoder sse;
+    /** Frames a streamed answer into messages; null for a response read whole. */
+    private StreamFramer framer;
     private ResponseDecoder decoder;
     private ByteArrayOutputStream body;
     private int status;
@@ -72,6 +74,9 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
     private long firstContentNanos = RequestTimings.NEVER;
     private long lastActivityNanos;
     private final LongList tokenTimes = new LongList();
+    /** The server's token count of each token event, when the dialect gives them (-1: not given); else null. */
+    private LongList tokenCounts;
+    private ServerTimings serverTimings;
     private final List<String> tokenTexts = new ArrayList<>();
     private Usage usage;
     private String finishReason;
@@ -166,11 +171,8 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         this.location = headers.get(HttpHeaderNames.LOCATION);
         this.retryAfter = headers.get(HttpHeaderNames.RETRY_AFTER);
         String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE, "");
-        sse = switch (dialect.streamFraming().forResponse(status, contentType)) {
-            case SSE -> new SseDecoder(this);
-            case WHOLE_BODY -> null;
-        };
-        if (sse != null) {
+        framer = Framers.of(dialect.streamFraming().forResponse(status, contentType), this);
+        if (framer != null) {
             streamed = true;
             decoder = dialect.newDecoder(this);
         } else {
@@ -194,11 +196,11 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         } else if (responseBytes > limits.maxResponseBytes()) {
             abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "response larger than " + limits.maxResponseBytes()
                     + " bytes (--max-response-bytes); ended"));
-        } else if (sse != null && pendingEventBytes > limits.maxEventBytes()) {
+        } else if (framer != null && pendingEventBytes > limits.maxEventBytes()) {
             abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "stream event larger than " + limits.maxEventBytes()
                     + " bytes (--max-event-bytes); ended"));
-        } else if (sse != null) {
-            sse.feed(chunk, nanos);
+        } else if (framer != null) {
+            framer.feed(chunk, nanos);
         } else if (body.size() < MAX_ERROR_BODY || status == 200) {
             body.writeBytes(ByteBufUtil.getBytes(chunk));
         }
@@ -215,6 +217,9 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
             decoder.message(eventType, data, nanos);
         } catch (MalformedMessageException e) {
             abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, e.getMessage()));
+        } catch (RuntimeException e) {
+            // Server bytes must never throw out of the event loop: whatever a decoder missed is a protocol failure.
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "unreadable message: " + e));
         }
     }
 
@@ -246,6 +251,24 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
     }
 
     @Override
+    public void tokenCount(int tokens) {
+        if (tokenCounts == null) {
+            tokenCounts = new LongList();
+        }
+        while (tokenCounts.size() < tokenTimes.size() - 1) {
+            tokenCounts.add(-1);
+        }
+        if (tokenCounts.size() == tokenTimes.size() - 1) {
+            tokenCounts.add(tokens);
+        }
+    }
+
+    @Override
+    public void serverTimings(ServerTimings timings) {
+        serverTimings = timings;
+    }
+
+    @Override
     public void usage(Usage reported) {
         usage = reported;
     }
@@ -267,8 +290,8 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
 
     @Override
     public void onComplete(long nanos) {
-        if (sse != null) {
-            sse.endOfStream();
+        if (framer != null) {
+            framer.endOfStream();
         }
         Outcome outcome;
         if (pendingFailure != null) {
@@ -280,9 +303,11 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
             outcome = Outcome.Failure.of(FailureClass.forHttpStatus(status), "HTTP " + status + ": " + errorMessage());
         } else if (streamError != null) {
             outcome = Outcome.Failure.of(FailureClass.STREAM_ERROR, streamError);
+        } else if (streamed && !endMarkerSeen && dialect.endMarker() != null) {
+            outcome = Outcome.Failure.of(FailureClass.PROTOCOL, "the stream ended without " + dialect.endMarker()
+                    + " (after " + tokenTimes.size() + " token events)");
         } else if (streamed) {
-            outcome = endMarkerSeen ? Outcome.SUCCESS : Outcome.Failure.of(FailureClass.PROTOCOL,
-                    "the stream ended without its end marker (after " + tokenTimes.size() + " token events)");
+            outcome = Outcome.SUCCESS;
         } else {
             outcome = decodeWholeBody(nanos);
         }
@@ -295,6 +320,8 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
             dialect.newDecoder(this).body(body.toByteArray(), nanos);
         } catch (MalformedMessageException e) {
             return Outcome.Failure.of(FailureClass.PROTOCOL, e.getMessage());
+        } catch (RuntimeException e) {
+            return Outcome.Failure.of(FailureClass.PROTOCOL, "unreadable body: " + e);
         }
         return streamError != null ? Outcome.Failure.of(FailureClass.STREAM_ERROR, streamError) : Outcome.SUCCESS;
     }
@@ -343,7 +370,20 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos,
                 firstContentNanos, nanos, tokenTimes.toArray());
         onFinished.accept(this, new FinishedRequest(request, requestId, warmup,
-                timings, List.copyOf(tokenTexts), status, outcome, usage, ServerText.clean(finishReason), streamed,
-                ServerText.clean(retryAfter), endMarkerSeen));
+                timings, List.copyOf(tokenTexts), serverTokenCounts(), status, outcome, usage,
+                ServerText.clean(finishReason), streamed, ServerText.clean(retryAfter), endMarkerSeen, serverTimings));
+    }
+
+    /** The server's count for each token event (-1 where it gave none), or null when it gave none at all. */
+    private int[] serverTokenCounts() {
+        if (tokenCounts == null) {
+            return null;
+        }
+        long[] given = tokenCounts.toArray();
+        int[] counts = new int[tokenTimes.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = i < given.length ? (int) given[i] : -1;
+        }
+        return counts;
     }
 }

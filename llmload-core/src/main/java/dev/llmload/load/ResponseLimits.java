@@ -29,6 +29,22 @@ public record ResponseLimits(long maxEventBytes, long maxResponseBytes, int toke
                 DEFAULT_TOKEN_SLACK);
     }
 
+    /**
+     * Jackson's filter that leaves default limits out of report.json, so a run that did not change
+     * them records its configuration as earlier versions did.
+     */
+    static final class Defaults {
+        @Override
+        public boolean equals(Object value) {
+            return defaults().equals(value);
+        }
+
+        @Override
+        public int hashCode() {
+            return 0;
+        }
+    }
+
     /** The most token events a response to a request for {@code maxTokens} may carry. */
     public int maxTokenEvents(int maxTokens) {
         long bound = (long) tokenFactor * Math.max(0, maxTokens) + tokenSlack;

@@ -1,5 +1,6 @@
 package dev.llmload.load;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Duration;
 
 /**
@@ -12,7 +13,14 @@ import java.time.Duration;
  * @param total      from the send to the end of the response
  * @param limits     bytes and tokens one response may bring
  */
-public record Timeouts(Duration connect, Duration firstToken, Duration idle, Duration total, ResponseLimits limits) {
+public record Timeouts(Duration connect, Duration firstToken, Duration idle, Duration total,
+                       @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ResponseLimits.Defaults.class)
+                       ResponseLimits limits) {
+
+    public Timeouts {
+        // A configuration recorded before response limits existed had the defaults.
+        limits = limits == null ? ResponseLimits.defaults() : limits;
+    }
 
     /** Time limits with the default response limits. */
     public Timeouts(Duration connect, Duration firstToken, Duration idle, Duration total) {

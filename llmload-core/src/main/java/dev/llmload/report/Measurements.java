@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.config.RunConfig;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
@@ -7,7 +8,6 @@ import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
 import dev.llmload.note.Note;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.run.RunConfig;
 import java.util.List;
 
 /**
@@ -25,24 +25,12 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         notes = List.copyOf(notes);
     }
 
-    /**
-     * @param records every record of the run, warm-up included, in any order
-     * @throws IllegalArgumentException when the configuration's {@code --slo} does not parse
-     */
+    /** @param records every record of the run, warm-up included, in any order */
     public static Measurements derive(List<RequestRecord> records, RunConfig config) {
-        Slo slo = config.slo() == null ? null : Slo.parse(config.slo());
+        Slo slo = config.slo() == null ? null : config.slo().slo();
         RunResults results = RunResults.compute(records, slo);
-        Integer gate = sessionGate(config);
+        Integer gate = config.sessionGate();
         return new Measurements(results, TimeSeries.of(records), ScheduleFidelity.of(records, config.load(), gate),
-                NoteDetector.detect(records, results, config.load(), gate, config.stream()));
-    }
-
-    /**
-     * The bound on sessions in flight of an open-loop session run: requests held back by it waited
-     * for a slot and did not lag their schedule. Null for every other run.
-     */
-    private static Integer sessionGate(RunConfig config) {
-        return config.data().sessions() == null || !config.load().isOpen() ? null
-                : config.data().sessions().maxSessions();
+                NoteDetector.detect(records, results, config.load(), gate, config.target().stream()));
     }
 }

@@ -53,7 +53,7 @@ public final class ReportFiles {
             return JSON.readerFor(RunReport.class)
                     .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                     .readValue(file.toFile());
-        } catch (IOException e) {
+        } catch (IOException | IllegalArgumentException e) { // the recorded config is checked as it is read
             String message = e.getMessage() == null ? e.getClass().getSimpleName()
                     : e.getMessage().lines().findFirst().orElse("");
             throw new IOException(file + " is not an llmload report: " + message, e);
@@ -76,7 +76,7 @@ public final class ReportFiles {
                 TimeSeriesCsv.format(report.timeseries(), telemetryColumns(report.telemetry())));
         writeAtomically(dir.resolve(HtmlReport.FILE_NAME), HtmlReport.forRun(report, records,
                 htmlTelemetry(telemetryColumns(report.telemetry()))));
-        if (report.config() != null && report.config().exports().contains("vllm")) {
+        if (report.config() != null && report.config().output().exports().contains("vllm")) {
             writeAtomically(dir.resolve(VLLM_EXPORT), JSON.writeValueAsString(VllmExport.toJson(report, records)) + "\n");
         }
     }

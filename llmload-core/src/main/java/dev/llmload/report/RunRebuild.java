@@ -36,12 +36,7 @@ public final class RunRebuild {
         RunReport base = ReportFiles.readReport(fromFinishedRun ? finished : started);
         Path journal = dir.resolve(Journal.FILE_NAME);
         List<RequestRecord> records = Files.exists(journal) ? Journal.read(journal) : List.of();
-        Measurements measurements;
-        try {
-            measurements = Measurements.derive(records, base.config());
-        } catch (IllegalArgumentException e) {
-            throw new IOException("the recorded --slo does not parse: " + e.getMessage(), e);
-        }
+        Measurements measurements = Measurements.derive(records, base.config());
         // A run that never wrote its report ended when its last request was journaled.
         String endedAt = fromFinishedRun ? base.run().endedAt()
                 : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;

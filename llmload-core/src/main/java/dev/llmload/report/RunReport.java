@@ -4,9 +4,8 @@ import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.config.RunConfig;
 import dev.llmload.note.Note;
-import dev.llmload.run.LoadSpec;
-import dev.llmload.run.RunConfig;
 import dev.llmload.stats.Summary;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
 import java.util.List;
@@ -78,9 +77,16 @@ public record RunReport(
     public record Load(String mode, Integer concurrency, Double requestRate, String arrival, Double burstiness,
                        Integer maxConcurrency, Long numRequests, Double durationS, int warmup) {
 
-        public static Load of(LoadSpec spec, Long numRequests, Double durationS, int warmup) {
-            return new Load(spec.mode(), spec.concurrency(), spec.requestRate(), spec.arrival(), spec.burstiness(),
-                    spec.maxConcurrency(), numRequests, durationS, warmup);
+        public static Load of(dev.llmload.config.Load load, Long numRequests, Double durationS, int warmup) {
+            return switch (load) {
+                case dev.llmload.config.Load.Closed closed -> new Load("closed", closed.concurrency(), null, null, null,
+                        null, numRequests, durationS, warmup);
+                case dev.llmload.config.Load.Open open -> new Load("open", null, open.requestRate(),
+                        open.arrival().cliName(), open.burstiness(), open.maxConcurrency(), numRequests, durationS,
+                        warmup);
+                case dev.llmload.config.Load.Trace trace -> new Load("open", null, null, "trace", null,
+                        trace.maxConcurrency(), numRequests, durationS, warmup);
+            };
         }
     }
 

@@ -46,7 +46,7 @@ public final class VllmExport {
         json.put("num_prompts", results.requests().attempted());
         // vLLM flattens --metadata key=value pairs into top-level keys; never over its own keys.
         if (report.config() != null) {
-            report.config().metadata().forEach((key, value) -> {
+            report.config().output().metadata().forEach((key, value) -> {
                 if (!json.has(key)) {
                     json.put(key, value);
                 }

@@ -1,5 +1,9 @@
 package dev.llmload.run;
 
+import dev.llmload.config.Bounds;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
+import dev.llmload.config.Telemetry;
 import dev.llmload.http.Endpoint;
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.load.Dispatcher;
@@ -15,8 +19,9 @@ import dev.llmload.load.Sender;
 import dev.llmload.load.SessionDispatcher;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
-import dev.llmload.metrics.Slo;
+import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.Dialect;
+import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
@@ -24,6 +29,7 @@ import dev.llmload.report.ClientHost;
 import dev.llmload.report.Measurements;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
+import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.session.SessionSource;
 import dev.llmload.workload.source.RequestSource;
@@ -74,7 +80,7 @@ public final class BenchmarkRun {
     private volatile boolean stopRequested;
 
     /**
-     * @param targetUrl the server to load: {@code config.url()}, or the embedded simulator's address
+     * @param targetUrl the server to load: {@code config.target().url()}, or the embedded simulator's address
      *                  when the config names none (the config is recorded as given, so a repeat
      *                  starts a simulator of its own)
      * @param apiKey    bearer token or null; it goes only into the Authorization header
@@ -101,33 +107,42 @@ public final class BenchmarkRun {
 
     public Result execute() throws RunException, IOException, InterruptedException {
         Tokenizer tokenizer = tokenizer();
-        checkSlo();
-        long count = config.numRequests() == null ? -1 : config.numRequests();
+        long count = config.bounds().numRequests() == null ? -1 : config.bounds().numRequests();
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
         SessionSource sessions = openSessions(tokenizer);
         try (RequestSource source = sessions == null ? openSource(tokenizer) : null) {
             LoadPlan plan;
             try {
-                plan = Traffic.plan(config.load(), count, config.duration(), config.seed(),
-                        Workloads.traceOffsets(source), config.data().traceSpeed());
+                plan = Traffic.plan(config.load(), count, config.bounds().duration(), config.seed(),
+                        Workloads.traceOffsets(source));
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
             }
-            Endpoint endpoint = Endpoint.openAiBase(targetUrl);
-            ServerProbe.ServerInfo server = ServerProbe.probe(endpoint, apiKey, config.insecure());
-            String model = config.model() != null ? config.model() : server.model();
+            Endpoint openAi = Endpoint.openAiBase(targetUrl);
+            ServerProbe.ServerInfo server = ServerProbe.probe(openAi, apiKey, config.target().api(),
+                    config.target().insecure());
+            ApiKind api = config.target().api() == ApiKind.AUTO
+                    ? ServerProbe.resolveAuto(openAi, server, apiKey, config.target().insecure())
+                    : config.target().api();
+            Endpoint endpoint = api.atServerRoot() ? Endpoint.nativeBase(targetUrl) : openAi;
+            String model = config.target().model() != null ? config.target().model() : server.model();
             if (model == null) {
-                throw new RunException("the server at " + endpoint + " lists no model on /v1/models; give one with --model");
+                throw new RunException("the server at " + openAi + " lists no model on /v1/models; give one with --model");
             }
-            Dialect dialect = Dialect.of(new RequestOptions(config.api(), model, config.stream(),
-                    config.ignoreEos(), null));
-            Path directory = Files.createDirectories(config.outputDir());
+            Dialect dialect;
+            try {
+                dialect = Dialect.of(new RequestOptions(api, model, config.target().stream(), config.target().ignoreEos(), null,
+                        config.data().batchSize(), config.data().images(), config.seed()));
+            } catch (IllegalArgumentException e) {
+                throw new RunException(e.getMessage(), e);
+            }
+            Path directory = Files.createDirectories(config.output().dir());
             String runId = directory.getFileName().toString();
             String startedAt = Instant.now().toString();
-            RunRecordParts parts = new RunRecordParts(runId, startedAt, model, server, endpoint,
+            RunRecordParts parts = new RunRecordParts(runId, startedAt, model, api, server, endpoint,
                     sessions != null ? sessions.describe() : source.describe(),
-                    sessions != null ? sessions.contentHash() : source.contentHash());
+                    withImages(sessions != null ? sessions.contentHash() : source.contentHash()));
             // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
             ReportFiles.writeRunStart(directory, report(parts, null, List.of()));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
@@ -144,15 +159,25 @@ public final class BenchmarkRun {
         }
     }
 
+    /**
+     * The data's content hash, with the synthetic images folded in when {@code --images} adds them:
+     * their pixels follow from the seed and the image size, so those identify them.
+     */
+    private String withImages(String contentHash) {
+        ImageInputs images = config.data().images();
+        return images == null ? contentHash : ContentHash.of(contentHash + " images " + images.count() + ":"
+                + images.width() + "x" + images.height() + " seed " + config.seed());
+    }
+
     /** What the report says about the run that is known before the first request. */
-    private record RunRecordParts(String runId, String startedAt, String model, ServerProbe.ServerInfo server,
+    private record RunRecordParts(String runId, String startedAt, String model, ApiKind api, ServerProbe.ServerInfo server,
                                   Endpoint endpoint, String sourceDescription, String contentHash) {}
 
     /** The records of a run and the clock reading its offsets are relative to. */
     private record Sent(List<RequestRecord> records, long runStartNanos) {}
 
     private TelemetryConfig telemetryConfig(Endpoint endpoint) throws RunException {
-        TelemetrySpec spec = config.telemetry();
+        Telemetry spec = config.telemetry();
         try {
             URI server = switch (spec.serverMetrics()) {
                 case "off" -> null;
@@ -163,8 +188,9 @@ public final class BenchmarkRun {
                     spec.serverKind() == null ? null : EngineKind.byName(spec.serverKind()).orElseThrow(() ->
                             new IllegalArgumentException("unknown --server-kind '" + spec.serverKind()
                                     + "' (expected vllm, sglang, tgi, trtllm, triton or llamacpp)")),
-                    spec.gpuMetrics().stream().map(URI::create).toList(), spec.nvidiaSmi(),
-                    spec.nvidiaSmiInterval(), spec.scrapeInterval());
+                    spec.gpuMetrics().stream().map(URI::create).toList(),
+                    spec.nvidiaSmi() == null ? null : "nvidia-smi",
+                    spec.nvidiaSmi() == null ? java.time.Duration.ofSeconds(1) : spec.nvidiaSmi(), spec.scrapeInterval());
         } catch (IllegalArgumentException e) {
             throw new RunException("telemetry: " + e.getMessage(), e);
         }
@@ -194,41 +220,31 @@ public final class BenchmarkRun {
                       long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
             throws IOException, InterruptedException, RunException {
         try (PreparedFeed feed = sessions == null ? new PreparedFeed(source, dialect, count) : null;
-             LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, config.ioThreads(),
-                     config.timeouts().connect(), config.insecure());
+             LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, dialect.keyHeader(), config.client().ioThreads(),
+                     config.bounds().timeouts().connect(), config.target().insecure());
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
             getReady(feed, client, dialect, plan, count, runId);
             telemetry.start();
             long runStart = System.nanoTime();
             Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
+            Bounds bounds = config.bounds();
             long limit = count < 0 ? Long.MAX_VALUE : count;
             Sender sender = sessions != null
-                    ? new SessionDispatcher(client, dialect, config.timeouts(), plan, sessions, limit, config.duration(),
-                            config.warmup(), config.warmupTime(), recorder, runStart, runId + "-")
-                    : new Dispatcher(client, dialect, config.timeouts(), plan, feed, limit, config.duration(),
-                            config.warmup(), config.warmupTime(), recorder, runStart, runId + "-");
+                    ? new SessionDispatcher(client, dialect, bounds.timeouts(), plan, sessions, limit, bounds.duration(),
+                            bounds.warmup(), bounds.warmupTime(), recorder, runStart, runId + "-")
+                    : new Dispatcher(client, dialect, bounds.timeouts(), plan, feed, limit, bounds.duration(),
+                            bounds.warmup(), bounds.warmupTime(), recorder, runStart, runId + "-");
             stopSending = sender::stop;
             if (stopRequested) {
                 sender.stop();
             }
             try {
-                sender.run(config.grace());
+                sender.run(bounds.grace());
             } catch (DatasetException e) {
                 sender.stop();
                 throw new RunException(e.getMessage(), e);
             }
             return new Sent(recorder.finish(), runStart);
-        }
-    }
-
-    /** Checks {@code --slo} before any load; {@link Measurements#derive} reads it at the end. */
-    private void checkSlo() throws RunException {
-        try {
-            if (config.slo() != null) {
-                Slo.parse(config.slo());
-            }
-        } catch (IllegalArgumentException e) {
-            throw new RunException("--slo: " + e.getMessage(), e);
         }
     }
 
@@ -247,12 +263,12 @@ public final class BenchmarkRun {
             case LoadPlan.ClosedLoop closed -> closed.concurrency().concurrencyAt(0);
             case LoadPlan.OpenLoop open -> open.maxConcurrency() > 0 ? open.maxConcurrency() : OPEN_LOOP_CONNECTIONS;
         };
-        int sessions = config.data().sessions() == null || config.data().sessions().maxSessions() == null
-                ? 0 : config.data().sessions().maxSessions();
+        int sessions = config.sessions() == null || config.sessions().maxSessions() == null
+                ? 0 : config.sessions().maxSessions();
         int connections = Math.max(inFlight, sessions);
         client.preconnect((int) Math.min(connections, count < 0 ? connections : count), READY_TIMEOUT);
         HotPaths.warmUp(dialect);
-        FinishedRequest test = TestRequest.send(client, dialect, config.timeouts(), runId + "-test", READY_TIMEOUT);
+        FinishedRequest test = TestRequest.send(client, dialect, config.bounds().timeouts(), runId + "-test", READY_TIMEOUT);
         // Refused credentials or an unknown model or path fail every request alike: say so now.
         if (test != null && test.outcome() instanceof Outcome.Failure failure
                 && (test.httpStatus() == 401 || test.httpStatus() == 403 || test.httpStatus() == 404)) {
@@ -276,7 +292,7 @@ public final class BenchmarkRun {
 
     private SessionSource openSessions(Tokenizer tokenizer) throws RunException {
         try {
-            return Workloads.openSessions(config.data(), tokenizer, config.seed());
+            return Workloads.openSessions(config.sessions(), config.data(), tokenizer, config.seed());
         } catch (IllegalArgumentException e) {
             throw new RunException(e.getMessage(), e);
         }
@@ -284,7 +300,7 @@ public final class BenchmarkRun {
 
     private RequestSource openSource(Tokenizer tokenizer) throws RunException {
         try {
-            return Workloads.open(config.data(), tokenizer, config.seed());
+            return Workloads.open(config.data(), config.load(), tokenizer, config.seed());
         } catch (DatasetException | IllegalArgumentException e) {
             throw new RunException(e.getMessage(), e);
         }
@@ -297,10 +313,10 @@ public final class BenchmarkRun {
      * @param toolNotes notes from telemetry; the user's notes follow them
      */
     private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<Note> toolNotes) {
-        var meta = config.metadata();
+        var meta = config.output().metadata();
         RunResults results = RunResults.compute(List.of(), null);
         List<Note> notes = new ArrayList<>(toolNotes);
-        for (String note : config.notes()) {
+        for (String note : config.output().notes()) {
             notes.add(Note.user(note));
         }
         Hardware gpus = telemetry == null ? null : telemetry.hardware();
@@ -311,10 +327,10 @@ public final class BenchmarkRun {
                         ClientHost.discover()),
                 new RunReport.Model(parts.model(), meta.get("model.parameters"), meta.get("model.precision"),
                         meta.get("model.quantization"), parts.server().maxModelLen()),
-                new RunReport.Service(parts.endpoint().toString(), config.api().cliName(),
+                new RunReport.Service(parts.endpoint().toString(), parts.api().cliName(),
                         meta.getOrDefault("service.framework", parts.server().framework()),
                         meta.getOrDefault("service.version", parts.server().version()),
-                        meta.get("service.launch_args"), config.stream()),
+                        meta.get("service.launch_args"), config.target().stream()),
                 new RunReport.Hardware(
                         meta.getOrDefault("hardware.gpu_model", gpus == null ? null : gpus.gpuModel()),
                         meta.containsKey("hardware.gpu_count") || gpus == null
@@ -322,12 +338,12 @@ public final class BenchmarkRun {
                         meta.containsKey("hardware.gpu_memory_gib") || gpus == null
                                 ? decimal(meta.get("hardware.gpu_memory_gib")) : gpus.gpuMemoryGib(),
                         meta.get("hardware.cpu"), decimal(meta.get("hardware.ram_gib"))),
-                RunReport.Load.of(config.load(), config.numRequests(),
-                        config.duration() == null ? null : config.duration().toMillis() / 1000.0, config.warmup()),
+                RunReport.Load.of(config.load(), config.bounds().numRequests(), config.bounds().duration() == null
+                        ? null : config.bounds().duration().toMillis() / 1000.0, config.bounds().warmup()),
                 new RunReport.Data(parts.sourceDescription(), parts.contentHash(),
-                        new RunReport.TokenShape(config.data().dataset() == null && config.data().trace() == null
-                                ? config.data().inputTokens() : null, results.inputTokens()),
-                        new RunReport.TokenShape(config.data().outputTokens(), results.outputTokens())),
+                        new RunReport.TokenShape(config.data().dataset() == null && !(config.load() instanceof Load.Trace)
+                                ? config.data().inputTokens().text() : null, results.inputTokens()),
+                        new RunReport.TokenShape(config.data().outputTokens().text(), results.outputTokens())),
                 results,
                 telemetry,
                 notes,
@@ -353,7 +369,7 @@ public final class BenchmarkRun {
     }
 
     /** The default run directory: {@code results/<timestamp>-<target>-<load>}. */
-    public static Path defaultOutputDir(String url, LoadSpec load) {
+    public static Path defaultOutputDir(String url, Load load) {
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneId.systemDefault()).format(Instant.now());
         String target = Endpoint.parse(url).hostHeader().replaceAll("[^A-Za-z0-9.-]+", "_");
         return Path.of("results", stamp + "-" + target + "-" + load.label());

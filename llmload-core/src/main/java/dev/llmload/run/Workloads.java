@@ -1,5 +1,8 @@
 package dev.llmload.run;
 
+import dev.llmload.config.Data;
+import dev.llmload.config.Load;
+import dev.llmload.config.Sessions;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.length.LengthDistribution;
 import dev.llmload.workload.prompt.SyntheticPrompts;
@@ -20,7 +23,7 @@ import java.nio.file.Files;
 import java.util.Locale;
 
 /**
- * Builds the run's request source from a {@link DataSpec}. Files are checked whole (a streaming
+ * Builds the run's request source from a {@link Data}. Files are checked whole (a streaming
  * pass) before any load is sent, so bad data stops the run with its file and line.
  */
 public final class Workloads {
@@ -28,10 +31,10 @@ public final class Workloads {
     private Workloads() {}
 
     /** @throws DatasetException for bad data; IllegalArgumentException for a bad length or prefix spec */
-    public static RequestSource open(DataSpec data, Tokenizer tokenizer, long seed) {
-        LengthDistribution output = length(data.outputTokens(), data.rangeRatio());
-        if (data.trace() != null) {
-            return new TraceSource(data.trace(), SyntheticPrompts.of(tokenizer), TraceSource.DEFAULT_BLOCK_SIZE, seed);
+    public static RequestSource open(Data data, Load load, Tokenizer tokenizer, long seed) {
+        LengthDistribution output = data.outputTokens().distribution();
+        if (load instanceof Load.Trace trace) {
+            return new TraceSource(trace.file(), SyntheticPrompts.of(tokenizer), TraceSource.DEFAULT_BLOCK_SIZE, seed);
         }
         if (data.dataset() != null) {
             OutputLengths lengths = OutputLengths.datasetOr(output);
@@ -39,36 +42,22 @@ public final class Workloads {
                     : JsonlSource.open(data.dataset(), tokenizer, lengths, seed);
         }
         SharedPrefixes prefixes = data.sharedPrefix() == null ? null : sharedPrefixes(data.sharedPrefix());
-        return new SyntheticSource(SyntheticPrompts.of(tokenizer), length(data.inputTokens(), data.rangeRatio()),
-                output, prefixes, seed);
+        return new SyntheticSource(SyntheticPrompts.of(tokenizer), data.inputTokens().distribution(), output, prefixes,
+                seed);
     }
 
     /**
-     * The sessions of a {@code --sessions} run, or null when {@code data} has none.
-     *
-     * @throws IllegalArgumentException for a bad length, turn or think-time spec
+     * The sessions of a {@code --sessions} run, or null when there are none.
      */
-    public static SessionSource openSessions(DataSpec data, Tokenizer tokenizer, long seed) {
-        SessionSpec spec = data.sessions();
-        if (spec == null) {
+    public static SessionSource openSessions(Sessions sessions, Data data, Tokenizer tokenizer, long seed) {
+        if (sessions == null) {
             return null;
         }
-        SessionPlan plan = new SessionPlan(LengthDistribution.parse(spec.turns()),
-                length(data.inputTokens(), data.rangeRatio()), length(data.outputTokens(), data.rangeRatio()),
-                spec.thinkTimeMs() == null ? null : LengthDistribution.parse(spec.thinkTimeMs()),
-                spec.maxSessions() == null ? Integer.MAX_VALUE : spec.maxSessions());
+        SessionPlan plan = new SessionPlan(sessions.turns().distribution(), data.inputTokens().distribution(),
+                data.outputTokens().distribution(),
+                sessions.thinkTimeMs() == null ? null : sessions.thinkTimeMs().distribution(),
+                sessions.maxSessions() == null ? Integer.MAX_VALUE : sessions.maxSessions());
         return new SessionSource(plan, SyntheticPrompts.of(tokenizer), seed);
-    }
-
-    private static LengthDistribution length(String spec, Double rangeRatio) {
-        LengthDistribution distribution = LengthDistribution.parse(spec);
-        if (rangeRatio != null && rangeRatio > 0) {
-            if (!(distribution instanceof LengthDistribution.Fixed fixed)) {
-                throw new IllegalArgumentException("--range-ratio applies to a fixed length, not '" + spec + "'");
-            }
-            return LengthDistribution.withRangeRatio(fixed.length(), rangeRatio);
-        }
-        return distribution;
     }
 
     /** {@code COUNT:TOKENS[:uniform|:zipf:S]}. */
@@ -85,7 +74,7 @@ public final class Workloads {
         }
     }
 
-    private static boolean isShareGpt(DataSpec data) {
+    private static boolean isShareGpt(Data data) {
         if (data.datasetFormat() != null) {
             return switch (data.datasetFormat().toLowerCase(Locale.ROOT)) {
                 case "sharegpt" -> true;

@@ -1,6 +1,6 @@
 package dev.llmload.sweep;
 
-import dev.llmload.run.LoadSpec;
+import dev.llmload.config.Load;
 import java.util.List;
 
 /** How a sweep chooses its load points. */
@@ -14,11 +14,11 @@ public sealed interface SweepMode {
         CONCURRENCY;
 
         /** The load at {@code value}, keeping the template's arrival process, burstiness and gate for rates. */
-        public LoadSpec at(double value, LoadSpec template) {
+        public Load at(double value, Load template) {
             return switch (this) {
-                case RATE -> new LoadSpec("open", null, value, template.arrival(), template.burstiness(),
-                        template.maxConcurrency(), null);
-                case CONCURRENCY -> LoadSpec.closed((int) Math.round(value));
+                case RATE -> template instanceof Load.Open open ? open.atRate(value)
+                        : Load.open(value, null, null, template.maxConcurrency());
+                case CONCURRENCY -> Load.closed((int) Math.round(value));
             };
         }
 

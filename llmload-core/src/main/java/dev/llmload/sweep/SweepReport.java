@@ -3,7 +3,7 @@ package dev.llmload.sweep;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.report.RunReport;
-import dev.llmload.run.LoadSpec;
+import dev.llmload.config.Load;
 import java.util.List;
 
 /**
@@ -35,7 +35,7 @@ public record SweepReport(int schemaVersion, String mode, String axis, String sl
      * @param violations the limits it missed, e.g. {@code p99_ttft 1234 > 1000}
      * @param resumed    taken from an earlier, interrupted sweep rather than run again
      */
-    public record Point(int index, String role, String directory, double value, LoadSpec load,
+    public record Point(int index, String role, String directory, double value, Load load,
                         Double requestThroughput, Double outputTokenThroughput, Double p99TtftMs, Double p99TpotMs,
                         Double p99E2eMs, Double errorRate, Boolean meetsSlo, List<String> violations, boolean resumed) {
 

@@ -1,5 +1,7 @@
 package dev.llmload.sweep;
 
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunDirectory;
@@ -9,8 +11,6 @@ import dev.llmload.report.HtmlReport;
 import dev.llmload.report.LabeledRun;
 import dev.llmload.report.SweepMarkers;
 import dev.llmload.run.BenchmarkRun;
-import dev.llmload.run.LoadSpec;
-import dev.llmload.run.RunConfig;
 import dev.llmload.run.RunException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -77,8 +77,13 @@ public final class SweepRunner {
         if (mode instanceof SweepMode.Capacity search && slo == null) {
             throw new IllegalArgumentException("a capacity search needs an SLO");
         }
-        if (base.load().profile() != null) {
-            throw new IllegalArgumentException("a sweep varies a steady load; a load profile (" + base.load().arrival()
+        String shape = switch (base.load()) {
+            case Load.Closed closed -> closed.profile() == null ? null : "concurrency profile";
+            case Load.Open open -> open.profile() == null ? null : open.arrival().cliName();
+            case Load.Trace trace -> null;
+        };
+        if (shape != null) {
+            throw new IllegalArgumentException("a sweep varies a steady load; a load profile (" + shape
                     + ") cannot be swept");
         }
         this.base = base;
@@ -150,7 +155,7 @@ public final class SweepRunner {
             throw new Stopped();
         }
         int index = finished.size() + 1;
-        LoadSpec load = axis.at(value, base.load());
+        Load load = axis.at(value, base.load());
         String name = String.format(Locale.ROOT, "%02d-%s", index, load.label());
         Path dir = directory.resolve(name);
         RunConfig config = base.withLoad(load).withOutputDir(dir);
@@ -180,8 +185,9 @@ public final class SweepRunner {
         }
         try {
             RunReport report = RunDirectory.readReport(dir);
-            boolean same = report.config() != null
-                    && report.config().withOutputDir(null).equals(config.withOutputDir(null));
+            // The same configuration as report.json records it (where the API key is read is not recorded).
+            boolean same = report.config() != null && ReportFiles.JSON.valueToTree(report.config().withOutputDir(null))
+                    .equals(ReportFiles.JSON.valueToTree(config.withOutputDir(null)));
             return same && !report.run().interrupted() ? report : null;
         } catch (IOException e) {
             return null; // a half-written or foreign report: the point runs again

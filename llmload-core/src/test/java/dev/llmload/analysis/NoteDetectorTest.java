@@ -1,12 +1,12 @@
 package dev.llmload.analysis;
 
+import dev.llmload.config.Load;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.TimeoutKind;
-import dev.llmload.run.LoadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class NoteDetectorTest {
 
-    private static final LoadSpec OPEN = LoadSpec.open(100, "poisson", null, null);
-    private static final LoadSpec CLOSED = LoadSpec.closed(8);
+    private static final Load OPEN = Load.open(100, Load.Arrival.POISSON, null, null);
+    private static final Load CLOSED = Load.closed(8);
 
     /** {@code n} requests every 10 ms, each sent on time, TTFT 50 ms and a second token 10 ms later. */
     private static List<RequestRecord> clean(int n) {
@@ -30,7 +30,7 @@ class NoteDetectorTest {
         return records;
     }
 
-    private static List<Note> detect(List<RequestRecord> records, LoadSpec load) {
+    private static List<Note> detect(List<RequestRecord> records, Load load) {
         return NoteDetector.detect(records, RunResults.compute(records), load);
     }
 
@@ -162,9 +162,9 @@ class NoteDetectorTest {
 
     @Test
     void waitingAtTheGateIsNotScheduleLag() {
-        assertThat(ofKind(detect(GATED, LoadSpec.open(100, "poisson", null, 2)), NoteDetector.CLIENT_BEHIND_SCHEDULE))
+        assertThat(ofKind(detect(GATED, Load.open(100, Load.Arrival.POISSON, null, 2)), NoteDetector.CLIENT_BEHIND_SCHEDULE))
                 .isEmpty();
-        assertThat(ofKind(detect(GATED, LoadSpec.closed(2)), NoteDetector.CLIENT_BEHIND_SCHEDULE)).isEmpty();
+        assertThat(ofKind(detect(GATED, Load.closed(2)), NoteDetector.CLIENT_BEHIND_SCHEDULE)).isEmpty();
         long[] sends = {0, 10_000_000, 100_000_000, 300_000_000};
         long[] ends = {100_000_000, 100_000_000, 200_000_000, 400_000_000};
         assertThat(NoteDetector.inFlightAt(20_000_000, sends, ends)).isEqualTo(2);

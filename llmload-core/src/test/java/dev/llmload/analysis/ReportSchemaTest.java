@@ -1,5 +1,6 @@
 package dev.llmload.analysis;
 
+import dev.llmload.config.Load;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
@@ -11,7 +12,6 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.report.ReportFiles;
-import dev.llmload.run.LoadSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,9 +44,9 @@ class ReportSchemaTest {
     @Test
     void aSerialisedReportIsValid() throws IOException {
         String withSlo = ReportFiles.JSON.writeValueAsString(
-                Reports.of(RECORDS, LoadSpec.open(4, "poisson", 1.0, 2), Slo.parse("ttft:150,e2e:1000")));
-        String closedWithoutSlo = ReportFiles.JSON.writeValueAsString(Reports.of(RECORDS, LoadSpec.closed(2), null));
-        String nothingMeasured = ReportFiles.JSON.writeValueAsString(Reports.of(List.of(), LoadSpec.closed(2), null));
+                Reports.of(RECORDS, Load.open(4, Load.Arrival.GAMMA, 1.0, 2), Slo.parse("ttft:150,e2e:1000")));
+        String closedWithoutSlo = ReportFiles.JSON.writeValueAsString(Reports.of(RECORDS, Load.closed(2), null));
+        String nothingMeasured = ReportFiles.JSON.writeValueAsString(Reports.of(List.of(), Load.closed(2), null));
 
         assertThat(validate(withSlo)).isEmpty();
         assertThat(validate(closedWithoutSlo)).isEmpty();
@@ -55,7 +55,7 @@ class ReportSchemaTest {
 
     @Test
     void aReportMissingAKeyOrWithABadValueIsInvalid() throws IOException {
-        ObjectNode report = ReportFiles.JSON.valueToTree(Reports.of(RECORDS, LoadSpec.closed(2), null));
+        ObjectNode report = ReportFiles.JSON.valueToTree(Reports.of(RECORDS, Load.closed(2), null));
         ObjectNode missingNotes = report.deepCopy();
         missingNotes.remove("notes");
         ObjectNode missingP99 = report.deepCopy();

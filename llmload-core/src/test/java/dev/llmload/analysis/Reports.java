@@ -1,19 +1,14 @@
 package dev.llmload.analysis;
 
-import dev.llmload.load.Timeouts;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
-import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
 import dev.llmload.report.RunReport;
-import dev.llmload.run.LoadSpec;
-import dev.llmload.run.DataSpec;
-import dev.llmload.run.RunConfig;
-import dev.llmload.run.TelemetrySpec;
 import dev.llmload.stats.Statistics;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -22,12 +17,12 @@ final class Reports {
 
     private Reports() {}
 
-    static RunReport of(List<RequestRecord> records, LoadSpec load, Slo slo) {
+    static RunReport of(List<RequestRecord> records, Load load, Slo slo) {
         RunResults results = RunResults.compute(records, slo);
-        RunConfig config = new RunConfig("http://127.0.0.1:8000/v1", ApiKind.CHAT, "llama-3-8b", true, false, load,
-                (long) records.size(), null, 0, null, DataSpec.synthetic("uniform:256:768", "128", null), 42,
-                Timeouts.defaults(), TelemetrySpec.auto(), Duration.ofSeconds(30), Path.of("runs/test"),
-                Map.of("gpu", "H100"), List.of(), false, 2, null, null, List.of());
+        RunConfig config = RunConfig.builder().url("http://127.0.0.1:8000/v1").model("llama-3-8b").ignoreEos(false)
+                .load(load).numRequests(records.isEmpty() ? null : (long) records.size()).inputTokens("uniform:256:768").outputTokens("128")
+                .tokenizer(null).seed(42).outputDir(Path.of("runs/test")).metadata(Map.of("gpu", "H100")).ioThreads(2)
+                .build();
         double[] input = records.stream().mapToDouble(RequestRecord::inputTokens).toArray();
         double[] output = records.stream().mapToDouble(RequestRecord::outputTokens).toArray();
         return new RunReport(RunReport.SCHEMA_VERSION,

@@ -1,12 +1,12 @@
 package dev.llmload.analysis;
 
+import dev.llmload.config.Load;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmload.metrics.Slo;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.VllmExport;
-import dev.llmload.run.LoadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,7 +35,7 @@ class VllmExportTest {
 
     @Test
     void writesVllmKeysAndUnits() {
-        JsonNode json = VllmExport.toJson(Reports.of(records(), LoadSpec.closed(8), Slo.parse("ttft:150")),
+        JsonNode json = VllmExport.toJson(Reports.of(records(), Load.closed(8), Slo.parse("ttft:150")),
                 records());
 
         assertThat(json.get("date").asText()).isEqualTo("20250101-120000");
@@ -84,7 +84,7 @@ class VllmExportTest {
     @Test
     void anOpenLoopKeepsItsRateAndEmptyStatisticsAreNull() {
         List<RequestRecord> failedOnly = List.of(Records.failed(0, 0, FailureClass.CONNECT, 0, "refused"));
-        JsonNode json = VllmExport.toJson(Reports.of(failedOnly, LoadSpec.open(4, "poisson", 1.0, null), null),
+        JsonNode json = VllmExport.toJson(Reports.of(failedOnly, Load.open(4, Load.Arrival.GAMMA, 1.0, null), null),
                 failedOnly);
         assertThat(json.get("request_rate").asDouble()).isEqualTo(4.0);
         assertThat(json.get("burstiness").asDouble()).isEqualTo(1.0);

@@ -1,18 +1,13 @@
 package dev.llmload.load;
 
+import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.run.BenchmarkRun;
-import dev.llmload.run.DataSpec;
-import dev.llmload.run.TelemetrySpec;
-import dev.llmload.run.LoadSpec;
-import dev.llmload.run.RunConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,10 +26,10 @@ class StreamMeasurementTest {
 
     private RequestRecord runOne(List<ScriptedSseServer.Step> steps) throws Exception {
         try (ScriptedSseServer server = new ScriptedSseServer(steps)) {
-            RunConfig config = new RunConfig(server.url(), ApiKind.CHAT, null, true, true, LoadSpec.closed(1), 1L, null, 0,
-                    null, DataSpec.synthetic("16", "4", "cl100k_base"), 1, Timeouts.defaults(), TelemetrySpec.auto(),
-                    Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 1, null, null, List.of());
-            List<RequestRecord> records = new BenchmarkRun(config, config.url(), null, "t", "t", r -> {}).execute().records();
+            RunConfig config = RunConfig.builder().url(server.url()).concurrency(1).numRequests(1L).inputTokens("16")
+                    .outputTokens("4").tokenizer("cl100k_base").seed(1).grace(Duration.ofSeconds(5)).outputDir(dir)
+                    .ioThreads(1).build();
+            List<RequestRecord> records = new BenchmarkRun(config, server.url(), null, "t", "t", r -> {}).execute().records();
             assertThat(records).hasSize(1);
             return records.getFirst();
         }

@@ -1,23 +1,18 @@
 package dev.llmload.load;
 
+import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.run.BenchmarkRun;
-import dev.llmload.run.DataSpec;
-import dev.llmload.run.LoadSpec;
-import dev.llmload.run.RunConfig;
 import dev.llmload.run.RunException;
-import dev.llmload.run.TelemetrySpec;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -71,17 +66,16 @@ class TlsTest {
     }
 
     private RunConfig config(String url, boolean insecure) {
-        return new RunConfig(url, ApiKind.CHAT, null, true, true, LoadSpec.closed(1), 2L, null, 0, null,
-                DataSpec.synthetic("8", "1", "cl100k_base"), 1, Timeouts.defaults(),
-                new TelemetrySpec("off", null, List.of(), null, Duration.ofSeconds(1), Duration.ofSeconds(1)),
-                Duration.ofSeconds(5), dir, Map.of(), List.of(), insecure, 1, null, null, List.of());
+        return RunConfig.builder().url(url).concurrency(1).numRequests(2L).inputTokens("8").outputTokens("1")
+                .tokenizer("cl100k_base").seed(1).serverMetrics("off").grace(Duration.ofSeconds(5)).outputDir(dir)
+                .insecure(insecure).ioThreads(1).build();
     }
 
     @Test
     void anUntrustedCertificateStopsTheRunWithOneLine() throws Exception {
         try (ScriptedSseServer server = new ScriptedSseServer(answer(), serverTls)) {
             RunConfig config = config(server.url(), false);
-            assertThatThrownBy(() -> new BenchmarkRun(config, config.url(), null, "t", "t", r -> {}).execute())
+            assertThatThrownBy(() -> new BenchmarkRun(config, config.target().url().text(), null, "t", "t", r -> {}).execute())
                     .isInstanceOf(RunException.class)
                     .hasMessageContaining("TLS")
                     .hasMessageContaining("--insecure")
@@ -93,7 +87,7 @@ class TlsTest {
     void insecureAcceptsASelfSignedCertificateAndMeasuresOverTls() throws Exception {
         try (ScriptedSseServer server = new ScriptedSseServer(answer(), serverTls)) {
             RunConfig config = config(server.url(), true);
-            List<RequestRecord> records = new BenchmarkRun(config, config.url(), null, "t", "t", r -> {}).execute().records();
+            List<RequestRecord> records = new BenchmarkRun(config, config.target().url().text(), null, "t", "t", r -> {}).execute().records();
             assertThat(records).hasSize(2).allMatch(RequestRecord::succeeded);
             assertThat(records).allMatch(r -> r.timings().firstTokenNanos() > r.timings().sentNanos() && r.outputTokens() == 1);
         }

@@ -1,22 +1,17 @@
 package dev.llmload.report;
 
-import dev.llmload.load.Timeouts;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
-import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.record.TokenSource;
-import dev.llmload.run.LoadSpec;
 import dev.llmload.analysis.TimeSeries;
-import dev.llmload.run.DataSpec;
-import dev.llmload.run.RunConfig;
-import dev.llmload.run.TelemetrySpec;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -69,7 +64,7 @@ final class ReportFixtures {
             RequestTimings timings = new RequestTimings(slotFree[slot], sent, failed ? -1 : sent + ms(ttftMs * 0.9),
                     failed ? -1 : firstToken, failed ? -1 : firstToken, end, events);
             records.add(new RequestRecord(i, "req-" + i, i < 10, timings, counts, failed && i % 2 == 0 ? 503 : 200,
-                    outcome, input, true, tokens, TokenSource.SERVER, failed ? null : "length", true, null, null));
+                    outcome, input, true, tokens, TokenSource.SERVER, failed ? null : "length", true, null, null, null));
             slotFree[slot] = end;
         }
         records.sort((a, b) -> Long.compare(a.timings().endNanos(), b.timings().endNanos()));
@@ -81,11 +76,10 @@ final class ReportFixtures {
         Map<String, String> metadata = new HashMap<>();
         metadata.put("team", "inference <platform> & co");
         metadata.put("ticket", "PERF-1234");
-        RunConfig config = new RunConfig("http://gpu-box-7:8000/v1", ApiKind.CHAT, modelName, true, true,
-                LoadSpec.closed(concurrency), (long) records.size(), null, 10, null,
-                DataSpec.synthetic("uniform:256:768", "128", "cl100k_base"), 42, Timeouts.defaults(),
-                TelemetrySpec.auto(), Duration.ofSeconds(30), Path.of("results"), metadata,
-                List.of("baseline before the scheduler change"), false, 2, null, null, List.of());
+        RunConfig config = RunConfig.builder().url("http://gpu-box-7:8000/v1").model(modelName).concurrency(concurrency)
+                .numRequests((long) records.size()).warmup("10").inputTokens("uniform:256:768").outputTokens("128")
+                .tokenizer("cl100k_base").seed(42).outputDir(Path.of("results")).metadata(metadata)
+                .notes(List.of("baseline before the scheduler change")).ioThreads(2).build();
         return new RunReport(RunReport.SCHEMA_VERSION,
                 new RunReport.Tool("llmload", "0.1.0-SNAPSHOT"),
                 new RunReport.Run("2025-06-02T10-15-00-c" + concurrency, "2025-06-02T10:15:00Z", "2025-06-02T10:16:12Z",
@@ -95,7 +89,7 @@ final class ReportFixtures {
                 new RunReport.Service("http://gpu-box-7:8000/v1", "chat", "vllm", "0.9.1",
                         "--max-num-seqs 256 --enable-prefix-caching", true),
                 new RunReport.Hardware("NVIDIA H100 80GB HBM3", 1, 80.0, null, null),
-                RunReport.Load.of(LoadSpec.closed(concurrency), (long) records.size(), null, 10),
+                RunReport.Load.of(Load.closed(concurrency), (long) records.size(), null, 10),
                 new RunReport.Data("synthetic", "sha256:9f2c51d0", new RunReport.TokenShape("uniform:256:768", results.inputTokens()),
                         new RunReport.TokenShape("128", results.outputTokens())),
                 results,

@@ -1,5 +1,8 @@
 package dev.llmload.run;
 
+import dev.llmload.config.Bounds;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.load.Timeouts;
@@ -40,12 +43,13 @@ class AutomaticNotesTest {
         return settings;
     }
 
-    private RunReport run(SimServer sim, LoadSpec load, long requests, int input, int output, Timeouts timeouts)
+    private RunReport run(SimServer sim, Load load, long requests, int input, int output, Timeouts timeouts)
             throws Exception {
         RunConfig base = SimulatorRuns.closedLoop(sim.url(), 1, requests, input, output, dir.resolve("run"));
-        RunConfig config = new RunConfig(base.url(), base.api(), null, true, true, load, requests, null, 0, null,
-                base.data(), base.seed(), timeouts, base.telemetry(), Duration.ofSeconds(5),
-                dir.resolve("run-" + System.nanoTime()), Map.of(), List.of(), false, 2, null, null, List.of());
+        Bounds b = base.bounds();
+        RunConfig config = new RunConfig(base.target(), load, base.data(), null,
+                new Bounds(requests, null, 0, null, timeouts, Duration.ofSeconds(5)), base.client(), base.telemetry(),
+                base.output().withDir(dir.resolve("run-" + System.nanoTime())), null, base.seed(), null);
         return SimulatorRuns.run(config).report();
     }
 
@@ -56,7 +60,7 @@ class AutomaticNotesTest {
     @Test
     void aCleanRunWithEnoughSamplesHasNoNotes() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1))) {
-            RunReport report = run(sim, LoadSpec.closed(16), 1000, 16, 4, Timeouts.defaults());
+            RunReport report = run(sim, Load.closed(16), 1000, 16, 4, Timeouts.defaults());
             assertThat(report.results().requests().succeeded()).isEqualTo(1000);
             assertThat(report.notes()).isEmpty();
         }
@@ -65,14 +69,14 @@ class AutomaticNotesTest {
     @Test
     void tooFewSamplesForTheQuotedPercentiles() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1))) {
-            assertThat(kinds(run(sim, LoadSpec.closed(4), 20, 16, 4, Timeouts.defaults()))).containsExactly("low_sample_count");
+            assertThat(kinds(run(sim, Load.closed(4), 20, 16, 4, Timeouts.defaults()))).containsExactly("low_sample_count");
         }
     }
 
     @Test
     void rateLimitingWithItsRetryAfter() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("http-429@0.3"), "seed", 3))) {
-            RunReport report = run(sim, LoadSpec.closed(4), 60, 16, 4, Timeouts.defaults());
+            RunReport report = run(sim, Load.closed(4), 60, 16, 4, Timeouts.defaults());
             assertThat(kinds(report)).contains("rate_limited", "high_error_rate");
             Note note = report.notes().stream().filter(n -> n.kind().equals("rate_limited")).findFirst().orElseThrow();
             assertThat(note.message()).contains("HTTP 429").contains("Retry-After 1");
@@ -83,7 +87,7 @@ class AutomaticNotesTest {
     void timeoutsByKind() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("stall:2:1500@0.5"), "seed", 1))) {
             Timeouts idle = new Timeouts(Duration.ofSeconds(5), null, Duration.ofMillis(200), Duration.ofMinutes(1));
-            RunReport report = run(sim, LoadSpec.closed(8), 40, 16, 8, idle);
+            RunReport report = run(sim, Load.closed(8), 40, 16, 8, idle);
             assertThat(kinds(report)).contains("timeouts");
             assertThat(report.results().errors().get("timeout").byTimeoutKind()).containsKey("idle");
         }
@@ -93,7 +97,7 @@ class AutomaticNotesTest {
     void queueingAtTheConcurrencyGate() throws Exception {
         // Each request takes about 100 ms and two may be in flight: 20 req/s against 50 req/s sent.
         try (SimServer sim = simulator(fixed(50, 5))) {
-            RunReport report = run(sim, LoadSpec.open(50, "constant", null, 2), 60, 16, 10, Timeouts.defaults());
+            RunReport report = run(sim, Load.open(50, Load.Arrival.CONSTANT, null, 2), 60, 16, 10, Timeouts.defaults());
             assertThat(kinds(report)).contains("queueing");
         }
     }
@@ -105,7 +109,7 @@ class AutomaticNotesTest {
         Map<String, Object> settings = new HashMap<>(Map.of("speedup", 4.0, "seed", 1));
         settings.put("batching", Map.of("maxNumSeqs", 2));
         try (SimServer sim = simulator(settings)) {
-            RunReport report = run(sim, LoadSpec.open(60, "constant", null, null), 90, 64, 64, Timeouts.defaults());
+            RunReport report = run(sim, Load.open(60, Load.Arrival.CONSTANT, null, null), 90, 64, 64, Timeouts.defaults());
             assertThat(kinds(report)).contains("latency_drift");
         }
     }
@@ -116,7 +120,7 @@ class AutomaticNotesTest {
         // the requests prepared before the clock started are sent, the client cannot keep the
         // schedule, and the run is flagged rather than passed off as valid.
         try (SimServer sim = simulator(fixed(5, 1))) {
-            RunReport report = run(sim, LoadSpec.open(5000, "constant", null, null), 1200, 2000, 2, Timeouts.defaults());
+            RunReport report = run(sim, Load.open(5000, Load.Arrival.CONSTANT, null, null), 1200, 2000, 2, Timeouts.defaults());
             assertThat(kinds(report)).contains("client_behind_schedule");
         }
     }
@@ -124,7 +128,7 @@ class AutomaticNotesTest {
     @Test
     void outOfMemoryErrorsFromTheServer() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("http-500-oom@0.1"), "seed", 4))) {
-            RunReport report = run(sim, LoadSpec.closed(4), 60, 16, 4, Timeouts.defaults());
+            RunReport report = run(sim, Load.closed(4), 60, 16, 4, Timeouts.defaults());
             assertThat(kinds(report)).contains("oom");
             assertThat(report.notes().stream().filter(n -> n.kind().equals("oom")).findFirst().orElseThrow().message())
                     .containsIgnoringCase("out of memory");
@@ -134,7 +138,7 @@ class AutomaticNotesTest {
     @Test
     void manyFailures() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("http-500@0.25"), "seed", 5))) {
-            RunReport report = run(sim, LoadSpec.closed(4), 60, 16, 4, Timeouts.defaults());
+            RunReport report = run(sim, Load.closed(4), 60, 16, 4, Timeouts.defaults());
             assertThat(kinds(report)).contains("high_error_rate");
         }
     }

@@ -1,5 +1,8 @@
 package dev.llmload.run;
 
+import dev.llmload.config.Client;
+import dev.llmload.config.Target;
+import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -100,9 +103,9 @@ class BenchmarkRunLoopbackTest {
     void nonStreamedRequestsHaveNoTtftButAnEndToEndLatency() throws Exception {
         try (SimServer sim = SimulatorRuns.fixedSimulator(20, 5, Map.of())) {
             RunConfig base = SimulatorRuns.closedLoop(sim.url(), 2, 6, 32, 10, dir);
-            RunConfig config = new RunConfig(base.url(), ApiKind.COMPLETIONS, null, false, true, base.load(),
-                    base.numRequests(), null, 0, null, base.data(), base.seed(), base.timeouts(), base.telemetry(),
-                    base.grace(), dir, Map.of(), List.of(), false, 1, null, null, List.of());
+            RunConfig config = new RunConfig(new Target(base.target().url(), ApiKind.COMPLETIONS, null, false, true,
+                    false, null), base.load(), base.data(), null, base.bounds(), new Client(1), base.telemetry(),
+                    base.output().withDir(dir), null, base.seed(), null);
             RunResults r = SimulatorRuns.run(config).report().results();
 
             assertThat(r.requests().succeeded()).isEqualTo(6);

@@ -1,5 +1,8 @@
 package dev.llmload.run;
 
+import dev.llmload.config.Bounds;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -149,7 +152,7 @@ class FailureClassificationTest {
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
         try (SimServer sim = SimulatorRuns.fixedSimulator(10, 5, Map.of())) {
             RunConfig closed = SimulatorRuns.closedLoop(sim.url(), 1, requests, 16, OUTPUT_TOKENS, dir);
-            RunConfig open = closed.withLoad(LoadSpec.open(rate, "constant", null, null));
+            RunConfig open = closed.withLoad(Load.open(rate, Load.Arrival.CONSTANT, null, null));
             HttpRequest pause = HttpRequest.newBuilder(URI.create(sim.url() + "/llmload/pause?ms=" + pauseMs))
                     .POST(HttpRequest.BodyPublishers.noBody()).build();
             timer.schedule(() -> HttpClient.newHttpClient().send(pause, HttpResponse.BodyHandlers.discarding()),
@@ -175,8 +178,9 @@ class FailureClassificationTest {
     }
 
     private static RunConfig withTimeouts(RunConfig c, Timeouts timeouts) {
-        return new RunConfig(c.url(), c.api(), c.model(), c.stream(), c.ignoreEos(), c.load(), c.numRequests(),
-                c.duration(), c.warmup(), c.warmupTime(), c.data(), c.seed(), timeouts, c.telemetry(), c.grace(),
-                c.outputDir(), c.metadata(), c.notes(), c.insecure(), c.ioThreads(), c.scenario(), c.slo(), c.exports());
+        Bounds b = c.bounds();
+        return new RunConfig(c.target(), c.load(), c.data(), c.sessions(),
+                new Bounds(b.numRequests(), b.duration(), b.warmup(), b.warmupTime(), timeouts, b.grace()), c.client(),
+                c.telemetry(), c.output(), c.slo(), c.seed(), c.scenario());
     }
 }

@@ -1,11 +1,11 @@
 package dev.llmload.run;
 
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.llmload.load.Timeouts;
-import dev.llmload.protocol.ApiKind;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,9 +50,9 @@ class HostileStringsTest {
         server.start();
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort();
-            RunConfig config = new RunConfig(url, ApiKind.CHAT, null, true, true, LoadSpec.closed(1), 3L, null, 0,
-                    null, DataSpec.synthetic("16", "4", "cl100k_base"), 7, Timeouts.defaults(), TelemetrySpec.auto(),
-                    Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 1, null, null, List.of());
+            RunConfig config = RunConfig.builder().url(url).api("chat").load(Load.closed(1)).numRequests(3L)
+                    .inputTokens("16").outputTokens("4").tokenizer("cl100k_base").seed(7).grace(Duration.ofSeconds(5))
+                    .outputDir(dir).ioThreads(1).build();
             BenchmarkRun.Result result = SimulatorRuns.run(config);
 
             for (String file : List.of("report.json", "summary.csv", "report.html", "requests.jsonl", "run.json")) {

@@ -1,18 +1,17 @@
 package dev.llmload.run;
 
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.llmload.load.Timeouts;
 import dev.llmload.note.Note;
-import dev.llmload.protocol.ApiKind;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,9 +48,9 @@ class IgnoredStreamTest {
         server.start();
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort();
-            RunConfig config = new RunConfig(url, ApiKind.CHAT, null, true, true, LoadSpec.closed(1), 4L, null, 0,
-                    null, DataSpec.synthetic("16", "2", "cl100k_base"), 7, Timeouts.defaults(), TelemetrySpec.auto(),
-                    Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 1, null, null, List.of());
+            RunConfig config = RunConfig.builder().url(url).api("chat").load(Load.closed(1)).numRequests(4L)
+                    .inputTokens("16").outputTokens("2").tokenizer("cl100k_base").seed(7).grace(Duration.ofSeconds(5))
+                    .outputDir(dir).ioThreads(1).build();
             BenchmarkRun.Result result = SimulatorRuns.run(config);
 
             assertThat(result.report().results().requests().succeeded()).isEqualTo(4);

@@ -1,13 +1,15 @@
 package dev.llmload.run;
 
+import dev.llmload.config.Data;
+import dev.llmload.config.Load;
+import dev.llmload.config.Sessions;
+import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
-import dev.llmload.load.Timeouts;
-import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;
@@ -52,8 +54,8 @@ class ScheduleFidelityLoopbackTest {
     void constantScheduleAt200PerSecondIsKeptWithin1MsAtP99() throws Exception {
         try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
              HostTimerJitter host = new HostTimerJitter()) {
-            BenchmarkRun.Result result = SimulatorRuns.run(openLoop(sim.url(), LoadSpec.open(200, "constant", null, null),
-                    300, DataSpec.synthetic("16", "2", "cl100k_base"), 7, dir));
+            BenchmarkRun.Result result = SimulatorRuns.run(openLoop(sim.url(), Load.open(200, Load.Arrival.CONSTANT, null, null),
+                    300, Data.synthetic("16", "2", "cl100k_base"), 7, dir));
             measureHost(host);
 
             List<RequestRecord> journal = Journal.read(dir.resolve(Journal.FILE_NAME));
@@ -83,8 +85,8 @@ class ScheduleFidelityLoopbackTest {
     void poissonScheduleAt200PerSecondIsKeptWithin1MsAtP99() throws Exception {
         try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
              HostTimerJitter host = new HostTimerJitter()) {
-            SimulatorRuns.run(openLoop(sim.url(), LoadSpec.open(200, "poisson", null, null), 300,
-                    DataSpec.synthetic("16", "2", "cl100k_base"), 11, dir));
+            SimulatorRuns.run(openLoop(sim.url(), Load.open(200, Load.Arrival.POISSON, null, null), 300,
+                    Data.synthetic("16", "2", "cl100k_base"), 11, dir));
             measureHost(host);
 
             List<RequestRecord> journal = Journal.read(dir.resolve(Journal.FILE_NAME));
@@ -108,8 +110,8 @@ class ScheduleFidelityLoopbackTest {
         Path out = dir.resolve("run");
         try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
              HostTimerJitter host = new HostTimerJitter()) {
-            SimulatorRuns.run(openLoop(sim.url(), new LoadSpec("open", null, null, "trace", null, null, null), -1,
-                    new DataSpec("16", "2", null, null, null, null, trace, 2.0, "cl100k_base"), 7, out));
+            SimulatorRuns.run(openLoop(sim.url(), new Load.Trace(trace, 2.0, null), -1,
+                    Data.synthetic("16", "2", "cl100k_base"), 7, out));
             measureHost(host);
         }
 
@@ -131,8 +133,8 @@ class ScheduleFidelityLoopbackTest {
 
     @Test
     void theSameSeedSendsTheSameScheduleAndPrompts() throws Exception {
-        DataSpec data = DataSpec.synthetic("uniform:8:64", "2", "cl100k_base");
-        LoadSpec load = LoadSpec.open(100, "poisson", null, null);
+        Data data = Data.synthetic("uniform:8:64", "2", "cl100k_base");
+        Load load = Load.open(100, Load.Arrival.POISSON, null, null);
         try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of())) {
             BenchmarkRun.Result first = SimulatorRuns.run(openLoop(sim.url(), load, 60, data, 42, dir.resolve("a")));
             BenchmarkRun.Result second = SimulatorRuns.run(openLoop(sim.url(), load, 60, data, 42, dir.resolve("b")));
@@ -166,8 +168,8 @@ class ScheduleFidelityLoopbackTest {
     private static double prefixCacheHits(String sharedPrefix, Path out) throws Exception {
         try (SimServer sim = SimServer.start(dev.llmload.sim.server.SimConfig.load(null, Map.of("speedup", 10.0)))) {
             RunConfig config = SimulatorRuns.closedLoop(sim.url(), 2, 40, 32, 2, out);
-            DataSpec data = new DataSpec("32", "2", null, null, null, sharedPrefix, null, null, "cl100k_base");
-            BenchmarkRun.Result result = SimulatorRuns.run(withData(config, data));
+            Data data = Data.of("32", "2", null, null, null, sharedPrefix, "cl100k_base", 1, null);
+            BenchmarkRun.Result result = SimulatorRuns.run(withData(config, data, null));
             assertThat(result.records()).hasSize(40).allMatch(RequestRecord::succeeded);
             String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(sim.url() + "/metrics"))
                     .build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -177,16 +179,17 @@ class ScheduleFidelityLoopbackTest {
         }
     }
 
-    static RunConfig openLoop(String url, LoadSpec load, long requests, DataSpec data, long seed, Path out) {
-        return new RunConfig(url, ApiKind.CHAT, null, true, true, load, requests < 0 ? null : requests, null, WARMUP, null,
-                data, seed, Timeouts.defaults(), new TelemetrySpec("off", null, List.of(), null, Duration.ofSeconds(1),
-                Duration.ofSeconds(1)), Duration.ofSeconds(5), out, Map.of(), List.of(), false, 2, null, null, List.of());
+    static RunConfig openLoop(String url, Load load, long requests, Data data, long seed, Path out) {
+        RunConfig config = RunConfig.builder().url(url).load(load).numRequests(requests < 0 ? null : requests)
+                .warmup(String.valueOf(WARMUP)).seed(seed).serverMetrics("off").grace(Duration.ofSeconds(5))
+                .outputDir(out).ioThreads(2).build();
+        return withData(config, data, null);
     }
 
-    static RunConfig withData(RunConfig c, DataSpec data) {
-        return new RunConfig(c.url(), c.api(), c.model(), c.stream(), c.ignoreEos(), c.load(), c.numRequests(),
-                c.duration(), c.warmup(), c.warmupTime(), data, c.seed(), c.timeouts(), c.telemetry(), c.grace(),
-                c.outputDir(), c.metadata(), c.notes(), c.insecure(), c.ioThreads(), c.scenario(), c.slo(), c.exports());
+    /** {@code c} with other data, and sessions or none. */
+    static RunConfig withData(RunConfig c, Data data, Sessions sessions) {
+        return new RunConfig(c.target(), c.load(), data, sessions, c.bounds(), c.client(), c.telemetry(), c.output(),
+                c.slo(), c.seed(), c.scenario());
     }
 
     private static List<RequestRecord> byIndex(Path run) throws Exception {

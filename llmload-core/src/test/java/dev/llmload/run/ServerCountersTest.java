@@ -1,5 +1,7 @@
 package dev.llmload.run;
 
+import dev.llmload.config.Telemetry;
+import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -46,12 +48,9 @@ class ServerCountersTest {
         try (SimServer sim = SimServer.start(simConfig)) {
             Map<String, Double> before = scrape(sim);
             RunConfig base = SimulatorRuns.closedLoop(sim.url(), 12, REQUESTS, 200, 48, dir);
-            RunConfig config = new RunConfig(base.url(), base.api(), base.model(), base.stream(), base.ignoreEos(),
-                    base.load(), base.numRequests(), base.duration(), base.warmup(), base.warmupTime(), base.data(),
-                    base.seed(), base.timeouts(),
-                    new TelemetrySpec("auto", null, List.of(), null, Duration.ofSeconds(1), Duration.ofMillis(100)),
-                    base.grace(), base.outputDir(), base.metadata(), base.notes(), base.insecure(), base.ioThreads(),
-                    base.scenario(), base.slo(), base.exports());
+            RunConfig config = new RunConfig(base.target(), base.load(), base.data(), base.sessions(), base.bounds(),
+                    base.client(), new Telemetry("auto", null, List.of(), null, Duration.ofMillis(100)), base.output(),
+                    base.slo(), base.seed(), base.scenario());
             BenchmarkRun.Result result = SimulatorRuns.run(config);
             Map<String, Double> after = scrape(sim);
 

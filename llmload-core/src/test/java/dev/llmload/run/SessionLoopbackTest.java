@@ -1,5 +1,9 @@
 package dev.llmload.run;
 
+import dev.llmload.config.Data;
+import dev.llmload.config.Lengths;
+import dev.llmload.config.Sessions;
+import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,9 +37,9 @@ class SessionLoopbackTest {
         Path out = dir.resolve("run");
         try (SimServer sim = SimulatorRuns.fixedSimulator(5, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
             RunConfig closed = SimulatorRuns.closedLoop(sim.url(), 2, 12, 16, 6, out);
-            DataSpec data = new DataSpec("16", "6", null, null, null, null, null, null, "cl100k_base",
-                    new SessionSpec("3", "30", 2));
-            BenchmarkRun.Result result = SimulatorRuns.run(ScheduleFidelityLoopbackTest.withData(closed, data));
+            Sessions sessions = new Sessions(Lengths.parse("--sessions", "3"), Lengths.parse("--think-time", "30"), 2);
+            BenchmarkRun.Result result = SimulatorRuns.run(ScheduleFidelityLoopbackTest.withData(closed,
+                    Data.synthetic("16", "6", "cl100k_base"), sessions));
             assertThat(result.report().schedule().arrivals()).isEqualTo("sessions");
         }
 
@@ -83,9 +87,9 @@ class SessionLoopbackTest {
         Path out = dir.resolve("run");
         try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of("faults", List.of("http-500@0.3"), "seed", 5))) {
             RunConfig closed = SimulatorRuns.closedLoop(sim.url(), 4, 60, 8, 2, out);
-            DataSpec data = new DataSpec("8", "2", null, null, null, null, null, null, "cl100k_base",
-                    new SessionSpec("3", null, 4));
-            SimulatorRuns.run(ScheduleFidelityLoopbackTest.withData(closed, data));
+            Sessions sessions = new Sessions(Lengths.parse("--sessions", "3"), null, 4);
+            SimulatorRuns.run(ScheduleFidelityLoopbackTest.withData(closed, Data.synthetic("8", "2", "cl100k_base"),
+                    sessions));
         }
 
         List<RequestRecord> journal = Journal.read(out.resolve(Journal.FILE_NAME));

@@ -1,13 +1,12 @@
 package dev.llmload.run;
 
-import dev.llmload.load.Timeouts;
-import dev.llmload.protocol.ApiKind;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /** Test helpers: a simulator on loopback with a fixed timing model, and run configs aimed at it. */
@@ -28,26 +27,25 @@ final class SimulatorRuns {
     }
 
     static RunConfig closedLoop(String url, int concurrency, long requests, int inputTokens, int outputTokens, Path dir) {
-        return closedLoop(url, LoadSpec.closed(concurrency), requests, inputTokens, outputTokens, dir);
+        return closedLoop(url, Load.closed(concurrency), requests, inputTokens, outputTokens, dir);
     }
 
     /** A closed loop whose streams start one by one over {@code rampMs}, so that they do not move in lockstep. */
     static RunConfig closedLoopRampedUp(String url, int concurrency, long rampMs, long requests, int inputTokens,
             int outputTokens, Path dir) {
-        LoadSpec load = new LoadSpec("closed", concurrency, null, null, null, null,
-                "ramp:1:" + concurrency + ":" + rampMs + "ms");
+        Load load = Load.Closed.of(concurrency, "ramp:1:" + concurrency + ":" + rampMs + "ms");
         return closedLoop(url, load, requests, inputTokens, outputTokens, dir);
     }
 
-    private static RunConfig closedLoop(String url, LoadSpec load, long requests, int inputTokens, int outputTokens,
+    private static RunConfig closedLoop(String url, Load load, long requests, int inputTokens, int outputTokens,
             Path dir) {
-        return new RunConfig(url, ApiKind.CHAT, null, true, true, load, requests, null, 0, null,
-                DataSpec.synthetic(String.valueOf(inputTokens), String.valueOf(outputTokens), "cl100k_base"), 7,
-                Timeouts.defaults(), TelemetrySpec.auto(), Duration.ofSeconds(5), dir, Map.of(), List.of(), false, 2, null, null, List.of());
+        return RunConfig.builder().url(url).load(load).numRequests(requests).inputTokens(String.valueOf(inputTokens))
+                .outputTokens(String.valueOf(outputTokens)).tokenizer("cl100k_base").seed(7)
+                .grace(Duration.ofSeconds(5)).outputDir(dir).ioThreads(2).build();
     }
 
     /** Runs {@code config} against its own URL. */
     static BenchmarkRun.Result run(RunConfig config) throws Exception {
-        return new BenchmarkRun(config, config.url(), null, "llmload run (test)", "test", r -> {}).execute();
+        return new BenchmarkRun(config, config.target().url().text(), null, "llmload run (test)", "test", r -> {}).execute();
     }
 }

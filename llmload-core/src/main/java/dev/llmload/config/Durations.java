@@ -1,4 +1,4 @@
-package dev.llmload.run;
+package dev.llmload.config;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

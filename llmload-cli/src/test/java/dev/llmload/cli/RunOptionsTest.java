@@ -1,0 +1,25 @@
+package dev.llmload.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link RunOptions#KEYS} is the one table: every run option, every preset key and every sweep option is in it. */
+class RunOptionsTest {
+
+    @Test
+    void everyPresetAndEveryRunOptionIsInTheOneTable() {
+        for (Scenarios preset : Scenarios.values()) {
+            assertThat(preset.defaults().keySet()).as(preset.cliName())
+                    .allMatch(key -> RunOptions.key(key) != null);
+        }
+        var run = Main.commandLine().getSubcommands().get("run").getCommandSpec();
+        List<String> options = run.options().stream().filter(o -> !o.usageHelp() && !o.versionHelp())
+                .map(o -> o.longestName().substring(2)).toList();
+        assertThat(RunOptions.KEYS).extracting(RunOptions.Key::option).containsExactlyInAnyOrderElementsOf(options);
+        var sweep = Main.commandLine().getSubcommands().get("sweep").getCommandSpec();
+        assertThat(RunOptions.KEYS.stream().filter(key -> !key.point()))
+                .allMatch(key -> sweep.findOption("--" + key.option()) != null);
+    }
+}

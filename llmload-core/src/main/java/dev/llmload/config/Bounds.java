@@ -1,0 +1,33 @@
+package dev.llmload.config;
+
+import dev.llmload.load.Timeouts;
+import java.time.Duration;
+
+/**
+ * How long a run lasts and how long each request may take.
+ *
+ * @param numRequests requests (with sessions: turns) to send, warm-up included; null when only a
+ *                    duration or the trace bounds the run
+ * @param duration    stop sending after this long; null for no time bound
+ * @param warmup      the first N requests are left out of the statistics
+ * @param warmupTime  requests intended to start within this time of the start are left out too; null for none
+ * @param grace       how long requests in flight may finish once sending stops
+ */
+public record Bounds(Long numRequests, Duration duration, int warmup, Duration warmupTime, Timeouts timeouts,
+                     Duration grace) {
+
+    public Bounds {
+        if (numRequests != null && numRequests < 1) {
+            throw new ConfigException("--num-requests must be at least 1, got " + numRequests);
+        }
+        if (warmup < 0) {
+            throw new ConfigException("--warmup must not be negative, got " + warmup);
+        }
+        if (numRequests != null && warmup >= numRequests) {
+            throw new ConfigException("--warmup must be fewer than --num-requests, got " + warmup);
+        }
+        if (timeouts == null || grace == null) {
+            throw new ConfigException("timeouts and --grace are required");
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.llmload.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.llmload.report.ReportFiles;
+import dev.llmload.schedule.ArrivalProcess;
+import dev.llmload.schedule.ConcurrencyPlan;
+import dev.llmload.schedule.Schedule;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RunConfigTest {
+
+    /** A closed loop with a profile and most options set, as the command line would build it. */
+    private static RunConfig closed() {
+        return RunConfig.builder().url("http://127.0.0.1:8000").model("m").concurrency(8)
+                .concurrencyProfile("ramp:1:8:10s").numRequests(100L).duration(Duration.ofSeconds(30)).warmup("5")
+                .inputTokens("256").outputTokens("128").rangeRatio(0.1).sharedPrefix("4:64:zipf:1.2").seed(3)
+                .firstTokenTimeout(Duration.ofSeconds(3)).serverKind("vllm").gpuMetrics(List.of("http://g:9400/metrics"))
+                .nvidiaSmi(Duration.ofSeconds(2)).scrapeInterval(Duration.ofMillis(500)).outputDir(Path.of("results/x"))
+                .metadata(Map.of("hardware.gpu_model", "H100")).notes(List.of("n1")).insecure(true).ioThreads(2)
+                .scenario("chat").slo("ttft:500,tpot:50").exports(List.of("vllm")).build();
+    }
+
+    /** An open loop of gamma arrivals starting sessions. */
+    private static RunConfig openSessions() {
+        return RunConfig.builder().api("completions").stream(false).ignoreEos(false).requestRate(5.0)
+                .arrival("gamma").burstiness(0.5).duration(Duration.ofSeconds(30)).warmup("5s")
+                .sessions("uniform:2:6").thinkTime("1000").maxSessions(3).ioThreads(4).build();
+    }
+
+    @Test
+    void writesTheLayoutEarlierReportsHaveByteForByte() throws IOException {
+        String outputDir = Path.of("results/x").toUri().toString();
+        assertThat(ReportFiles.JSON.writeValueAsString(closed()) + "\n")
+                .isEqualTo(golden("closed-config.json").replace("OUTPUT_DIR", outputDir));
+        assertThat(ReportFiles.JSON.writeValueAsString(openSessions()) + "\n").isEqualTo(golden("open-config.json"));
+    }
+
+    @Test
+    void readsBackWhatItWrote() throws IOException {
+        for (RunConfig config : List.of(closed(), openSessions())) {
+            String json = ReportFiles.JSON.writeValueAsString(config);
+            RunConfig read = ReportFiles.JSON.readValue(json, RunConfig.class);
+            assertThat(ReportFiles.JSON.writeValueAsString(read)).isEqualTo(json);
+            assertThat(read.withOutputDir(null)).isEqualTo(config.withOutputDir(null));
+        }
+    }
+
+    @Test
+    void eachValueIsReadOnceIntoItsType() {
+        RunConfig config = closed();
+        assertThat(((Load.Closed) config.load()).plan()).isInstanceOf(ConcurrencyPlan.Ramp.class);
+        assertThat(config.slo().slo().ttftMs()).isEqualTo(500.0);
+        assertThat(config.target().url().endpoint().basePath()).isEqualTo("/v1");
+        assertThat(config.data().outputTokens().distribution().describe()).isEqualTo("uniform:115:141");
+        assertThat(openSessions().sessionGate()).isEqualTo(3);
+    }
+
+    @Test
+    void aBurstinessAloneMeansGammaArrivals() {
+        RunConfig config = RunConfig.builder().requestRate(10.0).burstiness(0.25).build();
+
+        assertThat(config.load()).isInstanceOf(Load.Open.class);
+        Load.Open open = (Load.Open) config.load();
+        assertThat(open.arrival()).isEqualTo(Load.Arrival.GAMMA);
+        assertThat(open.process()).isEqualTo(new ArrivalProcess.Gamma(10.0, 0.25));
+        // And the schedule it makes is gamma: the gaps' coefficient of variation is 1/sqrt(K) = 2, not Poisson's 1.
+        long[] offsets = Schedule.build(open.process(), 20_000, null, 7).offsetsNanos();
+        double[] gaps = new double[offsets.length - 1];
+        for (int i = 1; i < offsets.length; i++) {
+            gaps[i - 1] = offsets[i] - offsets[i - 1];
+        }
+        double mean = java.util.Arrays.stream(gaps).average().orElseThrow();
+        double std = Math.sqrt(java.util.Arrays.stream(gaps).map(g -> (g - mean) * (g - mean)).sum() / gaps.length);
+        assertThat(std / mean).isCloseTo(2.0, org.assertj.core.data.Offset.offset(0.15));
+    }
+
+    @Test
+    void aParameterThatWouldGoUnusedIsRefused() {
+        assertThatThrownBy(() -> RunConfig.builder().requestRate(10.0).arrival("constant").burstiness(0.5).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("--burstiness applies to gamma arrivals, not --arrival constant");
+        assertThatThrownBy(() -> RunConfig.builder().concurrency(4).burstiness(0.5).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("--burstiness applies to open-loop runs (with --request-rate)");
+    }
+
+    @Test
+    void aLibraryUserGetsTheCommandLinesOneLineErrors() {
+        assertThatThrownBy(() -> RunConfig.builder().numRequests(0L).build())
+                .isInstanceOf(ConfigException.class).hasMessage("--num-requests must be at least 1, got 0");
+        assertThatThrownBy(() -> RunConfig.builder().numRequests(5L).warmup("5").build())
+                .hasMessage("--warmup must be fewer than --num-requests, got 5");
+        assertThatThrownBy(() -> RunConfig.builder().ioThreads(0).build())
+                .hasMessage("--io-threads must be at least 1");
+        assertThatThrownBy(() -> RunConfig.builder().scrapeInterval(Duration.ofMillis(50)).build())
+                .hasMessage("--scrape-interval must be at least 100ms");
+        assertThatThrownBy(() -> RunConfig.builder().exports(List.of("csv")).build())
+                .hasMessage("--export: unknown format 'csv' (expected vllm)");
+        assertThatThrownBy(() -> RunConfig.builder().concurrency(2).requestRate(5.0).build())
+                .hasMessageStartingWith("give either --concurrency (closed loop) or --request-rate");
+        assertThatThrownBy(() -> RunConfig.builder().requestRate(5.0).ramp("1:x:10s").build())
+                .hasMessage("'1:x:10s': 'x' is not a number");
+        assertThatThrownBy(() -> RunConfig.builder().slo("ttft:fast").build()).hasMessageStartingWith("--slo: ");
+        assertThatThrownBy(() -> RunConfig.builder().url("ftp://example").build()).hasMessageStartingWith("--url: ");
+        assertThatThrownBy(() -> new Bounds(0L, null, 0, null, dev.llmload.load.Timeouts.defaults(), Duration.ZERO))
+                .isInstanceOf(ConfigException.class);
+        assertThatThrownBy(() -> Load.closed(0)).hasMessage("--concurrency must be at least 1, got 0");
+    }
+
+    @Test
+    void theKeyIsReadFromItsSourceAndNeverBecomesPartOfTheConfig(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        String secret = "sk-config-test-4411";
+        Path keyFile = java.nio.file.Files.writeString(dir.resolve("key"), secret + "\n");
+        RunConfig config = RunConfig.builder().apiKeyFile(keyFile).build();
+
+        assertThat(config.target().keySource().read()).isEqualTo(secret);
+        assertThat(config.toString()).doesNotContain(secret);
+        assertThat(ReportFiles.JSON.writeValueAsString(config)).doesNotContain(secret).doesNotContain(keyFile.toString());
+        java.nio.file.Files.writeString(keyFile, "\n");
+        assertThatThrownBy(() -> config.target().keySource().read()).isInstanceOf(ConfigException.class)
+                .hasMessage("--api-key-file: " + keyFile + " is empty");
+    }
+
+    private static String golden(String name) throws IOException {
+        try (InputStream in = RunConfigTest.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * The simulated OpenAI-compatible HTTP server: Netty HTTP/1.1 with keep-alive, request parsing,
+ * vLLM-shaped SSE chunks, faults applied per stream, and the ground-truth line of every request.
+ *
+ * <p>Threads: the {@code sim-io} event loops own their connections and streams; the engine's
+ * callbacks reach a stream through its loop's {@code LoopInbox}, which drains them in slices so
+ * no loop task grows with the batch.
+ */
+package dev.llmload.sim.server;
