@@ -1,5 +1,6 @@
 package dev.llmload.config;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.util.StdConverter;
@@ -363,7 +364,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
 
         record WireData(String inputTokens, String outputTokens, Double rangeRatio, Path dataset, String datasetFormat,
                         String sharedPrefix, Path trace, Double traceSpeed, String tokenizer, WireSessions sessions,
-                        Integer batchSize, ImageInputs images) {}
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Integer batchSize,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) ImageInputs images) {}
 
         record WireSessions(String turns, String thinkTimeMs, Integer maxSessions) {}
 
@@ -392,7 +394,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         d.datasetFormat(), d.sharedPrefix(), trace, speed, d.tokenizer(),
                         s == null ? null : new WireSessions(s.turns().text(),
                                 s.thinkTimeMs() == null ? null : s.thinkTimeMs().text(), s.maxSessions()),
-                        d.batchSize(), d.images());
+                        // Written only when used, so a run without them records what earlier versions did.
+                        d.batchSize() == 1 ? null : d.batchSize(), d.images());
                 Telemetry m = c.telemetry();
                 WireTelemetry telemetry = new WireTelemetry(m.serverMetrics(), m.serverKind(), m.gpuMetrics(),
                         m.nvidiaSmi() == null ? null : "nvidia-smi",
