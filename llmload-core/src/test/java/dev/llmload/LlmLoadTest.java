@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.config.ConfigException;
 import dev.llmload.config.RunConfig;
+import dev.llmload.run.RunException;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
 import java.nio.file.Files;
@@ -60,6 +61,18 @@ class LlmLoadTest {
             assertThat(result.report().service().url()).startsWith(sim.url());
             assertThat(result.directory()).isEmpty();
             assertThat(Path.of(System.getProperty("java.io.tmpdir")).resolve(result.report().run().id())).doesNotExist();
+        }
+    }
+
+    @Test
+    @Tag("loopback")
+    void aServerThatRefusesTheTestRequestStopsTheRunBeforeAnyLoad() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults())) {
+            // The simulator knows no /nowhere/v1/chat/completions: a 404, as every request would get.
+            RunConfig config = shortRun().url(sim.url() + "/nowhere").model("m").build();
+
+            assertThatThrownBy(() -> LlmLoad.run(config)).isInstanceOf(RunException.class)
+                    .hasMessageStartingWith("the server refused llmload's test request, so every request would fail: ");
         }
     }
 

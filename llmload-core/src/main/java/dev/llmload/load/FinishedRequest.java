@@ -14,7 +14,7 @@ import java.util.List;
  * @param endMarkerSeen the stream carried its dialect's end marker ({@code [DONE]}); a stream
  *                      that ended without one was cut short, whatever its outcome says so far
  */
-public record FinishedRequest(
+record FinishedRequest(
         PreparedRequest request,
         String requestId,
         boolean warmup,
