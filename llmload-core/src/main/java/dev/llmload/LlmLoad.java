@@ -4,6 +4,7 @@ import dev.llmload.config.ConfigException;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Target;
 import dev.llmload.run.BenchmarkRun;
+import dev.llmload.run.OutputDirectory;
 import dev.llmload.run.RunException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +27,7 @@ import java.util.stream.Stream;
  *
  * <p>A bad value fails in {@link RunConfig.Builder#build()} with a {@link ConfigException} in the
  * command line's words. A run directory is written only when the configuration names one
- * ({@code outputDir}): without one the run writes into a temporary directory that is deleted
+ * ({@code outputDir}; it must be empty or new, as without {@code --overwrite}): without one the run writes into a temporary directory that is deleted
  * before {@code run} returns, so nothing stays on disk and the results are in the returned value.
  *
  * <p>Threads: {@code run} blocks the caller's thread, which becomes the run's dispatcher (it paces
@@ -44,7 +45,8 @@ public final class LlmLoad {
     /**
      * Runs {@code config} against the server its URL names.
      *
-     * @throws ConfigException the configuration names no server, or its API key file cannot be read
+     * @throws ConfigException the configuration names no server, its run directory holds files
+     *                         already, or its API key file cannot be read
      * @throws RunException    the run cannot start or go on (bad data, a server that refuses the
      *                         test request, a run directory that cannot be written); one line
      */
@@ -73,6 +75,11 @@ public final class LlmLoad {
         String apiKey = config.target().keySource().read();
         Path kept = config.output().dir();
         if (kept != null) {
+            // As the command line without --overwrite: a run never mixes its files with another's.
+            String refusal = OutputDirectory.refusal(kept, false);
+            if (refusal != null) {
+                throw new ConfigException(refusal);
+            }
             BenchmarkRun.Result result = execute(config, serverUrl, apiKey);
             return new RunResult(Optional.of(result.directory()), result.report(), result.records());
         }

@@ -46,6 +46,10 @@ class LlmLoadTest {
             assertThat(report.at("/run/command_line").asText()).isEqualTo(LlmLoad.COMMAND_LINE);
             assertThat(report.at("/tool/version").asText()).isEqualTo(LlmLoad.version());
             assertThat(Files.readAllLines(runDir.resolve("requests.jsonl"))).hasSize(6);
+            // A second run never mixes its files with the first's, as on the command line.
+            assertThatThrownBy(() -> LlmLoad.run(shortRun().url(sim.url()).outputDir(runDir).build()))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessage("--output-dir " + runDir + " is not empty; choose another directory or add --overwrite");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.llmload.cli;
 
+import dev.llmload.http.ServerText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -46,7 +47,8 @@ public final class Main implements Runnable {
                 return EXIT_USAGE;
             }
             if (exception instanceof dev.llmload.run.RunException) {
-                failed.getErr().println("llmload: " + exception.getMessage());
+                // Such messages may quote a server: never an escape sequence on the terminal.
+                failed.getErr().println("llmload: " + ServerText.clean(exception.getMessage()));
                 return EXIT_CANNOT_START;
             }
             throw exception;

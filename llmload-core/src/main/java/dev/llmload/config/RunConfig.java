@@ -1,10 +1,13 @@
 package dev.llmload.config;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.util.StdConverter;
+import dev.llmload.load.ResponseLimits;
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
+import dev.llmload.protocol.ImageInputs;
 import dev.llmload.workload.tokenizer.Tokenizers;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +87,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
      */
     public static final class Builder {
         private String url;
-        private String api = "chat";
+        private String api = "auto";
         private String model;
         private boolean stream = true;
         private boolean ignoreEos = true;
@@ -112,6 +115,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private String datasetFormat;
         private String sharedPrefix;
         private String tokenizer = Tokenizers.DEFAULT;
+        private int batchSize = 1;
+        private String images;
         private String sessions;
         private String thinkTime;
         private Integer maxSessions;
@@ -120,6 +125,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private Duration firstTokenTimeout;
         private Duration idleTimeout;
         private Duration requestTimeout = Duration.ofMinutes(10);
+        private long maxEventBytes = ResponseLimits.DEFAULT_MAX_EVENT_BYTES;
+        private long maxResponseBytes = ResponseLimits.DEFAULT_MAX_RESPONSE_BYTES;
+        private int maxTokensFactor = ResponseLimits.DEFAULT_TOKEN_FACTOR;
         private Duration grace = Duration.ofSeconds(30);
         private String serverMetrics = "auto";
         private String serverKind;
@@ -170,6 +178,10 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         public Builder datasetFormat(String value) { datasetFormat = value; return this; }
         public Builder sharedPrefix(String value) { sharedPrefix = value; return this; }
         public Builder tokenizer(String value) { tokenizer = value; return this; }
+        /** Inputs per request of embeddings and rerank. */
+        public Builder batchSize(int value) { batchSize = value; return this; }
+        /** {@code N:WxH} synthetic images in every chat request; null for none. */
+        public Builder images(String value) { images = value; return this; }
         public Builder sessions(String value) { sessions = value; return this; }
         public Builder thinkTime(String value) { thinkTime = value; return this; }
         public Builder maxSessions(Integer value) { maxSessions = value; return this; }
@@ -178,11 +190,17 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         public Builder firstTokenTimeout(Duration value) { firstTokenTimeout = value; return this; }
         public Builder idleTimeout(Duration value) { idleTimeout = value; return this; }
         public Builder requestTimeout(Duration value) { requestTimeout = value; return this; }
+        public Builder maxEventBytes(long value) { maxEventBytes = value; return this; }
+        public Builder maxResponseBytes(long value) { maxResponseBytes = value; return this; }
+        public Builder maxTokensFactor(int value) { maxTokensFactor = value; return this; }
         public Builder timeouts(Timeouts value) {
             connectTimeout = value.connect();
             firstTokenTimeout = value.firstToken();
             idleTimeout = value.idle();
             requestTimeout = value.total();
+            maxEventBytes = value.limits().maxEventBytes();
+            maxResponseBytes = value.limits().maxResponseBytes();
+            maxTokensFactor = value.limits().tokenFactor();
             return this;
         }
         public Builder grace(Duration value) { grace = value; return this; }
@@ -236,10 +254,24 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             Output output = new Output(outputDir, exports, metadata, notes);
             SloLimits limits = SloLimits.parse(slo);
             Sessions turns = sessions(chosen);
-            Data data = Data.of(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, tokenizer);
+            Data data = Data.of(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, tokenizer,
+                    batchSize, images);
+            if (data.batchSize() > 1 && !target.api().neverStreams()) {
+                throw new ConfigException("--batch-size needs --api embeddings or rerank");
+            }
+            if (data.images() != null && target.api() != ApiKind.CHAT && target.api() != ApiKind.AUTO) {
+                throw new ConfigException("--images needs --api chat");
+            }
             Bounds bounds = new Bounds(requests, duration, warmupRequests, warmupTime,
-                    new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout), grace);
+                    new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout, responseLimits()), grace);
             return new RunConfig(target, chosen, data, turns, bounds, client, telemetry, output, limits, seed, scenario);
+        }
+
+        private ResponseLimits responseLimits() {
+            if (maxEventBytes <= 0 || maxResponseBytes <= 0 || maxTokensFactor <= 0) {
+                throw new ConfigException("--max-event-bytes, --max-response-bytes and --max-tokens-factor must be positive");
+            }
+            return new ResponseLimits(maxEventBytes, maxResponseBytes, maxTokensFactor, ResponseLimits.DEFAULT_TOKEN_SLACK);
         }
 
         private Load load() {
@@ -331,7 +363,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         Integer maxConcurrency, String profile) {}
 
         record WireData(String inputTokens, String outputTokens, Double rangeRatio, Path dataset, String datasetFormat,
-                        String sharedPrefix, Path trace, Double traceSpeed, String tokenizer, WireSessions sessions) {}
+                        String sharedPrefix, Path trace, Double traceSpeed, String tokenizer, WireSessions sessions,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Integer batchSize,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) ImageInputs images) {}
 
         record WireSessions(String turns, String thinkTimeMs, Integer maxSessions) {}
 
@@ -359,7 +393,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 WireData data = new WireData(d.inputTokens().text(), d.outputTokens().text(), d.rangeRatio(), d.dataset(),
                         d.datasetFormat(), d.sharedPrefix(), trace, speed, d.tokenizer(),
                         s == null ? null : new WireSessions(s.turns().text(),
-                                s.thinkTimeMs() == null ? null : s.thinkTimeMs().text(), s.maxSessions()));
+                                s.thinkTimeMs() == null ? null : s.thinkTimeMs().text(), s.maxSessions()),
+                        // Written only when used, so a run without them records what earlier versions did.
+                        d.batchSize() == 1 ? null : d.batchSize(), d.images());
                 Telemetry m = c.telemetry();
                 WireTelemetry telemetry = new WireTelemetry(m.serverMetrics(), m.serverKind(), m.gpuMetrics(),
                         m.nvidiaSmi() == null ? null : "nvidia-smi",
@@ -396,8 +432,11 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         new Target(Target.ServerUrl.parse(w.url()), w.api(), w.model(), w.stream(), w.ignoreEos(),
                                 w.insecure(), null),
                         load,
-                        Data.of(d.inputTokens(), d.outputTokens(), d.rangeRatio(), d.dataset(), d.datasetFormat(),
-                                d.sharedPrefix(), d.tokenizer()),
+                        new Data(Lengths.parse("--input-tokens", d.inputTokens(), d.rangeRatio()),
+                                Lengths.parse("--output-tokens", d.outputTokens(), d.rangeRatio()), d.rangeRatio(),
+                                d.dataset(), d.datasetFormat(), d.sharedPrefix(), d.tokenizer(),
+                                // A configuration recorded before batch sizes existed means one input per request.
+                                d.batchSize() == null ? 1 : d.batchSize(), d.images()),
                         sessions,
                         new Bounds(w.numRequests(), w.duration(), w.warmup(), w.warmupTime(),
                                 w.timeouts() == null ? Timeouts.defaults() : w.timeouts(), w.grace()),

@@ -11,7 +11,9 @@ import dev.llmload.load.LoadPhase;
 import dev.llmload.load.LoadPlan;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.Dialect;
+import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
@@ -19,6 +21,7 @@ import dev.llmload.report.ClientHost;
 import dev.llmload.report.Measurements;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
+import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.session.SessionSource;
 import dev.llmload.workload.source.RequestSource;
@@ -109,20 +112,30 @@ public final class BenchmarkRun {
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
             }
-            Endpoint endpoint = Endpoint.openAiBase(targetUrl);
-            ServerProbe.ServerInfo server = ServerProbe.probe(endpoint, apiKey, config.target().insecure());
+            Endpoint openAi = Endpoint.openAiBase(targetUrl);
+            ServerProbe.ServerInfo server = ServerProbe.probe(openAi, apiKey, config.target().api(),
+                    config.target().insecure());
+            ApiKind api = config.target().api() == ApiKind.AUTO
+                    ? ServerProbe.resolveAuto(openAi, server, apiKey, config.target().insecure())
+                    : config.target().api();
+            Endpoint endpoint = api.atServerRoot() ? Endpoint.nativeBase(targetUrl) : openAi;
             String model = config.target().model() != null ? config.target().model() : server.model();
             if (model == null) {
-                throw new RunException("the server at " + endpoint + " lists no model on /v1/models; give one with --model");
+                throw new RunException("the server at " + openAi + " lists no model on /v1/models; give one with --model");
             }
-            Dialect dialect = Dialect.of(new RequestOptions(config.target().api(), model, config.target().stream(),
-                    config.target().ignoreEos(), null));
+            Dialect dialect;
+            try {
+                dialect = Dialect.of(new RequestOptions(api, model, config.target().stream(), config.target().ignoreEos(), null,
+                        config.data().batchSize(), config.data().images(), config.seed()));
+            } catch (IllegalArgumentException e) {
+                throw new RunException(e.getMessage(), e);
+            }
             Path directory = Files.createDirectories(config.output().dir());
             String runId = directory.getFileName().toString();
             String startedAt = Instant.now().toString();
-            RunRecordParts parts = new RunRecordParts(runId, startedAt, model, server, endpoint,
+            RunRecordParts parts = new RunRecordParts(runId, startedAt, model, api, server, endpoint,
                     sessions != null ? sessions.describe() : source.describe(),
-                    sessions != null ? sessions.contentHash() : source.contentHash());
+                    withImages(sessions != null ? sessions.contentHash() : source.contentHash()));
             // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
             ReportFiles.writeRunStart(directory, report(parts, null, List.of()));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
@@ -139,8 +152,18 @@ public final class BenchmarkRun {
         }
     }
 
+    /**
+     * The data's content hash, with the synthetic images folded in when {@code --images} adds them:
+     * their pixels follow from the seed and the image size, so those identify them.
+     */
+    private String withImages(String contentHash) {
+        ImageInputs images = config.data().images();
+        return images == null ? contentHash : ContentHash.of(contentHash + " images " + images.count() + ":"
+                + images.width() + "x" + images.height() + " seed " + config.seed());
+    }
+
     /** What the report says about the run that is known before the first request. */
-    private record RunRecordParts(String runId, String startedAt, String model, ServerProbe.ServerInfo server,
+    private record RunRecordParts(String runId, String startedAt, String model, ApiKind api, ServerProbe.ServerInfo server,
                                   Endpoint endpoint, String sourceDescription, String contentHash) {}
 
     /** The records of a run and the clock reading its offsets are relative to. */
@@ -190,8 +213,8 @@ public final class BenchmarkRun {
                       long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
             throws IOException, InterruptedException, RunException {
         Bounds bounds = config.bounds();
-        try (LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, config.client().ioThreads(),
-                     bounds.timeouts().connect(), config.target().insecure());
+        try (LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, dialect.keyHeader(),
+                     config.client().ioThreads(), bounds.timeouts().connect(), config.target().insecure());
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME));
              LoadPhase phase = LoadPhase.open(source, sessions, client, dialect, bounds.timeouts(), plan, count)) {
             stopSending = phase::stop;
@@ -275,7 +298,7 @@ public final class BenchmarkRun {
                         ClientHost.discover()),
                 new RunReport.Model(parts.model(), meta.get("model.parameters"), meta.get("model.precision"),
                         meta.get("model.quantization"), parts.server().maxModelLen()),
-                new RunReport.Service(parts.endpoint().toString(), config.target().api().cliName(),
+                new RunReport.Service(parts.endpoint().toString(), parts.api().cliName(),
                         meta.getOrDefault("service.framework", parts.server().framework()),
                         meta.getOrDefault("service.version", parts.server().version()),
                         meta.get("service.launch_args"), config.target().stream()),
