@@ -73,7 +73,7 @@ class LlmLoadTest {
     void aServerThatRefusesTheTestRequestStopsTheRunBeforeAnyLoad() throws Exception {
         try (SimServer sim = SimServer.start(SimConfig.defaults())) {
             // The simulator knows no /nowhere/v1/chat/completions: a 404, as every request would get.
-            RunConfig config = shortRun().url(sim.url() + "/nowhere").model("m").build();
+            RunConfig config = shortRun().url(sim.url() + "/nowhere").api("chat").model("m").build();
 
             assertThatThrownBy(() -> LlmLoad.run(config)).isInstanceOf(RunException.class)
                     .hasMessageStartingWith("the server refused llmload's test request, so every request would fail: ");
