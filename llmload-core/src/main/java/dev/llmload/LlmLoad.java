@@ -32,8 +32,8 @@ import java.util.stream.Stream;
  *
  * <p>Threads: {@code run} blocks the caller's thread, which becomes the run's dispatcher (it paces
  * the sends and writes the report); the event loops, the feed, the recorder and the telemetry
- * collector it starts are stopped before it returns. The caller must not be one of llmload's own
- * event loops. Runs may go on in parallel, each on its own caller thread.
+ * collector it starts are stopped before it returns. The caller must not be an event loop. Run
+ * one at a time: two runs at once share the machine's cores and disturb each other's measurements.
  */
 public final class LlmLoad {
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.llmload.RunResult;
 import dev.llmload.config.ConfigException;
 import dev.llmload.sim.server.SimConfig;
+import dev.llmload.sim.server.SimServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -96,6 +97,22 @@ class LatencyGateTest {
                 .hasMessageContaining("run directory: none kept")
                 .hasMessageMatching("(?s).*\n  error rate \\(results\\.error_rate\\): measured [0-9.]+% "
                         + "\\([1-9][0-9]* of 40 requests failed\\), limit below 1%\n  p99 TTFT .*");
+    }
+
+    @Test
+    void gatesAServerGivenByItsUrl() throws Exception {
+        try (SimServer server = SimServer.start(LatencyGate.fixedLatencySimulator(SIMULATED_TTFT, Duration.ofMillis(1)))) {
+            LatencyGate gate = LatencyGate.against(server.url()).requests(8).concurrency(2).tokens(16, 4)
+                    .configure(run -> run.ioThreads(1));
+
+            RunResult result = gate.requireP99TtftBelow(Duration.ofSeconds(10)).check();
+            assertThat(result.results().requests().succeeded()).isEqualTo(8);
+            assertThat(result.report().config().target().url().text()).isEqualTo(server.url());
+
+            assertThatThrownBy(gate.requireP99TtftBelow(Duration.ofMillis(5))::check)
+                    .isInstanceOf(AssertionFailedError.class)
+                    .hasMessageStartingWith("llmload latency gate failed against " + server.url() + " (8 measured requests");
+        }
     }
 
     @Test
