@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** Entry point of the {@code llmload} command line: subcommands, error handling and exit codes. */
 @Command(name = "llmload", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Load tester and benchmark for LLM inference services (OpenAI-compatible APIs).",
-        subcommands = {RunCommand.class, SweepCommand.class, CompareCommand.class, ReportCommand.class,
+        subcommands = {RunCommand.class, SweepCommand.class, CompareCommand.class, ReportCommand.class, MergeCommand.class,
                 SimCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

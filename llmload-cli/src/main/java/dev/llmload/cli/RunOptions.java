@@ -247,6 +247,17 @@ public final class RunOptions {
             description = "Client event loop threads. Default: the number of CPU cores, at most 4.")
     Integer ioThreads;
 
+    @Option(names = "--segment", paramLabel = "I/N",
+            description = "Send segment I (0 to N-1) of a run spread over N hosts; auto/N takes I from "
+                    + "JOB_COMPLETION_INDEX (a Kubernetes Indexed Job). Merge the segments with llmload merge "
+                    + "(docs/distributed.md).")
+    String segment;
+
+    @Option(names = "--start-at", paramLabel = "INSTANT",
+            description = "Get ready, then start the clock at this wall-clock instant: RFC 3339 "
+                    + "(2026-12-01T10:00:00Z), or +DELAY after LLMLOAD_START_BASE, shared by every segment.")
+    String startAt;
+
     @Option(names = "--scenario", paramLabel = "NAME",
             description = "Defaults for a common question: chat, batch, long-doc, online or capacity (docs/cli.md). "
                     + "Flags and --config still win.")
@@ -355,6 +366,9 @@ public final class RunOptions {
             key("api-key-file", c -> null),
             key("insecure", c -> flag(c.target().insecure())),
             key("io-threads", c -> c.client().ioThreads()),
+            key("segment", c -> c.client().segment()),
+            // A repeat starts when it is ready: the recorded instant has passed.
+            key("start-at", c -> null),
             key("scenario", RunConfig::scenario),
             key("config", c -> null),
             key("sim-config", c -> null));
@@ -402,7 +416,7 @@ public final class RunOptions {
                 .maxEventBytes(maxEventBytes).maxResponseBytes(maxResponseBytes).maxTokensFactor(maxTokensFactor).serverMetrics(serverMetrics)
                 .serverKind(serverKind).gpuMetrics(gpuMetrics).nvidiaSmi(nvidiaSmi).scrapeInterval(scrapeInterval)
                 .grace(grace).exports(exports).metadata(allMetadata).notes(allNotes).insecure(insecure).apiKeyFile(apiKeyFile)
-                .ioThreads(ioThreads).scenario(scenario);
+                .ioThreads(ioThreads).segment(segment).startAt(startAt).scenario(scenario);
     }
 
     /** Whether {@code --config} or {@code --scenario} still has to be merged in (see {@link #withConfig}). */

@@ -7,11 +7,13 @@ import com.fasterxml.jackson.databind.util.StdConverter;
 import dev.llmload.load.ResponseLimits;
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
+import dev.llmload.segment.Segment;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.workload.tokenizer.Tokenizers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,11 +59,22 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         if (load.isOpen() && !selfBounded && bounds.numRequests() == null && bounds.duration() == null) {
             throw new ConfigException("an open-loop run needs --num-requests or --duration");
         }
+        if (client.segment() != null && sessions != null) {
+            throw new ConfigException("--segment does not split --sessions runs yet: run the sessions from one host");
+        }
+        if (client.segment() != null && target.url() == null) {
+            throw new ConfigException("--segment needs --url: the segments of one run must load one server, not an "
+                    + "embedded simulator each");
+        }
     }
 
     public RunConfig withOutputDir(Path dir) {
         return new RunConfig(target, load, data, sessions, bounds, client, telemetry, output.withDir(dir), slo, seed,
                 scenario);
+    }
+
+    public RunConfig withClient(Client newClient) {
+        return new RunConfig(target, load, data, sessions, bounds, newClient, telemetry, output, slo, seed, scenario);
     }
 
     public RunConfig withLoad(Load newLoad) {
@@ -140,6 +153,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private Map<String, String> metadata = Map.of();
         private List<String> notes = List.of();
         private Integer ioThreads;
+        private String segment;
+        private String startAt;
         private String scenario;
 
         private Builder() {}
@@ -217,6 +232,10 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         public Builder notes(List<String> value) { notes = new ArrayList<>(value); return this; }
         /** null: the number of CPU cores, at most 4. */
         public Builder ioThreads(Integer value) { ioThreads = value; return this; }
+        /** {@code I/N} or {@code auto/N}; null for the whole run. */
+        public Builder segment(String value) { segment = value; return this; }
+        /** An RFC 3339 instant or {@code +DELAY}; null to start when ready. */
+        public Builder startAt(String value) { startAt = value; return this; }
         public Builder scenario(String value) { scenario = value; return this; }
 
         /** @throws ConfigException with a one-line reason when the options do not make a run */
@@ -249,7 +268,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             if (dataset != null && trace != null) {
                 throw new ConfigException("give --dataset or --trace, not both");
             }
-            Client client = ioThreads != null ? new Client(ioThreads) : Client.defaults();
+            Client client = Client.of(ioThreads != null ? ioThreads : Client.defaults().ioThreads(), segment, startAt,
+                    System.getenv());
             Telemetry telemetry = new Telemetry(serverMetrics, serverKind, gpuMetrics, nvidiaSmi, scrapeInterval);
             Output output = new Output(outputDir, exports, metadata, notes);
             SloLimits limits = SloLimits.parse(slo);
@@ -356,7 +376,10 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                     Long numRequests, Duration duration, int warmup, Duration warmupTime, WireData data, long seed,
                     Timeouts timeouts, WireTelemetry telemetry, Duration grace, Path outputDir,
                     Map<String, String> metadata, List<String> notes, boolean insecure, int ioThreads, String scenario,
-                    String slo, List<String> exports) {}
+                    String slo, List<String> exports,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String segment,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String startAt,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Instant startInstant) {}
 
         /** @param mode {@code closed} or {@code open} (a trace is an open loop of arrival {@code trace}) */
         record WireLoad(String mode, Integer concurrency, Double requestRate, String arrival, Double burstiness,
@@ -405,7 +428,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 return new Wire(t.url() == null ? null : t.url().text(), t.api(), t.model(), t.stream(), t.ignoreEos(),
                         load, b.numRequests(), b.duration(), b.warmup(), b.warmupTime(), data, c.seed(), b.timeouts(),
                         telemetry, b.grace(), o.dir(), o.metadata(), o.notes(), t.insecure(), c.client().ioThreads(),
-                        c.scenario(), c.slo() == null ? null : c.slo().text(), o.exports());
+                        c.scenario(), c.slo() == null ? null : c.slo().text(), o.exports(),
+                        c.client().segment() == null ? null : c.client().segment().toString(), c.client().startAt(),
+                        c.client().startInstant());
             }
         }
 
@@ -440,7 +465,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         sessions,
                         new Bounds(w.numRequests(), w.duration(), w.warmup(), w.warmupTime(),
                                 w.timeouts() == null ? Timeouts.defaults() : w.timeouts(), w.grace()),
-                        new Client(w.ioThreads()),
+                        new Client(w.ioThreads(), w.segment() == null ? null
+                                : ConfigException.parsing("segment", () -> Segment.parse(w.segment(), Map.of())),
+                                w.startAt(), w.startAt() == null ? null : w.startInstant()),
                         new Telemetry(t.serverMetrics(), t.serverKind(), t.gpuMetrics() == null ? List.of() : t.gpuMetrics(),
                                 t.nvidiaSmi() == null ? null : t.nvidiaSmiInterval(), t.scrapeInterval()),
                         new Output(w.outputDir(), w.exports() == null ? List.of() : w.exports(),

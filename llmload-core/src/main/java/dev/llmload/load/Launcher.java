@@ -59,6 +59,7 @@ final class Launcher {
         return new PreparedRequest(spec, dialect.encode(spec));
     }
 
+    /** @param number the request's index in the whole run (its {@link dev.llmload.workload.RequestSpec#index()}) */
     String requestId(long number) {
         return requestIdPrefix + number;
     }

@@ -1,6 +1,7 @@
 package dev.llmload.run;
 
 import dev.llmload.config.Bounds;
+import dev.llmload.config.Client;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Telemetry;
@@ -18,6 +19,10 @@ import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
+import dev.llmload.segment.ClockSyncProbe;
+import dev.llmload.segment.RequestId;
+import dev.llmload.segment.Segment;
+import dev.llmload.segment.StartGate;
 import dev.llmload.report.Measurements;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
@@ -71,6 +76,8 @@ public final class BenchmarkRun {
     /** Stops the dispatcher (of requests or of sessions) once there is one. */
     private volatile Runnable stopSending;
     private volatile boolean stopRequested;
+    /** The segment and its start as the report records them; set on the run's thread. */
+    private RunReport.SegmentStart segmentStart;
 
     /**
      * @param targetUrl the server to load: {@code config.target().url()}, or the embedded simulator's address
@@ -87,6 +94,7 @@ public final class BenchmarkRun {
         this.commandLine = commandLine;
         this.toolVersion = toolVersion;
         this.progress = progress;
+        this.segmentStart = segmentStart(null);
     }
 
     /** Stops sending; in-flight requests get the grace period, then the report is written. */
@@ -104,11 +112,17 @@ public final class BenchmarkRun {
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
         SessionSource sessions = openSessions(tokenizer);
-        try (RequestSource source = sessions == null ? openSource(tokenizer) : null) {
+        Segment segment = config.client().segment();
+        RequestSource whole = sessions == null ? openSource(tokenizer) : null;
+        try (RequestSource source = segment == null || whole == null ? whole : SegmentPart.requests(whole, segment)) {
             LoadPlan plan;
             try {
                 plan = Traffic.plan(config.load(), count, config.bounds().duration(), config.seed(),
-                        Workloads.traceOffsets(source));
+                        Workloads.traceOffsets(whole));
+                if (segment != null) {
+                    plan = SegmentPart.plan(plan, segment);
+                    count = SegmentPart.count(plan, count, segment);
+                }
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
             }
@@ -171,6 +185,10 @@ public final class BenchmarkRun {
 
     private TelemetryConfig telemetryConfig(Endpoint endpoint) throws RunException {
         Telemetry spec = config.telemetry();
+        if (config.client().segment() != null && config.client().segment().index() != 0) {
+            // Segment 0 scrapes for the whole run, so the server sees one scraper.
+            return new TelemetryConfig(null, null, List.of(), null, java.time.Duration.ofSeconds(1), spec.scrapeInterval());
+        }
         try {
             URI server = switch (spec.serverMetrics()) {
                 case "off" -> null;
@@ -227,11 +245,11 @@ public final class BenchmarkRun {
                 throw new RunException("the server refused llmload's test request, so every request would fail: "
                         + refusal.get());
             }
+            long runStart = startClock();
             telemetry.start();
-            long runStart = System.nanoTime();
             try {
                 return new Sent(phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
-                        bounds.warmupTime(), bounds.grace(), runId + "-", progress), runStart);
+                        bounds.warmupTime(), bounds.grace(), idPrefix(runId), progress), runStart);
             } catch (DatasetException e) {
                 throw new RunException(e.getMessage(), e);
             }
@@ -247,6 +265,40 @@ public final class BenchmarkRun {
         int sessions = config.sessions() == null || config.sessions().maxSessions() == null
                 ? 0 : config.sessions().maxSessions();
         return Math.max(inFlight, sessions);
+    }
+
+    /** Request ids: {@code <run>-<index>}, or {@code <run>-s<I>of<N>-<index>} with the whole run's index. */
+    private String idPrefix(String runId) {
+        return RequestId.prefix(runId, config.client().segment());
+    }
+
+    /**
+     * The run's clock origin: now, or with {@code --start-at} the shared instant (waited for here,
+     * on the run's own thread, after everything that can be done before it is done). A segment
+     * records how its start went.
+     */
+    private long startClock() throws InterruptedException {
+        Client part = config.client();
+        if (part.startInstant() == null) {
+            return System.nanoTime();
+        }
+        StartGate.Start start = StartGate.await(part.startInstant());
+        segmentStart = segmentStart(start);
+        return start.originNanos();
+    }
+
+    /** This run's segment and start for the report; before the start, without its figures. */
+    private RunReport.SegmentStart segmentStart(StartGate.Start start) {
+        Client part = config.client();
+        Segment segment = part.segment() == null ? Segment.whole() : part.segment();
+        if (part.segment() == null && start == null) {
+            return null;
+        }
+        return new RunReport.SegmentStart(segment.index(), segment.count(), part.startAt(),
+                part.startInstant() == null ? null : part.startInstant().toString(),
+                start == null ? null : start.originWallClock().toString(),
+                start == null ? null : start.errorNanos() / 1e6,
+                start == null ? null : ClockSyncProbe.ofThisHost().probe());
     }
 
     /** Connections opened ahead for an open loop without a gate: its peak in flight is not known. */
@@ -295,7 +347,7 @@ public final class BenchmarkRun {
                 RunReport.SCHEMA_VERSION,
                 new RunReport.Tool(TOOL_NAME, toolVersion),
                 new RunReport.Run(parts.runId(), parts.startedAt(), null, commandLine, config.seed(), false,
-                        ClientHost.discover()),
+                        ClientHost.discover(), segmentStart, null),
                 new RunReport.Model(parts.model(), meta.get("model.parameters"), meta.get("model.precision"),
                         meta.get("model.quantization"), parts.server().maxModelLen()),
                 new RunReport.Service(parts.endpoint().toString(), parts.api().cliName(),
