@@ -7,17 +7,9 @@ import dev.llmload.config.RunConfig;
 import dev.llmload.config.Telemetry;
 import dev.llmload.http.Endpoint;
 import dev.llmload.http.LoadHttpClient;
-import dev.llmload.load.Dispatcher;
-import dev.llmload.load.FinishedRequest;
-import dev.llmload.load.HotPaths;
-import dev.llmload.load.TestRequest;
 import dev.llmload.note.Note;
-import dev.llmload.record.Outcome;
+import dev.llmload.load.LoadPhase;
 import dev.llmload.load.LoadPlan;
-import dev.llmload.load.PreparedFeed;
-import dev.llmload.load.Recorder;
-import dev.llmload.load.Sender;
-import dev.llmload.load.SessionDispatcher;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.protocol.ApiKind;
@@ -58,6 +50,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -237,63 +230,41 @@ public final class BenchmarkRun {
     private Sent send(RequestSource source, SessionSource sessions, Dialect dialect, Endpoint endpoint, LoadPlan plan,
                       long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
             throws IOException, InterruptedException, RunException {
-        try (PreparedFeed feed = sessions == null ? new PreparedFeed(source, dialect, count) : null;
-             LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, dialect.keyHeader(), config.client().ioThreads(),
-                     config.bounds().timeouts().connect(), config.target().insecure());
-             Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
-            getReady(feed, client, dialect, plan, count, runId);
+        Bounds bounds = config.bounds();
+        try (LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, dialect.keyHeader(),
+                     config.client().ioThreads(), bounds.timeouts().connect(), config.target().insecure());
+             Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME));
+             LoadPhase phase = LoadPhase.open(source, sessions, client, dialect, bounds.timeouts(), plan, count)) {
+            stopSending = phase::stop;
+            if (stopRequested) {
+                phase.stop();
+            }
+            Optional<String> refusal = phase.getReady(connections(plan), runId + "-test", READY_TIMEOUT);
+            if (refusal.isPresent()) {
+                // Refused credentials or an unknown model or path fail every request alike: say so now.
+                throw new RunException("the server refused llmload's test request, so every request would fail: "
+                        + refusal.get());
+            }
             long runStart = startClock();
             telemetry.start();
-            Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
-            Bounds bounds = config.bounds();
-            long limit = count < 0 ? Long.MAX_VALUE : count;
-            Sender sender = sessions != null
-                    ? new SessionDispatcher(client, dialect, bounds.timeouts(), plan, sessions, limit, bounds.duration(),
-                            bounds.warmup(), bounds.warmupTime(), recorder, runStart, idPrefix(runId))
-                    : new Dispatcher(client, dialect, bounds.timeouts(), plan, feed, limit, bounds.duration(),
-                            bounds.warmup(), bounds.warmupTime(), recorder, runStart, idPrefix(runId));
-            stopSending = sender::stop;
-            if (stopRequested) {
-                sender.stop();
-            }
             try {
-                sender.run(bounds.grace());
+                return new Sent(phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
+                        bounds.warmupTime(), bounds.grace(), idPrefix(runId), progress), runStart);
             } catch (DatasetException e) {
-                sender.stop();
                 throw new RunException(e.getMessage(), e);
             }
-            return new Sent(recorder.finish(), runStart);
         }
     }
 
-    /**
-     * What a long-running client would already have done, so the first measured requests do not
-     * pay for it: requests prepared ahead, the connections the load needs opened, the per-chunk
-     * code compiled, one test request sent (a refused one stops the run here) and the JIT quiet.
-     * Nothing here is timed or counted.
-     */
-    private void getReady(PreparedFeed feed, LoadHttpClient client, Dialect dialect, LoadPlan plan, long count,
-                          String runId) throws InterruptedException, RunException {
-        if (feed != null) {
-            feed.awaitReady(READY_TIMEOUT);
-        }
+    /** The connections the load needs from its start, opened before the run's clock starts. */
+    private int connections(LoadPlan plan) {
         int inFlight = switch (plan) {
             case LoadPlan.ClosedLoop closed -> closed.concurrency().concurrencyAt(0);
             case LoadPlan.OpenLoop open -> open.maxConcurrency() > 0 ? open.maxConcurrency() : OPEN_LOOP_CONNECTIONS;
         };
         int sessions = config.sessions() == null || config.sessions().maxSessions() == null
                 ? 0 : config.sessions().maxSessions();
-        int connections = Math.max(inFlight, sessions);
-        client.preconnect((int) Math.min(connections, count < 0 ? connections : count), READY_TIMEOUT);
-        HotPaths.warmUp(dialect);
-        FinishedRequest test = TestRequest.send(client, dialect, config.bounds().timeouts(), runId + "-test", READY_TIMEOUT);
-        // Refused credentials or an unknown model or path fail every request alike: say so now.
-        if (test != null && test.outcome() instanceof Outcome.Failure failure
-                && (test.httpStatus() == 401 || test.httpStatus() == 403 || test.httpStatus() == 404)) {
-            throw new RunException("the server refused llmload's test request, so every request would fail: "
-                    + failure.message());
-        }
-        HotPaths.awaitQuietCompiler();
+        return Math.max(inFlight, sessions);
     }
 
     /** Request ids: {@code <run>-<index>}, or {@code <run>-s<I>of<N>-<index>} with the whole run's index. */
