@@ -229,8 +229,9 @@ public final class RunOptions {
     String gpuHourPrice;
 
     @Option(names = "--export", paramLabel = "FORMAT",
-            description = "Also write the results in another tool's format: vllm (vllm-result.json, the keys of "
-                    + "vllm bench serve --save-result). Repeatable.")
+            description = "Also write the results in another tool's format: vllm (the file and keys of vllm bench "
+                    + "serve --save-result --save-detailed, e.g. openai-chat-infqps-concurrency16-<model>-<date>.json). "
+                    + "Repeatable.")
     List<String> exports = new ArrayList<>();
 
     @Option(names = "--metadata", paramLabel = "KEY=VALUE",

@@ -36,7 +36,6 @@ public final class ReportFiles {
 
     private ReportFiles() {}
 
-    public static final String VLLM_EXPORT = "vllm-result.json";
     /** The run's record as known before the first request; {@code llmload report} rebuilds from it after a crash. */
     public static final String RUN_START_JSON = "run.json";
     /** A sweep directory's index of its points ({@code sweep.SweepReport}); its runs are directories beside it. */
@@ -77,7 +76,8 @@ public final class ReportFiles {
         writeAtomically(dir.resolve(HtmlReport.FILE_NAME), HtmlReport.forRun(report, records,
                 htmlTelemetry(telemetryColumns(report.telemetry()))));
         if (report.config() != null && report.config().output().exports().contains("vllm")) {
-            writeAtomically(dir.resolve(VLLM_EXPORT), JSON.writeValueAsString(VllmExport.toJson(report, records)) + "\n");
+            writeAtomically(dir.resolve(VllmExport.fileName(report)),
+                    JSON.writeValueAsString(VllmExport.toJson(report, records)) + "\n");
         }
     }
 
