@@ -218,8 +218,11 @@ public final class BenchmarkRun {
         long start = sent.runStartNanos() + measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
         long end = sent.runStartNanos() + measured.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow();
         TelemetrySummary summary = WindowAnalysis.summarise(recording, start, end);
-        long promptTokens = measured.stream().filter(RequestRecord::succeeded).mapToLong(RequestRecord::inputTokens).sum();
-        long generationTokens = measured.stream().filter(RequestRecord::succeeded).mapToLong(RequestRecord::outputTokens).sum();
+        // What the server counted: the prompt of every request it began to answer (a first token
+        // means its prefill ran), and every token it sent, also those of requests that then failed.
+        long promptTokens = measured.stream().filter(r -> r.succeeded() || r.timings().tokenEventNanos().length > 0)
+                .mapToLong(RequestRecord::inputTokens).sum();
+        long generationTokens = measured.stream().mapToLong(RequestRecord::outputTokens).sum();
         ClientFigures client = new ClientFigures(results.ttftMs().p50(), promptTokens, generationTokens,
                 results.e2eLatencyMs().p99(), ClientFigures.DEFAULT_HIGH_LATENCY_MS);
         notes.addAll(TelemetryNotes.evaluate(summary, client));
