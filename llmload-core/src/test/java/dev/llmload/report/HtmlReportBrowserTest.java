@@ -51,7 +51,7 @@ class HtmlReportBrowserTest {
                 "spectrum-ttft_ms", "spectrum-itl_ms", "spectrum-tpot_ms", "spectrum-e2e_latency_ms",
                 "time-ttft", "time-e2e", "time-throughput", "time-inflight",
                 "hist-isl", "hist-osl", "scatter-ttft-isl",
-                "telemetry-0", "telemetry-1", "telemetry-2");
+                "telemetry-0", "telemetry-1", "telemetry-2", "client-lag", "client-cpu");
         assertThat(page.check.get("heading").asText()).isEqualTo(ReportFixtures.HOSTILE);
         assertThat(page.check.get("title").asText()).startsWith(ReportFixtures.HOSTILE);
     }
@@ -63,7 +63,7 @@ class HtmlReportBrowserTest {
         Opened page = open("plain.html", HtmlReport.forRun(ReportFixtures.report("qwen", 8, records), records));
 
         page.assertClean();
-        assertThat(page.chartIds()).hasSize(11).noneMatch(id -> id.startsWith("telemetry"));
+        assertThat(page.chartIds()).hasSize(13).noneMatch(id -> id.startsWith("telemetry"));
     }
 
     @Test
