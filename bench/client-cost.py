@@ -81,7 +81,7 @@ def wait_healthy(port, proc):
 def one(concurrency, out):
     port = env("PORT", "18556")
     ttft, itl, tokens = env("TTFT_MS", "30"), env("ITL_MS", "40"), int(env("OUTPUT_TOKENS", "64"))
-    requests = int(env("ROUNDS", "2")) * concurrency
+    requests = int(env("ROUNDS", "8")) * concurrency
     run_dir = os.path.join(out, f"c{concurrency}")
     truth = os.path.join(out, f"c{concurrency}-ground-truth.jsonl")
     sim_log = open(os.path.join(out, f"c{concurrency}-sim.log"), "w")
@@ -97,11 +97,13 @@ def one(concurrency, out):
             LLMLOAD, "run", "--url", f"http://127.0.0.1:{port}", "--concurrency", str(concurrency),
             "--num-requests", str(requests), "--input-tokens", "64", "--output-tokens", str(tokens),
             "--output-dir", run_dir], stdout=log, stderr=subprocess.STDOUT)
-        last = None
+        # The pid is taskset's, which execs the launcher, which execs java. The counters only grow;
+        # the largest reading is the last one before the process was reaped.
+        user = system = rss = 0.0
         while client.poll() is None:
             sample = proc_sample(client.pid)
             if sample:
-                last = sample
+                user, system, rss = max(user, sample[0]), max(system, sample[1]), max(rss, sample[2])
             time.sleep(0.05)
         wall = time.monotonic() - started
         if client.returncode != 0:
@@ -109,12 +111,12 @@ def one(concurrency, out):
     finally:
         sim.terminate()
         sim.wait()
-    user, system, rss = last
     report = json.load(open(os.path.join(run_dir, "report.json")))
     c = report["client"]
     mine = by_id(os.path.join(run_dir, "requests.jsonl"))
     theirs = by_id(truth)
     streamed = sum(r.get("output_tokens") or 0 for r in mine.values())
+    measured = report["results"]["requests"]["succeeded"] * tokens
     before = c["cpu_before_load_s"] or 0.0
     # The CPU before the load is split between user and system as the whole run's is.
     net = max(1e-9, user + system - before)
@@ -132,6 +134,7 @@ def one(concurrency, out):
     print(f"c={concurrency:<5} requests={len(mine):<5} tokens={streamed:<7} "
           f"cpu_us_per_token={1e6 * net / streamed:6.2f} (user {1e6 * net * user / (user + system) / streamed:5.2f}, "
           f"sys {1e6 * net * system / (user + system) / streamed:5.2f}) "
+          f"window_cpu_us_per_token={1e6 * (c['cpu_s'] or 0) / max(1, measured):6.2f} "
           f"rss_max_mib={rss:6.0f} rss_per_stream_kib={1024 * rss / concurrency:6.0f} "
           f"cpu_before_load_s={before:5.2f} wall_before_load_s={c['wall_before_load_s']:5.2f} wall_s={wall:5.1f} "
           f"loop_lag_p99_ms={lag['p99']:.2f} loop_lag_max_ms={lag['max']:.1f} gc_pauses={c['gc_pauses']} "

@@ -10,7 +10,7 @@
 #   CONCURRENCY=512 ROUNDS=4 bench/client-cost.sh
 #   LLMLOAD_JAVA_OPTS='-XX:+UseZGC' bench/client-cost.sh   # the client on other JVM options
 #
-# Environment: CONCURRENCY ("64 512 2000"), ROUNDS (2: requests = ROUNDS x concurrency),
+# Environment: CONCURRENCY ("64 512 2000"), ROUNDS (8: requests = ROUNDS x concurrency),
 # OUTPUT_TOKENS (64), TTFT_MS (30), ITL_MS (40), SIM_CPU (0), CLIENT_CPU (1; empty: no pinning),
 # SIM_JAVA_OPTS, LLMLOAD_JAVA_OPTS (the client's, added to the launcher's), PORT (18556), OUT (a temp dir).
 set -euo pipefail
