@@ -1,6 +1,8 @@
 package dev.llmload.report;
 
+import dev.llmload.http.ServerText;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.metrics.ServerView;
 import dev.llmload.note.Note;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
@@ -42,11 +44,23 @@ public final class ConsoleSummary {
         line(out, "Request throughput (req/s):", number(r.requestThroughput()));
         line(out, "Output token throughput (tok/s):", number(r.outputTokenThroughput()));
         line(out, "Total token throughput (tok/s):", number(r.totalTokenThroughput()));
+        if (r.outputTokenThroughput() != null && r.outputTokenThroughput() == 0 && r.inputTokenThroughput() != null) {
+            line(out, "Input token throughput (tok/s):", number(r.inputTokenThroughput()));
+        }
         block(out, "Time to First Token", "TTFT", r.ttftMs());
         block(out, "Inter-token Latency", "ITL", r.itlMs());
         block(out, "Time per Output Token (excl. 1st token)", "TPOT", r.tpotMs());
         block(out, "End-to-end Latency", "E2E", r.e2eLatencyMs());
         block(out, "Client Queue Time (gate and schedule lag)", "queue", r.clientQueueTimeMs());
+        if (r.serverView() != null) {
+            ServerView view = r.serverView();
+            ruler(out, "Server's own timings (" + view.requests() + " requests)", '-');
+            line(out, "Server prefill p50 (ms):", number(view.serverFirstTokenMs().p50()));
+            line(out, "Client TTFT p50, same requests (ms):", number(view.clientTtftMs().p50()));
+            line(out, "Server decode p50 (ms):", number(view.serverDecodeMs().p50()));
+            line(out, "Server total p50 (ms):", number(view.serverTotalMs().p50()));
+            line(out, "Client E2E p50, same requests (ms):", number(view.clientE2eMs().p50()));
+        }
         ruler(out, "Errors", '-');
         line(out, "Success rate:", percent(r.successRate()));
         line(out, "Error rate:", percent(r.errorRate()));
@@ -103,7 +117,8 @@ public final class ConsoleSummary {
     }
 
     private static void line(StringBuilder out, String label, String value) {
-        out.append(String.format(Locale.ROOT, "%-40s%s%n", label, value == null ? "n/a" : value));
+        // Values may come from a journal written by another version, or edited: escaped again for the terminal.
+        out.append(String.format(Locale.ROOT, "%-40s%s%n", label, value == null ? "n/a" : ServerText.clean(value)));
     }
 
     private static String tokens(Summary summary) {
@@ -122,7 +137,7 @@ public final class ConsoleSummary {
     }
 
     private static String oneLine(String text) {
-        String flat = text.replaceAll("\\s+", " ");
+        String flat = ServerText.clean(text.replaceAll("\\s+", " "));
         return flat.length() > 120 ? flat.substring(0, 120) + "..." : flat;
     }
 }

@@ -31,6 +31,6 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         RunResults results = RunResults.compute(records, slo);
         Integer gate = config.sessionGate();
         return new Measurements(results, TimeSeries.of(records), ScheduleFidelity.of(records, config.load(), gate),
-                NoteDetector.detect(records, results, config.load(), gate));
+                NoteDetector.detect(records, results, config.load(), gate, config.target().stream()));
     }
 }

@@ -148,7 +148,9 @@ public final class ReportFiles {
 
     public static void writeAtomically(Path file, String content) throws IOException {
         Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(temporary, content, StandardCharsets.UTF_8);
+        // getBytes replaces what UTF-8 cannot encode, where writeString would throw: no content can
+        // cost a run its report.
+        Files.write(temporary, content.getBytes(StandardCharsets.UTF_8));
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

@@ -51,7 +51,8 @@ public record RunReport(
         notes.stream().filter(n -> !NoteDetector.KINDS.contains(n.kind())).forEach(allNotes::add);
         RunResults newResults = measurements.results();
         return new RunReport(schemaVersion, tool,
-                new Run(run.id(), run.startedAt(), endedAt, run.commandLine(), run.seed(), interrupted, run.client()),
+                new Run(run.id(), run.startedAt(), endedAt, run.commandLine(), run.seed(), interrupted, run.client(),
+                        run.segment(), run.segments()),
                 model, service, hardware, load,
                 new Data(data.source(), data.contentHash(),
                         new TokenShape(data.inputTokens().requested(), newResults.inputTokens()),
@@ -65,9 +66,50 @@ public record RunReport(
     /**
      * @param interrupted true when the run was stopped (Ctrl-C, SIGTERM) before it finished
      * @param client      the machine llmload ran on; never the server's hardware
+     * @param segment     the segment this run sent of a run spread over hosts, and how its start went;
+     *                    absent for a whole run
+     * @param segments    the segments a merged run was made of ({@code llmload merge}); absent otherwise
      */
     public record Run(String id, String startedAt, String endedAt, String commandLine, long seed, boolean interrupted,
-                      ClientHost client) {}
+                      ClientHost client,
+                      @com.fasterxml.jackson.annotation.JsonInclude(
+                              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) SegmentStart segment,
+                      @com.fasterxml.jackson.annotation.JsonInclude(
+                              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) List<SegmentSummary> segments) {
+
+        public Run(String id, String startedAt, String endedAt, String commandLine, long seed, boolean interrupted,
+                   ClientHost client) {
+            this(id, startedAt, endedAt, commandLine, seed, interrupted, client, null, null);
+        }
+    }
+
+    /**
+     * One segment of a merged run, from its own journal.
+     *
+     * @param directory      the segment's directory name
+     * @param requests       requests it attempted (measured)
+     * @param errorRate      failed of attempted
+     * @param startErrorMs   its start error by its own clock (see {@link SegmentStart#startErrorMs})
+     * @param sendLagP99Ms   p99 of its client queue time: how late it sent (open loop) or waited at a gate
+     */
+    public record SegmentSummary(int index, String directory, long requests, long succeeded, Double errorRate,
+                                 Double requestThroughput, Double outputTokenThroughput, Double startErrorMs,
+                                 Double sendLagP99Ms) {}
+
+    /**
+     * One segment's part and start (docs/distributed.md).
+     *
+     * @param index           this segment, 0 to count − 1
+     * @param count           the number of segments
+     * @param startAt         {@code --start-at} as written; null when the segment started when ready
+     * @param target          the instant it resolved to (RFC 3339); null without {@code --start-at}
+     * @param originWallClock when this host's clock read the run's start, as this host saw it
+     * @param startErrorMs    originWallClock − target by this host's clock: its own start error,
+     *                        beside which the clock's own offset (clockSync) must be read
+     * @param clockSync       what the operating system says about this host's clock
+     */
+    public record SegmentStart(int index, int count, String startAt, String target, String originWallClock,
+                               Double startErrorMs, dev.llmload.segment.ClockSync clockSync) {}
 
     /** @param maxModelLen the server's context length as it reported it; null when it did not */
     public record Model(String name, String parameters, String precision, String quantization, Integer maxModelLen) {}

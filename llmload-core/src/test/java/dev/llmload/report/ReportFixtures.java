@@ -65,7 +65,7 @@ final class ReportFixtures {
             RequestTimings timings = new RequestTimings(slotFree[slot], sent, failed ? -1 : sent + ms(ttftMs * 0.9),
                     failed ? -1 : firstToken, failed ? -1 : firstToken, end, events);
             records.add(new RequestRecord(i, "req-" + i, i < 10, timings, counts, failed && i % 2 == 0 ? 503 : 200,
-                    outcome, input, true, tokens, TokenSource.SERVER, failed ? null : "length", true, null, null));
+                    outcome, input, true, tokens, TokenSource.SERVER, failed ? null : "length", true, null, null, null));
             slotFree[slot] = end;
         }
         records.sort((a, b) -> Long.compare(a.timings().endNanos(), b.timings().endNanos()));
