@@ -61,6 +61,9 @@ public final class ConsoleSummary {
             line(out, "Server total p50 (ms):", number(view.serverTotalMs().p50()));
             line(out, "Client E2E p50, same requests (ms):", number(view.clientE2eMs().p50()));
         }
+        if (report.efficiency() != null) {
+            efficiency(out, report.efficiency());
+        }
         ruler(out, "Errors", '-');
         line(out, "Success rate:", percent(r.successRate()));
         line(out, "Error rate:", percent(r.errorRate()));
@@ -81,6 +84,24 @@ public final class ConsoleSummary {
         }
         out.append("=".repeat(WIDTH)).append('\n');
         return out.toString();
+    }
+
+    private static void efficiency(StringBuilder out, Efficiency e) {
+        ruler(out, "Cost and energy", '-');
+        if (e.gpuHourPrice() != null) {
+            line(out, "GPU-hour price:", number(e.gpuHourPrice()) + " " + e.currency()
+                    + (e.gpuCount() == null ? ", GPU count unknown" : " x " + e.gpuCount() + " GPUs"));
+            line(out, "Cost per 1M output tokens:", money(e.costPerMillionOutputTokens(), e.currency()));
+            line(out, "Cost per 1M total tokens:", money(e.costPerMillionTotalTokens(), e.currency()));
+        }
+        if (e.gpuPowerWatts() != null) {
+            line(out, "GPU power, mean / idle (W):", number(e.gpuPowerWatts()) + " / " + number(e.gpuIdlePowerWatts()));
+            line(out, "Energy per output token (J):", number(e.energyPerOutputTokenJoules()));
+        }
+    }
+
+    private static String money(Double amount, String currency) {
+        return amount == null ? "n/a" : String.format(Locale.ROOT, "%.4f %s", amount, currency);
     }
 
     private static String describeLoad(RunReport.Load load) {

@@ -14,10 +14,11 @@ import java.util.List;
 /**
  * {@code report.json}: the full record of one run, with the top-level keys of DESIGN.md §5
  * (serialised in snake_case), plus the resolved {@code config} that repeats the run and the
- * per-second {@code timeseries} of the measured phase, and {@code schedule}, how well the client
+ * per-second {@code timeseries} of the measured phase, {@code efficiency}, the cost and energy per
+ * token (null without a GPU price or power readings), and {@code schedule}, how well the client
  * kept its schedule (null for a closed loop of independent requests), and {@code client}, what
  * llmload itself cost while it measured (null when it was not recorded: a run rebuilt after a
- * crash). Unknown values are null, never guessed.
+ * crash, a merge of segments). Unknown values are null, never guessed.
  */
 public record RunReport(
         int schemaVersion,
@@ -30,6 +31,7 @@ public record RunReport(
         Data data,
         RunResults results,
         TelemetrySummary telemetry,
+        Efficiency efficiency,
         List<Note> notes,
         RunConfig config,
         TimeSeries timeseries,
@@ -57,7 +59,10 @@ public record RunReport(
                 new Data(data.source(), data.contentHash(),
                         new TokenShape(data.inputTokens().requested(), newResults.inputTokens()),
                         new TokenShape(data.outputTokens().requested(), newResults.outputTokens())),
-                newResults, telemetry, List.copyOf(allNotes), config, measurements.timeseries(),
+                newResults, telemetry,
+                Efficiency.of(newResults, hardware == null ? null : hardware.gpuCount(), telemetry,
+                        config == null ? null : config.output().gpuHourPrice()),
+                List.copyOf(allNotes), config, measurements.timeseries(),
                 measurements.schedule(), client);
     }
 

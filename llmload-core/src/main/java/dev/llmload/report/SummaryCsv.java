@@ -50,8 +50,17 @@ public final class SummaryCsv {
         addSummary(columns, "tpot_ms", RunResults::tpotMs);
         addSummary(columns, "e2e_latency_ms", RunResults::e2eLatencyMs);
         addSummary(columns, "client_queue_time_ms", RunResults::clientQueueTimeMs);
+        columns.add(new Column("cost_per_million_output_tokens", r -> efficiency(r, Efficiency::costPerMillionOutputTokens)));
+        columns.add(new Column("cost_per_million_total_tokens", r -> efficiency(r, Efficiency::costPerMillionTotalTokens)));
+        columns.add(new Column("cost_currency", r -> efficiency(r, Efficiency::currency)));
+        columns.add(new Column("gpu_power_watts", r -> efficiency(r, Efficiency::gpuPowerWatts)));
+        columns.add(new Column("energy_per_output_token_joules", r -> efficiency(r, Efficiency::energyPerOutputTokenJoules)));
         columns.add(new Column("interrupted", r -> r.run().interrupted()));
         return List.copyOf(columns);
+    }
+
+    private static Object efficiency(RunReport report, Function<Efficiency, Object> value) {
+        return report.efficiency() == null ? null : value.apply(report.efficiency());
     }
 
     private static void addSummary(List<Column> columns, String name, Function<RunResults, Summary> summary) {

@@ -411,6 +411,7 @@ public final class BenchmarkRun {
                         new RunReport.TokenShape(config.data().outputTokens().text(), results.outputTokens())),
                 results,
                 telemetry,
+                null,
                 notes,
                 config,
                 TimeSeries.of(List.of()),

@@ -40,6 +40,7 @@ final class Reports {
                         new RunReport.TokenShape("128", Statistics.summarize(output))),
                 results,
                 null,
+                null,
                 NoteDetector.detect(records, results, load),
                 config,
                 TimeSeries.of(records),

@@ -95,6 +95,7 @@ final class ReportFixtures {
                         new RunReport.TokenShape("128", results.outputTokens())),
                 results,
                 null,
+                null,
                 List.of(new Note("timeouts", "2 requests hit the first-token timeout"),
                         new Note("user", "baseline <b>before</b> the scheduler change")),
                 config,

@@ -278,6 +278,20 @@
 
   // ---- run page ----
 
+  /** Cost and energy per token, only those report.json has (it never guesses a price or a power). */
+  function efficiencyTiles(e) {
+    if (!e) return [];
+    var items = [];
+    if (e.cost_per_million_output_tokens !== null && e.cost_per_million_output_tokens !== undefined) {
+      items.push(['cost per 1M output tokens (' + e.currency + ')', num(e.cost_per_million_output_tokens)]);
+    }
+    if (e.energy_per_output_token_joules !== null && e.energy_per_output_token_joules !== undefined) {
+      items.push(['energy per output token (J); GPU power ' + num(e.gpu_power_watts) + ' W, idle '
+        + num(e.gpu_idle_power_watts) + ' W', num(e.energy_per_output_token_joules)]);
+    }
+    return items;
+  }
+
   function runPage(data) {
     var report = data.report, results = report.results || {}, requests = data.requests;
     var modelName = get(report, 'model.name') || 'unknown model';
@@ -292,7 +306,8 @@
       ['output tokens/s', num(results.output_token_throughput)],
       ['TTFT p50 / p99 (ms)', num(get(results, 'ttft_ms.p50')) + ' / ' + num(get(results, 'ttft_ms.p99'))],
       ['TPOT p50 / p99 (ms)', num(get(results, 'tpot_ms.p50')) + ' / ' + num(get(results, 'tpot_ms.p99'))],
-      ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))]]);
+      ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))]]
+      .concat(efficiencyTiles(report.efficiency)));
     top.appendChild(el('p', 'caption', [describeLoad(report.load) + '; ' + text(get(report, 'data.source'))
       + ' data; warm-up excluded.']));
     top.appendChild(recordTables(report));
