@@ -72,6 +72,10 @@ public final class ConsoleSummary {
             line(out, "  " + e.getKey() + ":", e.getValue().count() + " (" + percent(e.getValue().rate()) + ")"
                     + (e.getValue().samples().isEmpty() ? "" : " e.g. " + oneLine(e.getValue().samples().getFirst())));
         }
+        if (report.client() != null) {
+            ruler(out, "Client (llmload itself)", '-');
+            out.append(report.client().verdict()).append('\n');
+        }
         if (!report.notes().isEmpty()) {
             ruler(out, "Notes", '-');
             for (Note note : report.notes()) {

@@ -3,6 +3,7 @@ package dev.llmload.report;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
+import dev.llmload.client.ClientCost;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.config.RunConfig;
 import dev.llmload.note.Note;
@@ -15,8 +16,9 @@ import java.util.List;
  * (serialised in snake_case), plus the resolved {@code config} that repeats the run and the
  * per-second {@code timeseries} of the measured phase, {@code efficiency}, the cost and energy per
  * token (null without a GPU price or power readings), and {@code schedule}, how well the client
- * kept its schedule (null for a closed loop of independent requests). Unknown values are null,
- * never guessed.
+ * kept its schedule (null for a closed loop of independent requests), and {@code client}, what
+ * llmload itself cost while it measured (null when it was not recorded: a run rebuilt after a
+ * crash, a merge of segments). Unknown values are null, never guessed.
  */
 public record RunReport(
         int schemaVersion,
@@ -33,7 +35,8 @@ public record RunReport(
         List<Note> notes,
         RunConfig config,
         TimeSeries timeseries,
-        ScheduleFidelity schedule) {
+        ScheduleFidelity schedule,
+        ClientCost client) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -41,8 +44,9 @@ public record RunReport(
      * This report with everything that derives from the requests replaced by {@code measurements}:
      * results, the measured token shapes, the time series, the schedule and the tool's notes on the
      * requests (which go first, as at the end of a run). The run's own record (model, service,
-     * config, telemetry, the telemetry's and the user's notes) is kept. Used at the end of a run and
-     * by {@code llmload report}, so a rebuilt report equals the original.
+     * config, telemetry, the client's cost, and the notes of the telemetry, the client and the user)
+     * is kept. Used at the end of a run and by {@code llmload report}, so a rebuilt report equals
+     * the original.
      */
     public RunReport withMeasurements(Measurements measurements, String endedAt, boolean interrupted) {
         List<Note> allNotes = new java.util.ArrayList<>(measurements.notes());
@@ -59,7 +63,7 @@ public record RunReport(
                 Efficiency.of(newResults, hardware == null ? null : hardware.gpuCount(), telemetry,
                         config == null ? null : config.output().gpuHourPrice()),
                 List.copyOf(allNotes), config, measurements.timeseries(),
-                measurements.schedule());
+                measurements.schedule(), client);
     }
 
     public record Tool(String name, String version) {}

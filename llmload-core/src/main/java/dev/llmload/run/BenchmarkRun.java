@@ -11,6 +11,9 @@ import dev.llmload.note.Note;
 import dev.llmload.load.LoadPhase;
 import dev.llmload.load.LoadPlan;
 import dev.llmload.analysis.TimeSeries;
+import dev.llmload.client.ClientCost;
+import dev.llmload.client.ClientMonitor;
+import dev.llmload.client.ClientRecording;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.Dialect;
@@ -52,6 +55,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import io.netty.channel.EventLoop;
 
 /**
  * One benchmark run from a resolved {@link RunConfig} to a run directory: checks the data and the
@@ -76,6 +80,8 @@ public final class BenchmarkRun {
     /** Stops the dispatcher (of requests or of sessions) once there is one. */
     private volatile Runnable stopSending;
     private volatile boolean stopRequested;
+    /** Hears the client's event loops once the client is ready, before the load: a test's way onto them. */
+    private Consumer<List<EventLoop>> eventLoopHook = loops -> {};
     /** The segment and its start as the report records them; set on the run's thread. */
     private RunReport.SegmentStart segmentStart;
 
@@ -95,6 +101,14 @@ public final class BenchmarkRun {
         this.toolVersion = toolVersion;
         this.progress = progress;
         this.segmentStart = segmentStart(null);
+    }
+
+    /**
+     * For tests: {@code hook} gets the load's event loops once the client is ready and before the
+     * first request, e.g. to stall one and see that the run reports it.
+     */
+    void onEventLoops(Consumer<List<EventLoop>> hook) {
+        this.eventLoopHook = hook;
     }
 
     /** Stops sending; in-flight requests get the grace period, then the report is written. */
@@ -151,14 +165,16 @@ public final class BenchmarkRun {
                     sessions != null ? sessions.describe() : source.describe(),
                     withImages(sessions != null ? sessions.contentHash() : source.contentHash()));
             // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
-            ReportFiles.writeRunStart(directory, report(parts, null, List.of()));
+            ReportFiles.writeRunStart(directory, report(parts, null, List.of(), null));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 List<Note> telemetryNotes = new ArrayList<>(telemetry.probe());
                 Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry);
                 TelemetryRecording recording = telemetry.stop();
                 Measurements measurements = Measurements.derive(sent.records(), config);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
-                RunReport report = report(parts, summary, telemetryNotes)
+                ClientCost client = clientCost(sent, measurements);
+                client.note().ifPresent(telemetryNotes::add);
+                RunReport report = report(parts, summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
                 ReportFiles.writeRun(directory, report, sent.records());
                 return new Result(directory, report, sent.records());
@@ -180,8 +196,24 @@ public final class BenchmarkRun {
     private record RunRecordParts(String runId, String startedAt, String model, ApiKind api, ServerProbe.ServerInfo server,
                                   Endpoint endpoint, String sourceDescription, String contentHash) {}
 
-    /** The records of a run and the clock reading its offsets are relative to. */
-    private record Sent(List<RequestRecord> records, long runStartNanos) {}
+    /** The records of a run, the clock reading its offsets are relative to, and what the client cost. */
+    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client) {}
+
+    /**
+     * The client's cost over the measured phase, in the seconds of its time series; over the whole
+     * load when nothing was measured. The built-in simulator runs in this process when the config
+     * names no server.
+     */
+    private ClientCost clientCost(Sent sent, Measurements measurements) {
+        ClientRecording recording = sent.client();
+        Double durationS = measurements.results().durationS();
+        long[] cpuAt = recording.cpuAtNanos();
+        long start = durationS == null ? recording.originNanos() : sent.runStartNanos() + measurements.timeseries().startNanos();
+        long end = durationS == null ? recording.originNanos() + (cpuAt.length == 0 ? 0 : cpuAt[cpuAt.length - 1])
+                : start + (long) (durationS * 1e9);
+        return ClientCost.summarise(recording, start, end, measurements.timeseries().seconds().size(),
+                config.target().url() == null);
+    }
 
     private TelemetryConfig telemetryConfig(Endpoint endpoint) throws RunException {
         Telemetry spec = config.telemetry();
@@ -248,14 +280,22 @@ public final class BenchmarkRun {
                 throw new RunException("the server refused llmload's test request, so every request would fail: "
                         + refusal.get());
             }
-            long runStart = startClock();
-            telemetry.start();
+            eventLoopHook.accept(client.eventLoops());
+            ClientMonitor monitor = ClientMonitor.start(client.eventLoops());
+            long runStart;
+            ClientRecording cost;
+            List<RequestRecord> records;
             try {
-                return new Sent(phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
-                        bounds.warmupTime(), bounds.grace(), idPrefix(runId), progress), runStart);
+                runStart = startClock();
+                telemetry.start();
+                records = phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
+                        bounds.warmupTime(), bounds.grace(), idPrefix(runId), progress);
             } catch (DatasetException e) {
                 throw new RunException(e.getMessage(), e);
+            } finally {
+                cost = monitor.stop();
             }
+            return new Sent(records, runStart, cost);
         }
     }
 
@@ -336,9 +376,11 @@ public final class BenchmarkRun {
      * The run's record without measurements (empty results, no end time): the content of
      * {@code run.json}, and at the end the base that {@link RunReport#withMeasurements} completes.
      *
-     * @param toolNotes notes from telemetry; the user's notes follow them
+     * @param toolNotes notes from telemetry and the client; the user's notes follow them
+     * @param client    what the client cost; null before the load
      */
-    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<Note> toolNotes) {
+    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<Note> toolNotes,
+                             ClientCost client) {
         var meta = config.output().metadata();
         RunResults results = RunResults.compute(List.of(), null);
         List<Note> notes = new ArrayList<>(toolNotes);
@@ -376,7 +418,8 @@ public final class BenchmarkRun {
                 notes,
                 config,
                 TimeSeries.of(List.of()),
-                null);
+                null,
+                client);
     }
 
     private static Integer integer(String text) {

@@ -1,5 +1,6 @@
 package dev.llmload.analysis;
 
+import dev.llmload.client.Recordings;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RunResults;
@@ -43,6 +44,7 @@ final class Reports {
                 NoteDetector.detect(records, results, load),
                 config,
                 TimeSeries.of(records),
-                null);
+                null,
+                Recordings.cleanCost(5));
     }
 }
