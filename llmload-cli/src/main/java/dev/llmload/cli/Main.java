@@ -37,7 +37,9 @@ public final class Main implements Runnable {
         CommandLine commandLine = new CommandLine(new Main());
         commandLine.setParameterExceptionHandler((exception, arguments) -> {
             CommandLine failed = exception.getCommandLine();
-            failed.getErr().println("llmload: " + exception.getMessage() + " (see '"
+            String message = exception instanceof CommandLine.UnmatchedArgumentException unmatched
+                    ? PeerSpellings.explain(unmatched) : exception.getMessage();
+            failed.getErr().println("llmload: " + message + " (see '"
                     + failed.getCommandSpec().qualifiedName() + " --help')");
             return EXIT_USAGE;
         });

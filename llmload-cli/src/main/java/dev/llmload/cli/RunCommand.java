@@ -38,9 +38,10 @@ public final class RunCommand implements Callable<Integer> {
             description = "Closed loop: keep N requests in flight. Default: 16 when --request-rate is not given.")
     Integer concurrency;
 
-    @Option(names = "--request-rate", paramLabel = "R",
+    @Option(names = "--request-rate", paramLabel = "R", converter = RateConverter.class,
             description = "Open loop: send R requests (with --sessions: start R sessions) per second on a precomputed "
-                    + "schedule, whatever the server does.")
+                    + "schedule, whatever the server does. inf, as in vLLM: every request at once, behind "
+                    + "--max-concurrency if given (a closed loop).")
     Double requestRate;
 
     @Option(names = "--slo", paramLabel = "LIMITS",
@@ -48,7 +49,7 @@ public final class RunCommand implements Callable<Integer> {
                     + "A request meets the SLO when it succeeded within every limit.")
     String slo;
 
-    @Option(names = "--output-dir", paramLabel = "DIR",
+    @Option(names = {"--output-dir", "--result-dir"}, paramLabel = "DIR",
             description = "Run directory. Default: results/<timestamp>-<target>-<load>.")
     Path outputDir;
 
@@ -59,6 +60,10 @@ public final class RunCommand implements Callable<Integer> {
     /** Every other option of a run, shared with {@code llmload sweep}. */
     @CommandLine.Mixin
     RunOptions options;
+
+    /** vllm bench serve's spellings that translate onto the options above (docs/coming-from.md). */
+    @CommandLine.Mixin
+    VllmOptions vllm;
 
     @Override
     public Integer call() throws Exception {
@@ -90,8 +95,10 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The run these options describe; {@code --config} and {@code --scenario} must have been merged in. */
     RunConfig config() {
-        return options.builder().concurrency(concurrency).requestRate(requestRate).slo(slo).outputDir(outputDir)
-                .build();
+        RunConfig.Builder builder = options.builder().concurrency(concurrency).requestRate(requestRate).slo(slo)
+                .outputDir(outputDir);
+        vllm.applyTo(builder, options, slo);
+        return builder.build();
     }
 
     private int execute(RunConfig config, String target, String apiKey, PrintWriter out) throws Exception {

@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
  */
 public final class RunOptions {
 
-    @Option(names = "--url", paramLabel = "URL",
+    @Option(names = {"--url", "--base-url"}, paramLabel = "URL",
             description = "Server to benchmark, e.g. http://127.0.0.1:8000 (the /v1 prefix is added unless present). "
                     + "Absent: the built-in simulator.")
     String url;
@@ -87,10 +87,11 @@ public final class RunOptions {
     Double burstiness;
 
     @Option(names = "--max-concurrency", paramLabel = "N",
-            description = "Open loop: at most N requests in flight; the others wait (shown as client queue time).")
+            description = "Open loop: at most N requests in flight; the others wait (shown as client queue time). "
+                    + "Without a rate, as in vLLM: a closed loop of N.")
     Integer maxConcurrency;
 
-    @Option(names = "--num-requests", paramLabel = "N",
+    @Option(names = {"--num-requests", "--num-prompts"}, paramLabel = "N",
             description = "Requests to send (with --sessions: turns), warm-up included. Default: 100, or unbounded when "
                     + "--duration is given.")
     Long numRequests;
@@ -104,20 +105,20 @@ public final class RunOptions {
                     + "or the requests intended to start in the first TIME (e.g. 30s). Default: ${DEFAULT-VALUE}.")
     String warmup;
 
-    @Option(names = "--input-tokens", paramLabel = "DIST", defaultValue = "512",
+    @Option(names = {"--input-tokens", "--random-input-len"}, paramLabel = "DIST", defaultValue = "512",
             description = "Prompt length in tokens (with --sessions: of each new user message): N, uniform:MIN:MAX, "
                     + "normal:MEAN:STD, lognormal:MEAN:STD. Default: ${DEFAULT-VALUE}.")
     String inputTokens;
 
-    @Option(names = "--output-tokens", paramLabel = "DIST", defaultValue = "128",
+    @Option(names = {"--output-tokens", "--random-output-len"}, paramLabel = "DIST", defaultValue = "128",
             description = "max_tokens per request, as a length distribution. Default: ${DEFAULT-VALUE}.")
     String outputTokens;
 
-    @Option(names = "--range-ratio", paramLabel = "R",
+    @Option(names = {"--range-ratio", "--random-range-ratio"}, paramLabel = "R",
             description = "As vLLM's --random-range-ratio: fixed lengths L become uniform on [L(1-R), L(1+R)].")
     Double rangeRatio;
 
-    @Option(names = "--dataset", paramLabel = "FILE",
+    @Option(names = {"--dataset", "--dataset-path"}, paramLabel = "FILE",
             description = "Prompts from a file instead of synthetic ones: JSONL ({\"prompt\":...} or {\"messages\":[...]}, "
                     + "optional \"output_tokens\") or a ShareGPT JSON array.")
     Path dataset;
@@ -396,6 +397,14 @@ public final class RunOptions {
         return config.load() instanceof Load.Open open && open.arrival() == arrival ? open.profile() : null;
     }
 
+    /**
+     * An option's own name: the first of its names; the others are the spellings of other tools
+     * ({@code --num-prompts} for {@code --num-requests}), never config keys.
+     */
+    static String canonicalName(CommandLine.Model.OptionSpec option) {
+        return option.names()[0];
+    }
+
     /** The key of a long option name in any spelling, or null. */
     static Key key(String name) {
         String normalised = ConfigFile.normalise(name);
@@ -460,7 +469,11 @@ public final class RunOptions {
         Scenarios preset = scenarioName == null ? null : Scenarios.byName(scenarioName);
         Set<String> given = new HashSet<>();
         for (CommandLine.Model.OptionSpec option : command.commandLine().getParseResult().matchedOptions()) {
-            given.add(ConfigFile.normalise(option.longestName()));
+            given.add(ConfigFile.normalise(canonicalName(option)));
+            String implied = VllmOptions.NATIVE.get(canonicalName(option));
+            if (implied != null) {
+                given.add(ConfigFile.normalise(implied));
+            }
         }
         Map<String, String> fromPreset = new LinkedHashMap<>();
         if (preset != null) {
@@ -494,14 +507,14 @@ public final class RunOptions {
             }
             if (option.arity().max() == 0) {
                 if (Boolean.parseBoolean(value)) {
-                    merged.add(option.longestName());
+                    merged.add(canonicalName(option));
                 }
             } else if (option.isMultiValue() && !option.typeInfo().isMap()) {
                 for (String item : value.split(",")) {
-                    merged.add(option.longestName() + "=" + item.trim());
+                    merged.add(canonicalName(option) + "=" + item.trim());
                 }
             } else {
-                merged.add(option.longestName() + "=" + value);
+                merged.add(canonicalName(option) + "=" + value);
             }
         }
         List<String> typed = argumentsOf(command);

@@ -39,10 +39,13 @@ class HelpMatchesDocsTest {
                 if (option.usageHelp() || option.versionHelp()) {
                     continue;
                 }
-                String name = option.longestName();
-                // A negatable flag is written as --[no-]name, as --help shows it.
-                String written = option.negatable() && doc.contains("--[no-]" + name.substring(2)) ? "--[no-]" + name.substring(2) : name;
-                assertThat(doc).as("docs/%s documents %s %s", entry.getValue(), entry.getKey(), name).contains(written);
+                for (String name : option.names()) {
+                    // A negatable flag is written as --[no-]name, as --help shows it.
+                    String written = option.negatable() && doc.contains("--[no-]" + name.substring(2))
+                            ? "--[no-]" + name.substring(2) : name;
+                    assertThat(doc).as("docs/%s documents %s %s", entry.getValue(), entry.getKey(), name)
+                            .contains(written);
+                }
             }
         }
     }

@@ -39,6 +39,9 @@ import java.util.stream.Stream;
 public record RunConfig(Target target, Load load, Data data, Sessions sessions, Bounds bounds, Client client,
                         Telemetry telemetry, Output output, SloLimits slo, long seed, String scenario) {
 
+    /** Requests of a run that names neither a count nor a duration. */
+    public static final long DEFAULT_NUM_REQUESTS = 100;
+
     public RunConfig {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(load, "load");
@@ -245,7 +248,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         public RunConfig build() {
             Load chosen = load != null ? load : load();
             Long requests = numRequests != null ? numRequests
-                    : duration == null && !(chosen instanceof Load.Trace) ? Long.valueOf(100) : null;
+                    : duration == null && !(chosen instanceof Load.Trace) ? Long.valueOf(DEFAULT_NUM_REQUESTS) : null;
             if (requests != null && requests < 1) {
                 throw new ConfigException("--num-requests must be at least 1, got " + requests);
             }
@@ -303,6 +306,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             if (Stream.of(ramp, stages, bursts, trace).filter(Objects::nonNull).count() > 1) {
                 throw new ConfigException("give only one of --ramp, --stages, --bursts and --trace");
             }
+            if (requestRate != null && requestRate == Double.POSITIVE_INFINITY) {
+                return everyRequestAtOnce(shaped != null || trace != null);
+            }
             boolean open = requestRate != null || shaped != null || trace != null;
             if (sessions != null) {
                 if (concurrency != null || concurrencyProfile != null || maxConcurrency != null) {
@@ -321,14 +327,17 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         + "(open loop), not both");
             }
             if (!open) {
-                if (maxConcurrency != null) {
-                    throw new ConfigException("--max-concurrency applies to open-loop runs; use --concurrency for a "
-                            + "closed loop");
+                if (maxConcurrency != null && (concurrency != null || concurrencyProfile != null)) {
+                    throw new ConfigException("give --concurrency or --max-concurrency, not both: without a rate "
+                            + "both mean a closed loop");
                 }
                 if (burstiness != null) {
                     throw new ConfigException("--burstiness applies to open-loop runs (with --request-rate)");
                 }
-                return Load.Closed.of(concurrency == null ? 16 : concurrency, concurrencyProfile);
+                // Without a rate, vLLM's --max-concurrency N releases every request at once behind a gate of
+                // N: N in flight, the next as one ends, which is a closed loop of N.
+                int inFlight = concurrency != null ? concurrency : maxConcurrency != null ? maxConcurrency : 16;
+                return Load.Closed.of(inFlight, concurrencyProfile);
             }
             String shapeName = trace != null ? "trace" : shaped != null ? shaped.cliName() : null;
             if (shapeName != null && arrival != null && !arrival.equalsIgnoreCase("poisson")
@@ -344,6 +353,26 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             Load.Arrival kind = shaped != null ? shaped : arrival == null ? null : Load.Arrival.parse(arrival);
             String profile = ramp != null ? ramp : stages != null ? stages : bursts;
             return Load.Open.of(requestRate, kind, burstiness, maxConcurrency, profile);
+        }
+
+        /**
+         * An infinite rate, as vLLM's {@code --request-rate inf}: every request is due at once, and
+         * at most {@code --max-concurrency} run, the next as one ends: a closed loop of that many,
+         * else of every request of the run.
+         */
+        private Load everyRequestAtOnce(boolean shaped) {
+            if (shaped || sessions != null || concurrency != null || concurrencyProfile != null || burstiness != null) {
+                throw new ConfigException("--request-rate inf sends every request at once; it takes --max-concurrency "
+                        + "but no arrival shape, --sessions, --concurrency or --burstiness");
+            }
+            if (maxConcurrency != null) {
+                return Load.Closed.of(maxConcurrency);
+            }
+            long all = numRequests != null ? numRequests : duration == null ? DEFAULT_NUM_REQUESTS : -1;
+            if (all < 1 || all > Integer.MAX_VALUE) {
+                throw new ConfigException("--request-rate inf needs --max-concurrency, or --num-requests to send at once");
+            }
+            return Load.Closed.of((int) all);
         }
 
         /** The sessions of a {@code --sessions} run; null without {@code --sessions}. */

@@ -1,0 +1,149 @@
+package dev.llmload.cli;
+
+import dev.llmload.config.RunConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code vllm bench serve}'s spellings whose values llmload writes another way, so that a vLLM
+ * command line runs unchanged (docs/coming-from.md). The spellings that only rename an option
+ * ({@code --num-prompts}) are second names of llmload's own options; these translate their value
+ * onto the native options in {@link #applyTo}, and refuse one they cannot mean the same way.
+ */
+public final class VllmOptions {
+
+    /** The native option each of these sets: a config file or scenario does not set it again. */
+    static final Map<String, String> NATIVE = Map.of(
+            "--backend", "--api",
+            "--endpoint", "--api",
+            "--dataset-name", "--dataset-format",
+            "--goodput", "--slo",
+            "--save-result", "--export",
+            "--num-warmups", "--warmup",
+            "--ignore-eos", "--no-ignore-eos");
+
+    @Option(names = "--backend", paramLabel = "NAME",
+            description = "vLLM's spelling: openai or vllm is --api completions, openai-chat is --api chat.")
+    String backend;
+
+    @Option(names = "--endpoint", paramLabel = "PATH",
+            description = "vLLM's spelling: /v1/completions is --api completions, /v1/chat/completions is --api chat.")
+    String endpoint;
+
+    @Option(names = "--dataset-name", paramLabel = "NAME",
+            description = "vLLM's spelling: random is the synthetic prompts (the default); sharegpt with "
+                    + "--dataset-path FILE is --dataset FILE --dataset-format sharegpt.")
+    String datasetName;
+
+    @Option(names = "--goodput", paramLabel = "KEY:MS", arity = "1..*",
+            description = "vLLM's spelling of --slo: e.g. --goodput ttft:500 tpot:50 e2el:3000.")
+    List<String> goodput;
+
+    @Option(names = "--save-result", description = "vLLM's spelling of --export vllm.")
+    boolean saveResult;
+
+    @Option(names = "--num-warmups", paramLabel = "N",
+            description = "vLLM's spelling: N warm-up requests before the counted ones (--warmup N, and N more "
+                    + "requests than --num-requests).")
+    Integer numWarmups;
+
+    @Option(names = "--ignore-eos",
+            description = "vLLM's spelling of llmload's default: ignore_eos is sent unless --no-ignore-eos.")
+    boolean ignoreEos;
+
+    /**
+     * Puts these spellings' values onto a builder that {@code options} filled.
+     *
+     * @param slo the run's own {@code --slo}, which {@code --goodput} may not contradict
+     * @throws UsageException for a value llmload cannot mean the way vLLM does, or a clash with a native option
+     */
+    void applyTo(RunConfig.Builder builder, RunOptions options, String slo) {
+        String api = api();
+        if (api != null) {
+            if (!options.api.equalsIgnoreCase("auto") && !options.api.equalsIgnoreCase(api)) {
+                throw new UsageException("--api " + options.api + " contradicts vLLM's --backend/--endpoint, which mean "
+                        + "--api " + api);
+            }
+            builder.api(api);
+        }
+        if (datasetName != null) {
+            switch (datasetName.toLowerCase(Locale.ROOT)) {
+                case "random" -> {
+                    if (options.dataset != null) {
+                        throw new UsageException("--dataset-name random makes synthetic prompts; a --dataset-path "
+                                + "needs --dataset-name sharegpt");
+                    }
+                }
+                case "sharegpt" -> {
+                    if (options.dataset == null) {
+                        throw new UsageException("--dataset-name sharegpt needs --dataset-path FILE");
+                    }
+                    builder.datasetFormat("sharegpt");
+                }
+                default -> throw new UsageException("llmload reads vLLM's --dataset-name random and sharegpt; for "
+                        + datasetName + " give --dataset FILE (JSONL or ShareGPT) or --trace FILE");
+            }
+        }
+        if (goodput != null) {
+            if (slo != null) {
+                throw new UsageException("give --slo or vLLM's --goodput, not both");
+            }
+            builder.slo(slo());
+        }
+        if (saveResult && options.exports.stream().noneMatch("vllm"::equalsIgnoreCase)) {
+            List<String> exports = new ArrayList<>(options.exports);
+            exports.add("vllm");
+            builder.exports(exports);
+        }
+        if (numWarmups != null) {
+            if (numWarmups < 0) {
+                throw new UsageException("--num-warmups must be at least 0, got " + numWarmups);
+            }
+            if (!options.warmup.equals("0")) {
+                throw new UsageException("give --warmup or vLLM's --num-warmups, not both");
+            }
+            builder.warmup(String.valueOf(numWarmups));
+            if (options.numRequests != null) {
+                builder.numRequests(options.numRequests + numWarmups);
+            } else if (options.duration == null) {
+                builder.numRequests(RunConfig.DEFAULT_NUM_REQUESTS + numWarmups);
+            }
+        }
+        if (ignoreEos && options.noIgnoreEos) {
+            throw new UsageException("give --ignore-eos or --no-ignore-eos, not both");
+        }
+    }
+
+    /** The API that {@code --backend} and {@code --endpoint} name, or null when neither is given. */
+    private String api() {
+        String byBackend = backend == null ? null : switch (backend.toLowerCase(Locale.ROOT)) {
+            case "openai", "vllm" -> "completions";
+            case "openai-chat" -> "chat";
+            default -> throw new UsageException("llmload reads vLLM's --backend openai, vllm and openai-chat; for "
+                    + backend + " choose --api (llmload run --help lists them)");
+        };
+        String byEndpoint = endpoint == null ? null : switch (endpoint.replaceAll("/+$", "")) {
+            case "/v1/completions" -> "completions";
+            case "/v1/chat/completions" -> "chat";
+            default -> throw new UsageException("llmload reads vLLM's --endpoint /v1/completions and "
+                    + "/v1/chat/completions; for " + endpoint + " choose --api, and put a path prefix in --url");
+        };
+        if (byBackend != null && byEndpoint != null && !byBackend.equals(byEndpoint)) {
+            throw new UsageException("--backend " + backend + " and --endpoint " + endpoint + " name different APIs");
+        }
+        return byBackend != null ? byBackend : byEndpoint;
+    }
+
+    /** {@code --goodput}'s {@code ttft:500 tpot:50 e2el:3000} as {@code --slo}'s {@code ttft:500,tpot:50,e2e:3000}. */
+    private String slo() {
+        List<String> limits = new ArrayList<>();
+        for (String item : goodput) {
+            String limit = item.trim();
+            limits.add(limit.regionMatches(true, 0, "e2el:", 0, 5) ? "e2e:" + limit.substring(5) : limit);
+        }
+        return String.join(",", limits);
+    }
+}
