@@ -50,6 +50,8 @@ final class PeerSpellings {
         peer("AIPerf's", "--request-timeout-seconds", "--request-timeout");
         peer("AIPerf's", "--num-prefix-prompts", "--shared-prefix");
         peer("AIPerf's", "--prefix-prompt-length", "--shared-prefix");
+        peer("AIPerf's", "-H", "--header");
+        peer("AIPerf's", "--extra-inputs", "--extra-body");
         peer("AIPerf's", "--api-key", "--api-key-file (or LLMLOAD_API_KEY)");
         peer("AIPerf's and GuideLLM's", "--random-seed", "--seed");
         peer("GuideLLM's", "--target", "--url");

@@ -2,6 +2,7 @@ package dev.llmload.cli;
 
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Target;
+import dev.llmload.protocol.RequestExtras;
 import dev.llmload.run.OutputDirectory;
 import dev.llmload.report.ConsoleSummary;
 import dev.llmload.run.BenchmarkRun;
@@ -157,10 +158,21 @@ public final class RunCommand implements Callable<Integer> {
         };
     }
 
-    /** {@code command} and its arguments as a shell would take them back, for reports. */
+    /**
+     * {@code command} and its arguments as a shell would take them back, for reports; a
+     * {@code --header} that holds a credential shows its name only.
+     */
     static String commandLine(String command, List<String> args) {
         StringBuilder text = new StringBuilder(command);
-        for (String arg : args) {
+        boolean headerValue = false;
+        for (String given : args) {
+            String arg = given;
+            if (headerValue) {
+                arg = RequestExtras.redactArgument(arg);
+            } else if (arg.startsWith("--header=")) {
+                arg = "--header=" + RequestExtras.redactArgument(arg.substring("--header=".length()));
+            }
+            headerValue = given.equals("--header");
             text.append(' ').append(arg.matches("[A-Za-z0-9_./:=,@+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");
         }
         return text.toString();

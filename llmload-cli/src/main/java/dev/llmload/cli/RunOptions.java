@@ -58,6 +58,28 @@ public final class RunOptions {
             description = "Do not send ignore_eos: the server may stop before --output-tokens.")
     boolean noIgnoreEos;
 
+    @Option(names = "--header", paramLabel = "NAME:VALUE",
+            description = "Send this header with every request, e.g. 'x-route: pool-a' (gateways, routing). Repeatable. "
+                    + "Recorded, with the values of credentials (authorization, *key*, *token*, *secret*, cookie) redacted.")
+    List<String> headers = new ArrayList<>();
+
+    @Option(names = "--extra-body", paramLabel = "JSON",
+            description = "A JSON object whose fields are put into every request body over llmload's own, e.g. "
+                    + "'{\"chat_template_kwargs\": {\"enable_thinking\": false}}'.")
+    String extraBody;
+
+    @Option(names = "--temperature", paramLabel = "T", description = "Sampling temperature. Default: the server's.")
+    Double temperature;
+
+    @Option(names = "--top-p", paramLabel = "P", description = "Nucleus sampling: top_p. Default: the server's.")
+    Double topP;
+
+    @Option(names = "--top-k", paramLabel = "K", description = "top_k sampling. Default: the server's.")
+    Integer topK;
+
+    @Option(names = "--stop", paramLabel = "TEXT", description = "A stop string. Repeatable. Default: none.")
+    List<String> stop = new ArrayList<>();
+
     @Option(names = "--arrival", paramLabel = "KIND",
             description = "Open-loop arrivals: poisson, constant or gamma (ramp, stages, bursts and trace are chosen by their own "
                     + "flags). Default: poisson, or gamma when --burstiness is given.")
@@ -319,6 +341,14 @@ public final class RunOptions {
             key("model", c -> c.target().model()),
             key("no-stream", c -> flag(!c.target().stream())),
             key("no-ignore-eos", c -> flag(!c.target().ignoreEos())),
+            // Headers recorded redacted are not repeated (RunConfig's record drops them): give them again.
+            key("header", c -> c.target().extras().headers().entrySet().stream()
+                    .map(h -> h.getKey() + ":" + h.getValue()).toList()),
+            key("extra-body", c -> c.target().extras().extraBody()),
+            key("temperature", c -> c.target().extras().temperature()),
+            key("top-p", c -> c.target().extras().topP()),
+            key("top-k", c -> c.target().extras().topK()),
+            key("stop", c -> c.target().extras().stop()),
             new Key("concurrency", true, true, c -> c.load() instanceof Load.Closed closed && c.sessions() == null
                     ? closed.concurrency() : null),
             new Key("request-rate", true, true, c -> c.load().requestRate()),
@@ -422,6 +452,7 @@ public final class RunOptions {
         List<String> allNotes = new ArrayList<>(configNotes);
         allNotes.addAll(notes);
         return RunConfig.builder().url(url).api(api).model(model).stream(!noStream).ignoreEos(!noIgnoreEos)
+                .headers(headers).extraBody(extraBody).temperature(temperature).topP(topP).topK(topK).stop(stop)
                 .arrival(arrival).ramp(ramp).stages(stages).bursts(bursts).concurrencyProfile(concurrencyProfile)
                 .burstiness(burstiness).maxConcurrency(maxConcurrency).numRequests(numRequests).duration(duration)
                 .warmup(warmup).inputTokens(inputTokens).outputTokens(outputTokens).rangeRatio(rangeRatio)

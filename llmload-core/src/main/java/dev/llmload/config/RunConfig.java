@@ -1,12 +1,15 @@
 package dev.llmload.config;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.util.StdConverter;
 import dev.llmload.load.ResponseLimits;
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
+import dev.llmload.protocol.RequestExtras;
 import dev.llmload.segment.Segment;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.workload.tokenizer.Tokenizers;
@@ -109,6 +112,12 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private boolean ignoreEos = true;
         private boolean insecure;
         private Path apiKeyFile;
+        private List<String> headers = List.of();
+        private String extraBody;
+        private Double temperature;
+        private Double topP;
+        private Integer topK;
+        private List<String> stop = List.of();
         private Load load;
         private Integer concurrency;
         private Double requestRate;
@@ -174,6 +183,14 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         public Builder apiKeyFile(Path value) { apiKeyFile = value; return this; }
         /** The load as a value; the load options below are then not read. */
         public Builder load(Load value) { load = value; return this; }
+        /** {@code NAME:VALUE} each, sent with every request. */
+        public Builder headers(List<String> value) { headers = List.copyOf(value); return this; }
+        /** A JSON object merged into every request body; null for none. */
+        public Builder extraBody(String value) { extraBody = value; return this; }
+        public Builder temperature(Double value) { temperature = value; return this; }
+        public Builder topP(Double value) { topP = value; return this; }
+        public Builder topK(Integer value) { topK = value; return this; }
+        public Builder stop(List<String> value) { stop = List.copyOf(value); return this; }
         public Builder concurrency(Integer value) { concurrency = value; return this; }
         public Builder requestRate(Double value) { requestRate = value; return this; }
         /** {@code poisson}, {@code constant} or {@code gamma}; null is Poisson, or gamma with a burstiness. */
@@ -263,9 +280,16 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                     throw new ConfigException("--warmup: expected a request count or a time, " + e.getMessage());
                 }
             }
+            RequestExtras extras;
+            try {
+                extras = RequestExtras.parse(headers, extraBody, temperature, topP, topK, stop);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage());
+            }
             Target target = new Target(Target.ServerUrl.parse(url),
                     ConfigException.parsing("--api", () -> ApiKind.parse(api)), model, stream, ignoreEos, insecure,
-                    apiKeyFile == null ? new Target.KeySource.Environment() : new Target.KeySource.File(apiKeyFile));
+                    apiKeyFile == null ? new Target.KeySource.Environment() : new Target.KeySource.File(apiKeyFile),
+                    extras);
             for (Path file : new Path[] {dataset, trace}) {
                 if (file != null && !Files.isReadable(file)) {
                     throw new ConfigException("cannot read " + file);
@@ -412,7 +436,13 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                     @JsonInclude(JsonInclude.Include.NON_NULL) String segment,
                     @JsonInclude(JsonInclude.Include.NON_NULL) String startAt,
                     @JsonInclude(JsonInclude.Include.NON_NULL) Instant startInstant,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) String gpuHourPrice) {}
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String gpuHourPrice,
+                    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> headers,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode extraBody,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Double temperature,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Double topP,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Integer topK,
+                    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> stop) {}
 
         /** @param mode {@code closed} or {@code open} (a trace is an open loop of arrival {@code trace}) */
         record WireLoad(String mode, Integer concurrency, Double requestRate, String arrival, Double burstiness,
@@ -463,11 +493,33 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         telemetry, b.grace(), o.dir(), o.metadata(), o.notes(), t.insecure(), c.client().ioThreads(),
                         c.scenario(), c.slo() == null ? null : c.slo().text(), o.exports(),
                         c.client().segment() == null ? null : c.client().segment().toString(), c.client().startAt(),
-                        c.client().startInstant(), o.gpuHourPrice() == null ? null : o.gpuHourPrice().text());
+                        c.client().startInstant(), o.gpuHourPrice() == null ? null : o.gpuHourPrice().text(),
+                        // A credential's value is never written: the record names the header only.
+                        t.extras().redactedHeaders(), t.extras().extraBody(), t.extras().temperature(),
+                        t.extras().topP(), t.extras().topK(), t.extras().stop());
             }
         }
 
         static final class FromWire extends StdConverter<Wire, RunConfig> {
+
+            /**
+             * What the requests carried, less the headers recorded redacted: a repeat does not send
+             * the redaction mark as a credential; it needs the header given again with --header.
+             */
+            private static RequestExtras extras(Wire w) {
+                Map<String, String> headers = new LinkedHashMap<>();
+                if (w.headers() != null) {
+                    w.headers().forEach((name, value) -> {
+                        if (!RequestExtras.REDACTED.equals(value)) {
+                            headers.put(name, value);
+                        }
+                    });
+                }
+                return ConfigException.parsing("config", () -> new RequestExtras(headers,
+                        w.extraBody() instanceof ObjectNode body ? body : null, w.temperature(), w.topP(), w.topK(),
+                        w.stop()));
+            }
+
             @Override
             public RunConfig convert(Wire w) {
                 WireData d = w.data();
@@ -488,7 +540,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 WireTelemetry t = w.telemetry();
                 return new RunConfig(
                         new Target(Target.ServerUrl.parse(w.url()), w.api(), w.model(), w.stream(), w.ignoreEos(),
-                                w.insecure(), null),
+                                w.insecure(), null, extras(w)),
                         load,
                         new Data(Lengths.parse("--input-tokens", d.inputTokens(), d.rangeRatio()),
                                 Lengths.parse("--output-tokens", d.outputTokens(), d.rangeRatio()), d.rangeRatio(),

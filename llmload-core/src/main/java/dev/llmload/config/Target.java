@@ -2,6 +2,7 @@ package dev.llmload.config;
 
 import dev.llmload.http.Endpoint;
 import dev.llmload.protocol.ApiKind;
+import dev.llmload.protocol.RequestExtras;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,9 +18,11 @@ import java.util.List;
  * @param insecure  whether the server's TLS certificate goes unchecked
  * @param keySource where the API key is read when the run starts; the key itself is never part of
  *                  a configuration, its text or its report
+ * @param extras    headers, body fields and sampling parameters every request carries; report.json
+ *                  records them with credentials' header values redacted
  */
 public record Target(ServerUrl url, ApiKind api, String model, boolean stream, boolean ignoreEos, boolean insecure,
-                     KeySource keySource) {
+                     KeySource keySource, RequestExtras extras) {
 
     public Target {
         if (api == null) {
@@ -27,6 +30,11 @@ public record Target(ServerUrl url, ApiKind api, String model, boolean stream, b
         }
         if (keySource == null) {
             keySource = new KeySource.Environment();
+        }
+        extras = extras == null ? RequestExtras.NONE : extras;
+        String refusal = extras.refusal(api);
+        if (refusal != null) {
+            throw new ConfigException(refusal);
         }
     }
 

@@ -53,13 +53,23 @@ public final class AnthropicDialect implements Dialect {
     }
 
     @Override
+    public RequestOptions options() {
+        return options;
+    }
+
+    @Override
     public String path() {
         return options.api().path();
     }
 
     @Override
     public Map<String, String> headers() {
-        return HEADERS;
+        if (options.extras().headers().isEmpty()) {
+            return HEADERS;
+        }
+        Map<String, String> all = new java.util.LinkedHashMap<>(HEADERS);
+        all.putAll(options.extras().headers());
+        return all;
     }
 
     @Override
@@ -69,7 +79,7 @@ public final class AnthropicDialect implements Dialect {
 
     @Override
     public byte[] encode(RequestSpec spec) {
-        return JsonFields.write(128 + spec.inputTokens() * 6, json -> {
+        return options.extras().merged(JsonFields.write(128 + spec.inputTokens() * 6, json -> {
             json.writeStartObject();
             json.writeStringField("model", options.model());
             json.writeNumberField("max_tokens", spec.maxOutputTokens());
@@ -96,13 +106,14 @@ public final class AnthropicDialect implements Dialect {
             if (options.temperature() != null) {
                 json.writeNumberField("temperature", options.temperature());
             }
+            options.extras().writeSampling(json, "stop_sequences");
             if (options.ignoreEos()) {
                 // vLLM's serving of this API and the simulator honour it; the hosted API needs --no-ignore-eos.
                 json.writeBooleanField("ignore_eos", true);
             }
             json.writeBooleanField("stream", options.stream());
             json.writeEndObject();
-        });
+        }));
     }
 
     @Override

@@ -36,7 +36,7 @@ public sealed interface Dialect permits OpenAiDialect, TgiDialect, TritonDialect
      */
     String path();
 
-    /** The JSON body of one request. */
+    /** The JSON body of one request, with {@code --extra-body}'s fields merged over the dialect's own. */
     byte[] encode(RequestSpec spec);
 
     /** How a streamed answer is framed; any other response is read as a whole body. */
@@ -51,10 +51,16 @@ public sealed interface Dialect permits OpenAiDialect, TgiDialect, TritonDialect
     /** What ends a complete answer in this dialect, for the message of a stream cut short. */
     String endMarker();
 
-    /** Headers every request of this dialect carries besides the key (Anthropic's {@code anthropic-version}). */
+    /**
+     * Headers every request carries besides the key: the dialect's own (Anthropic's
+     * {@code anthropic-version}), then {@code --header}'s, which win.
+     */
     default Map<String, String> headers() {
-        return Map.of();
+        return options().extras().headers();
     }
+
+    /** How this dialect's request bodies are built. */
+    RequestOptions options();
 
     /** How the API key travels: a bearer token, or Anthropic's {@code x-api-key}. */
     default KeyHeader keyHeader() {

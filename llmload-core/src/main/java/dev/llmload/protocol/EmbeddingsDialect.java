@@ -24,6 +24,11 @@ public final class EmbeddingsDialect implements Dialect {
     }
 
     @Override
+    public RequestOptions options() {
+        return options;
+    }
+
+    @Override
     public String path() {
         return options.api().path();
     }
@@ -31,7 +36,7 @@ public final class EmbeddingsDialect implements Dialect {
     @Override
     public byte[] encode(RequestSpec spec) {
         String text = spec.promptText();
-        return JsonFields.write((int) Math.min(1 << 20, 128L + (long) options.batchSize() * (text.length() + 4)), json -> {
+        return options.extras().merged(JsonFields.write((int) Math.min(1 << 20, 128L + (long) options.batchSize() * (text.length() + 4)), json -> {
             json.writeStartObject();
             json.writeStringField("model", options.model());
             if (rerank) {
@@ -49,7 +54,7 @@ public final class EmbeddingsDialect implements Dialect {
                 json.writeStringField("encoding_format", "float");
             }
             json.writeEndObject();
-        });
+        }));
     }
 
     /** Never streamed: every answer is read whole. */

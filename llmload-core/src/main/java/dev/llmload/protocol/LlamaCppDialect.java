@@ -31,13 +31,18 @@ public final class LlamaCppDialect implements Dialect {
     }
 
     @Override
+    public RequestOptions options() {
+        return options;
+    }
+
+    @Override
     public String path() {
         return options.api().path();
     }
 
     @Override
     public byte[] encode(RequestSpec spec) {
-        return JsonFields.write(128 + spec.inputTokens() * 6, json -> {
+        return options.extras().merged(JsonFields.write(128 + spec.inputTokens() * 6, json -> {
             json.writeStartObject();
             json.writeStringField("prompt", spec.promptText());
             json.writeNumberField("n_predict", spec.maxOutputTokens());
@@ -47,9 +52,10 @@ public final class LlamaCppDialect implements Dialect {
             if (options.temperature() != null) {
                 json.writeNumberField("temperature", options.temperature());
             }
+            options.extras().writeSampling(json, "stop");
             json.writeBooleanField("stream", options.stream());
             json.writeEndObject();
-        });
+        }));
     }
 
     @Override

@@ -34,13 +34,18 @@ public final class OllamaDialect implements Dialect {
     }
 
     @Override
+    public RequestOptions options() {
+        return options;
+    }
+
+    @Override
     public String path() {
         return options.api().path();
     }
 
     @Override
     public byte[] encode(RequestSpec spec) {
-        return JsonFields.write(128 + spec.inputTokens() * 6, json -> {
+        return options.extras().merged(JsonFields.write(128 + spec.inputTokens() * 6, json -> {
             json.writeStartObject();
             json.writeStringField("model", options.model());
             if (chat) {
@@ -65,9 +70,10 @@ public final class OllamaDialect implements Dialect {
             if (options.temperature() != null) {
                 json.writeNumberField("temperature", options.temperature());
             }
+            options.extras().writeSampling(json, "stop");
             json.writeEndObject();
             json.writeEndObject();
-        });
+        }));
     }
 
     @Override

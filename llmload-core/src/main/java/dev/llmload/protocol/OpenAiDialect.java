@@ -45,6 +45,11 @@ public final class OpenAiDialect implements Dialect {
     }
 
     @Override
+    public RequestOptions options() {
+        return options;
+    }
+
+    @Override
     public String path() {
         return options.api().path();
     }
@@ -82,6 +87,7 @@ public final class OpenAiDialect implements Dialect {
             if (options.temperature() != null) {
                 json.writeNumberField("temperature", options.temperature());
             }
+            options.extras().writeSampling(json, "stop");
             json.writeBooleanField("stream", options.stream());
             if (options.stream()) {
                 json.writeObjectFieldStart("stream_options");
@@ -92,7 +98,7 @@ public final class OpenAiDialect implements Dialect {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toByteArray();
+        return options.extras().merged(out.toByteArray());
     }
 
     /** The message the images go with: the last from the user (the question they illustrate). */

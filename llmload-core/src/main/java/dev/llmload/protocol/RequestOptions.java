@@ -7,15 +7,20 @@ package dev.llmload.protocol;
  * @param stream       ask for a streamed response; without it TTFT and ITL are not defined
  * @param ignoreEos    send {@code ignore_eos: true} so the server generates exactly {@code max_tokens}
  *                     (vLLM, SGLang and the simulator honour it; others ignore it)
- * @param temperature  sent when not null
+ * @param extras       headers, body fields and sampling parameters every request carries
  * @param batchSize    inputs per request for embeddings and rerank (documents to rank); 1 elsewhere
  * @param images       synthetic images attached to every chat request; null for none
  * @param seed         the run's seed, from which the images' pixels are made
  */
-public record RequestOptions(ApiKind api, String model, boolean stream, boolean ignoreEos, Double temperature,
+public record RequestOptions(ApiKind api, String model, boolean stream, boolean ignoreEos, RequestExtras extras,
                              int batchSize, ImageInputs images, long seed) {
 
     public RequestOptions {
+        extras = extras == null ? RequestExtras.NONE : extras;
+        String refusal = extras.refusal(api);
+        if (refusal != null) {
+            throw new IllegalArgumentException(refusal);
+        }
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size must be at least 1, got " + batchSize);
         }
@@ -25,7 +30,12 @@ public record RequestOptions(ApiKind api, String model, boolean stream, boolean 
     }
 
     /** Options for one input per request and no images. */
-    public RequestOptions(ApiKind api, String model, boolean stream, boolean ignoreEos, Double temperature) {
-        this(api, model, stream, ignoreEos, temperature, 1, null, 0);
+    public RequestOptions(ApiKind api, String model, boolean stream, boolean ignoreEos, RequestExtras extras) {
+        this(api, model, stream, ignoreEos, extras, 1, null, 0);
+    }
+
+    /** The sampling temperature to send; null for the server's default. */
+    Double temperature() {
+        return extras.temperature();
     }
 }

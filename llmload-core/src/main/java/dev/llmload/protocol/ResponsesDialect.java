@@ -36,13 +36,18 @@ public final class ResponsesDialect implements Dialect {
     }
 
     @Override
+    public RequestOptions options() {
+        return options;
+    }
+
+    @Override
     public String path() {
         return options.api().path();
     }
 
     @Override
     public byte[] encode(RequestSpec spec) {
-        return JsonFields.write(128 + spec.inputTokens() * 6, json -> {
+        return options.extras().merged(JsonFields.write(128 + spec.inputTokens() * 6, json -> {
             json.writeStartObject();
             json.writeStringField("model", options.model());
             json.writeArrayFieldStart("input");
@@ -57,13 +62,14 @@ public final class ResponsesDialect implements Dialect {
             if (options.temperature() != null) {
                 json.writeNumberField("temperature", options.temperature());
             }
+            options.extras().writeSampling(json, "stop");
             if (options.ignoreEos()) {
                 // vLLM's serving of this API and the simulator honour it; the hosted API needs --no-ignore-eos.
                 json.writeBooleanField("ignore_eos", true);
             }
             json.writeBooleanField("stream", options.stream());
             json.writeEndObject();
-        });
+        }));
     }
 
     @Override

@@ -35,13 +35,18 @@ public final class SglangDialect implements Dialect {
     }
 
     @Override
+    public RequestOptions options() {
+        return options;
+    }
+
+    @Override
     public String path() {
         return options.api().path();
     }
 
     @Override
     public byte[] encode(RequestSpec spec) {
-        return JsonFields.write(128 + spec.inputTokens() * 6, json -> {
+        return options.extras().merged(JsonFields.write(128 + spec.inputTokens() * 6, json -> {
             json.writeStartObject();
             json.writeStringField("text", spec.promptText());
             json.writeObjectFieldStart("sampling_params");
@@ -52,10 +57,11 @@ public final class SglangDialect implements Dialect {
             if (options.temperature() != null) {
                 json.writeNumberField("temperature", options.temperature());
             }
+            options.extras().writeSampling(json, "stop");
             json.writeEndObject();
             json.writeBooleanField("stream", options.stream());
             json.writeEndObject();
-        });
+        }));
     }
 
     @Override

@@ -29,13 +29,18 @@ public final class TgiDialect implements Dialect {
     }
 
     @Override
+    public RequestOptions options() {
+        return options;
+    }
+
+    @Override
     public String path() {
         return options.api().path();
     }
 
     @Override
     public byte[] encode(RequestSpec spec) {
-        return JsonFields.write(128 + spec.inputTokens() * 6, json -> {
+        return options.extras().merged(JsonFields.write(128 + spec.inputTokens() * 6, json -> {
             json.writeStartObject();
             json.writeStringField("inputs", spec.promptText());
             json.writeObjectFieldStart("parameters");
@@ -50,10 +55,11 @@ public final class TgiDialect implements Dialect {
                 json.writeBooleanField("do_sample", true);
                 json.writeNumberField("temperature", options.temperature());
             }
+            options.extras().writeSampling(json, "stop");
             json.writeEndObject();
             json.writeBooleanField("stream", true);
             json.writeEndObject();
-        });
+        }));
     }
 
     @Override

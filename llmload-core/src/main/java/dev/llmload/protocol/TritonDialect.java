@@ -31,19 +31,25 @@ public final class TritonDialect implements Dialect {
     }
 
     @Override
+    public RequestOptions options() {
+        return options;
+    }
+
+    @Override
     public String path() {
         return path;
     }
 
     @Override
     public byte[] encode(RequestSpec spec) {
-        return JsonFields.write(128 + spec.inputTokens() * 6, json -> {
+        return options.extras().merged(JsonFields.write(128 + spec.inputTokens() * 6, json -> {
             json.writeStartObject();
             json.writeStringField("text_input", spec.promptText());
             json.writeNumberField("max_tokens", spec.maxOutputTokens());
             if (options.temperature() != null) {
                 json.writeNumberField("temperature", options.temperature());
             }
+            options.extras().writeSampling(json, "stop");
             if (options.ignoreEos()) {
                 // A request parameter, not a model input: a backend that does not know it ignores it.
                 json.writeObjectFieldStart("parameters");
@@ -52,7 +58,7 @@ public final class TritonDialect implements Dialect {
             }
             json.writeBooleanField("stream", true);
             json.writeEndObject();
-        });
+        }));
     }
 
     @Override

@@ -153,7 +153,8 @@ public final class BenchmarkRun {
             }
             Dialect dialect;
             try {
-                dialect = Dialect.of(new RequestOptions(api, model, config.target().stream(), config.target().ignoreEos(), null,
+                dialect = Dialect.of(new RequestOptions(api, model, config.target().stream(), config.target().ignoreEos(),
+                        config.target().extras(),
                         config.data().batchSize(), config.data().images(), config.seed()));
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);

@@ -26,7 +26,7 @@ class RequestEncodingTest {
     }
 
     private static RequestOptions options(ApiKind api) {
-        return new RequestOptions(api, "m", true, true, 0.5);
+        return new RequestOptions(api, "m", true, true, new RequestExtras(null, null, 0.5, null, null, null));
     }
 
     @Test

@@ -104,7 +104,7 @@ class BenchmarkRunLoopbackTest {
         try (SimServer sim = SimulatorRuns.fixedSimulator(20, 5, Map.of())) {
             RunConfig base = SimulatorRuns.closedLoop(sim.url(), 2, 6, 32, 10, dir);
             RunConfig config = new RunConfig(new Target(base.target().url(), ApiKind.COMPLETIONS, null, false, true,
-                    false, null), base.load(), base.data(), null, base.bounds(), new Client(1), base.telemetry(),
+                    false, null, null), base.load(), base.data(), null, base.bounds(), new Client(1), base.telemetry(),
                     base.output().withDir(dir), null, base.seed(), null);
             RunResults r = SimulatorRuns.run(config).report().results();
 
