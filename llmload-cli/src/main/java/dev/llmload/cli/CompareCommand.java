@@ -35,6 +35,12 @@ public final class CompareCommand implements Callable<Integer> {
 
     /** The exit code when {@code --fail-if} finds a regression. */
     static final int EXIT_REGRESSION = 3;
+    private static final String DEFAULT_CONFIDENCE = "0.95";
+    private static final String DEFAULT_RESAMPLES = "1000";
+    private static final String DEFAULT_SEED = "0";
+    /** Resamples, confidence and seed of the intervals when not told otherwise; also {@code run --fail-if}'s. */
+    static final Comparison.Settings DEFAULT_SETTINGS = new Comparison.Settings(Integer.parseInt(DEFAULT_RESAMPLES),
+            Double.parseDouble(DEFAULT_CONFIDENCE), Long.parseLong(DEFAULT_SEED));
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -53,15 +59,15 @@ public final class CompareCommand implements Callable<Integer> {
                     + "output_token_throughput:-5%% (+ a rise, - a fall; without %% in the metric's unit).")
     String failIf;
 
-    @Option(names = "--confidence", paramLabel = "C", defaultValue = "0.95",
+    @Option(names = "--confidence", paramLabel = "C", defaultValue = DEFAULT_CONFIDENCE,
             description = "Confidence of the intervals. Default: ${DEFAULT-VALUE}.")
     double confidence;
 
-    @Option(names = "--resamples", paramLabel = "N", defaultValue = "1000",
+    @Option(names = "--resamples", paramLabel = "N", defaultValue = DEFAULT_RESAMPLES,
             description = "Bootstrap resamples per interval. Default: ${DEFAULT-VALUE}.")
     int resamples;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
+    @Option(names = "--seed", paramLabel = "N", defaultValue = DEFAULT_SEED,
             description = "Seeds the resampling. Default: ${DEFAULT-VALUE}.")
     long seed;
 

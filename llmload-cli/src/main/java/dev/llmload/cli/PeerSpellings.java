@@ -2,6 +2,7 @@ package dev.llmload.cli;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,6 +89,26 @@ final class PeerSpellings {
         return spelling == null ? null : "llmload spells " + spelling.peers() + " " + flag + " as " + spelling.llmload();
     }
 
+    /** Levenshtein distance: the fewest single-character edits from {@code a} to {@code b}. */
+    static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
     /** The line for an unknown option: what llmload calls it, or the nearest options, or just its name. */
     static String explain(CommandLine.UnmatchedArgumentException exception) {
         String flag = null;
@@ -105,9 +126,14 @@ final class PeerSpellings {
         if (spelling != null) {
             return "unknown option " + flag + ": " + spelling;
         }
+        // picocli's suggestions are the similar names in the order declared: the nearest first, and
+        // only those as near as it (within one edit), so that a typo gets its one fix.
+        String typed = flag;
+        List<String> similar = exception.getSuggestions().stream().distinct()
+                .sorted(Comparator.comparingInt((String name) -> distance(typed, name))).toList();
         List<String> near = new ArrayList<>();
-        for (String suggestion : exception.getSuggestions()) {
-            if (!near.contains(suggestion) && near.size() < 3) {
+        for (String suggestion : similar) {
+            if (near.size() < 3 && distance(typed, suggestion) <= distance(typed, similar.getFirst()) + 1) {
                 near.add(suggestion);
             }
         }

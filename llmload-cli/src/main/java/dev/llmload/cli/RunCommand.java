@@ -1,11 +1,16 @@
 package dev.llmload.cli;
 
+import dev.llmload.compare.Comparison;
+import dev.llmload.compare.FailIf;
 import dev.llmload.config.RunConfig;
+import dev.llmload.metrics.RunResults;
+import dev.llmload.report.RunDirectory;
 import dev.llmload.config.Target;
 import dev.llmload.protocol.RequestExtras;
 import dev.llmload.run.OutputDirectory;
 import dev.llmload.report.ConsoleSummary;
 import dev.llmload.run.BenchmarkRun;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -24,9 +29,14 @@ import picocli.CommandLine.Option;
             "Benchmark one load point of an OpenAI-compatible server and write a run directory.",
             "Without --url the built-in simulator is started on a free loopback port and benchmarked.",
             "The API key is read from the environment (LLMLOAD_API_KEY, else OPENAI_API_KEY) or --api-key-file;",
-            "it is never written to any file or log."})
+            "it is never written to any file or log.",
+            "Exit codes: 0 a finished run (failed requests are results), 1 could not start, 2 bad usage,",
+            "3 a --fail-if threshold crossed against --baseline, 4 every request failed or the error rate passed",
+            "--max-error-rate, 130/143 interrupted. See docs/cli.md."})
 public final class RunCommand implements Callable<Integer> {
 
+    /** The exit code of a run whose every measured request failed, or whose error rate passed {@code --max-error-rate}. */
+    static final int EXIT_FAILED_RUN = 4;
     /** The exit code after Ctrl-C (SIGINT), as shells expect. */
     static final int EXIT_INTERRUPTED = 130;
     /** The exit code after SIGTERM. */
@@ -54,6 +64,20 @@ public final class RunCommand implements Callable<Integer> {
             description = "Run directory. Default: results/<timestamp>-<target>-<load>.")
     Path outputDir;
 
+    @Option(names = "--max-error-rate", paramLabel = "R",
+            description = "Exit 4 when more than this share (0 to 1) of the measured requests failed. A run whose every "
+                    + "request failed exits 4 without it.")
+    Double maxErrorRate;
+
+    @Option(names = "--fail-if", paramLabel = "THRESHOLDS",
+            description = "Exit 3 when a significant change against --baseline crosses a threshold, as llmload compare "
+                    + "--fail-if: e.g. p99_ttft:+10%%,output_token_throughput:-5%%.")
+    String failIf;
+
+    @Option(names = "--baseline", paramLabel = "RUN_DIR",
+            description = "A finished run (its directory) that --fail-if holds this run against.")
+    Path baseline;
+
     @Option(names = "--overwrite",
             description = "Write into a --output-dir that already holds files (those of the same names are replaced).")
     boolean overwrite;
@@ -72,6 +96,7 @@ public final class RunCommand implements Callable<Integer> {
             return options.withConfig(spec, RunCommand::new, command -> command.options, true).call();
         }
         RunConfig config = config();
+        Verdict verdict = verdict();
         if (config.output().dir() != null) {
             String refusal = OutputDirectory.refusal(config.output().dir(), overwrite);
             if (refusal != null) {
@@ -90,7 +115,7 @@ public final class RunCommand implements Callable<Integer> {
                 config = config.withOutputDir(
                         OutputDirectory.claimUnique(BenchmarkRun.defaultOutputDir(target.url(), config.load())));
             }
-            return execute(config, target.url(), apiKey, out);
+            return execute(config, target.url(), apiKey, out, verdict);
         }
     }
 
@@ -102,7 +127,45 @@ public final class RunCommand implements Callable<Integer> {
         return builder.build();
     }
 
-    private int execute(RunConfig config, String target, String apiKey, PrintWriter out) throws Exception {
+    /**
+     * What makes a finished run fail for CI: the share of failed requests allowed, and the
+     * thresholds against a baseline run. Checked before the run, so a mistake costs no run.
+     *
+     * @param thresholds {@code --fail-if}; null without
+     * @param baseline   the baseline's runs, loaded; null without
+     */
+    private record Verdict(Double maxErrorRate, FailIf thresholds, List<RunDirectory> baseline) {}
+
+    private Verdict verdict() {
+        if (maxErrorRate != null && !(maxErrorRate >= 0 && maxErrorRate <= 1)) {
+            throw new UsageException("--max-error-rate is a share from 0 to 1, got " + maxErrorRate);
+        }
+        if ((failIf == null) != (baseline == null)) {
+            throw new UsageException("--fail-if and --baseline go together: the thresholds hold this run against a "
+                    + "baseline run");
+        }
+        if (failIf == null) {
+            return new Verdict(maxErrorRate, null, null);
+        }
+        FailIf thresholds;
+        try {
+            thresholds = FailIf.parse(failIf);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--fail-if: " + e.getMessage());
+        }
+        try {
+            List<RunDirectory> runs = RunDirectory.load(baseline);
+            if (runs.size() != 1) {
+                throw new UsageException("--baseline: give one run's directory, not a sweep's");
+            }
+            return new Verdict(maxErrorRate, thresholds, runs);
+        } catch (IOException e) {
+            throw new UsageException("--baseline: " + e.getMessage());
+        }
+    }
+
+    private int execute(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict)
+            throws Exception {
         Progress progress = new Progress(spec.commandLine().getErr(), config.bounds().numRequests());
         BenchmarkRun run = new BenchmarkRun(config, target, apiKey,
                 commandLine("llmload run", options.typedArguments(spec)), VersionProvider.version(), progress::record);
@@ -118,7 +181,45 @@ public final class RunCommand implements Callable<Integer> {
         out.print(ConsoleSummary.render(result.report()));
         out.println("Run directory: " + result.directory());
         out.flush();
-        return exitCode(signals);
+        int interrupted = exitCode(signals);
+        return interrupted != 0 ? interrupted : judge(result, verdict, out);
+    }
+
+    /** 0, or the exit code of the first verdict the finished run fails, with its one line on standard error. */
+    private int judge(BenchmarkRun.Result result, Verdict verdict, PrintWriter out) {
+        PrintWriter err = spec.commandLine().getErr();
+        RunResults results = result.report().results();
+        long attempted = results.requests().attempted();
+        long failed = results.requests().failed();
+        if (attempted > 0 && failed == attempted) {
+            err.println("llmload: every request failed (" + failed + " of " + attempted + "); see the errors above");
+            return EXIT_FAILED_RUN;
+        }
+        if (verdict.maxErrorRate() != null && results.errorRate() != null
+                && results.errorRate() > verdict.maxErrorRate()) {
+            err.println(String.format(Locale.ROOT, "llmload: the error rate %.4f (%d of %d requests failed) is above "
+                    + "--max-error-rate %s", results.errorRate(), failed, attempted, verdict.maxErrorRate()));
+            return EXIT_FAILED_RUN;
+        }
+        if (verdict.thresholds() == null) {
+            return 0;
+        }
+        RunDirectory run = new RunDirectory(result.directory().getFileName().toString(), result.directory(),
+                result.report(), result.records());
+        Comparison comparison = Comparison.of(List.of(verdict.baseline(), List.of(run)),
+                CompareCommand.DEFAULT_SETTINGS, verdict.thresholds());
+        out.print(comparison.render());
+        out.flush();
+        if (!comparison.mismatches().isEmpty()) {
+            err.println("llmload: --baseline is not like for like with this run: "
+                    + String.join("; ", comparison.mismatches()));
+            return Main.EXIT_USAGE;
+        }
+        if (!comparison.regressions().isEmpty()) {
+            err.println("llmload: --fail-if: " + String.join("; ", comparison.regressions()));
+            return CompareCommand.EXIT_REGRESSION;
+        }
+        return 0;
     }
 
     /** A key sent over plain http to another machine can be read on the way: say so, once, before any request. */

@@ -399,6 +399,10 @@ public final class RunOptions {
             // A repeat writes a run directory of its own; metadata and notes travel as the file's sections.
             new Key("output-dir", false, true, c -> null),
             new Key("overwrite", false, true, c -> null),
+            // What fails a finished run for CI: a verdict on the run, not part of its configuration.
+            new Key("max-error-rate", false, true, c -> null),
+            new Key("fail-if", false, true, c -> null),
+            new Key("baseline", false, true, c -> null),
             key("metadata", c -> null),
             key("note", c -> null),
             key("api-key-file", c -> null),
