@@ -55,7 +55,8 @@ class TerminalEscapesTest {
                     "--concurrency", "1", "--num-requests", "2", "--input-tokens", "8", "--output-tokens", "4",
                     "--server-metrics", "off", "--output-dir", dir.resolve("run").toString());
 
-            assertThat(run.exitCode()).as(run.err()).isZero();
+            // Every request failed: the run finished, and says so by its exit code.
+            assertThat(run.exitCode()).as(run.err()).isEqualTo(RunCommand.EXIT_FAILED_RUN);
             assertNoControlCharacters(run.out());
             assertNoControlCharacters(run.err());
             assertThat(run.out()).contains("m\\u001b]0;owned\\u0007\\u001b[2J\\u009b1m");
