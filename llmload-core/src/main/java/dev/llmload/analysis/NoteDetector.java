@@ -39,10 +39,11 @@ public final class NoteDetector {
     public static final String CLIENT_BEHIND_SCHEDULE = "client_behind_schedule";
     public static final String LOW_SAMPLE_COUNT = "low_sample_count";
     public static final String HIGH_ERROR_RATE = "high_error_rate";
+    public static final String SATURATED = "saturated";
 
     /** Every kind this detector writes: a rebuild replaces exactly these and keeps the others. */
     public static final java.util.Set<String> KINDS = java.util.Set.of(RATE_LIMITED, OOM, TIMEOUTS, QUEUEING,
-            LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE);
+            LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE, SATURATED);
 
     /** Messages servers use when memory or KV-cache space runs out (vLLM, SGLang, TGI, PyTorch). */
     static final Pattern OOM_MESSAGE = Pattern.compile(
@@ -80,6 +81,12 @@ public final class NoteDetector {
      *                    session start that found it full waited, which is not lag
      */
     public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate) {
+        return detect(all, results, load, sessionGate, Saturation.of(all, load));
+    }
+
+    /** @param saturation {@link Saturation#of} the same records */
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
+                                    Saturation saturation) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
                 .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
         if (measured.isEmpty()) {
@@ -87,6 +94,7 @@ public final class NoteDetector {
         }
         long start = measured.getFirst().timings().intendedSendNanos();
         List<Note> notes = new ArrayList<>();
+        saturated(saturation, notes);
         rateLimited(measured, start, notes);
         oom(measured, start, notes);
         timeouts(measured, notes);
@@ -96,6 +104,24 @@ public final class NoteDetector {
         lowSampleCount(results, notes);
         highErrorRate(results, notes);
         return List.copyOf(notes);
+    }
+
+    /** The figures of {@link Saturation} when its rule says the server could not keep up. */
+    private static void saturated(Saturation s, List<Note> notes) {
+        if (s == null || !Boolean.TRUE.equals(s.saturated())) {
+            return;
+        }
+        String offered = s.offeredRequestRate() == null ? "" : String.format(Locale.ROOT, "offered %.2f req/s, ",
+                s.offeredRequestRate());
+        notes.add(new Note(SATURATED, String.format(Locale.ROOT,
+                "%sscheduled %.2f req/s over %.1f s of arrivals, achieved %.2f req/s; at the last arrival %d requests "
+                        + "were unfinished (%d in flight, %d queued at the client) where a server keeping up would "
+                        + "hold about %.1f (its starting latency %.3f s × the rate), and %.1f on average over the last "
+                        + "third of the arrivals; the backlog took %.1f s to drain after the last arrival: more load "
+                        + "was offered than the server could serve, so its latencies grow with the run's length",
+                offered, s.scheduledRequestRate(), s.arrivalWindowS(), s.achievedRequestRate(), s.backlog(),
+                s.backlogInFlight(), s.backlogQueued(), s.steadyBacklog(), s.startLatencyS(), s.lateBacklogMean(),
+                s.drainS())));
     }
 
     private static void rateLimited(List<RequestRecord> measured, long start,

@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.analysis.Saturation;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
 import dev.llmload.stats.Percentile;
@@ -42,6 +43,7 @@ public final class ConsoleSummary {
         line(out, "Request throughput (req/s):", number(r.requestThroughput()));
         line(out, "Output token throughput (tok/s):", number(r.outputTokenThroughput()));
         line(out, "Total token throughput (tok/s):", number(r.totalTokenThroughput()));
+        offeredVsAchieved(out, report.saturation());
         block(out, "Time to First Token", "TTFT", r.ttftMs());
         block(out, "Inter-token Latency", "ITL", r.itlMs());
         block(out, "Time per Output Token (excl. 1st token)", "TPOT", r.tpotMs());
@@ -63,6 +65,29 @@ public final class ConsoleSummary {
         }
         out.append("=".repeat(WIDTH)).append('\n');
         return out.toString();
+    }
+
+    /** The load offered beside the load served: where a server that cannot keep up shows. */
+    private static void offeredVsAchieved(StringBuilder out, Saturation s) {
+        if (s == null) {
+            return;
+        }
+        ruler(out, "Offered vs Achieved", '-');
+        if (s.offeredConcurrency() != null) {
+            line(out, "Offered concurrency:", String.valueOf(s.offeredConcurrency()));
+        } else {
+            line(out, "Offered request rate (req/s):", number(s.offeredRequestRate()));
+            line(out, "Scheduled request rate (req/s):", number(s.scheduledRequestRate()));
+        }
+        line(out, "Arrival window (s):", number(s.arrivalWindowS()));
+        line(out, "Achieved request rate (req/s):", number(s.achievedRequestRate()));
+        line(out, "Backlog at last arrival (in flight/queued):", s.backlog() + " (" + s.backlogInFlight() + " / "
+                + s.backlogQueued() + ")");
+        if (s.steadyBacklog() != null) {
+            line(out, "Backlog of a server keeping up:", String.format(Locale.ROOT, "%.1f", s.steadyBacklog()));
+        }
+        line(out, "Drain after last arrival (s):", number(s.drainS()));
+        line(out, "Saturated:", s.saturated() == null ? "n/a" : s.saturated() ? "YES (see notes)" : "no");
     }
 
     private static String describeLoad(RunReport.Load load) {

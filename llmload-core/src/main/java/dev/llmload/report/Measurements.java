@@ -2,6 +2,7 @@ package dev.llmload.report;
 
 import dev.llmload.config.RunConfig;
 import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
@@ -12,14 +13,15 @@ import java.util.List;
 
 /**
  * What a run's requests say about it, from its journaled records and its configuration alone: the
- * results, the per-second series, how well the client kept its schedule and the tool's notes on
- * the requests. This is the one end-of-run derivation: the live run and {@link RunRebuild} both
+ * results, the per-second series, how well the client kept its schedule, the load offered beside
+ * the load served, and the tool's notes on the requests. This is the one end-of-run derivation: the live run and {@link RunRebuild} both
  * call {@link #derive}, so a report rebuilt from the journal equals the one the run wrote. Pure.
  *
  * @param notes what {@link NoteDetector} found; a report's other notes (telemetry's, the user's)
  *              are part of the run's own record
  */
-public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFidelity schedule, List<Note> notes) {
+public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFidelity schedule, Saturation saturation,
+                           List<Note> notes) {
 
     public Measurements {
         notes = List.copyOf(notes);
@@ -30,7 +32,8 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         Slo slo = config.slo() == null ? null : config.slo().slo();
         RunResults results = RunResults.compute(records, slo);
         Integer gate = config.sessionGate();
+        Saturation saturation = Saturation.of(records, config.load());
         return new Measurements(results, TimeSeries.of(records), ScheduleFidelity.of(records, config.load(), gate),
-                NoteDetector.detect(records, results, config.load(), gate));
+                saturation, NoteDetector.detect(records, results, config.load(), gate, saturation));
     }
 }

@@ -1,6 +1,7 @@
 package dev.llmload.report;
 
 import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
@@ -14,7 +15,8 @@ import java.util.List;
  * {@code report.json}: the full record of one run, with the top-level keys of DESIGN.md §5
  * (serialised in snake_case), plus the resolved {@code config} that repeats the run and the
  * per-second {@code timeseries} of the measured phase, and {@code schedule}, how well the client
- * kept its schedule (null for a closed loop of independent requests). Unknown values are null,
+ * kept its schedule (null for a closed loop of independent requests), and {@code saturation}, the
+ * load offered beside the load served (null when nothing was measured). Unknown values are null,
  * never guessed.
  */
 public record RunReport(
@@ -31,7 +33,8 @@ public record RunReport(
         List<Note> notes,
         RunConfig config,
         TimeSeries timeseries,
-        ScheduleFidelity schedule) {
+        ScheduleFidelity schedule,
+        Saturation saturation) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -53,7 +56,7 @@ public record RunReport(
                         new TokenShape(data.inputTokens().requested(), newResults.inputTokens()),
                         new TokenShape(data.outputTokens().requested(), newResults.outputTokens())),
                 newResults, telemetry, List.copyOf(allNotes), config, measurements.timeseries(),
-                measurements.schedule());
+                measurements.schedule(), measurements.saturation());
     }
 
     public record Tool(String name, String version) {}

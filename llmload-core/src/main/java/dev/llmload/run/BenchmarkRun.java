@@ -326,6 +326,7 @@ public final class BenchmarkRun {
                 notes,
                 config,
                 TimeSeries.of(List.of()),
+                null,
                 null);
     }
 

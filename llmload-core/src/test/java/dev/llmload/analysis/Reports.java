@@ -42,6 +42,7 @@ final class Reports {
                 NoteDetector.detect(records, results, load),
                 config,
                 TimeSeries.of(records),
-                null);
+                null,
+                Saturation.of(records, load));
     }
 }

@@ -10,6 +10,7 @@ import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.record.TokenSource;
+import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.TimeSeries;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,7 +99,8 @@ final class ReportFixtures {
                         new Note("user", "baseline <b>before</b> the scheduler change")),
                 config,
                 TimeSeries.of(records),
-                null);
+                null,
+                Saturation.of(records, Load.closed(concurrency)));
     }
 
     /** Per-second server series over the run: KV cache use (0..1), requests waiting, GPU util (%). */

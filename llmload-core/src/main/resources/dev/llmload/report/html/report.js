@@ -292,7 +292,11 @@
       ['output tokens/s', num(results.output_token_throughput)],
       ['TTFT p50 / p99 (ms)', num(get(results, 'ttft_ms.p50')) + ' / ' + num(get(results, 'ttft_ms.p99'))],
       ['TPOT p50 / p99 (ms)', num(get(results, 'tpot_ms.p50')) + ' / ' + num(get(results, 'tpot_ms.p99'))],
-      ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))]]);
+      ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))]]
+      .concat(report.saturation && report.saturation.saturated !== null && report.saturation.saturated !== undefined
+        ? [[report.saturation.saturated ? 'SATURATED: achieved / scheduled req/s' : 'achieved / scheduled req/s',
+          num(report.saturation.achieved_request_rate) + ' / ' + num(report.saturation.scheduled_request_rate),
+          report.saturation.saturated]] : []));
     top.appendChild(el('p', 'caption', [describeLoad(report.load) + '; ' + text(get(report, 'data.source'))
       + ' data; warm-up excluded.']));
     top.appendChild(recordTables(report));
@@ -329,6 +333,19 @@
       .concat(results.goodput !== undefined && results.goodput !== null
         ? [['goodput', typeof results.goodput === 'object' ? JSON.stringify(results.goodput) : num(results.goodput)]] : [])));
     res.appendChild(summaryTable(results));
+    var sat = report.saturation;
+    if (sat) {
+      res.appendChild(keyValues('Offered vs achieved', [
+        sat.offered_concurrency !== null && sat.offered_concurrency !== undefined
+          ? ['offered concurrency', text(sat.offered_concurrency)]
+          : ['offered / scheduled rate (req/s)', num(sat.offered_request_rate) + ' / ' + num(sat.scheduled_request_rate)],
+        ['arrival window (s)', num(sat.arrival_window_s)],
+        ['achieved request rate (req/s)', num(sat.achieved_request_rate)],
+        ['backlog at last arrival: in flight / queued', text(sat.backlog_in_flight) + ' / ' + text(sat.backlog_queued)],
+        ['backlog of a server keeping up', num(sat.steady_backlog, 1)],
+        ['drain after last arrival (s)', num(sat.drain_s)],
+        ['saturated', sat.saturated === null || sat.saturated === undefined ? '–' : sat.saturated ? 'yes' : 'no']]));
+    }
 
     var errors = results.errors || {};
     var errorSection = section('Errors');
