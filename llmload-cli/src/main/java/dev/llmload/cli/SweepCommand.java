@@ -259,9 +259,11 @@ public final class SweepCommand implements Callable<Integer> {
             text.append(capacity.capacity() == null ? "Capacity: none found"
                     : "Capacity: " + PercentileSlo.format(capacity.capacity()) + unit + " meets " + report.slo());
             text.append(" (").append(capacity.reason()).append(")\n");
-            if (capacity.firstFailure() != null) {
-                text.append("First point that failed: ").append(PercentileSlo.format(capacity.firstFailure()))
-                        .append(unit).append(", limited by ").append(capacity.limitingMetric()).append('\n');
+            if (capacity.lowestFailure() != null) {
+                text.append("Lowest load that failed: ").append(PercentileSlo.format(capacity.lowestFailure()))
+                        .append(unit).append(", limited by ").append(capacity.limitingMetric())
+                        .append(" (first to fail: ").append(PercentileSlo.format(capacity.firstFailure())).append(unit)
+                        .append(")\n");
             }
         }
         return text.toString();

@@ -69,6 +69,25 @@ public record Saturation(
         return ALLOWANCE_FACTOR * steadyBacklog + NOISE_SIGMAS * Math.sqrt(Math.max(1, steadyBacklog));
     }
 
+    /**
+     * How many start latencies an arrival window must cover for the rule to tell an overload of
+     * about 10% from a server keeping up: the backlog of a load {@code 1 + ε} times what the server
+     * serves grows by {@code ε / (1 + ε)} of the arrivals, which passes twice the steady backlog only
+     * once the window is {@code 2 (1 + ε) / ε} start latencies long, 22 for ε = 0.1.
+     */
+    public static final int MIN_WINDOW_LATENCIES = 20;
+
+    /** The arrival window this run needed to tell; null for a closed loop. */
+    public Double neededWindowS() {
+        return startLatencyS == null ? null : MIN_WINDOW_LATENCIES * startLatencyS;
+    }
+
+    /** True when the arrival window was shorter than {@link #neededWindowS}: a pass by the rule proves little. */
+    public boolean tooShort() {
+        Double needed = neededWindowS();
+        return needed != null && (arrivalWindowS == null || arrivalWindowS < needed);
+    }
+
     /** Requests that had arrived and not finished at the last arrival. */
     public long backlog() {
         return backlogInFlight + backlogQueued;

@@ -61,6 +61,12 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 scenario);
     }
 
+    /** The same run with {@code --num-requests n}, warm-up and every other bound kept. */
+    public RunConfig withNumRequests(long n) {
+        return new RunConfig(target, load, data, sessions, new Bounds(n, bounds.duration(), bounds.warmup(),
+                bounds.warmupTime(), bounds.timeouts(), bounds.grace()), client, telemetry, output, slo, seed, scenario);
+    }
+
     public RunConfig withLoad(Load newLoad) {
         return new RunConfig(target, newLoad, data, sessions, bounds, client, telemetry, output, slo, seed, scenario);
     }

@@ -31,11 +31,14 @@ public final class CapacitySearch {
      *
      * @param capacity         the highest load that met the SLO (on its re-run when {@code confirmed}); null if none did
      * @param firstFailure     the first load, in the order tried, that missed the SLO; null if none did
-     * @param limitingMetric   the first limit missed at {@code firstFailure}
+     * @param lowestFailure    the lowest load that missed it (a passed load whose re-run failed included); null if none did
+     * @param limitingMetric   what failed at the lowest load that failed, the one nearest the capacity:
+     *                         {@code saturation}, or the first limit it missed
      * @param confirmed        the search converged and its answer passed the re-run
      * @param reason           why the search stopped, for people
      */
-    public record Result(Double capacity, Double firstFailure, String limitingMetric, boolean confirmed, String reason) {}
+    public record Result(Double capacity, Double firstFailure, Double lowestFailure, String limitingMetric, boolean confirmed,
+                         String reason) {}
 
     /** How close the bracket must get: within {@code value × lowest passing load} when relative, else within {@code value}. */
     public record Precision(double value, boolean relative) {
@@ -133,33 +136,54 @@ public final class CapacitySearch {
     /**
      * The verdict of the load just tried.
      *
-     * @param limiting the first limit it missed; null when it passed
+     * @param limiting what it failed on ({@code saturation} or the first limit missed); null when it passed
      */
     public void record(boolean passed, String limiting) {
+        record(passed, limiting, null);
+    }
+
+    /**
+     * The verdict of the load just tried.
+     *
+     * @param limiting what it failed on ({@code saturation} or the first limit missed); null when it passed
+     * @param served   for a saturated load, the rate the server achieved under it: what it can serve at
+     *                 most, so every load from there up fails as well. Used only when above the highest
+     *                 load that passed; null otherwise
+     */
+    public void record(boolean passed, String limiting, Double served) {
         Step.Probe probe = pending;
         if (probe == null) {
             throw new IllegalStateException("no load is being tried");
         }
         pending = null;
         tried++;
-        if (!passed && firstFailure == null) {
-            firstFailure = probe.value();
-            limitingMetric = limiting;
-        }
-        if (probe.recheck()) {
-            if (passed) {
-                done = new Result(probe.value(), firstFailure, limitingMetric, true,
+        if (passed) {
+            if (probe.recheck()) {
+                done = new Result(probe.value(), firstFailure, lowest(), limitingMetric, true,
                         "converged to within " + precision + " and the answer passed its re-run");
             } else {
-                // The earlier pass was luck: this load now counts as failing, and the search goes on below it.
-                passing.remove(probe.value());
-                lowestFailing = Math.min(probe.value(), Double.isNaN(lowestFailing) ? probe.value() : lowestFailing);
+                passing.add(probe.value());
             }
-        } else if (passed) {
-            passing.add(probe.value());
-        } else {
-            lowestFailing = Double.isNaN(lowestFailing) ? probe.value() : Math.min(lowestFailing, probe.value());
+            return;
         }
+        if (firstFailure == null) {
+            firstFailure = probe.value();
+        }
+        double failing = probe.value();
+        Double low = highestPassing();
+        if (served != null && served < failing && (low == null || served > low)) {
+            failing = integral ? Math.ceil(served) : served;
+        }
+        if (Double.isNaN(lowestFailing) || failing <= lowestFailing) {
+            limitingMetric = limiting;
+            lowestFailing = failing;
+        }
+        // A failed re-run: the earlier pass was luck, and the search goes on below it.
+        passing.remove(probe.value());
+    }
+
+    private Double lowest() {
+        return Double.isNaN(lowestFailing) ? null : lowestFailing;
     }
 
     private Double highestPassing() {
@@ -173,7 +197,7 @@ public final class CapacitySearch {
     }
 
     private Step finish(Double capacity, boolean confirmed, String reason) {
-        done = new Result(capacity, firstFailure, limitingMetric, confirmed, reason);
+        done = new Result(capacity, firstFailure, lowest(), limitingMetric, confirmed, reason);
         return new Step.Done(done);
     }
 

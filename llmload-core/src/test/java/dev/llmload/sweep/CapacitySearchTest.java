@@ -78,6 +78,22 @@ class CapacitySearchTest {
     }
 
     @Test
+    void theLimitingMetricIsWhatFailedNearestTheCapacity() {
+        // 16 fails on TTFT first; 12 and 11, nearest the capacity of 10, fail only on TPOT.
+        CapacitySearch search = new CapacitySearch(1, CapacitySearch.Precision.parse("10%"), 12, false);
+        CapacitySearch.Step step;
+        while ((step = search.next()) instanceof CapacitySearch.Step.Probe probe) {
+            double v = probe.value();
+            search.record(v <= 10.5, v <= 10.5 ? null : v >= 16 ? "p99_ttft" : "p99_tpot");
+        }
+        CapacitySearch.Result result = ((CapacitySearch.Step.Done) step).result();
+        assertThat(result.capacity()).isEqualTo(10.0);
+        assertThat(result.firstFailure()).isEqualTo(16.0);
+        assertThat(result.lowestFailure()).isEqualTo(11.0);
+        assertThat(result.limitingMetric()).isEqualTo("p99_tpot");
+    }
+
+    @Test
     void precisionParsesRelativeAndAbsolute() {
         assertThat(CapacitySearch.Precision.parse("5%")).isEqualTo(new CapacitySearch.Precision(0.05, true));
         assertThat(CapacitySearch.Precision.parse("0.5")).isEqualTo(new CapacitySearch.Precision(0.5, false));
