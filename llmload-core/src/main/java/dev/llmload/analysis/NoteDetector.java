@@ -40,10 +40,12 @@ public final class NoteDetector {
     public static final String LOW_SAMPLE_COUNT = "low_sample_count";
     public static final String HIGH_ERROR_RATE = "high_error_rate";
     public static final String SATURATED = "saturated";
+    public static final String NO_STEADY_STATE = "no_steady_state";
 
     /** Every kind this detector writes: a rebuild replaces exactly these and keeps the others. */
     public static final java.util.Set<String> KINDS = java.util.Set.of(RATE_LIMITED, OOM, TIMEOUTS, QUEUEING,
-            LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE, SATURATED);
+            LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE, SATURATED,
+            NO_STEADY_STATE);
 
     /** Messages servers use when memory or KV-cache space runs out (vLLM, SGLang, TGI, PyTorch). */
     static final Pattern OOM_MESSAGE = Pattern.compile(
@@ -81,12 +83,15 @@ public final class NoteDetector {
      *                    session start that found it full waited, which is not lag
      */
     public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate) {
-        return detect(all, results, load, sessionGate, Saturation.of(all, load));
+        return detect(all, results, load, sessionGate, Saturation.of(all, load), SteadyState.of(all, null));
     }
 
-    /** @param saturation {@link Saturation#of} the same records */
+    /**
+     * @param saturation  {@link Saturation#of} the same records
+     * @param steadyState {@link SteadyState#of} the same records
+     */
     public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
-                                    Saturation saturation) {
+                                    Saturation saturation, SteadyState steadyState) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
                 .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
         if (measured.isEmpty()) {
@@ -95,6 +100,7 @@ public final class NoteDetector {
         long start = measured.getFirst().timings().intendedSendNanos();
         List<Note> notes = new ArrayList<>();
         saturated(saturation, notes);
+        noSteadyState(steadyState, saturation, notes);
         rateLimited(measured, start, notes);
         oom(measured, start, notes);
         timeouts(measured, notes);
@@ -122,6 +128,21 @@ public final class NoteDetector {
                 offered, s.scheduledRequestRate(), s.arrivalWindowS(), s.achievedRequestRate(), s.backlog(),
                 s.backlogInFlight(), s.backlogQueued(), s.steadyBacklog(), s.startLatencyS(), s.lateBacklogMean(),
                 s.drainS())));
+    }
+
+    /** The run's latencies still trended halfway through: its results describe a transient. */
+    private static void noSteadyState(SteadyState steady, Saturation saturation, List<Note> notes) {
+        if (steady == null || steady.reached()) {
+            return;
+        }
+        boolean saturated = saturation != null && Boolean.TRUE.equals(saturation.saturated());
+        String need = saturated ? "the run is saturated, so no length will do at this load: lower it"
+                : String.format(Locale.ROOT, "a run of at least %d requests%s would be needed", steady.neededRequests(),
+                        steady.neededS() == null ? "" : String.format(Locale.ROOT, " (%.1f s of arrivals)", steady.neededS()));
+        notes.add(new Note(NO_STEADY_STATE, String.format(Locale.ROOT,
+                "the latency from intended send to end still trended halfway through the %.1f s of arrivals "
+                        + "(MSER-5 finds no plateau before the middle of the run): every result describes a "
+                        + "transient, not the server's steady state; %s", steady.endS(), need)));
     }
 
     private static void rateLimited(List<RequestRecord> measured, long start,

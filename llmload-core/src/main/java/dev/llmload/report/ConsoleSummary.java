@@ -1,6 +1,7 @@
 package dev.llmload.report;
 
 import dev.llmload.analysis.Saturation;
+import dev.llmload.analysis.SteadyState;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
 import dev.llmload.stats.Percentile;
@@ -44,6 +45,7 @@ public final class ConsoleSummary {
         line(out, "Output token throughput (tok/s):", number(r.outputTokenThroughput()));
         line(out, "Total token throughput (tok/s):", number(r.totalTokenThroughput()));
         offeredVsAchieved(out, report.saturation());
+        steadyState(out, r, report.steadyState());
         block(out, "Time to First Token", "TTFT", r.ttftMs());
         block(out, "Inter-token Latency", "ITL", r.itlMs());
         block(out, "Time per Output Token (excl. 1st token)", "TPOT", r.tpotMs());
@@ -88,6 +90,38 @@ public final class ConsoleSummary {
         }
         line(out, "Drain after last arrival (s):", number(s.drainS()));
         line(out, "Saturated:", s.saturated() == null ? "n/a" : s.saturated() ? "YES (see notes)" : "no");
+    }
+
+    /** The headline figures of the steady-state window beside the whole run's. */
+    private static void steadyState(StringBuilder out, RunResults whole, SteadyState steady) {
+        if (steady == null) {
+            return;
+        }
+        ruler(out, "Steady State (MSER-5): window / whole run", '-');
+        if (!steady.reached()) {
+            line(out, "Window:", "not reached (see notes)");
+            return;
+        }
+        RunResults w = steady.results();
+        line(out, "Window (s from start):", String.format(Locale.ROOT, "%.2f to %.2f, %d of %d requests",
+                steady.startS(), steady.endS(), steady.requests(), steady.requests() + steady.cut()));
+        line(out, "Request throughput (req/s):", number(w.requestThroughput()) + " / " + number(whole.requestThroughput()));
+        line(out, "Output token throughput (tok/s):", number(w.outputTokenThroughput()) + " / "
+                + number(whole.outputTokenThroughput()));
+        for (String[] metric : new String[][] {{"TTFT", "ttft"}, {"TPOT", "tpot"}, {"E2E", "e2e"}}) {
+            Summary in = pick(w, metric[1]);
+            Summary all = pick(whole, metric[1]);
+            line(out, metric[0] + " p50 / p99 (ms):", number(in.p50()) + " / " + number(in.p99()) + "  (whole run "
+                    + number(all.p50()) + " / " + number(all.p99()) + ")");
+        }
+    }
+
+    private static Summary pick(RunResults results, String metric) {
+        return switch (metric) {
+            case "ttft" -> results.ttftMs();
+            case "tpot" -> results.tpotMs();
+            default -> results.e2eLatencyMs();
+        };
     }
 
     private static String describeLoad(RunReport.Load load) {

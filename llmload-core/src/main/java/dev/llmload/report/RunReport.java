@@ -2,6 +2,7 @@ package dev.llmload.report;
 
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.Saturation;
+import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
@@ -16,7 +17,9 @@ import java.util.List;
  * (serialised in snake_case), plus the resolved {@code config} that repeats the run and the
  * per-second {@code timeseries} of the measured phase, and {@code schedule}, how well the client
  * kept its schedule (null for a closed loop of independent requests), and {@code saturation}, the
- * load offered beside the load served (null when nothing was measured). Unknown values are null,
+ * load offered beside the load served (null when nothing was measured), and {@code steady_state},
+ * the window of the run in steady state with its own results (null for fewer than 50 measured
+ * requests). Unknown values are null,
  * never guessed.
  */
 public record RunReport(
@@ -34,7 +37,8 @@ public record RunReport(
         RunConfig config,
         TimeSeries timeseries,
         ScheduleFidelity schedule,
-        Saturation saturation) {
+        Saturation saturation,
+        SteadyState steadyState) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -56,7 +60,7 @@ public record RunReport(
                         new TokenShape(data.inputTokens().requested(), newResults.inputTokens()),
                         new TokenShape(data.outputTokens().requested(), newResults.outputTokens())),
                 newResults, telemetry, List.copyOf(allNotes), config, measurements.timeseries(),
-                measurements.schedule(), measurements.saturation());
+                measurements.schedule(), measurements.saturation(), measurements.steadyState());
     }
 
     public record Tool(String name, String version) {}

@@ -327,6 +327,7 @@ public final class BenchmarkRun {
                 config,
                 TimeSeries.of(List.of()),
                 null,
+                null,
                 null);
     }
 

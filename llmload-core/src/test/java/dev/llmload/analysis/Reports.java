@@ -43,6 +43,7 @@ final class Reports {
                 config,
                 TimeSeries.of(records),
                 null,
-                Saturation.of(records, load));
+                Saturation.of(records, load),
+                SteadyState.of(records, slo));
     }
 }

@@ -11,6 +11,7 @@ import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.record.TokenSource;
 import dev.llmload.analysis.Saturation;
+import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.TimeSeries;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -100,7 +101,8 @@ final class ReportFixtures {
                 config,
                 TimeSeries.of(records),
                 null,
-                Saturation.of(records, Load.closed(concurrency)));
+                Saturation.of(records, Load.closed(concurrency)),
+                SteadyState.of(records, null));
     }
 
     /** Per-second server series over the run: KV cache use (0..1), requests waiting, GPU util (%). */

@@ -346,6 +346,21 @@
         ['drain after last arrival (s)', num(sat.drain_s)],
         ['saturated', sat.saturated === null || sat.saturated === undefined ? '–' : sat.saturated ? 'yes' : 'no']]));
     }
+    var steady = report.steady_state;
+    if (steady) {
+      var sr = steady.results || {};
+      res.appendChild(keyValues('Steady state (MSER-5): window / whole run', steady.reached ? [
+        ['window (s from start)', num(steady.start_s) + ' to ' + num(steady.end_s) + ', ' + text(steady.requests)
+          + ' of ' + text(steady.requests + steady.cut) + ' requests'],
+        ['request throughput (req/s)', num(sr.request_throughput) + ' / ' + num(results.request_throughput)],
+        ['TTFT p50 / p99 (ms)', num(get(sr, 'ttft_ms.p50')) + ' / ' + num(get(sr, 'ttft_ms.p99')) + '  (whole run '
+          + num(get(results, 'ttft_ms.p50')) + ' / ' + num(get(results, 'ttft_ms.p99')) + ')'],
+        ['TPOT p50 / p99 (ms)', num(get(sr, 'tpot_ms.p50')) + ' / ' + num(get(sr, 'tpot_ms.p99')) + '  (whole run '
+          + num(get(results, 'tpot_ms.p50')) + ' / ' + num(get(results, 'tpot_ms.p99')) + ')'],
+        ['E2E p50 / p99 (ms)', num(get(sr, 'e2e_latency_ms.p50')) + ' / ' + num(get(sr, 'e2e_latency_ms.p99'))
+          + '  (whole run ' + num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99')) + ')']]
+        : [['window', 'not reached: at least ' + text(steady.needed_requests) + ' requests needed (see notes)']]));
+    }
 
     var errors = results.errors || {};
     var errorSection = section('Errors');
