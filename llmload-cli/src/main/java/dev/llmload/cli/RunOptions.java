@@ -198,6 +198,11 @@ public final class RunOptions {
                     + "then are cancelled (counted as cancelled). Default: ${DEFAULT-VALUE}.")
     Duration grace;
 
+    @Option(names = "--stop-on-saturation",
+            description = "Open loop: stop sending once the server is certainly saturated (its backlog past twice "
+                    + "what the saturated note allows), with a note, instead of running the whole schedule.")
+    boolean stopOnSaturation;
+
     @Option(names = "--export", paramLabel = "FORMAT",
             description = "Also write the results in another tool's format: vllm (vllm-result.json, the keys of "
                     + "vllm bench serve --save-result). Repeatable.")
@@ -314,6 +319,7 @@ public final class RunOptions {
             key("nvidia-smi", c -> c.telemetry().nvidiaSmi()),
             key("scrape-interval", c -> c.telemetry().scrapeInterval()),
             key("grace", c -> c.bounds().grace()),
+            key("stop-on-saturation", c -> flag(c.bounds().stopOnSaturation())),
             new Key("slo", false, true, c -> c.slo() == null ? null : c.slo().text()),
             key("export", c -> c.output().exports()),
             // A repeat writes a run directory of its own; metadata and notes travel as the file's sections.
@@ -368,7 +374,7 @@ public final class RunOptions {
                 .tokenizer(tokenizer).seed(seed).connectTimeout(connectTimeout).firstTokenTimeout(firstTokenTimeout)
                 .idleTimeout(idleTimeout).requestTimeout(requestTimeout).serverMetrics(serverMetrics)
                 .serverKind(serverKind).gpuMetrics(gpuMetrics).nvidiaSmi(nvidiaSmi).scrapeInterval(scrapeInterval)
-                .grace(grace).exports(exports).metadata(allMetadata).notes(allNotes).insecure(insecure).apiKeyFile(apiKeyFile)
+.grace(grace).stopOnSaturation(stopOnSaturation).exports(exports).metadata(allMetadata).notes(allNotes).insecure(insecure).apiKeyFile(apiKeyFile)
                 .ioThreads(ioThreads).scenario(scenario);
     }
 

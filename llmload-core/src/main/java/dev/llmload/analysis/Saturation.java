@@ -21,7 +21,7 @@ import java.util.List;
  * <p>The rule for {@link #saturated}: a server that keeps up carries, by Little's law, about
  * {@code rate × latency} requests at any moment; a saturated one carries more with every arrival.
  * The latency the run started with ({@link #startLatencyS}: the median time from intended send to
- * end of the first tenth of the arrivals, at least {@link #START_SAMPLE} of them) gives the
+ * end of the first {@link #startSample} arrivals) gives the
  * backlog a steady server holds, {@link #steadyBacklog}. The run is saturated when both the
  * backlog at the last arrival and the mean backlog met by the arrivals of the last third exceed
  * {@link #ALLOWANCE_FACTOR} times that plus {@link #NOISE_SIGMAS} standard deviations of a
@@ -61,8 +61,18 @@ public record Saturation(
 
     static final int MIN_ARRIVALS = 10;
     static final int START_SAMPLE = 5;
+    static final int MAX_START_SAMPLE = 20;
     static final double ALLOWANCE_FACTOR = 2;
     static final double NOISE_SIGMAS = 3;
+
+    /**
+     * How many of the first arrivals give the start latency: a tenth, at least {@link #START_SAMPLE}
+     * and at most {@link #MAX_START_SAMPLE}, so that in a long saturated run it is still the
+     * latency the run started with, before the queue grew.
+     */
+    public static int startSample(int arrivals) {
+        return Math.min(arrivals, Math.max(START_SAMPLE, Math.min(MAX_START_SAMPLE, (int) Math.ceil(arrivals / 10.0))));
+    }
 
     /** The backlog above which a run of this {@link #steadyBacklog} counts as saturated. */
     public static double allowance(double steadyBacklog) {
@@ -125,7 +135,7 @@ public record Saturation(
         long inFlight = atEnd[0];
         long queued = atEnd[1];
         if (open) {
-            int sample = Math.min(n, Math.max(START_SAMPLE, (int) Math.ceil(n / 10.0)));
+            int sample = startSample(n);
             double[] latencies = measured.subList(0, sample).stream()
                     .mapToDouble(r -> (r.timings().endNanos() - r.timings().intendedSendNanos()) / 1e9).sorted().toArray();
             startLatency = latencies[latencies.length / 2];

@@ -64,7 +64,15 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
     /** The same run with {@code --num-requests n}, warm-up and every other bound kept. */
     public RunConfig withNumRequests(long n) {
         return new RunConfig(target, load, data, sessions, new Bounds(n, bounds.duration(), bounds.warmup(),
-                bounds.warmupTime(), bounds.timeouts(), bounds.grace()), client, telemetry, output, slo, seed, scenario);
+                bounds.warmupTime(), bounds.timeouts(), bounds.grace(), bounds.stopOnSaturation()), client, telemetry,
+                output, slo, seed, scenario);
+    }
+
+    /** The same run with {@code --stop-on-saturation} on or off. */
+    public RunConfig withStopOnSaturation(boolean stop) {
+        return new RunConfig(target, load, data, sessions, new Bounds(bounds.numRequests(), bounds.duration(),
+                bounds.warmup(), bounds.warmupTime(), bounds.timeouts(), bounds.grace(), stop), client, telemetry, output,
+                slo, seed, scenario);
     }
 
     public RunConfig withLoad(Load newLoad) {
@@ -127,6 +135,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private Duration idleTimeout;
         private Duration requestTimeout = Duration.ofMinutes(10);
         private Duration grace = Duration.ofSeconds(30);
+        private boolean stopOnSaturation;
         private String serverMetrics = "auto";
         private String serverKind;
         private List<String> gpuMetrics = List.of();
@@ -192,6 +201,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             return this;
         }
         public Builder grace(Duration value) { grace = value; return this; }
+        public Builder stopOnSaturation(boolean value) { stopOnSaturation = value; return this; }
         public Builder serverMetrics(String value) { serverMetrics = value; return this; }
         public Builder serverKind(String value) { serverKind = value; return this; }
         public Builder gpuMetrics(List<String> value) { gpuMetrics = List.copyOf(value); return this; }
@@ -244,7 +254,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             Sessions turns = sessions(chosen);
             Data data = Data.of(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, tokenizer);
             Bounds bounds = new Bounds(requests, duration, warmupRequests, warmupTime,
-                    new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout), grace);
+                    new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout), grace, stopOnSaturation);
             return new RunConfig(target, chosen, data, turns, bounds, client, telemetry, output, limits, seed, scenario);
         }
 
@@ -330,7 +340,10 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                     Long numRequests, Duration duration, int warmup, Duration warmupTime, WireData data, long seed,
                     Timeouts timeouts, WireTelemetry telemetry, Duration grace, Path outputDir,
                     Map<String, String> metadata, List<String> notes, boolean insecure, int ioThreads, String scenario,
-                    String slo, List<String> exports) {}
+                    String slo, List<String> exports,
+                    // Written only when on, so the layout of every earlier report stays as it was.
+                    @com.fasterxml.jackson.annotation.JsonInclude(
+                            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT) boolean stopOnSaturation) {}
 
         /** @param mode {@code closed} or {@code open} (a trace is an open loop of arrival {@code trace}) */
         record WireLoad(String mode, Integer concurrency, Double requestRate, String arrival, Double burstiness,
@@ -375,7 +388,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 return new Wire(t.url() == null ? null : t.url().text(), t.api(), t.model(), t.stream(), t.ignoreEos(),
                         load, b.numRequests(), b.duration(), b.warmup(), b.warmupTime(), data, c.seed(), b.timeouts(),
                         telemetry, b.grace(), o.dir(), o.metadata(), o.notes(), t.insecure(), c.client().ioThreads(),
-                        c.scenario(), c.slo() == null ? null : c.slo().text(), o.exports());
+                        c.scenario(), c.slo() == null ? null : c.slo().text(), o.exports(), b.stopOnSaturation());
             }
         }
 
@@ -406,7 +419,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                                 d.sharedPrefix(), d.tokenizer()),
                         sessions,
                         new Bounds(w.numRequests(), w.duration(), w.warmup(), w.warmupTime(),
-                                w.timeouts() == null ? Timeouts.defaults() : w.timeouts(), w.grace()),
+                                w.timeouts() == null ? Timeouts.defaults() : w.timeouts(), w.grace(),
+                                w.stopOnSaturation()),
                         new Client(w.ioThreads()),
                         new Telemetry(t.serverMetrics(), t.serverKind(), t.gpuMetrics() == null ? List.of() : t.gpuMetrics(),
                                 t.nvidiaSmi() == null ? null : t.nvidiaSmiInterval(), t.scrapeInterval()),

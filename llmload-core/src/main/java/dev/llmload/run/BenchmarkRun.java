@@ -135,6 +135,9 @@ public final class BenchmarkRun {
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 List<Note> telemetryNotes = new ArrayList<>(telemetry.probe());
                 Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry);
+                if (sent.stopNote() != null) {
+                    telemetryNotes.add(sent.stopNote());
+                }
                 TelemetryRecording recording = telemetry.stop();
                 Measurements measurements = Measurements.derive(sent.records(), config);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
@@ -150,8 +153,12 @@ public final class BenchmarkRun {
     private record RunRecordParts(String runId, String startedAt, String model, ServerProbe.ServerInfo server,
                                   Endpoint endpoint, String sourceDescription, String contentHash) {}
 
-    /** The records of a run and the clock reading its offsets are relative to. */
-    private record Sent(List<RequestRecord> records, long runStartNanos) {}
+    /**
+     * The records of a run and the clock reading its offsets are relative to.
+     *
+     * @param stopNote why {@code --stop-on-saturation} ended the sending; null when it did not
+     */
+    private record Sent(List<RequestRecord> records, long runStartNanos, Note stopNote) {}
 
     private TelemetryConfig telemetryConfig(Endpoint endpoint) throws RunException {
         Telemetry spec = config.telemetry();
@@ -203,7 +210,17 @@ public final class BenchmarkRun {
             getReady(feed, client, dialect, plan, count, runId);
             telemetry.start();
             long runStart = System.nanoTime();
-            Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
+            SaturationWatch watch = config.bounds().stopOnSaturation() && sessions == null
+                    && plan instanceof LoadPlan.OpenLoop open
+                    ? new SaturationWatch(open.offsetsNanos(), config.bounds().warmup(), () -> {
+                        Runnable current = stopSending;
+                        if (current != null) {
+                            current.run();
+                        }
+                    })
+                    : null;
+            Recorder recorder = new Recorder(journal, tokenizer, runStart,
+                    watch == null ? progress : progress.andThen(watch));
             Bounds bounds = config.bounds();
             long limit = count < 0 ? Long.MAX_VALUE : count;
             Sender sender = sessions != null
@@ -221,7 +238,7 @@ public final class BenchmarkRun {
                 sender.stop();
                 throw new RunException(e.getMessage(), e);
             }
-            return new Sent(recorder.finish(), runStart);
+            return new Sent(recorder.finish(), runStart, watch == null ? null : watch.note());
         }
     }
 

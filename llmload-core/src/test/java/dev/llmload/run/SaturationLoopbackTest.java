@@ -71,6 +71,15 @@ class SaturationLoopbackTest {
             assertThat(under.notes()).extracting(Note::kind).doesNotContain(NoteDetector.SATURATED);
             assertThat(calm.achievedRequestRate()).isGreaterThan(0.8 * calm.scheduledRequestRate());
             assertThat(ConsoleSummary.render(under)).containsPattern("Saturated: +no");
+
+            // --stop-on-saturation: the same overload, with a schedule five times as long, ends early.
+            RunReport stopped = run(open(sim, 2 * capacity, 1000, "stopped").withStopOnSaturation(true));
+            Note stop = stopped.notes().stream().filter(n -> n.kind().equals("stopped_on_saturation")).findFirst()
+                    .orElseThrow(() -> new AssertionError(stopped.notes()));
+            assertThat(stop.message()).contains("scheduled requests were not sent");
+            assertThat(stopped.results().requests().attempted()).isLessThan(1000);
+            assertThat(stopped.run().interrupted()).isFalse();
+            assertThat(stopped.saturation().saturated()).isTrue();
         }
     }
 
