@@ -14,7 +14,7 @@ import java.util.List;
  * @param mode        {@code fixed}, {@code auto} or {@code capacity}
  * @param axis        {@code rate} or {@code concurrency}; for {@code auto}, rate (its first two points are closed loop)
  * @param slo         the percentile limits each point was judged by, e.g. {@code p99_ttft:1000}; null for none
- * @param knee        where latency or errors begin to climb; null when they do not climb that steeply
+ * @param knee        where throughput stops growing while latency climbs (or errors rise); null when the curve does not bend that sharply
  * @param capacity    the capacity search's answer; null outside a capacity search or before it ends
  * @param interrupted the sweep was stopped before its last point
  */
