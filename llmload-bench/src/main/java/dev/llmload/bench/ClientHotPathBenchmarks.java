@@ -7,6 +7,7 @@ import dev.llmload.protocol.RequestOptions;
 import dev.llmload.protocol.ResponseDecoder;
 import dev.llmload.protocol.ResponseEvents;
 import dev.llmload.protocol.Usage;
+import dev.llmload.record.ServerTimings;
 import dev.llmload.stats.Statistics;
 import dev.llmload.stats.Summary;
 import io.netty.buffer.ByteBuf;
@@ -83,6 +84,16 @@ public class ClientHotPathBenchmarks {
         public void text(String content, String reasoning, long nanos) {
             blackhole.consume(content);
             blackhole.consume(reasoning);
+        }
+
+        @Override
+        public void tokenCount(int tokens) {
+            blackhole.consume(tokens);
+        }
+
+        @Override
+        public void serverTimings(ServerTimings timings) {
+            blackhole.consume(timings);
         }
 
         @Override

@@ -1,12 +1,13 @@
 package dev.llmload.cli;
 
+import dev.llmload.http.ServerText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** Entry point of the {@code llmload} command line: subcommands, error handling and exit codes. */
 @Command(name = "llmload", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Load tester and benchmark for LLM inference services (OpenAI-compatible APIs).",
-        subcommands = {RunCommand.class, SweepCommand.class, CompareCommand.class, ReportCommand.class,
+        subcommands = {RunCommand.class, SweepCommand.class, CompareCommand.class, ReportCommand.class, MergeCommand.class,
                 SimCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
@@ -46,7 +47,8 @@ public final class Main implements Runnable {
                 return EXIT_USAGE;
             }
             if (exception instanceof dev.llmload.run.RunException) {
-                failed.getErr().println("llmload: " + exception.getMessage());
+                // Such messages may quote a server: never an escape sequence on the terminal.
+                failed.getErr().println("llmload: " + ServerText.clean(exception.getMessage()));
                 return EXIT_CANNOT_START;
             }
             throw exception;

@@ -1,11 +1,16 @@
 package dev.llmload.cli;
 
 import dev.llmload.config.RunConfig;
+import dev.llmload.config.Target;
+import dev.llmload.run.OutputDirectory;
 import dev.llmload.report.ConsoleSummary;
 import dev.llmload.run.BenchmarkRun;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -47,6 +52,10 @@ public final class RunCommand implements Callable<Integer> {
             description = "Run directory. Default: results/<timestamp>-<target>-<load>.")
     Path outputDir;
 
+    @Option(names = "--overwrite",
+            description = "Write into a --output-dir that already holds files (those of the same names are replaced).")
+    boolean overwrite;
+
     /** Every other option of a run, shared with {@code llmload sweep}. */
     @CommandLine.Mixin
     RunOptions options;
@@ -57,7 +66,14 @@ public final class RunCommand implements Callable<Integer> {
             return options.withConfig(spec, RunCommand::new, command -> command.options, true).call();
         }
         RunConfig config = config();
+        if (config.output().dir() != null) {
+            String refusal = OutputDirectory.refusal(config.output().dir(), overwrite);
+            if (refusal != null) {
+                throw new UsageException(refusal);
+            }
+        }
         String apiKey = config.target().keySource().read();
+        warnOfPlainTextKey(config.target().url(), apiKey);
         PrintWriter out = spec.commandLine().getOut();
         if (config.scenario() != null) {
             out.println("Scenario " + config.scenario() + ": look first at "
@@ -65,7 +81,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         try (TargetServer target = TargetServer.open(config.target().url(), options.simConfig, out, true)) {
             if (config.output().dir() == null) {
-                config = config.withOutputDir(BenchmarkRun.defaultOutputDir(target.url(), config.load()));
+                config = config.withOutputDir(
+                        OutputDirectory.claimUnique(BenchmarkRun.defaultOutputDir(target.url(), config.load())));
             }
             return execute(config, target.url(), apiKey, out);
         }
@@ -94,6 +111,34 @@ public final class RunCommand implements Callable<Integer> {
         out.println("Run directory: " + result.directory());
         out.flush();
         return exitCode(signals);
+    }
+
+    /** A key sent over plain http to another machine can be read on the way: say so, once, before any request. */
+    private void warnOfPlainTextKey(Target.ServerUrl url, String apiKey) {
+        if (apiKey == null || url == null || !url.text().regionMatches(true, 0, "http://", 0, 7)) {
+            return;
+        }
+        String host = url.endpoint().host();
+        if (!isLoopback(host)) {
+            spec.commandLine().getErr().println("llmload: warning: the API key goes to " + host
+                    + " over plain http, readable on the way; use https:// for a remote server");
+        }
+    }
+
+    /** Loopback by name or literal address; no name is looked up (that could hang before the run). */
+    private static boolean isLoopback(String host) {
+        String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+        if (bare.equalsIgnoreCase("localhost") || bare.toLowerCase(Locale.ROOT).endsWith(".localhost")) {
+            return true;
+        }
+        if (!bare.matches("[0-9.]+|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*")) {
+            return false;
+        }
+        try {
+            return InetAddress.getByName(bare).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** 0, or the code a shell expects after the signal that stopped the command. */

@@ -31,9 +31,21 @@ public final class RunOptions {
                     + "Absent: the built-in simulator.")
     String url;
 
-    @Option(names = "--api", paramLabel = "API", defaultValue = "chat",
-            description = "chat (/v1/chat/completions) or completions (/v1/completions). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--api", paramLabel = "API", defaultValue = "auto",
+            description = "The API to speak: chat, completions (OpenAI-compatible), tgi, triton, ollama, ollama-chat, "
+                    + "llamacpp, sglang (native engine APIs), anthropic, responses, embeddings, rerank, or auto: chat "
+                    + "when the server lists a model on /v1/models, else stop and name the native --api it answers. "
+                    + "docs/cli.md lists each. Default: ${DEFAULT-VALUE}.")
     String api;
+
+    @Option(names = "--batch-size", paramLabel = "N", defaultValue = "1",
+            description = "Inputs per request for --api embeddings (texts) and rerank (documents). Default: ${DEFAULT-VALUE}.")
+    int batchSize;
+
+    @Option(names = "--images", paramLabel = "N:WxH",
+            description = "Attach N synthetic PNG images of W x H pixels to every chat request, as data URLs (vision "
+                    + "models); made from --seed and the request, so a seeded run sends the same images.")
+    String images;
 
     @Option(names = "--model", paramLabel = "NAME",
             description = "Model name to send. Default: the first model the server lists on /v1/models.")
@@ -171,6 +183,19 @@ public final class RunOptions {
             description = "Limit on a whole request. Default: ${DEFAULT-VALUE}.")
     Duration requestTimeout;
 
+    @Option(names = "--max-event-bytes", paramLabel = "BYTES", defaultValue = "1048576",
+            description = "A stream event larger than this ends its response as a protocol failure. Default: ${DEFAULT-VALUE} (1 MiB).")
+    long maxEventBytes;
+
+    @Option(names = "--max-response-bytes", paramLabel = "BYTES", defaultValue = "67108864",
+            description = "A response body larger than this is ended as a protocol failure. Default: ${DEFAULT-VALUE} (64 MiB).")
+    long maxResponseBytes;
+
+    @Option(names = "--max-tokens-factor", paramLabel = "N", defaultValue = "4",
+            description = "A response with more than N x max_tokens + 64 token events is ended as a protocol failure. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int maxTokensFactor;
+
     @Option(names = "--server-metrics", paramLabel = "URL|auto|off", defaultValue = "auto",
             description = "Prometheus metrics of the server, scraped during the run. auto: the target's /metrics when it "
                     + "answers in Prometheus format. Default: ${DEFAULT-VALUE}.")
@@ -203,9 +228,15 @@ public final class RunOptions {
                     + "what the saturated note allows), with a note, instead of running the whole schedule.")
     boolean stopOnSaturation;
 
+    @Option(names = "--gpu-hour-price", paramLabel = "PRICE",
+            description = "What one of the server's GPUs costs per hour, with its currency, e.g. 2.49USD: report.json then "
+                    + "gives the cost per million output and total tokens (docs/report.md, efficiency).")
+    String gpuHourPrice;
+
     @Option(names = "--export", paramLabel = "FORMAT",
-            description = "Also write the results in another tool's format: vllm (vllm-result.json, the keys of "
-                    + "vllm bench serve --save-result). Repeatable.")
+            description = "Also write the results in another tool's format: vllm (the file and keys of vllm bench "
+                    + "serve --save-result --save-detailed, e.g. openai-chat-infqps-concurrency16-<model>-<date>.json). "
+                    + "Repeatable.")
     List<String> exports = new ArrayList<>();
 
     @Option(names = "--metadata", paramLabel = "KEY=VALUE",
@@ -226,6 +257,17 @@ public final class RunOptions {
     @Option(names = "--io-threads", paramLabel = "N",
             description = "Client event loop threads. Default: the number of CPU cores, at most 4.")
     Integer ioThreads;
+
+    @Option(names = "--segment", paramLabel = "I/N",
+            description = "Send segment I (0 to N-1) of a run spread over N hosts; auto/N takes I from "
+                    + "JOB_COMPLETION_INDEX (a Kubernetes Indexed Job). Merge the segments with llmload merge "
+                    + "(docs/distributed.md).")
+    String segment;
+
+    @Option(names = "--start-at", paramLabel = "INSTANT",
+            description = "Get ready, then start the clock at this wall-clock instant: RFC 3339 "
+                    + "(2026-12-01T10:00:00Z), or +DELAY after LLMLOAD_START_BASE, shared by every segment.")
+    String startAt;
 
     @Option(names = "--scenario", paramLabel = "NAME",
             description = "Defaults for a common question: chat, batch, long-doc, online or capacity (docs/cli.md). "
@@ -308,11 +350,17 @@ public final class RunOptions {
                     : c.sessions().thinkTimeMs().text()),
             load("max-sessions", c -> c.sessions() == null ? null : c.sessions().maxSessions()),
             key("tokenizer", c -> c.data().tokenizer()),
+            key("batch-size", c -> c.data().batchSize()),
+            key("images", c -> c.data().images() == null ? null : c.data().images().count() + ":"
+                    + c.data().images().width() + "x" + c.data().images().height()),
             key("seed", RunConfig::seed),
             key("connect-timeout", c -> c.bounds().timeouts().connect()),
             key("first-token-timeout", c -> c.bounds().timeouts().firstToken()),
             key("idle-timeout", c -> c.bounds().timeouts().idle()),
             key("request-timeout", c -> c.bounds().timeouts().total()),
+            key("max-event-bytes", c -> c.bounds().timeouts().limits().maxEventBytes()),
+            key("max-response-bytes", c -> c.bounds().timeouts().limits().maxResponseBytes()),
+            key("max-tokens-factor", c -> c.bounds().timeouts().limits().tokenFactor()),
             key("server-metrics", c -> c.telemetry().serverMetrics()),
             key("server-kind", c -> c.telemetry().serverKind()),
             key("gpu-metrics", c -> c.telemetry().gpuMetrics()),
@@ -322,13 +370,18 @@ public final class RunOptions {
             key("stop-on-saturation", c -> flag(c.bounds().stopOnSaturation())),
             new Key("slo", false, true, c -> c.slo() == null ? null : c.slo().text()),
             key("export", c -> c.output().exports()),
+            key("gpu-hour-price", c -> c.output().gpuHourPrice() == null ? null : c.output().gpuHourPrice().text()),
             // A repeat writes a run directory of its own; metadata and notes travel as the file's sections.
             new Key("output-dir", false, true, c -> null),
+            new Key("overwrite", false, true, c -> null),
             key("metadata", c -> null),
             key("note", c -> null),
             key("api-key-file", c -> null),
             key("insecure", c -> flag(c.target().insecure())),
             key("io-threads", c -> c.client().ioThreads()),
+            key("segment", c -> c.client().segment()),
+            // A repeat starts when it is ready: the recorded instant has passed.
+            key("start-at", c -> null),
             key("scenario", RunConfig::scenario),
             key("config", c -> null),
             key("sim-config", c -> null));
@@ -371,11 +424,12 @@ public final class RunOptions {
                 .warmup(warmup).inputTokens(inputTokens).outputTokens(outputTokens).rangeRatio(rangeRatio)
                 .dataset(dataset).datasetFormat(datasetFormat).sharedPrefix(sharedPrefix).trace(trace)
                 .traceSpeed(traceSpeed).sessions(sessions).thinkTime(thinkTime).maxSessions(maxSessions)
-                .tokenizer(tokenizer).seed(seed).connectTimeout(connectTimeout).firstTokenTimeout(firstTokenTimeout)
-                .idleTimeout(idleTimeout).requestTimeout(requestTimeout).serverMetrics(serverMetrics)
+                .tokenizer(tokenizer).batchSize(batchSize).images(images).seed(seed).connectTimeout(connectTimeout).firstTokenTimeout(firstTokenTimeout)
+                .idleTimeout(idleTimeout).requestTimeout(requestTimeout)
+                .maxEventBytes(maxEventBytes).maxResponseBytes(maxResponseBytes).maxTokensFactor(maxTokensFactor).serverMetrics(serverMetrics)
                 .serverKind(serverKind).gpuMetrics(gpuMetrics).nvidiaSmi(nvidiaSmi).scrapeInterval(scrapeInterval)
-.grace(grace).stopOnSaturation(stopOnSaturation).exports(exports).metadata(allMetadata).notes(allNotes).insecure(insecure).apiKeyFile(apiKeyFile)
-                .ioThreads(ioThreads).scenario(scenario);
+                .grace(grace).stopOnSaturation(stopOnSaturation).exports(exports).gpuHourPrice(gpuHourPrice).metadata(allMetadata).notes(allNotes).insecure(insecure).apiKeyFile(apiKeyFile)
+                .ioThreads(ioThreads).segment(segment).startAt(startAt).scenario(scenario);
     }
 
     /** Whether {@code --config} or {@code --scenario} still has to be merged in (see {@link #withConfig}). */

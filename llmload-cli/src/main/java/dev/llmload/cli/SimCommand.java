@@ -133,7 +133,19 @@ public final class SimCommand implements Callable<Integer> {
             System.err.println("llmload sim: " + e.getMessage());
             return 2;
         }
-        SimServer server = SimServer.start(simConfig);
+        SimServer server;
+        try {
+            server = SimServer.start(simConfig);
+        } catch (Exception e) {
+            // Netty throws a failed bind (a BindException, or its native transport's IOException)
+            // unchecked: a port in use is one line, not a trace.
+            if (e instanceof java.io.IOException) {
+                System.err.println("llmload sim: cannot listen on " + simConfig.host() + ":" + simConfig.port() + ": "
+                        + e.getMessage());
+                return Main.EXIT_CANNOT_START;
+            }
+            throw e;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "sim-shutdown"));
         System.out.println("llmload sim listening on " + server.url() + " (model " + simConfig.model() + ")");
         server.awaitClosed();

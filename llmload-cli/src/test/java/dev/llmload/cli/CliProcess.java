@@ -11,13 +11,19 @@ final class CliProcess {
     private CliProcess() {}
 
     static Process start(Path outputLog, String... args) throws IOException {
+        return start(null, outputLog, args);
+    }
+
+    /** @param workingDirectory where it runs (relative paths, such as default run directories); null: here */
+    static Process start(Path workingDirectory, Path outputLog, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(Main.class.getName());
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(outputLog.toFile()).start();
+        return new ProcessBuilder(command).directory(workingDirectory == null ? null : workingDirectory.toFile())
+                .redirectErrorStream(true).redirectOutput(outputLog.toFile()).start();
     }
 
     /** Sends a signal by name (INT, TERM) the way a shell's kill does. */

@@ -3,7 +3,19 @@ package dev.llmload.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Tag;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A user's mistake gets one clear line and a non-zero exit code, never a stack trace. */
 @Tag("loopback")
@@ -86,5 +98,72 @@ class CommandLineErrorsTest {
         CapturedRun version = CapturedRun.of("--version");
         assertThat(version.exitCode()).isZero();
         assertThat(version.out()).startsWith("llmload ");
+    }
+
+    @Test
+    void aMissingApiKeyFileIsOneLine() {
+        CapturedRun outcome = CapturedRun.of("run", "--url", "http://127.0.0.1:1", "--api-key-file",
+                "/nonexistent/llmload-key");
+        assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertOneLineWithoutStackTrace(outcome.err());
+        assertThat(outcome.err()).contains("--api-key-file").contains("/nonexistent/llmload-key");
+    }
+
+    @Test
+    void aLengthDistributionMissingAPartIsAUsageError() {
+        CapturedRun outcome = CapturedRun.of("run", "--url", "http://127.0.0.1:1", "--input-tokens", "uniform:10");
+        assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertOneLineWithoutStackTrace(outcome.err());
+        assertThat(outcome.err()).contains("--input-tokens");
+    }
+
+    @Test
+    void simOnAPortInUseIsOneLine(@TempDir Path dir) throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Path log = dir.resolve("sim.log");
+            Process sim = CliProcess.start(log, "sim", "--host", "127.0.0.1", "--port",
+                    String.valueOf(taken.getLocalPort()));
+            boolean ended = sim.waitFor(60, TimeUnit.SECONDS);
+            if (!ended) {
+                sim.destroyForcibly();
+            }
+            assertThat(ended).as("the simulator started on a port in use").isTrue();
+            assertThat(sim.exitValue()).isEqualTo(Main.EXIT_CANNOT_START);
+            String err = Files.readString(log).lines().filter(l -> !l.startsWith("SLF4J") && !l.startsWith("WARNING:")).collect(Collectors.joining("\n"));
+            assertOneLineWithoutStackTrace(err);
+            assertThat(err).contains(String.valueOf(taken.getLocalPort()));
+        }
+    }
+
+    @Test
+    void aKeySentInPlainTextToAnotherHostIsWarnedAbout(@TempDir Path dir) throws Exception {
+        String address = nonLoopbackAddress();
+        Assumptions.assumeTrue(address != null, "this host has no non-loopback IPv4 address to aim at");
+        Path keyFile = Files.writeString(dir.resolve("key"), "sk-secret-123\n");
+        // Nothing listens on port 1 there: the run stops at once, after the warning.
+        CapturedRun outcome = CapturedRun.of("run", "--url", "http://" + address + ":1", "--api-key-file",
+                keyFile.toString(), "--num-requests", "1");
+        assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_CANNOT_START);
+        List<String> lines = outcome.err().strip().lines().toList();
+        assertThat(lines).hasSize(2);
+        assertThat(lines.getFirst()).contains("warning").contains("plain http").contains(address);
+        assertThat(outcome.err()).doesNotContain("sk-secret-123").doesNotContain("Exception");
+
+        CapturedRun loopback = CapturedRun.of("run", "--url", "http://127.0.0.1:1", "--api-key-file",
+                keyFile.toString(), "--num-requests", "1");
+        assertThat(loopback.err()).doesNotContain("warning");
+    }
+
+    private static String nonLoopbackAddress() throws Exception {
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (nic.isUp() && !nic.isLoopback()) {
+                for (InetAddress a : Collections.list(nic.getInetAddresses())) {
+                    if (a instanceof Inet4Address && !a.isLoopbackAddress()) {
+                        return a.getHostAddress();
+                    }
+                }
+            }
+        }
+        return null;
     }
 }

@@ -39,13 +39,15 @@ public final class NoteDetector {
     public static final String CLIENT_BEHIND_SCHEDULE = "client_behind_schedule";
     public static final String LOW_SAMPLE_COUNT = "low_sample_count";
     public static final String HIGH_ERROR_RATE = "high_error_rate";
+    public static final String STREAM_IGNORED = "stream_ignored";
+    public static final String SERVER_CLIENT_DISAGREE = "server_client_disagree";
     public static final String SATURATED = "saturated";
     public static final String NO_STEADY_STATE = "no_steady_state";
 
     /** Every kind this detector writes: a rebuild replaces exactly these and keeps the others. */
     public static final java.util.Set<String> KINDS = java.util.Set.of(RATE_LIMITED, OOM, TIMEOUTS, QUEUEING,
-            LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE, SATURATED,
-            NO_STEADY_STATE);
+            LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE, STREAM_IGNORED,
+            SERVER_CLIENT_DISAGREE, SATURATED, NO_STEADY_STATE);
 
     /** Messages servers use when memory or KV-cache space runs out (vLLM, SGLang, TGI, PyTorch). */
     static final Pattern OOM_MESSAGE = Pattern.compile(
@@ -83,7 +85,17 @@ public final class NoteDetector {
      *                    session start that found it full waited, which is not lag
      */
     public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate) {
-        return detect(all, results, load, sessionGate, Saturation.of(all, load), SteadyState.of(all, null));
+        return detect(all, results, load, sessionGate, false);
+    }
+
+    /**
+     * @param streamRequested the requests asked for a stream: a success answered in one body means
+     *                        the server ignored that
+     */
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
+                                    boolean streamRequested) {
+        return detect(all, results, load, sessionGate, streamRequested, Saturation.of(all, load),
+                SteadyState.of(all, null));
     }
 
     /**
@@ -91,7 +103,7 @@ public final class NoteDetector {
      * @param steadyState {@link SteadyState#of} the same records
      */
     public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
-                                    Saturation saturation, SteadyState steadyState) {
+                                    boolean streamRequested, Saturation saturation, SteadyState steadyState) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
                 .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
         if (measured.isEmpty()) {
@@ -109,6 +121,13 @@ public final class NoteDetector {
         behindSchedule(ScheduleFidelity.lags(all, load, sessionGate), load.maxConcurrency(), sessionGate, notes);
         lowSampleCount(results, notes);
         highErrorRate(results, notes);
+        if (streamRequested) {
+            streamIgnored(measured, notes);
+        }
+        String disagreement = results.serverView() == null ? null : results.serverView().disagreement();
+        if (disagreement != null) {
+            notes.add(new Note(SERVER_CLIENT_DISAGREE, disagreement));
+        }
         return List.copyOf(notes);
     }
 
@@ -143,6 +162,17 @@ public final class NoteDetector {
                 "the latency from intended send to end still trended halfway through the %.1f s of arrivals "
                         + "(MSER-5 finds no plateau before the middle of the run): every result describes a "
                         + "transient, not the server's steady state; %s", steady.endS(), need)));
+    }
+
+    private static void streamIgnored(List<RequestRecord> measured, List<Note> notes) {
+        long succeeded = measured.stream().filter(RequestRecord::succeeded).count();
+        long whole = measured.stream().filter(r -> r.succeeded() && !r.streamed()).count();
+        if (whole > 0) {
+            notes.add(new Note(STREAM_IGNORED, String.format(Locale.ROOT,
+                    "%d of %d succeeded requests were answered in one JSON body although a stream was asked for: "
+                    + "the server ignores \"stream\", so they have no TTFT, ITL or TPOT, only E2E latency",
+                    whole, succeeded)));
+        }
     }
 
     private static void rateLimited(List<RequestRecord> measured, long start,

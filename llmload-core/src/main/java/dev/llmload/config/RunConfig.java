@@ -1,14 +1,19 @@
 package dev.llmload.config;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.util.StdConverter;
+import dev.llmload.load.ResponseLimits;
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
+import dev.llmload.segment.Segment;
+import dev.llmload.protocol.ImageInputs;
 import dev.llmload.workload.tokenizer.Tokenizers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,6 +59,13 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         if (load.isOpen() && !selfBounded && bounds.numRequests() == null && bounds.duration() == null) {
             throw new ConfigException("an open-loop run needs --num-requests or --duration");
         }
+        if (client.segment() != null && sessions != null) {
+            throw new ConfigException("--segment does not split --sessions runs yet: run the sessions from one host");
+        }
+        if (client.segment() != null && target.url() == null) {
+            throw new ConfigException("--segment needs --url: the segments of one run must load one server, not an "
+                    + "embedded simulator each");
+        }
     }
 
     public RunConfig withOutputDir(Path dir) {
@@ -73,6 +85,10 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         return new RunConfig(target, load, data, sessions, new Bounds(bounds.numRequests(), bounds.duration(),
                 bounds.warmup(), bounds.warmupTime(), bounds.timeouts(), bounds.grace(), stop), client, telemetry, output,
                 slo, seed, scenario);
+    }
+
+    public RunConfig withClient(Client newClient) {
+        return new RunConfig(target, load, data, sessions, bounds, newClient, telemetry, output, slo, seed, scenario);
     }
 
     public RunConfig withLoad(Load newLoad) {
@@ -98,7 +114,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
      */
     public static final class Builder {
         private String url;
-        private String api = "chat";
+        private String api = "auto";
         private String model;
         private boolean stream = true;
         private boolean ignoreEos = true;
@@ -126,6 +142,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private String datasetFormat;
         private String sharedPrefix;
         private String tokenizer = Tokenizers.DEFAULT;
+        private int batchSize = 1;
+        private String images;
         private String sessions;
         private String thinkTime;
         private Integer maxSessions;
@@ -134,6 +152,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private Duration firstTokenTimeout;
         private Duration idleTimeout;
         private Duration requestTimeout = Duration.ofMinutes(10);
+        private long maxEventBytes = ResponseLimits.DEFAULT_MAX_EVENT_BYTES;
+        private long maxResponseBytes = ResponseLimits.DEFAULT_MAX_RESPONSE_BYTES;
+        private int maxTokensFactor = ResponseLimits.DEFAULT_TOKEN_FACTOR;
         private Duration grace = Duration.ofSeconds(30);
         private boolean stopOnSaturation;
         private String serverMetrics = "auto";
@@ -143,10 +164,13 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private Duration scrapeInterval = Duration.ofSeconds(1);
         private String slo;
         private List<String> exports = List.of();
+        private String gpuHourPrice;
         private Path outputDir;
         private Map<String, String> metadata = Map.of();
         private List<String> notes = List.of();
         private Integer ioThreads;
+        private String segment;
+        private String startAt;
         private String scenario;
 
         private Builder() {}
@@ -185,6 +209,10 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         public Builder datasetFormat(String value) { datasetFormat = value; return this; }
         public Builder sharedPrefix(String value) { sharedPrefix = value; return this; }
         public Builder tokenizer(String value) { tokenizer = value; return this; }
+        /** Inputs per request of embeddings and rerank. */
+        public Builder batchSize(int value) { batchSize = value; return this; }
+        /** {@code N:WxH} synthetic images in every chat request; null for none. */
+        public Builder images(String value) { images = value; return this; }
         public Builder sessions(String value) { sessions = value; return this; }
         public Builder thinkTime(String value) { thinkTime = value; return this; }
         public Builder maxSessions(Integer value) { maxSessions = value; return this; }
@@ -193,11 +221,17 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         public Builder firstTokenTimeout(Duration value) { firstTokenTimeout = value; return this; }
         public Builder idleTimeout(Duration value) { idleTimeout = value; return this; }
         public Builder requestTimeout(Duration value) { requestTimeout = value; return this; }
+        public Builder maxEventBytes(long value) { maxEventBytes = value; return this; }
+        public Builder maxResponseBytes(long value) { maxResponseBytes = value; return this; }
+        public Builder maxTokensFactor(int value) { maxTokensFactor = value; return this; }
         public Builder timeouts(Timeouts value) {
             connectTimeout = value.connect();
             firstTokenTimeout = value.firstToken();
             idleTimeout = value.idle();
             requestTimeout = value.total();
+            maxEventBytes = value.limits().maxEventBytes();
+            maxResponseBytes = value.limits().maxResponseBytes();
+            maxTokensFactor = value.limits().tokenFactor();
             return this;
         }
         public Builder grace(Duration value) { grace = value; return this; }
@@ -210,11 +244,17 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         public Builder scrapeInterval(Duration value) { scrapeInterval = value; return this; }
         public Builder slo(String value) { slo = value; return this; }
         public Builder exports(List<String> value) { exports = List.copyOf(value); return this; }
+        /** {@code AMOUNT CURRENCY} per GPU and hour, e.g. {@code 2.49USD}; null for no cost figures. */
+        public Builder gpuHourPrice(String value) { gpuHourPrice = value; return this; }
         public Builder outputDir(Path value) { outputDir = value; return this; }
         public Builder metadata(Map<String, String> value) { metadata = new LinkedHashMap<>(value); return this; }
         public Builder notes(List<String> value) { notes = new ArrayList<>(value); return this; }
         /** null: the number of CPU cores, at most 4. */
         public Builder ioThreads(Integer value) { ioThreads = value; return this; }
+        /** {@code I/N} or {@code auto/N}; null for the whole run. */
+        public Builder segment(String value) { segment = value; return this; }
+        /** An RFC 3339 instant or {@code +DELAY}; null to start when ready. */
+        public Builder startAt(String value) { startAt = value; return this; }
         public Builder scenario(String value) { scenario = value; return this; }
 
         /** @throws ConfigException with a one-line reason when the options do not make a run */
@@ -247,15 +287,31 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             if (dataset != null && trace != null) {
                 throw new ConfigException("give --dataset or --trace, not both");
             }
-            Client client = ioThreads != null ? new Client(ioThreads) : Client.defaults();
+            Client client = Client.of(ioThreads != null ? ioThreads : Client.defaults().ioThreads(), segment, startAt,
+                    System.getenv());
             Telemetry telemetry = new Telemetry(serverMetrics, serverKind, gpuMetrics, nvidiaSmi, scrapeInterval);
-            Output output = new Output(outputDir, exports, metadata, notes);
+            Output output = new Output(outputDir, exports, metadata, notes, GpuPrice.parse(gpuHourPrice));
             SloLimits limits = SloLimits.parse(slo);
             Sessions turns = sessions(chosen);
-            Data data = Data.of(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, tokenizer);
+            Data data = Data.of(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, tokenizer,
+                    batchSize, images);
+            if (data.batchSize() > 1 && !target.api().neverStreams()) {
+                throw new ConfigException("--batch-size needs --api embeddings or rerank");
+            }
+            if (data.images() != null && target.api() != ApiKind.CHAT && target.api() != ApiKind.AUTO) {
+                throw new ConfigException("--images needs --api chat");
+            }
             Bounds bounds = new Bounds(requests, duration, warmupRequests, warmupTime,
-                    new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout), grace, stopOnSaturation);
+                    new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout, responseLimits()), grace,
+                    stopOnSaturation);
             return new RunConfig(target, chosen, data, turns, bounds, client, telemetry, output, limits, seed, scenario);
+        }
+
+        private ResponseLimits responseLimits() {
+            if (maxEventBytes <= 0 || maxResponseBytes <= 0 || maxTokensFactor <= 0) {
+                throw new ConfigException("--max-event-bytes, --max-response-bytes and --max-tokens-factor must be positive");
+            }
+            return new ResponseLimits(maxEventBytes, maxResponseBytes, maxTokensFactor, ResponseLimits.DEFAULT_TOKEN_SLACK);
         }
 
         private Load load() {
@@ -341,16 +397,21 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                     Timeouts timeouts, WireTelemetry telemetry, Duration grace, Path outputDir,
                     Map<String, String> metadata, List<String> notes, boolean insecure, int ioThreads, String scenario,
                     String slo, List<String> exports,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String segment,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String startAt,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Instant startInstant,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String gpuHourPrice,
                     // Written only when on, so the layout of every earlier report stays as it was.
-                    @com.fasterxml.jackson.annotation.JsonInclude(
-                            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT) boolean stopOnSaturation) {}
+                    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean stopOnSaturation) {}
 
         /** @param mode {@code closed} or {@code open} (a trace is an open loop of arrival {@code trace}) */
         record WireLoad(String mode, Integer concurrency, Double requestRate, String arrival, Double burstiness,
                         Integer maxConcurrency, String profile) {}
 
         record WireData(String inputTokens, String outputTokens, Double rangeRatio, Path dataset, String datasetFormat,
-                        String sharedPrefix, Path trace, Double traceSpeed, String tokenizer, WireSessions sessions) {}
+                        String sharedPrefix, Path trace, Double traceSpeed, String tokenizer, WireSessions sessions,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Integer batchSize,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) ImageInputs images) {}
 
         record WireSessions(String turns, String thinkTimeMs, Integer maxSessions) {}
 
@@ -378,7 +439,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 WireData data = new WireData(d.inputTokens().text(), d.outputTokens().text(), d.rangeRatio(), d.dataset(),
                         d.datasetFormat(), d.sharedPrefix(), trace, speed, d.tokenizer(),
                         s == null ? null : new WireSessions(s.turns().text(),
-                                s.thinkTimeMs() == null ? null : s.thinkTimeMs().text(), s.maxSessions()));
+                                s.thinkTimeMs() == null ? null : s.thinkTimeMs().text(), s.maxSessions()),
+                        // Written only when used, so a run without them records what earlier versions did.
+                        d.batchSize() == 1 ? null : d.batchSize(), d.images());
                 Telemetry m = c.telemetry();
                 WireTelemetry telemetry = new WireTelemetry(m.serverMetrics(), m.serverKind(), m.gpuMetrics(),
                         m.nvidiaSmi() == null ? null : "nvidia-smi",
@@ -388,7 +451,10 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 return new Wire(t.url() == null ? null : t.url().text(), t.api(), t.model(), t.stream(), t.ignoreEos(),
                         load, b.numRequests(), b.duration(), b.warmup(), b.warmupTime(), data, c.seed(), b.timeouts(),
                         telemetry, b.grace(), o.dir(), o.metadata(), o.notes(), t.insecure(), c.client().ioThreads(),
-                        c.scenario(), c.slo() == null ? null : c.slo().text(), o.exports(), b.stopOnSaturation());
+                        c.scenario(), c.slo() == null ? null : c.slo().text(), o.exports(),
+                        c.client().segment() == null ? null : c.client().segment().toString(), c.client().startAt(),
+                        c.client().startInstant(), o.gpuHourPrice() == null ? null : o.gpuHourPrice().text(),
+                        b.stopOnSaturation());
             }
         }
 
@@ -415,17 +481,23 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         new Target(Target.ServerUrl.parse(w.url()), w.api(), w.model(), w.stream(), w.ignoreEos(),
                                 w.insecure(), null),
                         load,
-                        Data.of(d.inputTokens(), d.outputTokens(), d.rangeRatio(), d.dataset(), d.datasetFormat(),
-                                d.sharedPrefix(), d.tokenizer()),
+                        new Data(Lengths.parse("--input-tokens", d.inputTokens(), d.rangeRatio()),
+                                Lengths.parse("--output-tokens", d.outputTokens(), d.rangeRatio()), d.rangeRatio(),
+                                d.dataset(), d.datasetFormat(), d.sharedPrefix(), d.tokenizer(),
+                                // A configuration recorded before batch sizes existed means one input per request.
+                                d.batchSize() == null ? 1 : d.batchSize(), d.images()),
                         sessions,
                         new Bounds(w.numRequests(), w.duration(), w.warmup(), w.warmupTime(),
                                 w.timeouts() == null ? Timeouts.defaults() : w.timeouts(), w.grace(),
                                 w.stopOnSaturation()),
-                        new Client(w.ioThreads()),
+                        new Client(w.ioThreads(), w.segment() == null ? null
+                                : ConfigException.parsing("segment", () -> Segment.parse(w.segment(), Map.of())),
+                                w.startAt(), w.startAt() == null ? null : w.startInstant()),
                         new Telemetry(t.serverMetrics(), t.serverKind(), t.gpuMetrics() == null ? List.of() : t.gpuMetrics(),
                                 t.nvidiaSmi() == null ? null : t.nvidiaSmiInterval(), t.scrapeInterval()),
                         new Output(w.outputDir(), w.exports() == null ? List.of() : w.exports(),
-                                w.metadata() == null ? Map.of() : w.metadata(), w.notes() == null ? List.of() : w.notes()),
+                                w.metadata() == null ? Map.of() : w.metadata(), w.notes() == null ? List.of() : w.notes(),
+                                GpuPrice.parse(w.gpuHourPrice())),
                         SloLimits.parse(w.slo()), w.seed(), w.scenario());
             }
         }

@@ -61,6 +61,8 @@ public record Target(ServerUrl url, ApiKind api, String model, boolean stream, b
                 List<String> lines;
                 try {
                     lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+                } catch (java.nio.file.NoSuchFileException e) {
+                    throw new ConfigException("--api-key-file: " + path + " does not exist");
                 } catch (IOException e) {
                     throw new ConfigException("--api-key-file: cannot read " + path);
                 }

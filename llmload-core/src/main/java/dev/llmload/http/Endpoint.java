@@ -50,6 +50,20 @@ public record Endpoint(boolean tls, String host, int port, String basePath) {
         return new Endpoint(parsed.tls(), parsed.host(), parsed.port(), parsed.basePath() + "/v1");
     }
 
+    /**
+     * The root of an engine's native API: the server's own paths ({@code /generate_stream},
+     * {@code /api/generate}) hang off it. {@code http://host:8080/v1} means the server's root too;
+     * another prefix (a gateway's) is kept.
+     */
+    public static Endpoint nativeBase(String url) {
+        Endpoint parsed = parse(url);
+        if (!parsed.basePath().endsWith("/v1")) {
+            return parsed;
+        }
+        String base = parsed.basePath().substring(0, parsed.basePath().length() - "/v1".length());
+        return new Endpoint(parsed.tls(), parsed.host(), parsed.port(), base);
+    }
+
     /** The value of the {@code Host} header. */
     public String hostHeader() {
         String h = host.contains(":") ? "[" + host + "]" : host;

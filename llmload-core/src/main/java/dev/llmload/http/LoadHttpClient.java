@@ -37,7 +37,8 @@ import javax.net.ssl.SSLException;
 public final class LoadHttpClient implements AutoCloseable {
 
     private final Endpoint endpoint;
-    private final String authorization;
+    private final String keyHeaderName;
+    private final String keyHeaderValue;
     private final MultiThreadIoEventLoopGroup group;
     private final Bootstrap bootstrap;
     private final Map<EventLoop, ArrayDeque<Channel>> idleByLoop = new IdentityHashMap<>();
@@ -47,8 +48,16 @@ public final class LoadHttpClient implements AutoCloseable {
      * @param threads event loop threads; streams are spread over them round-robin
      */
     public LoadHttpClient(Endpoint endpoint, String apiKey, int threads, Duration connectTimeout, boolean insecure) {
+        this(endpoint, apiKey, KeyHeader.BEARER, threads, connectTimeout, insecure);
+    }
+
+    /** @param keyHeader the header that carries {@code apiKey} (never logged) */
+    public LoadHttpClient(Endpoint endpoint, String apiKey, KeyHeader keyHeader, int threads, Duration connectTimeout,
+                          boolean insecure) {
         this.endpoint = endpoint;
-        this.authorization = apiKey == null || apiKey.isEmpty() ? null : "Bearer " + apiKey;
+        boolean keyed = apiKey != null && !apiKey.isEmpty();
+        this.keyHeaderName = keyed ? keyHeader.headerName() : null;
+        this.keyHeaderValue = keyed ? keyHeader.value(apiKey) : null;
         Transport transport = Transport.best();
         this.group = transport.newGroup(threads, "llmload-io");
         group.forEach(executor -> idleByLoop.put((EventLoop) executor, new ArrayDeque<>()));
@@ -84,6 +93,11 @@ public final class LoadHttpClient implements AutoCloseable {
 
     public Endpoint endpoint() {
         return endpoint;
+    }
+
+    /** The event loops that carry the exchanges, for probes that run on them. */
+    public java.util.List<EventLoop> eventLoops() {
+        return java.util.List.copyOf(idleByLoop.keySet());
     }
 
     /**
@@ -202,8 +216,8 @@ public final class LoadHttpClient implements AutoCloseable {
             http.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
         }
         http.headers().set(HttpHeaderNames.ACCEPT, "text/event-stream, application/json");
-        if (authorization != null) {
-            http.headers().set(HttpHeaderNames.AUTHORIZATION, authorization);
+        if (keyHeaderName != null) {
+            http.headers().set(keyHeaderName, keyHeaderValue);
         }
         request.headers().forEach(http.headers()::set);
         channel.pipeline().get(ExchangeHandler.class).begin(exchange, this);

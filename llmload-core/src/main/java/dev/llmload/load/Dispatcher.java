@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * the loop starved and wakes the dispatcher thread, which waits for preparation and tops the loop
  * up. Sending, the in-flight set and cancelling are the {@code Launcher}'s.
  */
-public final class Dispatcher implements Sender {
+final class Dispatcher implements Sender {
 
     /** How often a closed loop whose target changes over time looks at its target. */
     private static final long PLAN_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -61,7 +61,7 @@ public final class Dispatcher implements Sender {
     private volatile Thread dispatcherThread;
     private final CountDownLatch allFinished = new CountDownLatch(1);
 
-    private record Pending(PreparedRequest request, long index, long intendedNanos) {}
+    private record Pending(PreparedRequest request, long intendedNanos) {}
 
     /**
      * @param maxRequests the most requests to send (for the open loop the schedule's length)
@@ -179,7 +179,6 @@ public final class Dispatcher implements Sender {
         ConcurrencyPlan concurrency = ((LoadPlan.ClosedLoop) plan).concurrency();
         while (true) {
             PreparedRequest request;
-            long index = -1;
             boolean wake = false;
             synchronized (gate) {
                 long now = System.nanoTime();
@@ -191,7 +190,7 @@ public final class Dispatcher implements Sender {
                 request = more ? requests.poll() : null;
                 if (request != null) {
                     starved = false;
-                    index = dispatched++;
+                    dispatched++;
                     slotsInUse++;
                 } else if (!more || requests.ended()) {
                     wake = !doneSending;
@@ -208,7 +207,7 @@ public final class Dispatcher implements Sender {
                 return;
             }
             long now = System.nanoTime();
-            send(request, index, now, now);
+            send(request, now, now);
         }
     }
 
@@ -237,11 +236,11 @@ public final class Dispatcher implements Sender {
                 if (sendNow) {
                     slotsInUse++;
                 } else {
-                    waiting.add(new Pending(request, i, target));
+                    waiting.add(new Pending(request, target));
                 }
             }
             if (sendNow) {
-                send(request, i, target, target);
+                send(request, target, target);
             }
         }
     }
@@ -258,8 +257,14 @@ public final class Dispatcher implements Sender {
         return null;
     }
 
-    /** @param startNanos when the request should go out: now, or its target time a moment ahead */
-    private void send(PreparedRequest request, long index, long intendedNanos, long startNanos) {
+    /**
+     * Ids and warm-up go by the request's index in the whole run, so that the segments of a run
+     * spread over hosts name and warm up the same requests as one host would.
+     *
+     * @param startNanos when the request should go out: now, or its target time a moment ahead
+     */
+    private void send(PreparedRequest request, long intendedNanos, long startNanos) {
+        long index = request.spec().index();
         launcher.send(request, launcher.requestId(index), launcher.isWarmup(index, intendedNanos), intendedNanos,
                 startNanos, whenFinished);
     }
@@ -280,7 +285,7 @@ public final class Dispatcher implements Sender {
             }
         }
         if (next != null) {
-            send(next.request(), next.index(), next.intendedNanos(), System.nanoTime());
+            send(next.request(), next.intendedNanos(), System.nanoTime());
         } else if (closedLoop) {
             fillClosedLoop();
         }
@@ -304,8 +309,9 @@ public final class Dispatcher implements Sender {
         }
         long now = System.nanoTime();
         for (Pending pending : neverSent) {
-            launcher.neverSent(pending.request(), launcher.requestId(pending.index()),
-                    launcher.isWarmup(pending.index(), pending.intendedNanos()), pending.intendedNanos(), now,
+            long index = pending.request().spec().index();
+            launcher.neverSent(pending.request(), launcher.requestId(index),
+                    launcher.isWarmup(index, pending.intendedNanos()), pending.intendedNanos(), now,
                     "it waited at the concurrency gate when the run ended");
         }
         launcher.cancelInFlight(reason);

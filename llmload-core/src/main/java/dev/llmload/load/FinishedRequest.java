@@ -4,6 +4,7 @@ import dev.llmload.protocol.Usage;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.ServerTimings;
 import java.util.List;
 
 /**
@@ -11,22 +12,27 @@ import java.util.List;
  * {@link System#nanoTime()}), the text of each token-bearing event and the server's usage. The
  * recorder turns it into a {@code RequestRecord} off the I/O threads.
  *
+ * @param serverTokenCounts the server's token count of each token event (-1 where it gave none),
+ *                      or null when the dialect gives no per-event counts
  * @param endMarkerSeen the stream carried its dialect's end marker ({@code [DONE]}); a stream
- *                      that ended without one was cut short, whatever its outcome says so far
+ *                      that ended without one failed as {@code protocol}
+ * @param serverTimings the server's own timings of the request; null when it reported none
  */
-public record FinishedRequest(
+record FinishedRequest(
         PreparedRequest request,
         String requestId,
         boolean warmup,
         RequestTimings timings,
         List<String> tokenEventTexts,
+        int[] serverTokenCounts,
         int httpStatus,
         Outcome outcome,
         Usage usage,
         String finishReason,
         boolean streamed,
         String retryAfter,
-        boolean endMarkerSeen) {
+        boolean endMarkerSeen,
+        ServerTimings serverTimings) {
 
     /**
      * A request that was never sent: it waited for a slot (a concurrency gate, a session slot)
@@ -35,7 +41,7 @@ public record FinishedRequest(
     public static FinishedRequest neverSent(PreparedRequest request, String requestId, boolean warmup,
                                             long intendedSendNanos, long endedNanos, String why) {
         return new FinishedRequest(request, requestId, warmup, RequestTimings.neverSent(intendedSendNanos, endedNanos),
-                List.of(), 0, Outcome.Failure.of(FailureClass.CANCELLED, "never sent: " + why), null, null, false, null,
-                false);
+                List.of(), null, 0, Outcome.Failure.of(FailureClass.CANCELLED, "never sent: " + why), null, null, false,
+                null, false, null);
     }
 }

@@ -1,10 +1,12 @@
 package dev.llmload.load;
 
-import dev.llmload.http.sse.SseDecoder;
+import dev.llmload.http.sse.StreamFramer;
 import dev.llmload.protocol.Dialect;
+import dev.llmload.protocol.Framing;
 import dev.llmload.protocol.ResponseDecoder;
 import dev.llmload.protocol.ResponseEvents;
 import dev.llmload.protocol.Usage;
+import dev.llmload.record.ServerTimings;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.lang.management.CompilationMXBean;
@@ -15,7 +17,7 @@ import java.lang.management.ManagementFactory;
  * stream before a run, so the JIT has compiled it when the first real tokens arrive: otherwise the
  * first requests of every run would measure an interpreter, not the server.
  */
-public final class HotPaths {
+final class HotPaths {
 
     /** Enough passes for the JIT's first tiers; a few tens of milliseconds. */
     private static final int PASSES = 5_000;
@@ -48,28 +50,29 @@ public final class HotPaths {
     private static final long QUIET_PERIOD_MS = 100;
     private static final long QUIET_WAIT_LIMIT_NANOS = 2_000_000_000L;
 
-    /** Decodes the dialect's sample stream many times over; fails if its decoder misreads it. */
+    /**
+     * Decodes the dialect's sample stream many times over, each pass as a new response; fails if
+     * its decoder misreads it. A dialect that never streams gives a sample body instead.
+     */
     public static void warmUp(Dialect dialect) {
         byte[] sample = dialect.sampleStream();
         Counts counts = new Counts();
-        ResponseDecoder decoder = dialect.newDecoder(counts);
         ByteBuf buffer = Unpooled.wrappedBuffer(sample);
-        SseDecoder sse = switch (dialect.streamFraming()) {
-            case SSE -> new SseDecoder((type, data, nanos) -> decoder.message(type, data, nanos));
-            case WHOLE_BODY -> null;
-        };
+        boolean framed = dialect.streamFraming() != Framing.WHOLE_BODY;
         for (int i = 0; i < PASSES; i++) {
-            if (sse != null) {
+            ResponseDecoder decoder = dialect.newDecoder(counts);
+            StreamFramer framer = Framers.of(dialect.streamFraming(), decoder::message);
+            if (framer != null) {
                 buffer.readerIndex(0);
-                sse.feed(buffer, System.nanoTime());
+                framer.feed(buffer, System.nanoTime());
+                framer.endOfStream();
             } else {
                 decoder.body(sample, System.nanoTime());
             }
         }
-        if (sse != null) {
-            sse.endOfStream();
-        }
-        if (counts.texts == 0 || counts.texts % PASSES != 0 || counts.endMarkers != (sse != null ? PASSES : 0)) {
+        int markers = framed && dialect.endMarker() != null ? PASSES : 0;
+        if (framed && (counts.texts == 0 || counts.texts % PASSES != 0) || counts.endMarkers != markers
+                || counts.errors != 0) {
             throw new IllegalStateException("the response decoder misread its own warm-up stream");
         }
     }
@@ -78,6 +81,7 @@ public final class HotPaths {
     private static final class Counts implements ResponseEvents {
         int texts;
         int endMarkers;
+        int errors;
 
         @Override
         public void text(String content, String reasoning, long nanos) {
@@ -91,7 +95,15 @@ public final class HotPaths {
         public void finishReason(String reason) {}
 
         @Override
-        public void error(String message) {}
+        public void error(String message) {
+            errors++;
+        }
+
+        @Override
+        public void tokenCount(int tokens) {}
+
+        @Override
+        public void serverTimings(ServerTimings timings) {}
 
         @Override
         public void endMarker() {

@@ -59,6 +59,7 @@ final class Launcher {
         return new PreparedRequest(spec, dialect.encode(spec));
     }
 
+    /** @param number the request's index in the whole run (its {@link dev.llmload.workload.RequestSpec#index()}) */
     String requestId(long number) {
         return requestIdPrefix + number;
     }
@@ -81,10 +82,18 @@ final class Launcher {
                     recorder.accept(finished);
                     then.accept(finished);
                 });
-        execution.started(client.sendAt(new HttpExchangeRequest("POST", dialect.path(),
-                Map.of("x-request-id", requestId), request.body()), execution, startNanos));
+        Map<String, String> headers = dialect.headers().isEmpty() ? Map.of("x-request-id", requestId)
+                : withRequestId(dialect.headers(), requestId);
+        execution.started(client.sendAt(new HttpExchangeRequest("POST", dialect.path(), headers, request.body()),
+                execution, startNanos));
         // Added once it can be cancelled; one that ended before this line is cancelled in vain, harmlessly.
         inFlight.add(execution);
+    }
+
+    private static Map<String, String> withRequestId(Map<String, String> dialectHeaders, String requestId) {
+        Map<String, String> headers = new java.util.HashMap<>(dialectHeaders);
+        headers.put("x-request-id", requestId);
+        return headers;
     }
 
     /** Records a request that never left the client as cancelled, having ended at {@code endedNanos}. */

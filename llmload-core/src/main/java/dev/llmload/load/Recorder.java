@@ -16,7 +16,7 @@ import java.util.function.Consumer;
  * ({@code llmload-recorder}), which owns the journal and the list of records. Token counting with
  * the local tokenizer happens here, away from the I/O threads.
  */
-public final class Recorder implements Consumer<FinishedRequest> {
+final class Recorder implements Consumer<FinishedRequest> {
 
     /** Queued by {@link #finish} after the last request: the recorder thread stops when it takes it. */
     private static final FinishedRequest END = FinishedRequest.neverSent(null, "end", false, 0, 0, "the run ended");
@@ -74,7 +74,13 @@ public final class Recorder implements Consumer<FinishedRequest> {
         int[] counts = new int[events];
         Usage usage = f.usage();
         boolean serverOutput = usage != null && usage.completionTokens() >= 0;
-        if (serverOutput && usage.completionTokens() == events) {
+        int[] given = f.serverTokenCounts();
+        if (given != null) {
+            // The server counted each event's tokens (SGLang): its counts stand; the tokenizer fills any gap.
+            for (int i = 0; i < events; i++) {
+                counts[i] = given[i] >= 1 ? given[i] : Math.max(1, tokenizer.count(f.tokenEventTexts().get(i)));
+            }
+        } else if (serverOutput && usage.completionTokens() == events) {
             // One token per event, as the server's own count confirms.
             java.util.Arrays.fill(counts, 1);
         } else {
@@ -102,7 +108,8 @@ public final class Recorder implements Consumer<FinishedRequest> {
                 f.finishReason(),
                 f.streamed(),
                 f.retryAfter(),
-                f.request().spec().session());
+                f.request().spec().session(),
+                f.serverTimings());
     }
 
     /**

@@ -3,7 +3,9 @@ package dev.llmload.load;
 import dev.llmload.http.Exchange;
 import dev.llmload.http.ExchangeFailure;
 import dev.llmload.http.ResponseListener;
+import dev.llmload.http.ServerText;
 import dev.llmload.http.sse.SseDecoder;
+import dev.llmload.http.sse.StreamFramer;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.MalformedMessageException;
 import dev.llmload.protocol.ResponseDecoder;
@@ -12,6 +14,7 @@ import dev.llmload.protocol.Usage;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.ServerTimings;
 import dev.llmload.record.TimeoutKind;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -31,7 +34,7 @@ import java.util.function.BiConsumer;
  * callback, timer and {@link #cancel} runs on that loop afterwards.
  *
  * <p>It measures from typed {@link ResponseEvents} and does not know which dialect it speaks: the
- * response is cut into messages by its framing (SSE events, or the whole body), each message
+ * response is cut into messages by its framing (SSE events, NDJSON lines, or the whole body), each message
  * carrying the time of the network read that completed it, and the dialect's
  * {@link ResponseDecoder} reads a message only after that time was taken.
  */
@@ -58,18 +61,22 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
     private Exchange exchange;
     /** The same exchange as other threads know it, for {@link #cancel}. */
     private volatile Exchange handle;
-    /** Frames a streamed answer into events; null for a response read whole. */
-    private SseDecoder sse;
+    /** Frames a streamed answer into messages; null for a response read whole. */
+    private StreamFramer framer;
     private ResponseDecoder decoder;
     private ByteArrayOutputStream body;
     private int status;
-    private String serverRequestId;
+    /** Where a 3xx answer pointed, for its failure message. */
+    private String location;
     private String retryAfter;
     private long firstByteNanos = RequestTimings.NEVER;
     private long firstTokenNanos = RequestTimings.NEVER;
     private long firstContentNanos = RequestTimings.NEVER;
     private long lastActivityNanos;
     private final LongList tokenTimes = new LongList();
+    /** The server's token count of each token event, when the dialect gives them (-1: not given); else null. */
+    private LongList tokenCounts;
+    private ServerTimings serverTimings;
     private final List<String> tokenTexts = new ArrayList<>();
     private Usage usage;
     private String finishReason;
@@ -78,6 +85,10 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
     private String streamError;
     private Outcome.Failure pendingFailure;
     private final List<Future<?>> timers = new ArrayList<>(3);
+    /** Body bytes received so far, against {@link ResponseLimits#maxResponseBytes}. */
+    private long responseBytes;
+    /** Body bytes received since the last complete stream event, against {@link ResponseLimits#maxEventBytes}. */
+    private long pendingEventBytes;
     private boolean finished;
 
     RequestExecution(PreparedRequest request, String requestId, boolean warmup, long intendedSendNanos,
@@ -157,14 +168,11 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         this.status = status;
         this.firstByteNanos = nanos;
         this.lastActivityNanos = nanos;
-        this.serverRequestId = headers.get("x-request-id");
+        this.location = headers.get(HttpHeaderNames.LOCATION);
         this.retryAfter = headers.get(HttpHeaderNames.RETRY_AFTER);
         String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE, "");
-        sse = switch (dialect.streamFraming().forResponse(status, contentType)) {
-            case SSE -> new SseDecoder(this);
-            case WHOLE_BODY -> null;
-        };
-        if (sse != null) {
+        framer = Framers.of(dialect.streamFraming().forResponse(status, contentType), this);
+        if (framer != null) {
             streamed = true;
             decoder = dialect.newDecoder(this);
         } else {
@@ -174,9 +182,25 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
 
     @Override
     public void onBodyChunk(ByteBuf chunk, long nanos) {
+        if (finished || pendingFailure != null) {
+            return;
+        }
         lastActivityNanos = nanos;
-        if (sse != null) {
-            sse.feed(chunk, nanos);
+        responseBytes += chunk.readableBytes();
+        pendingEventBytes += chunk.readableBytes();
+        ResponseLimits limits = timeouts.limits();
+        // Checked here as well as by the timer: a server that never pauses keeps this loop reading,
+        // and the deadline must hold whatever the decoding costs.
+        if (timeouts.total() != null && nanos - sentNanos >= timeouts.total().toNanos()) {
+            timeOut(TimeoutKind.TOTAL, "no complete response within " + timeouts.total().toMillis() + " ms");
+        } else if (responseBytes > limits.maxResponseBytes()) {
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "response larger than " + limits.maxResponseBytes()
+                    + " bytes (--max-response-bytes); ended"));
+        } else if (framer != null && pendingEventBytes > limits.maxEventBytes()) {
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "stream event larger than " + limits.maxEventBytes()
+                    + " bytes (--max-event-bytes); ended"));
+        } else if (framer != null) {
+            framer.feed(chunk, nanos);
         } else if (body.size() < MAX_ERROR_BODY || status == 200) {
             body.writeBytes(ByteBufUtil.getBytes(chunk));
         }
@@ -185,6 +209,7 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
     /** One framed message of the stream, completed by the read at {@code nanos}. */
     @Override
     public void onEvent(String eventType, String data, long nanos) {
+        pendingEventBytes = 0;
         if (finished || pendingFailure != null) {
             return;
         }
@@ -192,11 +217,23 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
             decoder.message(eventType, data, nanos);
         } catch (MalformedMessageException e) {
             abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, e.getMessage()));
+        } catch (RuntimeException e) {
+            // Server bytes must never throw out of the event loop: whatever a decoder missed is a protocol failure.
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "unreadable message: " + e));
         }
     }
 
     @Override
     public void text(String content, String reasoning, long nanos) {
+        if (pendingFailure != null) {
+            return;
+        }
+        int maxTokens = request.spec().maxOutputTokens();
+        if (tokenTimes.size() >= timeouts.limits().maxTokenEvents(maxTokens)) {
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "more than " + timeouts.limits().maxTokenEvents(maxTokens)
+                    + " token events for max_tokens " + maxTokens + " (--max-tokens-factor); ended"));
+            return;
+        }
         // A whole body's text arrives with its end: one token event, but no first token to time.
         if (streamed) {
             if (firstTokenNanos < 0) {
@@ -211,6 +248,24 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         }
         tokenTimes.add(nanos);
         tokenTexts.add(reasoning == null ? content : content == null ? reasoning : reasoning + content);
+    }
+
+    @Override
+    public void tokenCount(int tokens) {
+        if (tokenCounts == null) {
+            tokenCounts = new LongList();
+        }
+        while (tokenCounts.size() < tokenTimes.size() - 1) {
+            tokenCounts.add(-1);
+        }
+        if (tokenCounts.size() == tokenTimes.size() - 1) {
+            tokenCounts.add(tokens);
+        }
+    }
+
+    @Override
+    public void serverTimings(ServerTimings timings) {
+        serverTimings = timings;
     }
 
     @Override
@@ -235,16 +290,22 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
 
     @Override
     public void onComplete(long nanos) {
-        if (sse != null) {
-            sse.endOfStream();
+        if (framer != null) {
+            framer.endOfStream();
         }
         Outcome outcome;
         if (pendingFailure != null) {
             outcome = pendingFailure;
+        } else if (status >= 300 && status < 400) {
+            outcome = Outcome.Failure.of(FailureClass.REDIRECT, "HTTP " + status + " redirect to "
+                    + (location == null ? "(no Location header)" : location) + " (not followed)");
         } else if (status != 200) {
             outcome = Outcome.Failure.of(FailureClass.forHttpStatus(status), "HTTP " + status + ": " + errorMessage());
         } else if (streamError != null) {
             outcome = Outcome.Failure.of(FailureClass.STREAM_ERROR, streamError);
+        } else if (streamed && !endMarkerSeen && dialect.endMarker() != null) {
+            outcome = Outcome.Failure.of(FailureClass.PROTOCOL, "the stream ended without " + dialect.endMarker()
+                    + " (after " + tokenTimes.size() + " token events)");
         } else if (streamed) {
             outcome = Outcome.SUCCESS;
         } else {
@@ -259,6 +320,8 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
             dialect.newDecoder(this).body(body.toByteArray(), nanos);
         } catch (MalformedMessageException e) {
             return Outcome.Failure.of(FailureClass.PROTOCOL, e.getMessage());
+        } catch (RuntimeException e) {
+            return Outcome.Failure.of(FailureClass.PROTOCOL, "unreadable body: " + e);
         }
         return streamError != null ? Outcome.Failure.of(FailureClass.STREAM_ERROR, streamError) : Outcome.SUCCESS;
     }
@@ -300,10 +363,27 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         for (Future<?> timer : timers) {
             timer.cancel(false);
         }
+        // The one place where what the server said becomes llmload's record of it.
+        if (outcome instanceof Outcome.Failure failure && ServerText.clean(failure.message()) != failure.message()) {
+            outcome = new Outcome.Failure(failure.failureClass(), failure.timeoutKind(), ServerText.clean(failure.message()));
+        }
         RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos,
                 firstContentNanos, nanos, tokenTimes.toArray());
-        onFinished.accept(this, new FinishedRequest(request, serverRequestId != null ? serverRequestId : requestId, warmup,
-                timings, List.copyOf(tokenTexts), status, outcome, usage, finishReason, streamed, retryAfter,
-                endMarkerSeen));
+        onFinished.accept(this, new FinishedRequest(request, requestId, warmup,
+                timings, List.copyOf(tokenTexts), serverTokenCounts(), status, outcome, usage,
+                ServerText.clean(finishReason), streamed, ServerText.clean(retryAfter), endMarkerSeen, serverTimings));
+    }
+
+    /** The server's count for each token event (-1 where it gave none), or null when it gave none at all. */
+    private int[] serverTokenCounts() {
+        if (tokenCounts == null) {
+            return null;
+        }
+        long[] given = tokenCounts.toArray();
+        int[] counts = new int[tokenTimes.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = i < given.length ? (int) given[i] : -1;
+        }
+        return counts;
     }
 }

@@ -23,6 +23,10 @@ import java.util.Set;
  * @param goodput              share and rate of requests meeting the SLO; null when no SLO was given
  * @param itlMs                inter-token gaps per token-bearing event, pooled over requests
  * @param itlPerTokenMs        the same gaps spread over the tokens each event carried
+ * @param inputTokenThroughput input tokens of successful requests per second (the rate that
+ *                             matters for embeddings and rerank)
+ * @param serverView           the server's own timings beside the client's; null when the server
+ *                             reported none (every OpenAI-shaped API)
  */
 public record RunResults(
         RequestCounts requests,
@@ -45,7 +49,9 @@ public record RunResults(
         Summary ttftFromIntendedMs,
         Summary e2eFromIntendedMs,
         Summary inputTokens,
-        Summary outputTokens) {
+        Summary outputTokens,
+        Double inputTokenThroughput,
+        ServerView serverView) {
 
     /** How many sample messages each failure class keeps. */
     static final int SAMPLE_MESSAGES = 3;
@@ -127,7 +133,9 @@ public record RunResults(
                 ttftIntended.summary(),
                 e2eIntended.summary(),
                 inputTokens.summary(),
-                outputTokens.summary());
+                outputTokens.summary(),
+                timed ? inputSum / duration : null,
+                ServerView.of(measured));
     }
 
     private static Map<String, ErrorClassSummary> errors(List<RequestRecord> measured) {

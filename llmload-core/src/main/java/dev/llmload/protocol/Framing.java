@@ -8,6 +8,8 @@ package dev.llmload.protocol;
 public enum Framing {
     /** Server-Sent Events: each event's {@code data} (with its {@code event} type) is one message. */
     SSE("text/event-stream"),
+    /** Newline-delimited JSON (Ollama's native API): each non-blank line is one message. */
+    NDJSON("application/x-ndjson"),
     /** The whole body is one message, decoded once it has all arrived. */
     WHOLE_BODY(null);
 

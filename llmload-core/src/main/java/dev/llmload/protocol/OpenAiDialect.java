@@ -57,10 +57,16 @@ public final class OpenAiDialect implements Dialect {
             json.writeStringField("model", options.model());
             if (options.api() == ApiKind.CHAT) {
                 json.writeArrayFieldStart("messages");
-                for (ChatMessage message : spec.messages()) {
+                int imagesAt = options.images() == null ? -1 : lastUserMessage(spec);
+                for (int m = 0; m < spec.messages().size(); m++) {
+                    ChatMessage message = spec.messages().get(m);
                     json.writeStartObject();
                     json.writeStringField("role", message.role());
-                    json.writeStringField("content", message.content());
+                    if (m == imagesAt) {
+                        writeWithImages(json, message.content(), spec.index());
+                    } else {
+                        json.writeStringField("content", message.content());
+                    }
                     json.writeEndObject();
                 }
                 json.writeEndArray();
@@ -89,6 +95,34 @@ public final class OpenAiDialect implements Dialect {
         return out.toByteArray();
     }
 
+    /** The message the images go with: the last from the user (the question they illustrate). */
+    private static int lastUserMessage(RequestSpec spec) {
+        for (int m = spec.messages().size() - 1; m >= 0; m--) {
+            if (spec.messages().get(m).role().equals("user")) {
+                return m;
+            }
+        }
+        return spec.messages().size() - 1;
+    }
+
+    /** Content as parts: the text, then each synthetic image as an {@code image_url} data URL. */
+    private void writeWithImages(JsonGenerator json, String text, long requestIndex) throws IOException {
+        json.writeArrayFieldStart("content");
+        json.writeStartObject();
+        json.writeStringField("type", "text");
+        json.writeStringField("text", text);
+        json.writeEndObject();
+        for (int i = 0; i < options.images().count(); i++) {
+            json.writeStartObject();
+            json.writeStringField("type", "image_url");
+            json.writeObjectFieldStart("image_url");
+            json.writeStringField("url", SyntheticImages.dataUrl(options.images(), options.seed(), requestIndex, i));
+            json.writeEndObject();
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+    }
+
     @Override
     public Framing streamFraming() {
         return Framing.SSE;
@@ -108,6 +142,11 @@ public final class OpenAiDialect implements Dialect {
             return null;
         }
         return chunk.error;
+    }
+
+    @Override
+    public String endMarker() {
+        return "data: [DONE]";
     }
 
     @Override
@@ -140,7 +179,7 @@ public final class OpenAiDialect implements Dialect {
             try (JsonParser parser = JSON.createParser(data)) {
                 chunk.read(parser);
             } catch (IOException | RuntimeException e) {
-                throw new MalformedMessageException("not a valid JSON chunk: " + abbreviate(data), e);
+                throw new MalformedMessageException("not a valid JSON chunk: " + JsonFields.abbreviate(data), e);
             }
             if (chunk.error != null) {
                 events.error(chunk.error);
@@ -161,7 +200,7 @@ public final class OpenAiDialect implements Dialect {
                 chunk.read(parser);
             } catch (IOException | RuntimeException e) {
                 throw new MalformedMessageException("not a valid JSON body: "
-                        + abbreviate(new String(body, StandardCharsets.UTF_8)), e);
+                        + JsonFields.abbreviate(new String(body, StandardCharsets.UTF_8)), e);
             }
             if (chunk.error != null) {
                 events.error(chunk.error);
@@ -320,10 +359,5 @@ public final class OpenAiDialect implements Dialect {
             }
             return existing == null ? more : existing + more;
         }
-    }
-
-    private static String abbreviate(String text) {
-        String oneLine = text.replaceAll("[\\r\\n]+", " ");
-        return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
     }
 }

@@ -1,5 +1,7 @@
 package dev.llmload.protocol;
 
+import dev.llmload.record.ServerTimings;
+
 /**
  * What a {@link ResponseDecoder} finds in a response, as typed events, in the order the server
  * sent them. Implemented by whoever measures the request; called on the request's event loop,
@@ -20,6 +22,16 @@ public interface ResponseEvents {
      */
     void text(String content, String reasoning, long nanos);
 
+    /**
+     * How many tokens the text event just reported carried, as the server counts them (SGLang's
+     * cumulative {@code completion_tokens}, differenced). Called right after that {@link #text};
+     * dialects whose server gives no per-event count never call it, and the local tokenizer counts.
+     */
+    void tokenCount(int tokens);
+
+    /** The server's own timings of the request (see {@link ServerTimings}); at most once per response. */
+    void serverTimings(ServerTimings timings);
+
     /** The server's token counts for the request (-1 for a count it did not give). */
     void usage(Usage usage);
 
@@ -30,8 +42,9 @@ public interface ResponseEvents {
     void error(String message);
 
     /**
-     * The dialect's own end-of-answer marker ({@code data: [DONE]} for OpenAI): the stream ended
-     * as the dialect says it should, not merely because the connection's body ended.
+     * The dialect's own end-of-answer marker ({@code data: [DONE]} for OpenAI, the final event of
+     * the native APIs): the stream ended as the dialect says it should, not merely because the
+     * connection's body ended. A stream without it fails as {@code protocol}.
      */
     void endMarker();
 }

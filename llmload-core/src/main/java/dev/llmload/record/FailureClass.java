@@ -2,6 +2,8 @@ package dev.llmload.record;
 
 /** Why a request failed, as reported per class in {@code results.errors} (DESIGN.md §3). */
 public enum FailureClass {
+    /** HTTP 3xx: the endpoint moved; llmload never follows a redirect (it would carry the key elsewhere). */
+    REDIRECT("redirect"),
     /** HTTP 4xx other than 429: usually a request the server refuses (too long, bad model name). */
     HTTP_4XX("http_4xx"),
     /** HTTP 429: the server or a gateway is rate limiting. */
@@ -13,7 +15,10 @@ public enum FailureClass {
     TIMEOUT("timeout"),
     /** HTTP 200, then an {@code error} object inside the stream. */
     STREAM_ERROR("stream_error"),
-    /** A malformed or truncated stream: bad JSON, or the connection closed before the stream ended. */
+    /**
+     * A malformed or truncated stream: bad JSON, the connection closed before the stream ended, a
+     * stream that ended without its end marker, or a response past one of the response limits.
+     */
     PROTOCOL("protocol"),
     /** Stopped by llmload itself: the run ended or was interrupted while the request was in flight. */
     CANCELLED("cancelled");
@@ -32,6 +37,9 @@ public enum FailureClass {
     public static FailureClass forHttpStatus(int status) {
         if (status == 429) {
             return RATE_LIMITED;
+        }
+        if (status >= 300 && status < 400) {
+            return REDIRECT;
         }
         return status >= 500 ? HTTP_5XX : HTTP_4XX;
     }

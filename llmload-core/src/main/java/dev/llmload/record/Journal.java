@@ -105,11 +105,46 @@ public final class Journal implements AutoCloseable {
                 json.writeNumber(count);
             }
             json.writeEndArray();
+            if (r.serverTimings() != null) {
+                writeServerTimings(json, r.serverTimings());
+            }
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return text.toString();
+    }
+
+    /** The server's own timings, as it reported them (milliseconds); fields it did not report are left out. */
+    private static void writeServerTimings(JsonGenerator json, ServerTimings s) throws IOException {
+        json.writeObjectFieldStart("server_timings");
+        writeReported(json, "load_ms", s.loadMs());
+        writeReported(json, "prefill_ms", s.prefillMs());
+        writeReported(json, "decode_ms", s.decodeMs());
+        writeReported(json, "total_ms", s.totalMs());
+        if (s.cachedPromptTokens() >= 0) {
+            json.writeNumberField("cached_prompt_tokens", s.cachedPromptTokens());
+        }
+        json.writeEndObject();
+    }
+
+    private static void writeReported(JsonGenerator json, String name, double ms) throws IOException {
+        if (!Double.isNaN(ms)) {
+            json.writeNumberField(name, Math.round(ms * 1000.0) / 1000.0);
+        }
+    }
+
+    private static ServerTimings readServerTimings(JsonNode node) {
+        if (node == null || !node.isObject()) {
+            return null;
+        }
+        return new ServerTimings(reported(node.get("load_ms")), reported(node.get("prefill_ms")),
+                reported(node.get("decode_ms")), reported(node.get("total_ms")),
+                node.hasNonNull("cached_prompt_tokens") ? node.get("cached_prompt_tokens").asInt() : -1);
+    }
+
+    private static double reported(JsonNode ms) {
+        return ms == null || !ms.isNumber() ? Double.NaN : ms.asDouble();
     }
 
     private static void writeMs(JsonGenerator json, String name, long nanos) throws IOException {
@@ -197,7 +232,8 @@ public final class Journal implements AutoCloseable {
                 textOrNull(n.get("finish_reason")),
                 n.get("streamed").asBoolean(),
                 textOrNull(n.get("retry_after")),
-                n.hasNonNull("session_id") ? new SessionTurn(n.get("session_id").asLong(), n.get("turn").asInt()) : null);
+                n.hasNonNull("session_id") ? new SessionTurn(n.get("session_id").asLong(), n.get("turn").asInt()) : null,
+                readServerTimings(n.get("server_timings")));
     }
 
     private static long nanos(JsonNode ms) {

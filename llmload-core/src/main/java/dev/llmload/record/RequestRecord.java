@@ -10,6 +10,7 @@ package dev.llmload.record;
  * @param outputTokens     from {@link #outputTokenSource}; 0 for a request that produced nothing
  * @param retryAfter       the response's {@code Retry-After} header, when it had one (rate limiting)
  * @param session          the session and turn of a multi-turn request; null outside sessions
+ * @param serverTimings    the server's own timings of the request (native APIs that report them); null otherwise
  */
 public record RequestRecord(
         long index,
@@ -26,7 +27,8 @@ public record RequestRecord(
         String finishReason,
         boolean streamed,
         String retryAfter,
-        SessionTurn session) {
+        SessionTurn session,
+        ServerTimings serverTimings) {
 
     public boolean succeeded() {
         return outcome instanceof Outcome.Success;

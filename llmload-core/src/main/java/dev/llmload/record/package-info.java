@@ -1,6 +1,7 @@
 /**
  * What a run keeps of each request: {@link dev.llmload.record.RequestRecord} with its
- * {@link dev.llmload.record.RequestTimings}, its outcome and failure class, and the journal
+ * {@link dev.llmload.record.RequestTimings}, its outcome and failure class, the server's own
+ * {@link dev.llmload.record.ServerTimings} where its API reports them, and the journal
  * ({@code requests.jsonl}) that holds them one line each.
  *
  * <p>Records are immutable values, made on the recorder thread and read anywhere afterwards. A

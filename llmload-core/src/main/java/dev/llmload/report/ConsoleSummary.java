@@ -2,7 +2,9 @@ package dev.llmload.report;
 
 import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.SteadyState;
+import dev.llmload.http.ServerText;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.metrics.ServerView;
 import dev.llmload.note.Note;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
@@ -44,6 +46,9 @@ public final class ConsoleSummary {
         line(out, "Request throughput (req/s):", number(r.requestThroughput()));
         line(out, "Output token throughput (tok/s):", number(r.outputTokenThroughput()));
         line(out, "Total token throughput (tok/s):", number(r.totalTokenThroughput()));
+        if (r.outputTokenThroughput() != null && r.outputTokenThroughput() == 0 && r.inputTokenThroughput() != null) {
+            line(out, "Input token throughput (tok/s):", number(r.inputTokenThroughput()));
+        }
         offeredVsAchieved(out, report.saturation());
         steadyState(out, r, report.steadyState());
         block(out, "Time to First Token", "TTFT", r.ttftMs());
@@ -51,6 +56,18 @@ public final class ConsoleSummary {
         block(out, "Time per Output Token (excl. 1st token)", "TPOT", r.tpotMs());
         block(out, "End-to-end Latency", "E2E", r.e2eLatencyMs());
         block(out, "Client Queue Time (gate and schedule lag)", "queue", r.clientQueueTimeMs());
+        if (r.serverView() != null) {
+            ServerView view = r.serverView();
+            ruler(out, "Server's own timings (" + view.requests() + " requests)", '-');
+            line(out, "Server prefill p50 (ms):", number(view.serverFirstTokenMs().p50()));
+            line(out, "Client TTFT p50, same requests (ms):", number(view.clientTtftMs().p50()));
+            line(out, "Server decode p50 (ms):", number(view.serverDecodeMs().p50()));
+            line(out, "Server total p50 (ms):", number(view.serverTotalMs().p50()));
+            line(out, "Client E2E p50, same requests (ms):", number(view.clientE2eMs().p50()));
+        }
+        if (report.efficiency() != null) {
+            efficiency(out, report.efficiency());
+        }
         ruler(out, "Errors", '-');
         line(out, "Success rate:", percent(r.successRate()));
         line(out, "Error rate:", percent(r.errorRate()));
@@ -58,6 +75,10 @@ public final class ConsoleSummary {
         for (Map.Entry<String, RunResults.ErrorClassSummary> e : r.errors().entrySet()) {
             line(out, "  " + e.getKey() + ":", e.getValue().count() + " (" + percent(e.getValue().rate()) + ")"
                     + (e.getValue().samples().isEmpty() ? "" : " e.g. " + oneLine(e.getValue().samples().getFirst())));
+        }
+        if (report.client() != null) {
+            ruler(out, "Client (llmload itself)", '-');
+            out.append(report.client().verdict()).append('\n');
         }
         if (!report.notes().isEmpty()) {
             ruler(out, "Notes", '-');
@@ -124,6 +145,24 @@ public final class ConsoleSummary {
         };
     }
 
+    private static void efficiency(StringBuilder out, Efficiency e) {
+        ruler(out, "Cost and energy", '-');
+        if (e.gpuHourPrice() != null) {
+            line(out, "GPU-hour price:", number(e.gpuHourPrice()) + " " + e.currency()
+                    + (e.gpuCount() == null ? ", GPU count unknown" : " x " + e.gpuCount() + " GPUs"));
+            line(out, "Cost per 1M output tokens:", money(e.costPerMillionOutputTokens(), e.currency()));
+            line(out, "Cost per 1M total tokens:", money(e.costPerMillionTotalTokens(), e.currency()));
+        }
+        if (e.gpuPowerWatts() != null) {
+            line(out, "GPU power, mean / idle (W):", number(e.gpuPowerWatts()) + " / " + number(e.gpuIdlePowerWatts()));
+            line(out, "Energy per output token (J):", number(e.energyPerOutputTokenJoules()));
+        }
+    }
+
+    private static String money(Double amount, String currency) {
+        return amount == null ? "n/a" : String.format(Locale.ROOT, "%.4f %s", amount, currency);
+    }
+
     private static String describeLoad(RunReport.Load load) {
         if ("open".equals(load.mode())) {
             String text = "open loop, " + number(load.requestRate()) + " req/s " + load.arrival()
@@ -158,7 +197,8 @@ public final class ConsoleSummary {
     }
 
     private static void line(StringBuilder out, String label, String value) {
-        out.append(String.format(Locale.ROOT, "%-40s%s%n", label, value == null ? "n/a" : value));
+        // Values may come from a journal written by another version, or edited: escaped again for the terminal.
+        out.append(String.format(Locale.ROOT, "%-40s%s%n", label, value == null ? "n/a" : ServerText.clean(value)));
     }
 
     private static String tokens(Summary summary) {
@@ -177,7 +217,7 @@ public final class ConsoleSummary {
     }
 
     private static String oneLine(String text) {
-        String flat = text.replaceAll("\\s+", " ");
+        String flat = ServerText.clean(text.replaceAll("\\s+", " "));
         return flat.length() > 120 ? flat.substring(0, 120) + "..." : flat;
     }
 }

@@ -36,6 +36,7 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         Saturation saturation = Saturation.of(records, config.load());
         SteadyState steady = SteadyState.of(records, slo);
         return new Measurements(results, TimeSeries.of(records), ScheduleFidelity.of(records, config.load(), gate),
-                saturation, steady, NoteDetector.detect(records, results, config.load(), gate, saturation, steady));
+                saturation, steady, NoteDetector.detect(records, results, config.load(), gate,
+                        config.target().stream(), saturation, steady));
     }
 }

@@ -5,6 +5,7 @@ import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
+import dev.llmload.client.ClientCost;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.config.RunConfig;
 import dev.llmload.note.Note;
@@ -15,12 +16,13 @@ import java.util.List;
 /**
  * {@code report.json}: the full record of one run, with the top-level keys of DESIGN.md §5
  * (serialised in snake_case), plus the resolved {@code config} that repeats the run and the
- * per-second {@code timeseries} of the measured phase, and {@code schedule}, how well the client
- * kept its schedule (null for a closed loop of independent requests), and {@code saturation}, the
- * load offered beside the load served (null when nothing was measured), and {@code steady_state},
- * the window of the run in steady state with its own results (null for fewer than 50 measured
- * requests). Unknown values are null,
- * never guessed.
+ * per-second {@code timeseries} of the measured phase, {@code efficiency}, the cost and energy per
+ * token (null without a GPU price or power readings), and {@code schedule}, how well the client
+ * kept its schedule (null for a closed loop of independent requests), and {@code client}, what
+ * llmload itself cost while it measured (null when it was not recorded: a run rebuilt after a
+ * crash, a merge of segments), {@code saturation}, the load offered beside the load served (null
+ * when nothing was measured), and {@code steady_state}, the window of the run in steady state with
+ * its own results (null for fewer than 50 measured requests). Unknown values are null, never guessed.
  */
 public record RunReport(
         int schemaVersion,
@@ -33,10 +35,12 @@ public record RunReport(
         Data data,
         RunResults results,
         TelemetrySummary telemetry,
+        Efficiency efficiency,
         List<Note> notes,
         RunConfig config,
         TimeSeries timeseries,
         ScheduleFidelity schedule,
+        ClientCost client,
         Saturation saturation,
         SteadyState steadyState) {
 
@@ -46,21 +50,26 @@ public record RunReport(
      * This report with everything that derives from the requests replaced by {@code measurements}:
      * results, the measured token shapes, the time series, the schedule and the tool's notes on the
      * requests (which go first, as at the end of a run). The run's own record (model, service,
-     * config, telemetry, the telemetry's and the user's notes) is kept. Used at the end of a run and
-     * by {@code llmload report}, so a rebuilt report equals the original.
+     * config, telemetry, the client's cost, and the notes of the telemetry, the client and the user)
+     * is kept. Used at the end of a run and by {@code llmload report}, so a rebuilt report equals
+     * the original.
      */
     public RunReport withMeasurements(Measurements measurements, String endedAt, boolean interrupted) {
         List<Note> allNotes = new java.util.ArrayList<>(measurements.notes());
         notes.stream().filter(n -> !NoteDetector.KINDS.contains(n.kind())).forEach(allNotes::add);
         RunResults newResults = measurements.results();
         return new RunReport(schemaVersion, tool,
-                new Run(run.id(), run.startedAt(), endedAt, run.commandLine(), run.seed(), interrupted, run.client()),
+                new Run(run.id(), run.startedAt(), endedAt, run.commandLine(), run.seed(), interrupted, run.client(),
+                        run.segment(), run.segments()),
                 model, service, hardware, load,
                 new Data(data.source(), data.contentHash(),
                         new TokenShape(data.inputTokens().requested(), newResults.inputTokens()),
                         new TokenShape(data.outputTokens().requested(), newResults.outputTokens())),
-                newResults, telemetry, List.copyOf(allNotes), config, measurements.timeseries(),
-                measurements.schedule(), measurements.saturation(), measurements.steadyState());
+                newResults, telemetry,
+                Efficiency.of(newResults, hardware == null ? null : hardware.gpuCount(), telemetry,
+                        config == null ? null : config.output().gpuHourPrice()),
+                List.copyOf(allNotes), config, measurements.timeseries(),
+                measurements.schedule(), client, measurements.saturation(), measurements.steadyState());
     }
 
     public record Tool(String name, String version) {}
@@ -68,9 +77,50 @@ public record RunReport(
     /**
      * @param interrupted true when the run was stopped (Ctrl-C, SIGTERM) before it finished
      * @param client      the machine llmload ran on; never the server's hardware
+     * @param segment     the segment this run sent of a run spread over hosts, and how its start went;
+     *                    absent for a whole run
+     * @param segments    the segments a merged run was made of ({@code llmload merge}); absent otherwise
      */
     public record Run(String id, String startedAt, String endedAt, String commandLine, long seed, boolean interrupted,
-                      ClientHost client) {}
+                      ClientHost client,
+                      @com.fasterxml.jackson.annotation.JsonInclude(
+                              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) SegmentStart segment,
+                      @com.fasterxml.jackson.annotation.JsonInclude(
+                              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) List<SegmentSummary> segments) {
+
+        public Run(String id, String startedAt, String endedAt, String commandLine, long seed, boolean interrupted,
+                   ClientHost client) {
+            this(id, startedAt, endedAt, commandLine, seed, interrupted, client, null, null);
+        }
+    }
+
+    /**
+     * One segment of a merged run, from its own journal.
+     *
+     * @param directory      the segment's directory name
+     * @param requests       requests it attempted (measured)
+     * @param errorRate      failed of attempted
+     * @param startErrorMs   its start error by its own clock (see {@link SegmentStart#startErrorMs})
+     * @param sendLagP99Ms   p99 of its client queue time: how late it sent (open loop) or waited at a gate
+     */
+    public record SegmentSummary(int index, String directory, long requests, long succeeded, Double errorRate,
+                                 Double requestThroughput, Double outputTokenThroughput, Double startErrorMs,
+                                 Double sendLagP99Ms) {}
+
+    /**
+     * One segment's part and start (docs/distributed.md).
+     *
+     * @param index           this segment, 0 to count − 1
+     * @param count           the number of segments
+     * @param startAt         {@code --start-at} as written; null when the segment started when ready
+     * @param target          the instant it resolved to (RFC 3339); null without {@code --start-at}
+     * @param originWallClock when this host's clock read the run's start, as this host saw it
+     * @param startErrorMs    originWallClock − target by this host's clock: its own start error,
+     *                        beside which the clock's own offset (clockSync) must be read
+     * @param clockSync       what the operating system says about this host's clock
+     */
+    public record SegmentStart(int index, int count, String startAt, String target, String originWallClock,
+                               Double startErrorMs, dev.llmload.segment.ClockSync clockSync) {}
 
     /** @param maxModelLen the server's context length as it reported it; null when it did not */
     public record Model(String name, String parameters, String precision, String quantization, Integer maxModelLen) {}

@@ -3,6 +3,10 @@ package dev.llmload.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.http.Endpoint;
+import dev.llmload.http.ServerText;
+import dev.llmload.http.KeyHeader;
+import dev.llmload.protocol.AnthropicDialect;
+import dev.llmload.protocol.ApiKind;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -13,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Asks the server what it is before any load is sent: {@code /v1/models} (model name,
@@ -22,7 +27,7 @@ import java.util.Locale;
  * here with a one-line reason; an endpoint that does not answer just leaves its fields null.
  * Uses the JDK client, apart from the load's.
  */
-public final class ServerProbe {
+final class ServerProbe {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -42,6 +47,15 @@ public final class ServerProbe {
 
     /** @param insecure skip TLS certificate checks, as the load's client does with {@code --insecure} */
     public static ServerInfo probe(Endpoint endpoint, String apiKey, boolean insecure) throws RunException {
+        return probe(endpoint, apiKey, ApiKind.CHAT, insecure);
+    }
+
+    /**
+     * @param api the API the run will speak: its key travels in that API's header (Anthropic's
+     *            {@code x-api-key} with {@code anthropic-version}, else a bearer token)
+     */
+    public static ServerInfo probe(Endpoint endpoint, String apiKey, ApiKind api, boolean insecure) throws RunException {
+        Map<String, String> auth = authHeaders(apiKey, api);
         HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1);
         if (insecure) {
             builder.sslContext(TrustEverything.sslContext());
@@ -50,7 +64,7 @@ public final class ServerProbe {
         String modelsUrl = endpoint.url("/models");
         HttpResponse<String> models;
         try {
-            models = client.send(request(modelsUrl, apiKey, TIMEOUT), HttpResponse.BodyHandlers.ofString());
+            models = client.send(request(modelsUrl, auth, TIMEOUT), HttpResponse.BodyHandlers.ofString());
         } catch (HttpConnectTimeoutException e) {
             throw new RunException("cannot reach " + endpoint + ": connection timed out after " + TIMEOUT.toSeconds() + " s");
         } catch (ConnectException e) {
@@ -84,10 +98,12 @@ public final class ServerProbe {
             maxModelLen = maxModelLen != null ? maxModelLen : integer(first.path("meta").get("n_ctx_train"));
         }
         String framework = frameworkOf(ownedBy);
-        String version = text(json(get(client, endpoint.rootUrl("/version"), apiKey)).get("version"));
-        if (framework == null || framework.equals(ownedBy)) {
-            JsonNode tgi = json(get(client, endpoint.rootUrl("/info"), apiKey));
-            JsonNode llamaCpp = tgi.has("model_id") ? null : json(get(client, endpoint.rootUrl("/props"), apiKey));
+        String version = text(json(get(client, endpoint.rootUrl("/version"), auth)).get("version"));
+        // Only an owner that names no engine llmload knows leaves the engine to the metadata endpoints:
+        // the simulator serves TGI's /info too, and is still the simulator.
+        if (framework == null || !KNOWN_FRAMEWORKS.contains(framework)) {
+            JsonNode tgi = json(get(client, endpoint.rootUrl("/info"), auth));
+            JsonNode llamaCpp = tgi.has("model_id") ? null : json(get(client, endpoint.rootUrl("/props"), auth));
             if (tgi.has("model_id")) {
                 framework = "tgi";
                 version = version != null ? version : text(tgi.get("version"));
@@ -97,7 +113,7 @@ public final class ServerProbe {
                 maxModelLen = maxModelLen != null ? maxModelLen
                         : integer(llamaCpp.path("default_generation_settings").get("n_ctx"));
             } else {
-                JsonNode ollama = json(get(client, endpoint.rootUrl("/api/version"), apiKey));
+                JsonNode ollama = json(get(client, endpoint.rootUrl("/api/version"), auth));
                 if (ollama.has("version")) {
                     framework = "ollama";
                     version = version != null ? version : text(ollama.get("version"));
@@ -106,6 +122,55 @@ public final class ServerProbe {
         }
         return new ServerInfo(model, maxModelLen, framework, version);
     }
+
+    /**
+     * The API of {@code --api auto}: chat, when the server answered {@code /v1/models} with a model
+     * (an OpenAI-compatible server). Otherwise the run stops with one line: which native API the
+     * server answers and the flag that speaks it, or that it answers none llmload knows. Never a
+     * silent guess.
+     */
+    public static ApiKind resolveAuto(Endpoint openAi, ServerInfo server, String apiKey, boolean insecure)
+            throws RunException {
+        if (server.model() != null) {
+            return ApiKind.CHAT;
+        }
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1);
+        if (insecure) {
+            builder.sslContext(TrustEverything.sslContext());
+        }
+        HttpClient client = builder.build();
+        String nativeApi = nativeApiOf(client, openAi, authHeaders(apiKey, ApiKind.CHAT));
+        if (nativeApi != null) {
+            throw new RunException("the server at " + openAi.rootUrl("") + " answers no OpenAI API (/v1/models) but "
+                    + nativeApi + "; give --api and --model");
+        }
+        throw new RunException("the server at " + openAi + " answers no OpenAI API (/v1/models) and no native API llmload"
+                + " knows; give --api (" + ApiKind.names() + ") and --model");
+    }
+
+    /** Which native API the server answers, as the flag that speaks it; null for none known. */
+    private static String nativeApiOf(HttpClient client, Endpoint endpoint, Map<String, String> auth) {
+        if (json(get(client, endpoint.rootUrl("/info"), auth)).has("model_id")) {
+            return "TGI's native API: use --api tgi";
+        }
+        if (json(get(client, endpoint.rootUrl("/props"), auth)).has("default_generation_settings")) {
+            return "llama.cpp's native API: use --api llamacpp";
+        }
+        if (json(get(client, endpoint.rootUrl("/api/version"), auth)).has("version")) {
+            return "Ollama's native API: use --api ollama or --api ollama-chat";
+        }
+        if (json(get(client, endpoint.rootUrl("/get_model_info"), auth)).has("model_path")) {
+            return "SGLang's native API: use --api sglang";
+        }
+        if (json(get(client, endpoint.rootUrl("/v2"), auth)).has("extensions")) {
+            return "Triton's generate extension: use --api triton";
+        }
+        return null;
+    }
+
+    /** The engines {@link #frameworkOf} recognises in a model's {@code owned_by}. */
+    private static final java.util.Set<String> KNOWN_FRAMEWORKS =
+            java.util.Set.of("vllm", "sglang", "llama.cpp", "trtllm-serve", "llmload-sim");
 
     /** The engine a model's {@code owned_by} names; other values are kept as they are. */
     static String frameworkOf(String ownedBy) {
@@ -122,9 +187,9 @@ public final class ServerProbe {
         };
     }
 
-    private static HttpResponse<String> get(HttpClient client, String url, String apiKey) {
+    private static HttpResponse<String> get(HttpClient client, String url, Map<String, String> auth) {
         try {
-            return client.send(request(url, apiKey, METADATA_TIMEOUT), HttpResponse.BodyHandlers.ofString());
+            return client.send(request(url, auth, METADATA_TIMEOUT), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             return null;
         } catch (InterruptedException e) {
@@ -147,16 +212,27 @@ public final class ServerProbe {
         }
     }
 
-    private static HttpRequest request(String url, String apiKey, Duration timeout) {
+    private static HttpRequest request(String url, Map<String, String> auth, Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET();
-        if (apiKey != null && !apiKey.isEmpty()) {
-            builder.header("Authorization", "Bearer " + apiKey);
-        }
+        auth.forEach(builder::header);
         return builder.build();
     }
 
+    /** The headers that carry the key (never logged) for {@code api}, with the ones that API requires beside it. */
+    private static Map<String, String> authHeaders(String apiKey, ApiKind api) {
+        Map<String, String> headers = new java.util.LinkedHashMap<>();
+        KeyHeader keyHeader = api == ApiKind.ANTHROPIC ? KeyHeader.X_API_KEY : KeyHeader.BEARER;
+        if (apiKey != null && !apiKey.isEmpty()) {
+            headers.put(keyHeader.headerName(), keyHeader.value(apiKey));
+        }
+        if (api == ApiKind.ANTHROPIC) {
+            headers.putAll(AnthropicDialect.HEADERS);
+        }
+        return headers;
+    }
+
     private static String text(JsonNode node) {
-        return node == null || node.isNull() || !node.isValueNode() ? null : node.asText();
+        return node == null || node.isNull() || !node.isValueNode() ? null : ServerText.clean(node.asText());
     }
 
     private static Integer integer(JsonNode node) {

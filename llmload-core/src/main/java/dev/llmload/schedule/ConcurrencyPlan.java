@@ -97,4 +97,28 @@ public sealed interface ConcurrencyPlan {
             return Optional.of(total);
         }
     }
+
+    /**
+     * Part {@code index} of {@code count} of a whole plan, for a run spread over hosts: at every
+     * moment the whole's concurrency divided as equally as it goes, the first {@code whole mod count}
+     * parts one more (16 over 3: 6, 5, 5), so the parts add up to the whole at every moment.
+     */
+    record Part(ConcurrencyPlan whole, int index, int count) implements ConcurrencyPlan {
+        public Part {
+            if (count < 1 || index < 0 || index >= count) {
+                throw new IllegalArgumentException("part " + index + " of " + count);
+            }
+        }
+
+        @Override
+        public int concurrencyAt(long elapsedNanos) {
+            int total = whole.concurrencyAt(elapsedNanos);
+            return total / count + (index < total % count ? 1 : 0);
+        }
+
+        @Override
+        public Optional<Duration> length() {
+            return whole.length();
+        }
+    }
 }

@@ -4,6 +4,7 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.ServerTimings;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.record.TokenSource;
 import java.util.Arrays;
@@ -32,7 +33,7 @@ public final class Records {
         return new RequestRecord(index, "r" + index, warmup,
                 new RequestTimings(nanos(intendedMs), nanos(sentMs), first, first, first, end, times), counts, status,
                 outcome, inputTokens, true, Arrays.stream(counts).sum(), TokenSource.SERVER,
-                outcome instanceof Outcome.Success ? "length" : null, true, null, null);
+                outcome instanceof Outcome.Success ? "length" : null, true, null, null, null);
     }
 
     /** A failure without any token that ends at {@code endMs}. */
@@ -41,7 +42,7 @@ public final class Records {
         return new RequestRecord(index, "r" + index, false,
                 new RequestTimings(nanos(intendedMs), nanos(sentMs), RequestTimings.NEVER, RequestTimings.NEVER,
                         RequestTimings.NEVER, nanos(endMs), new long[0]),
-                new int[0], status, failure, 100, false, 0, TokenSource.SERVER, null, true, null, null);
+                new int[0], status, failure, 100, false, 0, TokenSource.SERVER, null, true, null, null, null);
     }
 
     public static RequestRecord failed(long index, double atMs, FailureClass failureClass, int status, String message) {
@@ -57,13 +58,20 @@ public final class Records {
         return new RequestRecord(index, "r" + index, false,
                 new RequestTimings(nanos(sentMs), nanos(sentMs), nanos(endMs), RequestTimings.NEVER,
                         RequestTimings.NEVER, nanos(endMs), new long[0]),
-                new int[0], 200, Outcome.SUCCESS, 100, true, outputTokens, TokenSource.SERVER, "stop", false, null, null);
+                new int[0], 200, Outcome.SUCCESS, 100, true, outputTokens, TokenSource.SERVER, "stop", false, null, null, null);
     }
 
     /** The same record as answered with a {@code Retry-After} header. */
     public static RequestRecord withRetryAfter(RequestRecord r, String retryAfter) {
         return new RequestRecord(r.index(), r.requestId(), r.warmup(), r.timings(), r.tokenEventCounts(), r.httpStatus(),
                 r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
-                r.finishReason(), r.streamed(), retryAfter, r.session());
+                r.finishReason(), r.streamed(), retryAfter, r.session(), r.serverTimings());
+    }
+
+    /** The same record with the server's own timings, as a native API reports them. */
+    public static RequestRecord withServerTimings(RequestRecord r, dev.llmload.record.ServerTimings server) {
+        return new RequestRecord(r.index(), r.requestId(), r.warmup(), r.timings(), r.tokenEventCounts(), r.httpStatus(),
+                r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
+                r.finishReason(), r.streamed(), r.retryAfter(), r.session(), server);
     }
 }

@@ -20,7 +20,7 @@ class RunConfigTest {
 
     /** A closed loop with a profile and most options set, as the command line would build it. */
     private static RunConfig closed() {
-        return RunConfig.builder().url("http://127.0.0.1:8000").model("m").concurrency(8)
+        return RunConfig.builder().url("http://127.0.0.1:8000").api("chat").model("m").concurrency(8)
                 .concurrencyProfile("ramp:1:8:10s").numRequests(100L).duration(Duration.ofSeconds(30)).warmup("5")
                 .inputTokens("256").outputTokens("128").rangeRatio(0.1).sharedPrefix("4:64:zipf:1.2").seed(3)
                 .firstTokenTimeout(Duration.ofSeconds(3)).serverKind("vllm").gpuMetrics(List.of("http://g:9400/metrics"))

@@ -7,6 +7,7 @@ import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.RequestOptions;
+import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import java.time.Duration;
 import java.util.List;
@@ -15,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Whether a stream carried its dialect's end marker travels with the finished request, over a
- * real loopback exchange. A stream that ends without it still counts as a success for now; the
- * fact is there for the rule that will class it.
+ * real loopback exchange; a stream that ends without it was cut short and fails as {@code protocol},
+ * keeping what it measured.
  */
 @Tag("loopback")
 class EndMarkerTest {
@@ -49,11 +50,14 @@ class EndMarkerTest {
     }
 
     @Test
-    void aStreamCutBeforeDoneSaysSoAndKeepsItsTimings() throws Exception {
+    void aStreamCutBeforeDoneIsAProtocolFailureThatKeepsItsTimings() throws Exception {
         FinishedRequest finished = answer(List.of(new ScriptedSseServer.Step(TOKEN, 0),
                 new ScriptedSseServer.Step(USAGE, 0)));
 
-        assertThat(finished.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(finished.outcome()).isInstanceOfSatisfying(Outcome.Failure.class, failure -> {
+            assertThat(failure.failureClass()).isEqualTo(FailureClass.PROTOCOL);
+            assertThat(failure.message()).isEqualTo("the stream ended without data: [DONE] (after 1 token events)");
+        });
         assertThat(finished.endMarkerSeen()).isFalse();
         assertThat(finished.timings().tokenEventNanos()).hasSize(1);
         assertThat(finished.usage().completionTokens()).isEqualTo(1);

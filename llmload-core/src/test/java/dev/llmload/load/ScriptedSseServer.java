@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 
 /**
- * A loopback HTTP server that answers every POST with a scripted SSE stream: each step writes its
+ * A loopback HTTP server that answers every POST (on any path) with a scripted stream: each step writes its
  * bytes, flushes, then sleeps. It stands in for servers whose exact wire behaviour a test needs
  * (a role-only first chunk, a late first token) and is independent of llmload's own code.
  */
@@ -27,13 +27,23 @@ final class ScriptedSseServer implements AutoCloseable {
     private final String scheme;
 
     private final AtomicInteger answered = new AtomicInteger();
+    /** The path and headers of the last request answered from the script. */
+    private volatile String lastPath;
+    private volatile com.sun.net.httpserver.Headers lastHeaders;
 
     ScriptedSseServer(List<Step> steps) throws IOException {
-        this(steps, null);
+        this(steps, null, "text/event-stream");
     }
 
-    /** @param tls serve https with this context; null for plain http */
     ScriptedSseServer(List<Step> steps, SSLContext tls) throws IOException {
+        this(steps, tls, "text/event-stream");
+    }
+
+    /**
+     * @param tls         serve https with this context; null for plain http
+     * @param contentType the media type of the scripted answer, which every POST on any path gets
+     */
+    ScriptedSseServer(List<Step> steps, SSLContext tls, String contentType) throws IOException {
         InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         if (tls == null) {
             server = HttpServer.create(address, 0);
@@ -51,10 +61,17 @@ final class ScriptedSseServer implements AutoCloseable {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
-        server.createContext("/v1/chat/completions", exchange -> {
+        server.createContext("/", exchange -> {
             exchange.getRequestBody().readAllBytes();
+            if (!exchange.getRequestMethod().equals("POST")) {
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+                return;
+            }
+            lastPath = exchange.getRequestURI().getPath();
+            lastHeaders = exchange.getRequestHeaders();
             answered.incrementAndGet();
-            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.getResponseHeaders().set("Content-Type", contentType);
             exchange.sendResponseHeaders(200, 0);
             try (OutputStream out = exchange.getResponseBody()) {
                 for (Step step : steps) {
@@ -69,6 +86,16 @@ final class ScriptedSseServer implements AutoCloseable {
             }
         });
         server.start();
+    }
+
+    /** The path of the last request answered from the script. */
+    String lastPath() {
+        return lastPath;
+    }
+
+    /** A header of the last request answered from the script; null when it had none. */
+    String lastHeader(String name) {
+        return lastHeaders == null ? null : lastHeaders.getFirst(name);
     }
 
     /** How many completion requests arrived so far. */

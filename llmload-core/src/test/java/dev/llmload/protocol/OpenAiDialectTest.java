@@ -16,7 +16,7 @@ class OpenAiDialectTest {
 
     private final Dialect dialect = Dialect.of(new RequestOptions(ApiKind.CHAT, "m", true, false, null));
     private final List<String> events = new ArrayList<>();
-    private final ResponseDecoder decoder = dialect.newDecoder(new Recording(events));
+    private final ResponseDecoder decoder = dialect.newDecoder(new RecordingEvents(events));
 
     @Test
     void aRoleOnlyFirstChunkIsNoTokenEvent() {
@@ -83,7 +83,7 @@ class OpenAiDialectTest {
         assertThat(events).containsExactly("usage 5/2", "finish length", "text content=Hi there reasoning=null at 42");
 
         events.clear();
-        dialect.newDecoder(new Recording(events)).body(utf8("""
+        dialect.newDecoder(new RecordingEvents(events)).body(utf8("""
                 {"error":{"message":"bad model"},"choices":[{"message":{"content":"ignored"}}]}"""), 7);
         assertThat(events).containsExactly("error bad model");
 
@@ -103,7 +103,7 @@ class OpenAiDialectTest {
     void theSampleStreamCarriesTokenEventsAndEndsWithTheEndMarker() {
         byte[] sample = dialect.sampleStream();
         List<String> seen = new ArrayList<>();
-        ResponseDecoder reader = dialect.newDecoder(new Recording(seen));
+        ResponseDecoder reader = dialect.newDecoder(new RecordingEvents(seen));
         new dev.llmload.http.sse.SseDecoder((type, data, nanos) -> reader.message(type, data, nanos))
                 .feed(sample, 0, sample.length, 5);
         assertThat(seen).filteredOn(e -> e.startsWith("text")).hasSize(3);
@@ -112,33 +112,5 @@ class OpenAiDialectTest {
 
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Writes each event down as a line, so a test compares them in order. */
-    private record Recording(List<String> events) implements ResponseEvents {
-        @Override
-        public void text(String content, String reasoning, long nanos) {
-            events.add("text content=" + content + " reasoning=" + reasoning + " at " + nanos);
-        }
-
-        @Override
-        public void usage(Usage usage) {
-            events.add("usage " + usage.promptTokens() + "/" + usage.completionTokens());
-        }
-
-        @Override
-        public void finishReason(String reason) {
-            events.add("finish " + reason);
-        }
-
-        @Override
-        public void error(String message) {
-            events.add("error " + message);
-        }
-
-        @Override
-        public void endMarker() {
-            events.add("end");
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.client.Recordings;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RunResults;
@@ -66,7 +67,7 @@ final class ReportFixtures {
             RequestTimings timings = new RequestTimings(slotFree[slot], sent, failed ? -1 : sent + ms(ttftMs * 0.9),
                     failed ? -1 : firstToken, failed ? -1 : firstToken, end, events);
             records.add(new RequestRecord(i, "req-" + i, i < 10, timings, counts, failed && i % 2 == 0 ? 503 : 200,
-                    outcome, input, true, tokens, TokenSource.SERVER, failed ? null : "length", true, null, null));
+                    outcome, input, true, tokens, TokenSource.SERVER, failed ? null : "length", true, null, null, null));
             slotFree[slot] = end;
         }
         records.sort((a, b) -> Long.compare(a.timings().endNanos(), b.timings().endNanos()));
@@ -96,11 +97,13 @@ final class ReportFixtures {
                         new RunReport.TokenShape("128", results.outputTokens())),
                 results,
                 null,
+                null,
                 List.of(new Note("timeouts", "2 requests hit the first-token timeout"),
                         new Note("user", "baseline <b>before</b> the scheduler change")),
                 config,
                 TimeSeries.of(records),
                 null,
+                Recordings.cleanCost(Math.max(1, TimeSeries.of(records).seconds().size())),
                 Saturation.of(records, Load.closed(concurrency)),
                 SteadyState.of(records, null));
     }

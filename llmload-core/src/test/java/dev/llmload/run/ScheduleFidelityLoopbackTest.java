@@ -168,7 +168,7 @@ class ScheduleFidelityLoopbackTest {
     private static double prefixCacheHits(String sharedPrefix, Path out) throws Exception {
         try (SimServer sim = SimServer.start(dev.llmload.sim.server.SimConfig.load(null, Map.of("speedup", 10.0)))) {
             RunConfig config = SimulatorRuns.closedLoop(sim.url(), 2, 40, 32, 2, out);
-            Data data = Data.of("32", "2", null, null, null, sharedPrefix, "cl100k_base");
+            Data data = Data.of("32", "2", null, null, null, sharedPrefix, "cl100k_base", 1, null);
             BenchmarkRun.Result result = SimulatorRuns.run(withData(config, data, null));
             assertThat(result.records()).hasSize(40).allMatch(RequestRecord::succeeded);
             String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(sim.url() + "/metrics"))

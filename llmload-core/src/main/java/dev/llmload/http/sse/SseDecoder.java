@@ -40,7 +40,7 @@ import java.util.Arrays;
  * buffers; a dispatched event costs one {@code String} for its data (plus one for its type when an
  * {@code event} field is present).
  */
-public final class SseDecoder {
+public final class SseDecoder implements StreamFramer {
 
     /** Receives each complete event, on the thread that called {@link #feed}. */
     public interface Listener {
@@ -77,6 +77,7 @@ public final class SseDecoder {
      *
      * @param nanos when the bytes were read; passed on with every event they complete
      */
+    @Override
     public void feed(ByteBuf in, long nanos) {
         int index = in.readerIndex();
         int end = in.writerIndex();
@@ -107,6 +108,7 @@ public final class SseDecoder {
     }
 
     /** The input has ended: an event not yet terminated by a blank line is dropped. */
+    @Override
     public void endOfStream() {
         line.reset();
         data.reset();

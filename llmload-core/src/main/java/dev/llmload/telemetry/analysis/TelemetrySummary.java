@@ -123,12 +123,15 @@ public record TelemetrySummary(
      * One GPU over the window, from the samples taken inside it.
      *
      * @param memoryUsedMaxShare highest memory used over memory total, 0–1
+     * @param powerWattsMean     mean power draw over the samples inside the window, W
+     * @param idlePowerWatts     mean power draw over the samples taken before the window (before the
+     *                           first measured request), W; null when none was taken then
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record GpuStats(String source, int index, String name, String uuid, String host,
                            Double utilizationMean, Double utilizationMax, Double engineActiveMean,
                            Double memoryUsedGibMax, Double memoryTotalGib, Double memoryUsedMaxShare,
-                           Double powerWattsMean) {}
+                           Double powerWattsMean, Double idlePowerWatts) {}
 
     /**
      * Second {@code second} of the window, [start + k s, start + (k+1) s): the last reading taken

@@ -218,9 +218,13 @@ public final class WindowAnalysis {
 
     private static GpuSummary gpuSummary(List<GpuReading> gpu, List<SecondRow> perSecond, long start, long end) {
         Map<String, List<GpuSample>> byGpu = new LinkedHashMap<>();
+        Map<String, List<Double>> idlePower = new LinkedHashMap<>();
         for (GpuReading reading : gpu) {
             if (reading.nanos() >= start && reading.nanos() <= end) {
                 byGpu.computeIfAbsent(reading.sample().key(), k -> new ArrayList<>()).add(reading.sample());
+            } else if (reading.nanos() < start) {
+                idlePower.computeIfAbsent(reading.sample().key(), k -> new ArrayList<>())
+                        .add(reading.sample().powerWatts());
             }
         }
         if (byGpu.isEmpty()) {
@@ -240,7 +244,8 @@ public final class WindowAnalysis {
                     usedMax == null ? null : usedMax / MIB_PER_GIB,
                     total == null ? null : total / MIB_PER_GIB,
                     shareMax,
-                    mean(samples.stream().map(GpuSample::powerWatts).toList())));
+                    mean(samples.stream().map(GpuSample::powerWatts).toList()),
+                    mean(idlePower.getOrDefault(latest.key(), List.of()))));
         }
         return new GpuSummary(
                 mean(stats.stream().map(GpuStats::utilizationMean).toList()),

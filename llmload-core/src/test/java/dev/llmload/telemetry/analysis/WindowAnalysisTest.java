@@ -169,6 +169,10 @@ class WindowAnalysisTest {
         assertThat(gpu.memoryUsedGibMax()).isEqualTo(3.5);
         assertThat(gpu.memoryTotalGib()).isEqualTo(4.0);
         assertThat(summary.hardware()).isEqualTo(new Hardware("T", 2, 2.0));
+        // Power inside the window; idle from the readings before it: g0 has one (9.0 s), g1 none.
+        assertThat(g0.powerWattsMean()).isEqualTo(100.0);
+        assertThat(g0.idlePowerWatts()).isEqualTo(100.0);
+        assertThat(gpu.gpus().get(1).idlePowerWatts()).isNull();
     }
 
     @Test

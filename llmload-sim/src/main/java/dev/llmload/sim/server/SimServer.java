@@ -117,7 +117,8 @@ public final class SimServer implements AutoCloseable {
                         TimeUnit.MILLISECONDS);
             }
             return new SimServer(services, group, channel, inboxes);
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
+            // Exception, not RuntimeException: Netty throws a failed bind's BindException unchecked.
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             engine.close();
             if (groundTruth != null) {

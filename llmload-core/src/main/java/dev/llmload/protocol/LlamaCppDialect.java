@@ -1,0 +1,154 @@
+package dev.llmload.protocol;
+
+import com.fasterxml.jackson.core.JsonToken;
+import dev.llmload.record.ServerTimings;
+import dev.llmload.workload.RequestSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * llama.cpp's native {@code POST /completion}: SSE of JSON objects whose {@code content} is the
+ * new text, no {@code [DONE]}; the event with {@code "stop": true} is the end marker and carries
+ * {@code tokens_evaluated}, {@code tokens_predicted}, {@code stop_type} and the server's own
+ * {@code timings} ({@code prompt_ms} is prefill, {@code predicted_ms} decode, {@code cache_n}
+ * prompt tokens reused from the cache). Errors are {@code {"error": {"message": ...}}}.
+ */
+public final class LlamaCppDialect implements Dialect {
+
+    private static final byte[] SAMPLE_STREAM = ("""
+            data: {"index":0,"content":" warm","tokens":[],"stop":false,"id_slot":-1,"tokens_predicted":1,"tokens_evaluated":4}
+
+            data: {"index":0,"content":" up","tokens":[],"stop":false,"id_slot":-1,"tokens_predicted":2,"tokens_evaluated":4}
+
+            data: {"index":0,"content":"","tokens":[],"id_slot":0,"stop":true,"tokens_predicted":2,"tokens_evaluated":4,"stop_type":"limit","timings":{"cache_n":0,"prompt_n":4,"prompt_ms":3.5,"prompt_per_token_ms":0.9,"prompt_per_second":1142.8,"predicted_n":2,"predicted_ms":8.1,"predicted_per_token_ms":4.0,"predicted_per_second":246.9}}
+
+            """).getBytes(StandardCharsets.UTF_8);
+
+    private final RequestOptions options;
+
+    LlamaCppDialect(RequestOptions options) {
+        this.options = options;
+    }
+
+    @Override
+    public String path() {
+        return options.api().path();
+    }
+
+    @Override
+    public byte[] encode(RequestSpec spec) {
+        return JsonFields.write(128 + spec.inputTokens() * 6, json -> {
+            json.writeStartObject();
+            json.writeStringField("prompt", spec.promptText());
+            json.writeNumberField("n_predict", spec.maxOutputTokens());
+            if (options.ignoreEos()) {
+                json.writeBooleanField("ignore_eos", true);
+            }
+            if (options.temperature() != null) {
+                json.writeNumberField("temperature", options.temperature());
+            }
+            json.writeBooleanField("stream", options.stream());
+            json.writeEndObject();
+        });
+    }
+
+    @Override
+    public Framing streamFraming() {
+        return Framing.SSE;
+    }
+
+    @Override
+    public ResponseDecoder newDecoder(ResponseEvents events) {
+        return new Decoder(events);
+    }
+
+    @Override
+    public String errorMessage(byte[] body) {
+        Decoder decoder = new Decoder(null);
+        try {
+            decoder.fields.read(body);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return decoder.fields.error(Decoder.ERROR, Decoder.ERROR_MESSAGE);
+    }
+
+    @Override
+    public String endMarker() {
+        return "an event with \"stop\": true";
+    }
+
+    @Override
+    public byte[] sampleStream() {
+        return SAMPLE_STREAM.clone();
+    }
+
+    private static final class Decoder implements ResponseDecoder {
+
+        private static final int CONTENT = 0;
+        private static final int STOP = 1;
+        private static final int STOP_TYPE = 2;
+        private static final int EVALUATED = 3;
+        private static final int PREDICTED = 4;
+        private static final int PROMPT_MS = 5;
+        private static final int PREDICTED_MS = 6;
+        private static final int CACHE_N = 7;
+        private static final int ERROR = 8;
+        private static final int ERROR_MESSAGE = 9;
+
+        private final ResponseEvents events;
+        final JsonFields fields = new JsonFields("content", "stop", "stop_type", "tokens_evaluated",
+                "tokens_predicted", "timings.prompt_ms", "timings.predicted_ms", "timings.cache_n", "error",
+                "error.message");
+
+        Decoder(ResponseEvents events) {
+            this.events = events;
+        }
+
+        @Override
+        public void message(String eventType, String data, long nanos) {
+            try {
+                fields.read(data);
+            } catch (IOException | RuntimeException e) {
+                throw JsonFields.malformed("not a valid llama.cpp event", data, e);
+            }
+            report(data, nanos);
+        }
+
+        @Override
+        public void body(byte[] body, long nanos) {
+            String data = new String(body, StandardCharsets.UTF_8);
+            try {
+                fields.read(body);
+            } catch (IOException | RuntimeException e) {
+                throw JsonFields.malformed("not a valid llama.cpp answer", data, e);
+            }
+            report(data, nanos);
+        }
+
+        private void report(String data, long nanos) {
+            String error = fields.error(ERROR, ERROR_MESSAGE);
+            if (error != null) {
+                events.error(error);
+                return;
+            }
+            if (fields.text(CONTENT) == null || fields.kindIsNot(STOP, JsonToken.VALUE_TRUE, JsonToken.VALUE_FALSE)) {
+                throw JsonFields.malformed("llama.cpp event without content and stop", data, null);
+            }
+            String content = fields.nonEmptyText(CONTENT);
+            if (content != null) {
+                events.text(content, null, nanos);
+            }
+            if (fields.isTrue(STOP)) {
+                events.usage(new Usage(fields.count(EVALUATED), fields.count(PREDICTED)));
+                String reason = fields.text(STOP_TYPE);
+                if (reason != null) {
+                    events.finishReason(reason);
+                }
+                events.serverTimings(new ServerTimings(Double.NaN, fields.number(PROMPT_MS),
+                        fields.number(PREDICTED_MS), Double.NaN, fields.count(CACHE_N)));
+                events.endMarker();
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package dev.llmload.protocol;
+
+import com.fasterxml.jackson.core.JsonToken;
+import dev.llmload.record.ServerTimings;
+import dev.llmload.workload.ChatMessage;
+import dev.llmload.workload.RequestSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Ollama's native API, {@code POST /api/generate} ({@code response}, {@code thinking}) and
+ * {@code POST /api/chat} ({@code message.content}, {@code message.thinking}): newline-delimited
+ * JSON, one object per line. The object with {@code "done": true} is the end marker and carries
+ * the counts ({@code prompt_eval_count}, {@code eval_count}) and the server's own durations in
+ * nanoseconds ({@code load_duration}, {@code prompt_eval_duration}, {@code eval_duration},
+ * {@code total_duration}). Errors are a line (or body) {@code {"error": "..."}}.
+ */
+public final class OllamaDialect implements Dialect {
+
+    private static final double NANOS_PER_MS = 1_000_000.0;
+
+    private static final byte[] SAMPLE_STREAM = ("""
+            {"model":"m","created_at":"2026-01-01T00:00:00Z","response":" warm","message":{"role":"assistant","content":" warm"},"done":false}
+            {"model":"m","created_at":"2026-01-01T00:00:00Z","thinking":" up","message":{"role":"assistant","content":"","thinking":" up"},"done":false}
+            {"model":"m","created_at":"2026-01-01T00:00:00Z","response":"","message":{"role":"assistant","content":""},"done":true,"done_reason":"length","total_duration":9000000,"load_duration":1000000,"prompt_eval_count":4,"prompt_eval_duration":2000000,"eval_count":2,"eval_duration":5000000}
+            """).getBytes(StandardCharsets.UTF_8);
+
+    private final RequestOptions options;
+    private final boolean chat;
+
+    OllamaDialect(RequestOptions options) {
+        this.options = options;
+        this.chat = options.api() == ApiKind.OLLAMA_CHAT;
+    }
+
+    @Override
+    public String path() {
+        return options.api().path();
+    }
+
+    @Override
+    public byte[] encode(RequestSpec spec) {
+        return JsonFields.write(128 + spec.inputTokens() * 6, json -> {
+            json.writeStartObject();
+            json.writeStringField("model", options.model());
+            if (chat) {
+                json.writeArrayFieldStart("messages");
+                for (ChatMessage message : spec.messages()) {
+                    json.writeStartObject();
+                    json.writeStringField("role", message.role());
+                    json.writeStringField("content", message.content());
+                    json.writeEndObject();
+                }
+                json.writeEndArray();
+            } else {
+                json.writeStringField("prompt", spec.promptText());
+            }
+            json.writeBooleanField("stream", options.stream());
+            json.writeObjectFieldStart("options");
+            json.writeNumberField("num_predict", spec.maxOutputTokens());
+            if (options.ignoreEos()) {
+                // Not an Ollama option (Ollama ignores unknown ones); the simulator honours it.
+                json.writeBooleanField("ignore_eos", true);
+            }
+            if (options.temperature() != null) {
+                json.writeNumberField("temperature", options.temperature());
+            }
+            json.writeEndObject();
+            json.writeEndObject();
+        });
+    }
+
+    @Override
+    public Framing streamFraming() {
+        return Framing.NDJSON;
+    }
+
+    @Override
+    public ResponseDecoder newDecoder(ResponseEvents events) {
+        return new Decoder(events, chat);
+    }
+
+    @Override
+    public String errorMessage(byte[] body) {
+        JsonFields fields = new JsonFields("error");
+        try {
+            fields.read(body);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return fields.error(0, -1);
+    }
+
+    @Override
+    public String endMarker() {
+        return "a final line with \"done\": true";
+    }
+
+    @Override
+    public byte[] sampleStream() {
+        return SAMPLE_STREAM.clone();
+    }
+
+    private static final class Decoder implements ResponseDecoder {
+
+        private static final int RESPONSE = 0;
+        private static final int THINKING = 1;
+        private static final int CONTENT = 2;
+        private static final int MESSAGE_THINKING = 3;
+        private static final int DONE = 4;
+        private static final int DONE_REASON = 5;
+        private static final int PROMPT_COUNT = 6;
+        private static final int EVAL_COUNT = 7;
+        private static final int LOAD = 8;
+        private static final int PROMPT_DURATION = 9;
+        private static final int EVAL_DURATION = 10;
+        private static final int TOTAL = 11;
+        private static final int ERROR = 12;
+
+        private final ResponseEvents events;
+        private final boolean chat;
+        private final JsonFields fields = new JsonFields("response", "thinking", "message.content", "message.thinking",
+                "done", "done_reason", "prompt_eval_count", "eval_count", "load_duration", "prompt_eval_duration",
+                "eval_duration", "total_duration", "error");
+
+        Decoder(ResponseEvents events, boolean chat) {
+            this.events = events;
+            this.chat = chat;
+        }
+
+        @Override
+        public void message(String eventType, String data, long nanos) {
+            try {
+                fields.read(data);
+            } catch (IOException | RuntimeException e) {
+                throw JsonFields.malformed("not a valid Ollama line", data, e);
+            }
+            report(data, nanos);
+        }
+
+        @Override
+        public void body(byte[] body, long nanos) {
+            String data = new String(body, StandardCharsets.UTF_8);
+            try {
+                fields.read(body);
+            } catch (IOException | RuntimeException e) {
+                throw JsonFields.malformed("not a valid Ollama answer", data, e);
+            }
+            report(data, nanos);
+        }
+
+        private void report(String data, long nanos) {
+            String error = fields.error(ERROR, -1);
+            if (error != null) {
+                events.error(error);
+                return;
+            }
+            if (fields.kindIsNot(DONE, JsonToken.VALUE_TRUE, JsonToken.VALUE_FALSE)) {
+                throw JsonFields.malformed("Ollama line without a boolean \"done\"", data, null);
+            }
+            String content = fields.nonEmptyText(chat ? CONTENT : RESPONSE);
+            String reasoning = fields.nonEmptyText(chat ? MESSAGE_THINKING : THINKING);
+            if (content != null || reasoning != null) {
+                events.text(content, reasoning, nanos);
+            }
+            if (fields.isTrue(DONE)) {
+                events.usage(new Usage(fields.count(PROMPT_COUNT), fields.count(EVAL_COUNT)));
+                String reason = fields.text(DONE_REASON);
+                if (reason != null) {
+                    events.finishReason(reason);
+                }
+                events.serverTimings(new ServerTimings(ms(LOAD), ms(PROMPT_DURATION), ms(EVAL_DURATION), ms(TOTAL), -1));
+                events.endMarker();
+            }
+        }
+
+        private double ms(int field) {
+            double nanos = fields.number(field);
+            return nanos >= 0 ? nanos / NANOS_PER_MS : Double.NaN;
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package dev.llmload.protocol;
+
+import dev.llmload.workload.RequestSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Hugging Face TGI's native {@code POST /generate_stream}: SSE ({@code data:} without a space) of
+ * one token per event, no {@code [DONE]}; the last event carries {@code details} (finish reason,
+ * {@code generated_tokens}, {@code input_length}), which is the end marker. Special tokens (the
+ * end-of-sequence token) are counted but carry no text. Errors arrive as an event
+ * {@code {"error": ..., "error_type": ...}}, or as that body with an HTTP error status.
+ */
+public final class TgiDialect implements Dialect {
+
+    private static final byte[] SAMPLE_STREAM = ("""
+            data:{"index":1,"token":{"id":578,"text":" warm","logprob":-0.1,"special":false},"generated_text":null,"details":null}
+
+            data:{"index":2,"token":{"id":579,"text":" up","logprob":-0.1,"special":false},"generated_text":null,"details":null}
+
+            data:{"index":3,"token":{"id":2,"text":"</s>","logprob":0.0,"special":true},"generated_text":" warm up","details":{"finish_reason":"eos_token","generated_tokens":3,"seed":null,"input_length":4}}
+
+            """).getBytes(StandardCharsets.UTF_8);
+
+    private final RequestOptions options;
+
+    TgiDialect(RequestOptions options) {
+        this.options = options;
+    }
+
+    @Override
+    public String path() {
+        return options.api().path();
+    }
+
+    @Override
+    public byte[] encode(RequestSpec spec) {
+        return JsonFields.write(128 + spec.inputTokens() * 6, json -> {
+            json.writeStartObject();
+            json.writeStringField("inputs", spec.promptText());
+            json.writeObjectFieldStart("parameters");
+            json.writeNumberField("max_new_tokens", spec.maxOutputTokens());
+            json.writeBooleanField("details", true);
+            if (options.ignoreEos()) {
+                // Not TGI's own parameter (TGI ignores it); servers and the simulator that honour it do.
+                json.writeBooleanField("ignore_eos", true);
+            }
+            // TGI refuses a temperature of 0: greedy decoding is its default without sampling.
+            if (options.temperature() != null && options.temperature() > 0) {
+                json.writeBooleanField("do_sample", true);
+                json.writeNumberField("temperature", options.temperature());
+            }
+            json.writeEndObject();
+            json.writeBooleanField("stream", true);
+            json.writeEndObject();
+        });
+    }
+
+    @Override
+    public Framing streamFraming() {
+        return Framing.SSE;
+    }
+
+    @Override
+    public ResponseDecoder newDecoder(ResponseEvents events) {
+        return new Decoder(events);
+    }
+
+    @Override
+    public String errorMessage(byte[] body) {
+        Decoder decoder = new Decoder(null);
+        try {
+            decoder.fields.read(body);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return decoder.error();
+    }
+
+    @Override
+    public String endMarker() {
+        return "a final event with details";
+    }
+
+    @Override
+    public byte[] sampleStream() {
+        return SAMPLE_STREAM.clone();
+    }
+
+    private static final class Decoder implements ResponseDecoder {
+
+        private static final int TOKEN = 0;
+        private static final int TEXT = 1;
+        private static final int SPECIAL = 2;
+        private static final int DETAILS = 3;
+        private static final int FINISH = 4;
+        private static final int GENERATED = 5;
+        private static final int INPUT = 6;
+        private static final int ERROR = 7;
+        private static final int ERROR_TYPE = 8;
+
+        private final ResponseEvents events;
+        final JsonFields fields = new JsonFields("token", "token.text", "token.special", "details",
+                "details.finish_reason", "details.generated_tokens", "details.input_length", "error", "error_type");
+
+        Decoder(ResponseEvents events) {
+            this.events = events;
+        }
+
+        String error() {
+            String message = fields.error(ERROR, -1);
+            String type = fields.text(ERROR_TYPE);
+            return message == null || type == null ? message : message + " (" + type + ")";
+        }
+
+        @Override
+        public void message(String eventType, String data, long nanos) {
+            try {
+                fields.read(data);
+            } catch (IOException | RuntimeException e) {
+                throw JsonFields.malformed("not a valid TGI event", data, e);
+            }
+            String error = error();
+            if (error != null) {
+                events.error(error);
+                return;
+            }
+            if (!fields.isObject(TOKEN) || fields.text(TEXT) == null) {
+                throw JsonFields.malformed("TGI event without a token text", data, null);
+            }
+            String text = fields.nonEmptyText(TEXT);
+            if (text != null && !fields.isTrue(SPECIAL)) {
+                events.text(text, null, nanos);
+                events.tokenCount(1);
+            }
+            if (fields.isObject(DETAILS)) {
+                events.usage(new Usage(fields.count(INPUT), fields.count(GENERATED)));
+                String reason = fields.text(FINISH);
+                if (reason != null) {
+                    events.finishReason(reason);
+                }
+                events.endMarker();
+            }
+        }
+
+        @Override
+        public void body(byte[] body, long nanos) {
+            String text = new String(body, StandardCharsets.UTF_8);
+            throw JsonFields.malformed("TGI answered /generate_stream with a body that is not a stream", text, null);
+        }
+    }
+}

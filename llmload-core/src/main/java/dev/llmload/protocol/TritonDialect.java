@@ -1,0 +1,169 @@
+package dev.llmload.protocol;
+
+import dev.llmload.workload.RequestSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Triton's generate extension, {@code POST /v2/models/<model>/generate_stream} (TensorRT-LLM
+ * backends): SSE of JSON objects whose {@code text_output} is the new text. Triton sends no end
+ * marker and no token counts: the answer ends with the body's own clean end (a connection lost
+ * midway is still a {@code protocol} failure), and the local tokenizer counts. Whether
+ * {@code text_output} is the new text or all text so far depends on the model's configuration,
+ * so the second text event decides: when it starts with the first, the stream is cumulative and
+ * each event's new suffix is its text. Errors arrive as {@code {"error": "..."}}, also after a 200.
+ */
+public final class TritonDialect implements Dialect {
+
+    private static final byte[] SAMPLE_STREAM = ("""
+            data: {"model_name":"ensemble","model_version":"1","sequence_end":false,"sequence_id":0,"sequence_start":false,"text_output":" warm"}
+
+            data: {"model_name":"ensemble","model_version":"1","sequence_end":false,"sequence_id":0,"sequence_start":false,"text_output":" up"}
+
+            """).getBytes(StandardCharsets.UTF_8);
+
+    private final RequestOptions options;
+    private final String path;
+
+    TritonDialect(RequestOptions options) {
+        this.options = options;
+        this.path = options.api().path().replace("{model}", options.model());
+    }
+
+    @Override
+    public String path() {
+        return path;
+    }
+
+    @Override
+    public byte[] encode(RequestSpec spec) {
+        return JsonFields.write(128 + spec.inputTokens() * 6, json -> {
+            json.writeStartObject();
+            json.writeStringField("text_input", spec.promptText());
+            json.writeNumberField("max_tokens", spec.maxOutputTokens());
+            if (options.temperature() != null) {
+                json.writeNumberField("temperature", options.temperature());
+            }
+            if (options.ignoreEos()) {
+                // A request parameter, not a model input: a backend that does not know it ignores it.
+                json.writeObjectFieldStart("parameters");
+                json.writeBooleanField("ignore_eos", true);
+                json.writeEndObject();
+            }
+            json.writeBooleanField("stream", true);
+            json.writeEndObject();
+        });
+    }
+
+    @Override
+    public Framing streamFraming() {
+        return Framing.SSE;
+    }
+
+    @Override
+    public ResponseDecoder newDecoder(ResponseEvents events) {
+        return new Decoder(events);
+    }
+
+    @Override
+    public String errorMessage(byte[] body) {
+        JsonFields fields = new JsonFields("error");
+        try {
+            fields.read(body);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return fields.error(0, -1);
+    }
+
+    /** None: the body's clean end ends the answer. */
+    @Override
+    public String endMarker() {
+        return null;
+    }
+
+    @Override
+    public byte[] sampleStream() {
+        return SAMPLE_STREAM.clone();
+    }
+
+    private static final class Decoder implements ResponseDecoder {
+
+        private static final int TEXT = 0;
+        private static final int ERROR = 1;
+
+        private final ResponseEvents events;
+        private final JsonFields fields = new JsonFields("text_output", "error");
+        /** The first text, until the second decides whether the stream is cumulative. */
+        private String firstText;
+        private boolean decided;
+        private boolean cumulative;
+        /** For a cumulative stream: the length of the text seen so far. */
+        private int seenChars;
+
+        Decoder(ResponseEvents events) {
+            this.events = events;
+        }
+
+        @Override
+        public void message(String eventType, String data, long nanos) {
+            try {
+                fields.read(data);
+            } catch (IOException | RuntimeException e) {
+                throw JsonFields.malformed("not a valid Triton event", data, e);
+            }
+            String error = fields.error(ERROR, -1);
+            if (error != null) {
+                events.error(error);
+                return;
+            }
+            String text = fields.text(TEXT);
+            if (text == null) {
+                throw JsonFields.malformed("Triton event without text_output", data, null);
+            }
+            if (text.isEmpty()) {
+                return;
+            }
+            if (firstText == null && !decided) {
+                firstText = text;
+                seenChars = text.length();
+                events.text(text, null, nanos);
+                return;
+            }
+            if (!decided) {
+                decided = true;
+                cumulative = text.length() > firstText.length() && text.startsWith(firstText);
+                firstText = null;
+            }
+            String fresh = text;
+            if (cumulative) {
+                if (text.length() < seenChars) {
+                    throw JsonFields.malformed("Triton's cumulative text_output got shorter", data, null);
+                }
+                fresh = text.substring(seenChars);
+                seenChars = text.length();
+            }
+            if (!fresh.isEmpty()) {
+                events.text(fresh, null, nanos);
+            }
+        }
+
+        @Override
+        public void body(byte[] body, long nanos) {
+            try {
+                fields.read(body);
+            } catch (IOException | RuntimeException e) {
+                throw JsonFields.malformed("not a valid Triton answer", new String(body, StandardCharsets.UTF_8), e);
+            }
+            String error = fields.error(ERROR, -1);
+            if (error != null) {
+                events.error(error);
+                return;
+            }
+            String text = fields.nonEmptyText(TEXT);
+            if (text != null) {
+                events.text(text, null, nanos);
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.llmload.run;
+
+import dev.llmload.load.LoadPlan;
+import dev.llmload.schedule.ConcurrencyPlan;
+import dev.llmload.segment.Segment;
+import dev.llmload.segment.SegmentSchedule;
+import dev.llmload.workload.RequestSpec;
+import dev.llmload.workload.source.RequestSource;
+
+/**
+ * The part of a run that one segment sends (docs/distributed.md): its share of the plan and of the
+ * requests. An open loop keeps every intended send time of requests k ≡ I (mod N) of the whole
+ * schedule; a closed loop divides the concurrency at every moment and the request count; the
+ * prompts are the whole run's prompts k ≡ I (mod N), so the segments together send exactly what
+ * one host would. Pure apart from the source it wraps.
+ */
+final class SegmentPart {
+
+    private SegmentPart() {}
+
+    /** This segment's part of the whole run's plan. */
+    static LoadPlan plan(LoadPlan whole, Segment segment) {
+        return switch (whole) {
+            case LoadPlan.OpenLoop open -> new LoadPlan.OpenLoop(
+                    SegmentSchedule.of(segment, open.offsetsNanos()).offsetsNanos(),
+                    open.maxConcurrency() == 0 ? 0 : (int) Math.max(1, segment.share(open.maxConcurrency())));
+            case LoadPlan.ClosedLoop closed -> new LoadPlan.ClosedLoop(closedPlan(closed.concurrency(), segment));
+        };
+    }
+
+    /**
+     * The request bound of this segment: an open loop sends its part of the schedule, which the
+     * whole count already bounds; a closed loop its share of the count (-1: no count).
+     */
+    static long count(LoadPlan part, long wholeCount, Segment segment) {
+        return switch (part) {
+            case LoadPlan.OpenLoop open -> open.offsetsNanos().length;
+            case LoadPlan.ClosedLoop ignored -> wholeCount < 0 ? -1 : segment.share(wholeCount);
+        };
+    }
+
+    private static ConcurrencyPlan closedPlan(ConcurrencyPlan whole, Segment segment) {
+        if (whole instanceof ConcurrencyPlan.Fixed fixed) {
+            long share = segment.share(fixed.concurrency());
+            if (share < 1) {
+                throw new IllegalArgumentException("--concurrency " + fixed.concurrency() + " over " + segment.count()
+                        + " segments leaves segment " + segment + " nothing to send; use at most "
+                        + fixed.concurrency() + " segments");
+            }
+            return new ConcurrencyPlan.Fixed((int) share);
+        }
+        return new ConcurrencyPlan.Part(whole, segment.index(), segment.count());
+    }
+
+    /** The whole run's requests that are this segment's: index k with k mod N = I, in order. */
+    static RequestSource requests(RequestSource whole, Segment segment) {
+        return new RequestSource() {
+            private RequestSpec next;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && whole.hasNext()) {
+                    RequestSpec candidate = whole.next();
+                    if (segment.owns(candidate.index())) {
+                        next = candidate;
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public RequestSpec next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                RequestSpec taken = next;
+                next = null;
+                return taken;
+            }
+
+            @Override
+            public String describe() {
+                return whole.describe();
+            }
+
+            @Override
+            public String contentHash() {
+                return whole.contentHash();
+            }
+
+            @Override
+            public void close() {
+                whole.close();
+            }
+        };
+    }
+}

@@ -1,0 +1,70 @@
+package dev.llmload.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmload.protocol.Usage;
+import dev.llmload.record.Outcome;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.record.RequestTimings;
+import dev.llmload.record.ServerTimings;
+import dev.llmload.record.TokenSource;
+import dev.llmload.workload.ChatMessage;
+import dev.llmload.workload.RequestSpec;
+import dev.llmload.workload.tokenizer.Tokenizers;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the recorder counts each token event's tokens: the server's own per-event counts where the
+ * dialect gives them (SGLang), the local tokenizer where one is missing, and one per event where
+ * the server's total confirms it; the server's timings pass through to the record.
+ */
+class RecorderTokenCountsTest {
+
+    private static final RequestSpec SPEC = new RequestSpec(3, List.of(ChatMessage.user("hi")), 1, 16);
+
+    private static FinishedRequest finished(List<String> texts, int[] serverCounts, Usage usage, ServerTimings server) {
+        long[] times = new long[texts.size()];
+        for (int i = 0; i < times.length; i++) {
+            times[i] = 1_000 + i * 10;
+        }
+        RequestTimings timings = new RequestTimings(0, 0, 500, times[0], times[0], times[times.length - 1] + 5, times);
+        return new FinishedRequest(new PreparedRequest(SPEC, new byte[0]), "r", false, timings, texts, serverCounts, 200,
+                Outcome.SUCCESS, usage, "length", true, null, true, server);
+    }
+
+    private static RequestRecord record(FinishedRequest f) {
+        Recorder recorder = new Recorder(null, Tokenizers.defaultTokenizer(), 0, r -> {});
+        try {
+            return recorder.toRecord(f);
+        } finally {
+            try {
+                recorder.finish();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    @Test
+    void theServersPerEventCountsStandAndTheTokenizerFillsAGap() {
+        RequestRecord r = record(finished(List.of(" The", " sky is", " blue and green"), new int[] {1, 2, -1},
+                new Usage(7, 9), null));
+        int tokenizerCount = Tokenizers.defaultTokenizer().count(" blue and green");
+        assertThat(r.tokenEventCounts()).containsExactly(1, 2, tokenizerCount);
+        assertThat(r.outputTokens()).isEqualTo(9);
+        assertThat(r.outputTokenSource()).isEqualTo(TokenSource.SERVER);
+    }
+
+    @Test
+    void withoutPerEventCountsAMatchingTotalMeansOnePerEvent() {
+        RequestRecord r = record(finished(List.of(" The", " sky is"), null, new Usage(7, 2), null));
+        assertThat(r.tokenEventCounts()).containsExactly(1, 1);
+    }
+
+    @Test
+    void theServersTimingsReachTheRecord() {
+        ServerTimings server = new ServerTimings(1, 2, 3, 4, 5);
+        assertThat(record(finished(List.of("a"), null, new Usage(1, 1), server)).serverTimings()).isEqualTo(server);
+    }
+}

@@ -1,0 +1,166 @@
+package dev.llmload.run;
+
+import dev.llmload.config.RunConfig;
+import dev.llmload.config.Load;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.protocol.ApiKind;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.sim.server.SimServer;
+import dev.llmload.testsupport.HostLoad;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The same seeded workload through the simulator's chat, completions and each native streaming
+ * dialect: the engine behind them is the same, so every dialect must give the same token counts,
+ * and TTFT and ITL p50 within 5% of chat's, and agree request by request with the simulator's
+ * ground-truth log; embeddings and rerank run with their batch size. A dialect the simulator does
+ * not serve (its path answers 404 to the test request) is skipped with that reason.
+ */
+@Tag("loopback")
+@Tag("timing")
+class DialectParityTest {
+
+    private static final double TTFT_MS = 40;
+    private static final double ITL_MS = 25;
+    private static final int REQUESTS = 24;
+    private static final int OUTPUT_TOKENS = 12;
+    private static final List<ApiKind> DIALECTS = List.of(ApiKind.COMPLETIONS, ApiKind.TGI, ApiKind.TRITON,
+            ApiKind.OLLAMA, ApiKind.OLLAMA_CHAT, ApiKind.LLAMACPP, ApiKind.SGLANG, ApiKind.ANTHROPIC, ApiKind.RESPONSES);
+
+    @TempDir
+    Path dir;
+
+    private static RunConfig config(String url, ApiKind api, Path out) {
+        return builder(url, api, out).build();
+    }
+
+    private static RunConfig.Builder builder(String url, ApiKind api, Path out) {
+        return RunConfig.builder().url(url).api(api.cliName()).load(Load.closed(4)).numRequests((long) REQUESTS)
+                .inputTokens("32").outputTokens(String.valueOf(OUTPUT_TOKENS)).tokenizer("cl100k_base").seed(7)
+                .grace(Duration.ofSeconds(5)).outputDir(out).ioThreads(2);
+    }
+
+    @Test
+    void everyDialectOfTheSimulatorGivesTheSameCountsAndTimings() throws Exception {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of())) {
+            BenchmarkRun.Result chat = SimulatorRuns.run(config(sim.url(), ApiKind.CHAT, dir.resolve("chat")));
+            assertThat(chat.records()).allMatch(RequestRecord::succeeded);
+            double ttft = chat.report().results().ttftMs().p50();
+            double itl = chat.report().results().itlMs().p50();
+            long outputTokens = chat.records().stream().mapToLong(RequestRecord::outputTokens).sum();
+            List<String> unserved = new ArrayList<>();
+            List<String> timings = new ArrayList<>();
+            for (ApiKind api : DIALECTS) {
+                BenchmarkRun.Result result;
+                try {
+                    result = SimulatorRuns.run(config(sim.url(), api, dir.resolve(api.cliName())));
+                } catch (RunException e) {
+                    if (e.getMessage().contains("HTTP 404")) {
+                        unserved.add(api.cliName());
+                        continue;
+                    }
+                    throw e;
+                }
+                assertThat(result.records()).as(api.cliName()).allMatch(RequestRecord::succeeded);
+                assertThat(result.records().stream().mapToLong(RequestRecord::outputTokens).sum()).as(api.cliName())
+                        .isEqualTo(outputTokens);
+                farApart(timings, api.cliName() + " TTFT p50", result.report().results().ttftMs().p50(), ttft);
+                farApart(timings, api.cliName() + " ITL p50", result.report().results().itlMs().p50(), itl);
+            }
+            // Both sides share two busy cores with whatever else runs: a 5% bound on milliseconds is
+            // judged only where the run queue fits the cores, and otherwise skipped with the load.
+            if (!timings.isEmpty() && HostLoad.factor() > 1) {
+                Assumptions.abort("too busy to judge 5% (" + HostLoad.describe() + "): " + timings);
+            }
+            assertThat(timings).as("p50s more than 5%% from chat's (chat TTFT %.3f ms, ITL %.3f ms)", ttft, itl)
+                    .isEmpty();
+            Assumptions.assumeTrue(unserved.isEmpty(), () -> "the simulator does not serve " + unserved);
+        }
+    }
+
+    /** Notes {@code what} when {@code value} lies more than 5% from {@code reference}. */
+    private static void farApart(List<String> timings, String what, double value, double reference) {
+        if (Math.abs(value - reference) > 0.05 * reference) {
+            timings.add(String.format(java.util.Locale.ROOT, "%s %.3f ms", what, value));
+        }
+    }
+
+    /**
+     * Each dialect's requests against the simulator's own log of when it wrote each token (matched
+     * by {@code x-request-id}): the client's TTFT is never before the server's first token, and the
+     * client counts the tokens the server wrote.
+     */
+    @Test
+    void everyDialectAgreesWithTheSimulatorsGroundTruth() throws Exception {
+        Path truthFile = dir.resolve("ground-truth.jsonl");
+        Map<ApiKind, BenchmarkRun.Result> results = new EnumMap<>(ApiKind.class);
+        List<String> unserved = new ArrayList<>();
+        try (SimServer sim = SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of("groundTruth", truthFile.toString()))) {
+            for (ApiKind api : DIALECTS) {
+                try {
+                    results.put(api, SimulatorRuns.run(config(sim.url(), api, dir.resolve("truth-" + api.cliName()))));
+                } catch (RunException e) {
+                    if (!e.getMessage().contains("HTTP 404")) {
+                        throw e;
+                    }
+                    unserved.add(api.cliName());
+                }
+            }
+        } // closing the simulator flushes its log
+        Map<String, JsonNode> truth = new HashMap<>();
+        if (Files.exists(truthFile)) {
+            var json = new ObjectMapper();
+            for (String line : Files.readAllLines(truthFile)) {
+                var node = json.readTree(line);
+                truth.put(node.get("request_id").asText(), node);
+            }
+        }
+        for (Map.Entry<ApiKind, BenchmarkRun.Result> entry : results.entrySet()) {
+            String api = entry.getKey().cliName();
+            for (RequestRecord record : entry.getValue().records()) {
+                var theirs = truth.get(record.requestId());
+                assertThat(theirs).as("%s: the simulator's record of %s", api, record.requestId()).isNotNull();
+                var serverTimes = theirs.get("token_times_ms");
+                assertThat(record.outputTokens()).as("%s output tokens", api).isEqualTo(serverTimes.size());
+                double clientTtft = (record.timings().firstTokenNanos() - record.timings().sentNanos()) / 1e6;
+                assertThat(clientTtft).as("%s TTFT is never before the server's first token", api)
+                        .isGreaterThanOrEqualTo(serverTimes.get(0).asDouble() - 0.001);
+            }
+        }
+        Assumptions.assumeTrue(unserved.isEmpty(), () -> "the simulator does not serve " + unserved);
+    }
+
+    /** Embeddings and rerank are whole answers: a latency and the server's input tokens, batch by batch. */
+    @Test
+    void embeddingsAndRerankRunAgainstTheSimulatorWithTheirBatchSize() throws Exception {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of())) {
+            for (ApiKind api : List.of(ApiKind.EMBEDDINGS, ApiKind.RERANK)) {
+                RunConfig config = builder(sim.url(), api, dir.resolve(api.cliName())).outputTokens("1").stream(false)
+                        .batchSize(4).build();
+                BenchmarkRun.Result result = SimulatorRuns.run(config);
+                assertThat(result.records()).as(api.cliName()).allSatisfy(r -> {
+                    assertThat(r.succeeded()).isTrue();
+                    assertThat(r.streamed()).isFalse();
+                    assertThat(r.inputTokensFromServer()).isTrue();
+                    assertThat(r.inputTokens()).as("four inputs of about 32 tokens").isGreaterThan(4 * 20);
+                });
+                assertThat(result.report().results().inputTokenThroughput()).as(api.cliName()).isPositive();
+                assertThat(result.report().results().ttftMs().count()).isZero();
+            }
+        }
+    }
+}

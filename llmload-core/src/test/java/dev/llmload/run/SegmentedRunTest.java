@@ -1,0 +1,196 @@
+package dev.llmload.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunRebuild;
+import dev.llmload.report.RunReport;
+import dev.llmload.report.SegmentMerge;
+import dev.llmload.sim.server.SimServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run spread over three segments sends exactly the requests of the same run on one host, and
+ * {@code llmload merge} makes one report of them whose figures agree with that run's.
+ */
+@Tag("loopback")
+class SegmentedRunTest {
+
+    private static SimServer sim;
+    private static String url;
+
+    @BeforeAll
+    static void start() {
+        sim = SimulatorRuns.fixedSimulator(20, 2, Map.of());
+        url = sim.url();
+    }
+
+    @AfterAll
+    static void stop() {
+        sim.close();
+    }
+
+    @Test
+    void threeOpenLoopSegmentsSendTheSingleRunsRequestsAndMergeIntoItsReport(@TempDir Path dir) throws Exception {
+        BenchmarkRun.Result single = SimulatorRuns.run(openLoop(dir.resolve("single"), null, null));
+        BenchmarkRun.Result again = SimulatorRuns.run(openLoop(dir.resolve("again"), null, null));
+        Instant start = Instant.now().plusSeconds(3);
+        List<Path> segments = runSegments(dir, 3, i -> openLoop(dir.resolve("s" + i), i + "/3", start));
+
+        SegmentMerge.Merged merged = SegmentMerge.merge(dir.resolve("merged"), segments, false);
+
+        // The same requests: global index, prompt length and intended send time, request for request.
+        assertThat(fingerprints(journal(dir.resolve("merged")))).isEqualTo(fingerprints(single.records()));
+        for (int i = 0; i < 3; i++) {
+            int segment = i;
+            assertThat(journal(segments.get(i))).allSatisfy(r -> {
+                assertThat(r.requestId()).contains("-s" + segment + "of3-");
+                assertThat(index(r) % 3).isEqualTo(segment);
+            });
+        }
+        RunReport whole = merged.report();
+        RunReport one = single.report();
+        assertThat(whole.results().requests()).isEqualTo(one.results().requests());
+        assertThat(whole.results().outputTokens().mean()).isEqualTo(one.results().outputTokens().mean());
+        assertThat(whole.run().segments()).hasSize(3);
+        // Latency and rate agree within what two runs on one host differ by, with a floor for a busy host.
+        double ttftSpread = Math.abs(again.report().results().ttftMs().p50() - one.results().ttftMs().p50());
+        assertThat(whole.results().ttftMs().p50()).isCloseTo(one.results().ttftMs().p50(),
+                org.assertj.core.api.Assertions.within(Math.max(3 * ttftSpread, 10.0)));
+        assertThat(whole.results().requestThroughput()).isCloseTo(one.results().requestThroughput(),
+                org.assertj.core.api.Assertions.withinPercentage(10));
+
+        // Merging again, elsewhere, writes the same report, byte for byte.
+        SegmentMerge.merge(dir.resolve("merged-again"), segments, false);
+        assertThat(Files.readString(dir.resolve("merged-again").resolve(ReportFiles.REPORT_JSON)))
+                .isEqualTo(Files.readString(dir.resolve("merged").resolve(ReportFiles.REPORT_JSON)));
+
+        // What is not one whole run is refused, naming the directory or segment at fault.
+        assertThatThrownBy(() -> SegmentMerge.merge(dir.resolve("m1"), segments.subList(0, 2), false))
+                .hasMessageContaining("segment 2 of 3 missing");
+        assertThatThrownBy(() -> SegmentMerge.merge(dir.resolve("m2"),
+                List.of(segments.get(0), segments.get(1), segments.get(1)), false))
+                .hasMessageContaining("segment 1/3 is given twice");
+        assertThatThrownBy(() -> SegmentMerge.merge(dir.resolve("m3"), List.of(segments.get(0), dir.resolve("single")),
+                false)).hasMessageContaining(dir.resolve("single") + " is not a segment");
+        SegmentMerge.Merged partial = SegmentMerge.merge(dir.resolve("m4"), segments.subList(0, 2), true);
+        assertThat(partial.missing()).containsExactly(2);
+        assertThat(partial.report().notes()).anyMatch(n -> n.kind().equals("segments_missing"));
+    }
+
+    @Test
+    void aClosedLoopDividesItsConcurrencyAndRequestsOverTheSegments(@TempDir Path dir) throws Exception {
+        List<Path> segments = runSegments(dir, 3, i -> closedLoop(dir.resolve("s" + i), i + "/3"));
+        List<Integer> peaks = new ArrayList<>();
+        Set<Long> indexes = new TreeSet<>();
+        for (Path segment : segments) {
+            List<RequestRecord> records = journal(segment);
+            peaks.add(peakInFlight(records));
+            records.forEach(r -> indexes.add(index(r)));
+        }
+        assertThat(peaks).containsExactly(6, 5, 5);
+        assertThat(indexes).hasSize(48).first().isEqualTo(0L);
+        assertThat(((TreeSet<Long>) indexes).last()).isEqualTo(47L);
+        SegmentMerge.Merged merged = SegmentMerge.merge(dir.resolve("merged"), segments, false);
+        assertThat(merged.report().results().requests().succeeded()).isEqualTo(48);
+    }
+
+    @Test
+    void oneSegmentMergedAloneEqualsItsOwnReport(@TempDir Path dir) throws Exception {
+        Path segment = dir.resolve("only");
+        BenchmarkRun.Result only = SimulatorRuns.run(closedLoop(segment, "0/1"));
+        SegmentMerge.Merged merged = SegmentMerge.merge(dir.resolve("merged"), List.of(segment), false);
+        RunRebuild.Rebuilt rebuilt = RunRebuild.rebuild(segment);
+        assertThat(merged.report().results()).isEqualTo(rebuilt.report().results());
+        assertThat(merged.report().results()).isEqualTo(only.report().results());
+    }
+
+    private static RunConfig openLoop(Path out, String segment, Instant startAt) {
+        return RunConfig.builder().url(url).requestRate(40.0).arrival("poisson").numRequests(120L)
+                .inputTokens("uniform:20:60").outputTokens("8").tokenizer("cl100k_base").seed(11)
+                .grace(Duration.ofSeconds(5)).outputDir(out).ioThreads(1).segment(segment)
+                .startAt(startAt == null ? null : startAt.toString()).build();
+    }
+
+    private static RunConfig closedLoop(Path out, String segment) {
+        return RunConfig.builder().url(url).load(Load.closed(16)).numRequests(48L).inputTokens("32")
+                .outputTokens("20").tokenizer("cl100k_base").seed(11).grace(Duration.ofSeconds(5)).outputDir(out)
+                .ioThreads(1).segment(segment).build();
+    }
+
+    /** Runs {@code count} segments at once, as separate hosts would; returns their directories. */
+    private static List<Path> runSegments(Path dir, int count, java.util.function.IntFunction<RunConfig> config)
+            throws Exception {
+        List<RunConfig> configs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            configs.add(config.apply(i));
+        }
+        ExecutorService hosts = Executors.newFixedThreadPool(count);
+        try {
+            List<Future<BenchmarkRun.Result>> results = new ArrayList<>();
+            for (RunConfig c : configs) {
+                results.add(hosts.submit(() -> SimulatorRuns.run(c)));
+            }
+            List<Path> dirs = new ArrayList<>();
+            for (Future<BenchmarkRun.Result> result : results) {
+                dirs.add(result.get().directory());
+            }
+            return dirs;
+        } finally {
+            hosts.shutdownNow();
+        }
+    }
+
+    private static List<RequestRecord> journal(Path dir) throws Exception {
+        return dev.llmload.record.Journal.read(dir.resolve(dev.llmload.record.Journal.FILE_NAME));
+    }
+
+    private static long index(RequestRecord record) {
+        String id = record.requestId();
+        return Long.parseLong(id.substring(id.lastIndexOf('-') + 1));
+    }
+
+    private static Set<String> fingerprints(List<RequestRecord> records) {
+        return records.stream().filter(r -> !r.warmup())
+                .map(r -> index(r) + ":" + r.inputTokens() + ":" + r.timings().intendedSendNanos())
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** The most requests in flight at once: sends and ends as +1 and −1 in time order. */
+    private static int peakInFlight(List<RequestRecord> records) {
+        List<long[]> edges = new ArrayList<>();
+        for (RequestRecord r : records) {
+            edges.add(new long[] {r.timings().sentNanos(), 1});
+            edges.add(new long[] {r.timings().endNanos(), -1});
+        }
+        edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        int inFlight = 0;
+        int peak = 0;
+        for (long[] edge : edges) {
+            inFlight += (int) edge[1];
+            peak = Math.max(peak, inFlight);
+        }
+        return peak;
+    }
+}
