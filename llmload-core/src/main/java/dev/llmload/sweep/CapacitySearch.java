@@ -9,13 +9,17 @@ import java.util.Locale;
  * The capacity search as a pure state machine: which load to try next, given whether each tried
  * load met the SLO. It brackets (start, then double while points pass, or halve while they fail),
  * bisects between the highest passing and the lowest failing load until they are within the
- * precision, and re-runs the answer once: a noisy pass that fails on the re-run is dropped and the
- * search goes on below it. At most {@code maxPoints} loads are tried.
+ * precision, then re-runs the lowest failing load (unless it failed as saturated) and the answer:
+ * a failure that passes on its re-run was bad luck and the search goes on above it; a pass that
+ * fails on its re-run is dropped and the search goes on below it. At most {@code maxPoints} loads are tried.
  *
  * <p>Use: loop {@link #next()}; after each {@link Step.Probe}, run it and {@link #record} the verdict.
  * Not thread-safe; one search per sweep.
  */
 public final class CapacitySearch {
+
+    /** What a saturated load fails on: a strong verdict, never re-run. */
+    static final String SATURATION = "saturation";
 
     /** What to do next. */
     public sealed interface Step {
@@ -78,6 +82,10 @@ public final class CapacitySearch {
     /** Loads that passed and were not refuted by a failed re-run; the highest is the lower bound. */
     private final List<Double> passing = new ArrayList<>();
     private double lowestFailing = Double.NaN;
+    /** Loads that failed (or that a saturated load's achieved rate bounds), with what failed there. */
+    private final java.util.TreeMap<Double, String> failing = new java.util.TreeMap<>();
+    /** Failing loads re-run already, or not to be re-run. */
+    private final java.util.Set<Double> rechecked = new java.util.HashSet<>();
     private Double firstFailure;
     private String limitingMetric;
     private Step.Probe pending;
@@ -128,6 +136,10 @@ public final class CapacitySearch {
         }
         double middle = integral ? Math.floor((low + lowestFailing) / 2) : (low + lowestFailing) / 2;
         if (precision.reached(low, lowestFailing) || middle <= low) {
+            // Both ends are re-run before the answer stands: a failure may be as much luck as a pass.
+            if (!rechecked.contains(lowestFailing) && !SATURATION.equals(failing.get(lowestFailing))) {
+                return probe(lowestFailing, true);
+            }
             return probe(low, true);
         }
         return probe(middle, false);
@@ -157,8 +169,18 @@ public final class CapacitySearch {
         }
         pending = null;
         tried++;
+        boolean failureRecheck = probe.recheck() && failing.containsKey(probe.value());
+        if (failureRecheck) {
+            rechecked.add(probe.value());
+        }
         if (passed) {
-            if (probe.recheck()) {
+            if (failureRecheck) {
+                // The earlier failure was bad luck (a cold start, a busy moment): the load passes.
+                failing.remove(probe.value());
+                lowestFailing = failing.isEmpty() ? Double.NaN : failing.firstKey();
+                limitingMetric = failing.isEmpty() ? null : failing.firstEntry().getValue();
+                passing.add(probe.value());
+            } else if (probe.recheck()) {
                 done = new Result(probe.value(), firstFailure, lowest(), limitingMetric, true,
                         "converged to within " + precision + " and the answer passed its re-run");
             } else {
@@ -169,16 +191,19 @@ public final class CapacitySearch {
         if (firstFailure == null) {
             firstFailure = probe.value();
         }
-        double failing = probe.value();
+        double failed = probe.value();
         Double low = highestPassing();
-        if (served != null && served < failing && (low == null || served > low)) {
-            failing = integral ? Math.ceil(served) : served;
+        if (served != null && served < failed && (low == null || served > low)) {
+            failed = integral ? Math.ceil(served) : served;
+            rechecked.add(failed); // a bound measured under saturation, not a verdict to re-run
         }
-        if (Double.isNaN(lowestFailing) || failing <= lowestFailing) {
-            limitingMetric = limiting;
-            lowestFailing = failing;
+        if (probe.recheck()) {
+            rechecked.add(failed); // failed twice, or a pass that failed its re-run: settled
         }
-        // A failed re-run: the earlier pass was luck, and the search goes on below it.
+        failing.merge(failed, limiting, (earlier, now) -> now);
+        lowestFailing = failing.firstKey();
+        limitingMetric = failing.firstEntry().getValue();
+        // A failed re-run of a pass: the earlier pass was luck, and the search goes on below it.
         passing.remove(probe.value());
     }
 

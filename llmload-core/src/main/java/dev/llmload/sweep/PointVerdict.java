@@ -24,7 +24,7 @@ record PointVerdict(boolean passed, String limiting, List<String> violations, Li
                     boolean tooShort) {
 
     /** The limiting metric of a saturated point. */
-    static final String SATURATION = "saturation";
+    static final String SATURATION = CapacitySearch.SATURATION;
 
     static PointVerdict of(RunReport report, PercentileSlo slo) {
         Saturation saturation = report.saturation();
