@@ -58,7 +58,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--repeat", paramLabel = "K", defaultValue = "1",
             description = "Run the configuration K times, into DIR/repeat-1 .. repeat-K, and write DIR/repeats.json: "
-                    + "each key metric's mean with its 95% interval across the runs, and the range a further run is "
+                    + "each key metric's mean with its 95%% interval across the runs, and the range a further run is "
                     + "expected in. Default: ${DEFAULT-VALUE}.")
     int repeat;
 

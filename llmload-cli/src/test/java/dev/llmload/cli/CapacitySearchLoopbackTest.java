@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A capacity search by rate that short points cannot fool, against the batching simulator on
  * loopback (docs/sweep-and-compare.md, "A capacity you can repeat"). Offered twice what it can
  * serve, a short point's queue barely grows and its percentiles look fine; the point is failed as
- * saturated all the same, and the capacity found holds on a run five times as long, while 1.2
+ * saturated all the same, and the capacity found holds on a 1,000-request run, while 1.2
  * times it does not.
  */
 @Tag("loopback")
@@ -25,9 +25,9 @@ class CapacitySearchLoopbackTest {
     /** Sixteen seats, twice as fast as modelled: somewhat under 200 requests per second of 64 + 8 tokens. */
     private static final String SIM = "speedup: 2\nbatching:\n  maxNumSeqs: 16\n";
     private static final String SLO = "p99_ttft:400";
-    private static final int POINT_REQUESTS = 200;
-    /** The re-run of the answer, and the runs that check it, are five times a point. */
-    private static final int LONG_RUN = 5 * POINT_REQUESTS;
+    private static final int POINT_REQUESTS = 100;
+    /** The runs that check the answer: 1,000 requests, as long as its re-run. */
+    private static final int LONG_RUN = 10 * POINT_REQUESTS;
 
     @TempDir
     Path dir;
@@ -36,8 +36,8 @@ class CapacitySearchLoopbackTest {
     void theCapacityHoldsOnALongerRunAndTwentyPercentMoreDoesNot() throws Exception {
         Path sim = Files.writeString(dir.resolve("sim.yaml"), SIM);
         Path sweep = dir.resolve("search");
-        CapturedRun search = CapturedRun.of("sweep", "--find-capacity", "--by", "rate", "--slo", SLO, "--start", "64",
-                "--max-points", "12", "--num-requests", String.valueOf(POINT_REQUESTS), "--input-tokens", "64",
+        CapturedRun search = CapturedRun.of("sweep", "--find-capacity", "--by", "rate", "--slo", SLO, "--start", "128",
+                "--max-points", "14", "--num-requests", String.valueOf(POINT_REQUESTS), "--input-tokens", "64",
                 "--output-tokens", "8", "--sim-config", sim.toString(), "--output-dir", sweep.toString());
         assertThat(search.exitCode()).as(search.err()).isZero();
         JsonNode report = JSON.readTree(sweep.resolve("sweep.json").toFile());

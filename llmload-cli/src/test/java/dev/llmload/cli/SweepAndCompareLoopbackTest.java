@@ -56,7 +56,7 @@ class SweepAndCompareLoopbackTest {
         Path sim = simConfig("sim.yaml", FOUR_SEATS);
         Path sweep = dir.resolve("capacity");
         CapturedRun search = CapturedRun.of(args(new String[] {"sweep", "--find-capacity", "--by", "concurrency",
-                "--slo", "p99_ttft:100", "--max-points", "8", "--sim-config", sim.toString(),
+                "--slo", "p99_ttft:100", "--max-points", "12", "--sim-config", sim.toString(),
                 "--output-dir", sweep.toString()}, FOUR_SEAT_WORKLOAD));
         assertThat(search.exitCode()).as(search.err()).isZero();
         JsonNode capacity = json(sweep.resolve("sweep.json")).get("capacity");

@@ -46,8 +46,12 @@ public final class SweepRunner {
     /** A finished point; {@code order} sorts points by the load offered. */
     private record Finished(SweepReport.Point point, double order, RunReport report, RunConfig config) {}
 
-    /** The re-run of a capacity search's answer runs this many times the requests of the point it re-runs. */
-    static final int RECHECK_FACTOR = 5;
+    /**
+     * The re-runs of a capacity search's bracket run this many times the requests of the point they
+     * re-run: twice as long as a check of five times a point, so that the answer holds on such a
+     * check, which, near the server's limit, could go either way at the re-run's own length.
+     */
+    static final int RECHECK_FACTOR = 10;
     /** A capacity point is resized to at most this many times {@code --num-requests}. */
     static final int MAX_SIZE_FACTOR = 20;
     /** Sized with this much more than the window the rule needs, as the start latency varies from run to run. */
