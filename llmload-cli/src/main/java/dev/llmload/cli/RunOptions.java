@@ -374,6 +374,8 @@ public final class RunOptions {
             // A repeat writes a run directory of its own; metadata and notes travel as the file's sections.
             new Key("output-dir", false, true, c -> null),
             new Key("overwrite", false, true, c -> null),
+            // Repeats are a way of running, not part of the run a report.json records.
+            new Key("repeat", false, true, c -> null),
             key("metadata", c -> null),
             key("note", c -> null),
             key("api-key-file", c -> null),
