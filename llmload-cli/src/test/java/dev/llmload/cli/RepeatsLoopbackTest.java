@@ -1,9 +1,11 @@
 package dev.llmload.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.testsupport.HostLoad;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the repeats hold the values of a fourth run of the same configuration.
  */
 @Tag("loopback")
+@Tag("timing")
 class RepeatsLoopbackTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -57,6 +60,11 @@ class RepeatsLoopbackTest {
         CapturedRun one = run(sim, fourth);
         assertThat(one.exitCode()).as(one.err()).isZero();
         JsonNode report = JSON.readTree(fourth.resolve("report.json").toFile());
+        // Runs differ by the server's jitter and by how the machine scheduled them. Where the run queue
+        // is longer than the cores, the machine's share changes from minute to minute and moves a
+        // whole run's latencies by more than three quiet repeats predict: not judged there.
+        assumeTrue(HostLoad.factor() == 1, () -> "a fourth run not judged: " + HostLoad.describe()
+                + " (the repeats and repeats.json were checked)");
         int checked = 0;
         for (JsonNode metric : summary.get("metrics")) {
             String key = metric.get("metric").asText();
