@@ -3,7 +3,6 @@ package dev.llmload.protocol;
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.http.KeyHeader;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -118,12 +117,7 @@ public final class AnthropicDialect implements Dialect {
     @Override
     public String errorMessage(byte[] body) {
         Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.error();
+        return decoder.fields.readsAsObject(body) ? decoder.error() : null;
     }
 
     @Override
@@ -169,11 +163,7 @@ public final class AnthropicDialect implements Dialect {
 
         @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Anthropic event", data, e);
-            }
+            fields.read(data, "not a valid Anthropic event");
             String type = eventType != null ? eventType : fields.text(TYPE);
             if (type == null) {
                 throw JsonFields.malformed("Anthropic event without a type", data, null);
@@ -219,11 +209,7 @@ public final class AnthropicDialect implements Dialect {
         /** A whole message (not streamed): only its usage is read; without a stream there is no token timing. */
         @Override
         public void body(byte[] body, long nanos) {
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Anthropic message", new String(body, StandardCharsets.UTF_8), e);
-            }
+            fields.read(body, "not a valid Anthropic message");
             String error = error();
             if (error != null) {
                 events.error(error);

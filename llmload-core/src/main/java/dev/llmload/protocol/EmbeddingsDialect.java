@@ -2,7 +2,6 @@ package dev.llmload.protocol;
 
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -66,12 +65,7 @@ public final class EmbeddingsDialect implements Dialect {
     @Override
     public String errorMessage(byte[] body) {
         Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.error();
+        return decoder.fields.readsAsObject(body) ? decoder.error() : null;
     }
 
     /** None: an answer that is not streamed is whole when its body is. */
@@ -118,12 +112,7 @@ public final class EmbeddingsDialect implements Dialect {
 
         @Override
         public void body(byte[] body, long nanos) {
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid embeddings or rerank answer",
-                        new String(body, StandardCharsets.UTF_8), e);
-            }
+            fields.read(body, "not a valid embeddings or rerank answer");
             String error = error();
             if (error != null) {
                 events.error(error);

@@ -3,7 +3,6 @@ package dev.llmload.protocol;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.llmload.record.ServerTimings;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -65,12 +64,7 @@ public final class LlamaCppDialect implements Dialect {
     @Override
     public String errorMessage(byte[] body) {
         Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.fields.error(Decoder.ERROR, Decoder.ERROR_MESSAGE);
+        return decoder.fields.readsAsObject(body) ? decoder.fields.error(Decoder.ERROR, Decoder.ERROR_MESSAGE) : null;
     }
 
     @Override
@@ -107,22 +101,14 @@ public final class LlamaCppDialect implements Dialect {
 
         @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid llama.cpp event", data, e);
-            }
+            fields.read(data, "not a valid llama.cpp event");
             report(data, nanos);
         }
 
         @Override
         public void body(byte[] body, long nanos) {
             String data = new String(body, StandardCharsets.UTF_8);
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid llama.cpp answer", data, e);
-            }
+            fields.read(body, "not a valid llama.cpp answer");
             report(data, nanos);
         }
 

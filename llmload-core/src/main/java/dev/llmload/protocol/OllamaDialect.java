@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.llmload.record.ServerTimings;
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -83,12 +82,7 @@ public final class OllamaDialect implements Dialect {
     @Override
     public String errorMessage(byte[] body) {
         JsonFields fields = new JsonFields("error");
-        try {
-            fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return fields.error(0, -1);
+        return fields.readsAsObject(body) ? fields.error(0, -1) : null;
     }
 
     @Override
@@ -130,22 +124,14 @@ public final class OllamaDialect implements Dialect {
 
         @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Ollama line", data, e);
-            }
+            fields.read(data, "not a valid Ollama line");
             report(data, nanos);
         }
 
         @Override
         public void body(byte[] body, long nanos) {
             String data = new String(body, StandardCharsets.UTF_8);
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Ollama answer", data, e);
-            }
+            fields.read(body, "not a valid Ollama answer");
             report(data, nanos);
         }
 

@@ -2,7 +2,6 @@ package dev.llmload.protocol;
 
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -79,12 +78,7 @@ public final class ResponsesDialect implements Dialect {
     @Override
     public String errorMessage(byte[] body) {
         Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.fields.error(Decoder.ERROR, Decoder.ERROR_MESSAGE);
+        return decoder.fields.readsAsObject(body) ? decoder.fields.error(Decoder.ERROR, Decoder.ERROR_MESSAGE) : null;
     }
 
     @Override
@@ -125,11 +119,7 @@ public final class ResponsesDialect implements Dialect {
 
         @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Responses event", data, e);
-            }
+            fields.read(data, "not a valid Responses event");
             String type = eventType != null ? eventType : fields.text(TYPE);
             if (type == null) {
                 throw JsonFields.malformed("Responses event without a type", data, null);
@@ -174,11 +164,7 @@ public final class ResponsesDialect implements Dialect {
         /** A whole response (not streamed): only its usage is read. */
         @Override
         public void body(byte[] body, long nanos) {
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Responses answer", new String(body, StandardCharsets.UTF_8), e);
-            }
+            fields.read(body, "not a valid Responses answer");
             String error = fields.error(ERROR, ERROR_MESSAGE);
             if (error != null) {
                 events.error(error);

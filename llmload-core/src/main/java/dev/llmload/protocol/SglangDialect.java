@@ -2,7 +2,6 @@ package dev.llmload.protocol;
 
 import dev.llmload.record.ServerTimings;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -71,12 +70,7 @@ public final class SglangDialect implements Dialect {
     @Override
     public String errorMessage(byte[] body) {
         Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.fields.error(Decoder.ERROR, Decoder.ERROR_MESSAGE);
+        return decoder.fields.readsAsObject(body) ? decoder.fields.error(Decoder.ERROR, Decoder.ERROR_MESSAGE) : null;
     }
 
     @Override
@@ -123,23 +117,15 @@ public final class SglangDialect implements Dialect {
                 events.endMarker();
                 return;
             }
-            read(data, fields, "not a valid SGLang event");
+            fields.read(data, "not a valid SGLang event");
             report(data, nanos, true);
         }
 
         @Override
         public void body(byte[] body, long nanos) {
             String data = new String(body, StandardCharsets.UTF_8);
-            read(data, fields, "not a valid SGLang answer");
+            fields.read(body, "not a valid SGLang answer");
             report(data, nanos, false);
-        }
-
-        private static void read(String data, JsonFields fields, String what) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed(what, data, e);
-            }
         }
 
         private void report(String data, long nanos, boolean stream) {

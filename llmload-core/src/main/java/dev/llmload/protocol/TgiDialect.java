@@ -1,7 +1,6 @@
 package dev.llmload.protocol;
 
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -69,12 +68,7 @@ public final class TgiDialect implements Dialect {
     @Override
     public String errorMessage(byte[] body) {
         Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.error();
+        return decoder.fields.readsAsObject(body) ? decoder.error() : null;
     }
 
     @Override
@@ -115,11 +109,7 @@ public final class TgiDialect implements Dialect {
 
         @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid TGI event", data, e);
-            }
+            fields.read(data, "not a valid TGI event");
             String error = error();
             if (error != null) {
                 events.error(error);

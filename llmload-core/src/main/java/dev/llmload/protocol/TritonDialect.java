@@ -1,7 +1,6 @@
 package dev.llmload.protocol;
 
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -68,12 +67,7 @@ public final class TritonDialect implements Dialect {
     @Override
     public String errorMessage(byte[] body) {
         JsonFields fields = new JsonFields("error");
-        try {
-            fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return fields.error(0, -1);
+        return fields.readsAsObject(body) ? fields.error(0, -1) : null;
     }
 
     /** None: the body's clean end ends the answer. */
@@ -107,11 +101,7 @@ public final class TritonDialect implements Dialect {
 
         @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Triton event", data, e);
-            }
+            fields.read(data, "not a valid Triton event");
             String error = fields.error(ERROR, -1);
             if (error != null) {
                 events.error(error);
@@ -150,11 +140,7 @@ public final class TritonDialect implements Dialect {
 
         @Override
         public void body(byte[] body, long nanos) {
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Triton answer", new String(body, StandardCharsets.UTF_8), e);
-            }
+            fields.read(body, "not a valid Triton answer");
             String error = fields.error(ERROR, -1);
             if (error != null) {
                 events.error(error);
