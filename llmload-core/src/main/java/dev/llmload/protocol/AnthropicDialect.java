@@ -14,7 +14,7 @@ import java.util.Map;
  * {@code event: error} is an error. The key travels in {@code x-api-key}, with
  * {@code anthropic-version}. System messages become the top-level {@code system} field.
  */
-public final class AnthropicDialect implements Dialect {
+public final class AnthropicDialect extends NativeDialect {
 
     /** The API version requests ask for; the streaming event shapes read here are this version's. */
     static final String API_VERSION = "2023-06-01";
@@ -45,15 +45,9 @@ public final class AnthropicDialect implements Dialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-    private final RequestOptions options;
 
     AnthropicDialect(RequestOptions options) {
-        this.options = options;
-    }
-
-    @Override
-    public String path() {
-        return options.api().path();
+        super(options, Framing.SSE, "event: message_stop", SAMPLE_STREAM, Decoder::new);
     }
 
     @Override
@@ -104,33 +98,7 @@ public final class AnthropicDialect implements Dialect {
         });
     }
 
-    @Override
-    public Framing streamFraming() {
-        return Framing.SSE;
-    }
-
-    @Override
-    public ResponseDecoder newDecoder(ResponseEvents events) {
-        return new Decoder(events);
-    }
-
-    @Override
-    public String errorMessage(byte[] body) {
-        Decoder decoder = new Decoder(null);
-        return decoder.fields.readsAsObject(body) ? decoder.error() : null;
-    }
-
-    @Override
-    public String endMarker() {
-        return "event: message_stop";
-    }
-
-    @Override
-    public byte[] sampleStream() {
-        return SAMPLE_STREAM.clone();
-    }
-
-    private static final class Decoder implements ResponseDecoder {
+    private static final class Decoder extends FieldsDecoder {
 
         private static final int TYPE = 0;
         private static final int DELTA_TYPE = 1;
@@ -145,16 +113,15 @@ public final class AnthropicDialect implements Dialect {
         private static final int ERROR_MESSAGE = 10;
         private static final int ERROR_TYPE = 11;
 
-        private final ResponseEvents events;
-        final JsonFields fields = new JsonFields("type", "delta.type", "delta.text", "delta.thinking",
-                "delta.stop_reason", "message.usage.input_tokens", "message.usage.output_tokens", "usage.input_tokens",
-                "usage.output_tokens", "error", "error.message", "error.type");
         private int inputTokens = -1;
 
         Decoder(ResponseEvents events) {
-            this.events = events;
+            super(events, new JsonFields("type", "delta.type", "delta.text", "delta.thinking",
+                "delta.stop_reason", "message.usage.input_tokens", "message.usage.output_tokens", "usage.input_tokens",
+                "usage.output_tokens", "error", "error.message", "error.type"));
         }
 
+        @Override
         String error() {
             String message = fields.error(ERROR, ERROR_MESSAGE);
             String type = fields.text(ERROR_TYPE);

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * end-of-sequence token) are counted but carry no text. Errors arrive as an event
  * {@code {"error": ..., "error_type": ...}}, or as that body with an HTTP error status.
  */
-public final class TgiDialect implements Dialect {
+public final class TgiDialect extends NativeDialect {
 
     private static final byte[] SAMPLE_STREAM = ("""
             data:{"index":1,"token":{"id":578,"text":" warm","logprob":-0.1,"special":false},"generated_text":null,"details":null}
@@ -21,15 +21,9 @@ public final class TgiDialect implements Dialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-    private final RequestOptions options;
 
     TgiDialect(RequestOptions options) {
-        this.options = options;
-    }
-
-    @Override
-    public String path() {
-        return options.api().path();
+        super(options, Framing.SSE, "a final event with details", SAMPLE_STREAM, Decoder::new);
     }
 
     @Override
@@ -55,33 +49,7 @@ public final class TgiDialect implements Dialect {
         });
     }
 
-    @Override
-    public Framing streamFraming() {
-        return Framing.SSE;
-    }
-
-    @Override
-    public ResponseDecoder newDecoder(ResponseEvents events) {
-        return new Decoder(events);
-    }
-
-    @Override
-    public String errorMessage(byte[] body) {
-        Decoder decoder = new Decoder(null);
-        return decoder.fields.readsAsObject(body) ? decoder.error() : null;
-    }
-
-    @Override
-    public String endMarker() {
-        return "a final event with details";
-    }
-
-    @Override
-    public byte[] sampleStream() {
-        return SAMPLE_STREAM.clone();
-    }
-
-    private static final class Decoder implements ResponseDecoder {
+    private static final class Decoder extends FieldsDecoder {
 
         private static final int TOKEN = 0;
         private static final int TEXT = 1;
@@ -93,14 +61,13 @@ public final class TgiDialect implements Dialect {
         private static final int ERROR = 7;
         private static final int ERROR_TYPE = 8;
 
-        private final ResponseEvents events;
-        final JsonFields fields = new JsonFields("token", "token.text", "token.special", "details",
-                "details.finish_reason", "details.generated_tokens", "details.input_length", "error", "error_type");
 
         Decoder(ResponseEvents events) {
-            this.events = events;
+            super(events, new JsonFields("token", "token.text", "token.special", "details",
+                "details.finish_reason", "details.generated_tokens", "details.input_length", "error", "error_type"));
         }
 
+        @Override
         String error() {
             String message = fields.error(ERROR, -1);
             String type = fields.text(ERROR_TYPE);
