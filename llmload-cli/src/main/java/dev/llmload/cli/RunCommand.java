@@ -2,19 +2,23 @@ package dev.llmload.cli;
 
 import dev.llmload.compare.Comparison;
 import dev.llmload.compare.FailIf;
+import dev.llmload.compare.Repeats;
 import dev.llmload.config.RunConfig;
-import dev.llmload.metrics.RunResults;
-import dev.llmload.report.RunDirectory;
 import dev.llmload.config.Target;
+import dev.llmload.metrics.RunResults;
 import dev.llmload.protocol.RequestExtras;
-import dev.llmload.run.OutputDirectory;
 import dev.llmload.report.ConsoleSummary;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunDirectory;
+import dev.llmload.report.RunReport;
 import dev.llmload.run.BenchmarkRun;
+import dev.llmload.run.OutputDirectory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -64,6 +68,12 @@ public final class RunCommand implements Callable<Integer> {
             description = "Run directory. Default: results/<timestamp>-<target>-<load>.")
     Path outputDir;
 
+    @Option(names = "--repeat", paramLabel = "K", defaultValue = "1",
+            description = "Run the configuration K times, into DIR/repeat-1 .. repeat-K, and write DIR/repeats.json: "
+                    + "each key metric's mean with its 95%% interval across the runs, and the range a further run is "
+                    + "expected in. Default: ${DEFAULT-VALUE}.")
+    int repeat;
+
     @Option(names = "--max-error-rate", paramLabel = "R",
             description = "Exit 4 when more than this share (0 to 1) of the measured requests failed. A run whose every "
                     + "request failed exits 4 without it.")
@@ -96,6 +106,9 @@ public final class RunCommand implements Callable<Integer> {
             return options.withConfig(spec, RunCommand::new, command -> command.options, true).call();
         }
         RunConfig config = config();
+        if (repeat < 1) {
+            throw new UsageException("--repeat must be at least 1, got " + repeat);
+        }
         Verdict verdict = verdict();
         if (config.output().dir() != null) {
             String refusal = OutputDirectory.refusal(config.output().dir(), overwrite);
@@ -115,9 +128,37 @@ public final class RunCommand implements Callable<Integer> {
                 config = config.withOutputDir(
                         OutputDirectory.claimUnique(BenchmarkRun.defaultOutputDir(target.url(), config.load())));
             }
-            return execute(config, target.url(), apiKey, out, verdict);
+            return repeat == 1 ? execute(config, target.url(), apiKey, out, verdict).code()
+                    : repeated(config, target.url(), apiKey, out, verdict);
         }
     }
+
+    /** {@code --repeat K}: the runs one after the other, then what they say together. */
+    private int repeated(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict)
+            throws Exception {
+        Path base = config.output().dir();
+        List<String> runs = new ArrayList<>();
+        List<RunReport> reports = new ArrayList<>();
+        for (int i = 1; i <= repeat; i++) {
+            Path dir = base.resolve("repeat-" + i);
+            out.println("Repeat " + i + " of " + repeat + ":");
+            Outcome outcome = execute(config.withOutputDir(dir), target, apiKey, out, verdict);
+            if (outcome.code() != 0) {
+                return outcome.code();
+            }
+            runs.add(base.relativize(dir).toString());
+            reports.add(outcome.report());
+        }
+        Repeats summary = Repeats.of(runs, reports);
+        ReportFiles.writeAtomically(base.resolve(Repeats.FILE_NAME), ReportFiles.JSON.writeValueAsString(summary) + "\n");
+        out.print(summary.render());
+        out.println("Repeats: " + base.resolve(Repeats.FILE_NAME));
+        out.flush();
+        return 0;
+    }
+
+    /** A finished run's report and the exit code it calls for. */
+    private record Outcome(int code, RunReport report) {}
 
     /** The run these options describe; {@code --config} and {@code --scenario} must have been merged in. */
     RunConfig config() {
@@ -164,7 +205,8 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private int execute(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict)
+    /** One run, its summary printed; with {@code --repeat}, each repeat is judged on its own. */
+    private Outcome execute(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict)
             throws Exception {
         Progress progress = new Progress(spec.commandLine().getErr(), config.bounds().numRequests());
         BenchmarkRun run = new BenchmarkRun(config, target, apiKey,
@@ -182,7 +224,7 @@ public final class RunCommand implements Callable<Integer> {
         out.println("Run directory: " + result.directory());
         out.flush();
         int interrupted = exitCode(signals);
-        return interrupted != 0 ? interrupted : judge(result, verdict, out);
+        return new Outcome(interrupted != 0 ? interrupted : judge(result, verdict, out), result.report());
     }
 
     /** 0, or the exit code of the first verdict the finished run fails, with its one line on standard error. */

@@ -35,10 +35,10 @@
  * Native decoders read their fields with {@code JsonFields}, which walks a message with Jackson's
  * streaming parser into slots reused for every message, so a message costs no tree of objects.
  * Its fixture (documented stream, error shape) goes into the tests' {@code DialectFixtures}, which
- * run it whole, split at every byte, with CRLF, hostile, and over loopback. Its {@code encode} writes
- * the sampling parameters of {@link dev.llmload.protocol.RequestExtras} where its servers read them
- * (or {@code RequestExtras.refusal} names the API as having none) and returns its body through
- * {@code RequestExtras.merged}, so {@code --extra-body} reaches it as every other dialect.
+ * run it whole, split at every byte, with CRLF, hostile, and over loopback. Its body writes the
+ * sampling parameters of {@link dev.llmload.protocol.RequestExtras} where its servers read them (or
+ * {@code RequestExtras.refusal} names the API as having none); {@code NativeDialect.encode} merges
+ * {@code --extra-body} into it as into every other dialect's.
  *
  * <p>A stream that ends without its dialect's end marker was cut short: it fails as
  * {@code protocol}, keeping the timings it had ({@code endMarkerSeen} on the finished request).

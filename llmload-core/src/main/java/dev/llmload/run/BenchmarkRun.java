@@ -125,8 +125,10 @@ public final class BenchmarkRun {
         long count = config.bounds().numRequests() == null ? -1 : config.bounds().numRequests();
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
-        SessionSource sessions = openSessions(tokenizer);
         Segment segment = config.client().segment();
+        SessionSource allSessions = openSessions(tokenizer);
+        SessionSource sessions = segment == null || allSessions == null ? allSessions
+                : SegmentPart.sessions(allSessions, segment);
         RequestSource whole = sessions == null ? openSource(tokenizer) : null;
         try (RequestSource source = segment == null || whole == null ? whole : SegmentPart.requests(whole, segment)) {
             LoadPlan plan;
@@ -135,7 +137,7 @@ public final class BenchmarkRun {
                         Workloads.traceOffsets(whole));
                 if (segment != null) {
                     plan = SegmentPart.plan(plan, segment);
-                    count = SegmentPart.count(plan, count, segment);
+                    count = SegmentPart.count(plan, count, segment, sessions != null);
                 }
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
@@ -170,6 +172,9 @@ public final class BenchmarkRun {
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 List<Note> telemetryNotes = new ArrayList<>(telemetry.probe());
                 Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry);
+                if (sent.stopNote() != null) {
+                    telemetryNotes.add(sent.stopNote());
+                }
                 TelemetryRecording recording = telemetry.stop();
                 Measurements measurements = Measurements.derive(sent.records(), config);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
@@ -197,8 +202,12 @@ public final class BenchmarkRun {
     private record RunRecordParts(String runId, String startedAt, String model, ApiKind api, ServerProbe.ServerInfo server,
                                   Endpoint endpoint, String sourceDescription, String contentHash) {}
 
-    /** The records of a run, the clock reading its offsets are relative to, and what the client cost. */
-    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client) {}
+    /**
+     * The records of a run, the clock reading its offsets are relative to, and what the client cost.
+     *
+     * @param stopNote why {@code --stop-on-saturation} ended the sending; null when it did not
+     */
+    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client, Note stopNote) {}
 
     /**
      * The client's cost over the measured phase, in the seconds of its time series; over the whole
@@ -272,6 +281,8 @@ public final class BenchmarkRun {
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME));
              LoadPhase phase = LoadPhase.open(source, sessions, client, dialect, bounds.timeouts(), plan, count)) {
             stopSending = phase::stop;
+            SaturationWatch watch = bounds.stopOnSaturation() && sessions == null && plan instanceof LoadPlan.OpenLoop open
+                    ? new SaturationWatch(open.offsetsNanos(), bounds.warmup(), phase::stop) : null;
             if (stopRequested) {
                 phase.stop();
             }
@@ -290,13 +301,14 @@ public final class BenchmarkRun {
                 runStart = startClock();
                 telemetry.start();
                 records = phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
-                        bounds.warmupTime(), bounds.grace(), idPrefix(runId), progress);
+                        bounds.warmupTime(), bounds.grace(), idPrefix(runId),
+                        watch == null ? progress : progress.andThen(watch));
             } catch (DatasetException e) {
                 throw new RunException(e.getMessage(), e);
             } finally {
                 cost = monitor.stop();
             }
-            return new Sent(records, runStart, cost);
+            return new Sent(records, runStart, cost, watch == null ? null : watch.note());
         }
     }
 
@@ -420,7 +432,9 @@ public final class BenchmarkRun {
                 config,
                 TimeSeries.of(List.of()),
                 null,
-                client);
+                client,
+                null,
+                null);
     }
 
     private static Integer integer(String text) {
