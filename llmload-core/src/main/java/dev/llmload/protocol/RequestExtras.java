@@ -73,7 +73,8 @@ public record RequestExtras(Map<String, String> headers, ObjectNode extraBody, D
         for (String header : headers == null ? List.<String>of() : headers) {
             int colon = header.indexOf(':');
             if (colon <= 0) {
-                throw new IllegalArgumentException("--header: expected NAME:VALUE, got '" + redactArgument(header) + "'");
+                // Not echoed: a mistyped header may be a credential.
+                throw new IllegalArgumentException("--header: expected NAME:VALUE, e.g. 'x-route: pool-a'");
             }
             byName.put(header.substring(0, colon).strip(), header.substring(colon + 1).strip());
         }
@@ -95,7 +96,9 @@ public record RequestExtras(Map<String, String> headers, ObjectNode extraBody, D
 
     private static void checkHeader(String name, String value) {
         if (name.isEmpty() || !name.chars().allMatch(c -> c > 32 && c < 127 && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0)) {
-            throw new IllegalArgumentException("--header: '" + name + "' is not a header name");
+            // Not echoed: a name that is not one may hold the credential that should have followed it.
+            throw new IllegalArgumentException("--header: a header name is letters, digits and !#$%&'*+-.^_`|~ "
+                    + "only, before the colon of NAME:VALUE");
         }
         if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
             throw new IllegalArgumentException("--header: " + name + " is set by the HTTP client itself");

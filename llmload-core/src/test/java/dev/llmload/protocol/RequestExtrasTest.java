@@ -88,8 +88,11 @@ class RequestExtrasTest {
 
     @Test
     void badValuesAreRefusedWithTheOptionsName() {
-        assertThatThrownBy(() -> RequestExtras.parse(List.of("bad header: 1"), null, null, null, null, null))
-                .hasMessageStartingWith("--header");
+        // A mistyped credential is never echoed.
+        assertThatThrownBy(() -> RequestExtras.parse(List.of("Authorization Bearer s3cr3t: 1"), null, null, null, null,
+                null)).hasMessageStartingWith("--header").hasMessageNotContaining("s3cr3t");
+        assertThatThrownBy(() -> RequestExtras.parse(List.of("Authorization Bearer s3cr3t"), null, null, null, null,
+                null)).hasMessageStartingWith("--header").hasMessageNotContaining("s3cr3t");
         assertThatThrownBy(() -> RequestExtras.parse(List.of("x-a: 1\r\nx-b: 2"), null, null, null, null, null))
                 .hasMessageContaining("line break");
         assertThatThrownBy(() -> RequestExtras.parse(null, "3", null, null, null, null))
