@@ -52,8 +52,15 @@ class RequestExtrasLoopbackTest {
 
     private static HttpServer server(ConcurrentLinkedQueue<Received> received) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-        server.createContext("/v1/models", exchange -> answer(exchange, "application/json",
-                "{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\"}]}"));
+        // A gateway that routes by header: without it, no model list.
+        server.createContext("/v1/models", exchange -> {
+            if (!"pool-a".equals(exchange.getRequestHeaders().getFirst("x-route"))) {
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+                return;
+            }
+            answer(exchange, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\"}]}");
+        });
         server.createContext("/v1/chat/completions", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
             received.add(new Received(Map.copyOf(exchange.getRequestHeaders()), JSON.readTree(body)));
@@ -86,7 +93,7 @@ class RequestExtrasLoopbackTest {
         CapturedRun outcome;
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort();
-            outcome = CapturedRun.of("run", "--url", url, "--api", "chat", "--model", "m", "--concurrency", "1",
+            outcome = CapturedRun.of("run", "--url", url, "--concurrency", "1",
                     "--num-requests", "3", "--input-tokens", "16", "--output-tokens", "2", "--server-metrics", "off",
                     "--header", "x-route: pool-a", "--header", "Authorization: Bearer " + BEARER,
                     "--header=X-Route-Token:" + ROUTE_TOKEN,

@@ -53,6 +53,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import io.netty.channel.EventLoop;
@@ -143,10 +144,11 @@ public final class BenchmarkRun {
                 throw new RunException(e.getMessage(), e);
             }
             Endpoint openAi = Endpoint.openAiBase(targetUrl);
-            ServerProbe.ServerInfo server = ServerProbe.probe(openAi, apiKey, config.target().api(),
+            Map<String, String> headers = config.target().extras().headers();
+            ServerProbe.ServerInfo server = ServerProbe.probe(openAi, apiKey, config.target().api(), headers,
                     config.target().insecure());
             ApiKind api = config.target().api() == ApiKind.AUTO
-                    ? ServerProbe.resolveAuto(openAi, server, apiKey, config.target().insecure())
+                    ? ServerProbe.resolveAuto(openAi, server, apiKey, headers, config.target().insecure())
                     : config.target().api();
             Endpoint endpoint = api.atServerRoot() ? Endpoint.nativeBase(targetUrl) : openAi;
             String model = config.target().model() != null ? config.target().model() : server.model();

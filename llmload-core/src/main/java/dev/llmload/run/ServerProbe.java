@@ -55,7 +55,13 @@ final class ServerProbe {
      *            {@code x-api-key} with {@code anthropic-version}, else a bearer token)
      */
     public static ServerInfo probe(Endpoint endpoint, String apiKey, ApiKind api, boolean insecure) throws RunException {
-        Map<String, String> auth = authHeaders(apiKey, api);
+        return probe(endpoint, apiKey, api, Map.of(), insecure);
+    }
+
+    /** @param headers {@code --header}'s, sent after the key's, so a gateway lets the probe through as it does the load */
+    public static ServerInfo probe(Endpoint endpoint, String apiKey, ApiKind api, Map<String, String> headers,
+                                   boolean insecure) throws RunException {
+        Map<String, String> auth = authHeaders(apiKey, api, headers);
         HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1);
         if (insecure) {
             builder.sslContext(TrustEverything.sslContext());
@@ -131,6 +137,12 @@ final class ServerProbe {
      */
     public static ApiKind resolveAuto(Endpoint openAi, ServerInfo server, String apiKey, boolean insecure)
             throws RunException {
+        return resolveAuto(openAi, server, apiKey, Map.of(), insecure);
+    }
+
+    /** @param headers {@code --header}'s, as {@link #probe(Endpoint, String, ApiKind, Map, boolean)} sends them */
+    public static ApiKind resolveAuto(Endpoint openAi, ServerInfo server, String apiKey, Map<String, String> headers,
+                                      boolean insecure) throws RunException {
         if (server.model() != null) {
             return ApiKind.CHAT;
         }
@@ -139,7 +151,7 @@ final class ServerProbe {
             builder.sslContext(TrustEverything.sslContext());
         }
         HttpClient client = builder.build();
-        String nativeApi = nativeApiOf(client, openAi, authHeaders(apiKey, ApiKind.CHAT));
+        String nativeApi = nativeApiOf(client, openAi, authHeaders(apiKey, ApiKind.CHAT, headers));
         if (nativeApi != null) {
             throw new RunException("the server at " + openAi.rootUrl("") + " answers no OpenAI API (/v1/models) but "
                     + nativeApi + "; give --api and --model");
@@ -218,8 +230,11 @@ final class ServerProbe {
         return builder.build();
     }
 
-    /** The headers that carry the key (never logged) for {@code api}, with the ones that API requires beside it. */
-    private static Map<String, String> authHeaders(String apiKey, ApiKind api) {
+    /**
+     * The headers that carry the key (never logged) for {@code api}, with the ones that API requires
+     * beside it, then the user's own, which win as they do on the load's requests.
+     */
+    private static Map<String, String> authHeaders(String apiKey, ApiKind api, Map<String, String> extra) {
         Map<String, String> headers = new java.util.LinkedHashMap<>();
         KeyHeader keyHeader = api == ApiKind.ANTHROPIC ? KeyHeader.X_API_KEY : KeyHeader.BEARER;
         if (apiKey != null && !apiKey.isEmpty()) {
@@ -228,6 +243,7 @@ final class ServerProbe {
         if (api == ApiKind.ANTHROPIC) {
             headers.putAll(AnthropicDialect.HEADERS);
         }
+        headers.putAll(extra);
         return headers;
     }
 
