@@ -13,21 +13,46 @@ import java.util.function.Consumer;
 
 /**
  * Turns finished requests into {@link RequestRecord}s and journals them, on its own thread
- * ({@code llmload-recorder}), which owns the journal and the list of records. Token counting with
- * the local tokenizer happens here, away from the I/O threads.
+ * ({@code llmload-recorder}), which owns the journal and the list of records.
+ *
+ * <p>A finished request is on disk before the process can die, whatever its response holds. Local
+ * token counting (for a server that sends no usage) is cheap for ordinary answers but not for
+ * every text: one event of a million characters without a space takes the tokenizer seconds. So
+ * the recorder counts a response itself only while its text is at most
+ * {@link #INLINE_COUNT_MAX_CHARS}; a longer one is counted on {@code llmload-token-counter}, which
+ * owns nothing but the text it is counting and hands the finished record back, and every other
+ * request's line is written meanwhile. Lines are therefore in the order their records became
+ * whole, and the records list keeps that order, so a report rebuilt from the journal equals the
+ * original.
  */
 final class Recorder implements Consumer<FinishedRequest> {
 
-    /** Queued by {@link #finish} after the last request: the recorder thread stops when it takes it. */
-    private static final FinishedRequest END = FinishedRequest.neverSent(null, "end", false, 0, 0, "the run ended");
+    /**
+     * The most characters of token text the recorder counts on its own thread: at most a few
+     * milliseconds of the tokenizer even for text made to be slow (a 16 Ki-character word), well
+     * under a millisecond for prose.
+     */
+    static final int INLINE_COUNT_MAX_CHARS = 16 * 1024;
 
-    private final LinkedBlockingQueue<FinishedRequest> queue = new LinkedBlockingQueue<>();
+    /** What the recorder thread takes from its queue. */
+    private sealed interface Item {}
+
+    private record Finished(FinishedRequest request) implements Item {}
+
+    private record Counted(RequestRecord record) implements Item {}
+
+    private record End() implements Item {}
+
+    private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>();
+    /** Requests whose text is too long to count on the recorder thread, in the order they finished. */
+    private final LinkedBlockingQueue<FinishedRequest> toCount = new LinkedBlockingQueue<>();
     private final Journal journal;
     private final Tokenizer tokenizer;
     private final long runStartNanos;
     private final List<RequestRecord> records = new ArrayList<>();
     private final Consumer<RequestRecord> listener;
     private final Thread thread;
+    private final Thread counter;
     private volatile IOException writeFailure;
 
     /**
@@ -40,33 +65,88 @@ final class Recorder implements Consumer<FinishedRequest> {
         this.listener = listener;
         this.thread = new Thread(this::drain, "llmload-recorder");
         thread.setDaemon(true);
+        this.counter = new Thread(this::count, "llmload-token-counter");
+        counter.setDaemon(true);
+        counter.start();
         thread.start();
     }
 
     /** Hands a finished request over; safe from any thread, never blocks. */
     @Override
     public void accept(FinishedRequest finished) {
-        queue.add(finished);
+        queue.add(new Finished(finished));
     }
 
     private void drain() {
+        int counting = 0;
+        boolean ending = false;
         try {
-            FinishedRequest next;
-            while ((next = queue.take()) != END) {
-                RequestRecord record = toRecord(next);
-                if (writeFailure == null) {
-                    try {
-                        record = journal.append(record);
-                    } catch (IOException e) {
-                        writeFailure = e;
+            while (!ending || counting > 0) {
+                Item next = queue.take();
+                switch (next) {
+                    case End end -> ending = true;
+                    case Counted counted -> {
+                        counting--;
+                        write(counted.record());
+                    }
+                    case Finished finished -> {
+                        if (needsLongCount(finished.request())) {
+                            counting++;
+                            toCount.add(finished.request());
+                        } else {
+                            write(toRecord(finished.request()));
+                        }
                     }
                 }
-                records.add(record);
-                listener.accept(record);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            counter.interrupt();
         }
+    }
+
+    /** On {@code llmload-token-counter}: counts long texts one by one and hands each record back. */
+    private void count() {
+        try {
+            while (true) {
+                queue.add(new Counted(toRecord(toCount.take())));
+            }
+        } catch (InterruptedException e) {
+            // The recorder has written everything: nothing is left to count.
+        }
+    }
+
+    private void write(RequestRecord record) {
+        if (writeFailure == null) {
+            try {
+                record = journal.append(record);
+            } catch (IOException e) {
+                writeFailure = e;
+            }
+        }
+        records.add(record);
+        listener.accept(record);
+    }
+
+    /**
+     * Whether making this request's record means running the tokenizer over more text than the
+     * recorder counts itself; the cases follow {@link #toRecord}.
+     */
+    private static boolean needsLongCount(FinishedRequest f) {
+        List<String> texts = f.tokenEventTexts();
+        int[] given = f.serverTokenCounts();
+        Usage usage = f.usage();
+        if (given == null && usage != null && usage.completionTokens() == texts.size()) {
+            return false;
+        }
+        long chars = 0;
+        for (int i = 0; i < texts.size(); i++) {
+            if (given == null || given[i] < 1) {
+                chars += texts.get(i).length();
+            }
+        }
+        return chars > INLINE_COUNT_MAX_CHARS;
     }
 
     RequestRecord toRecord(FinishedRequest f) {
@@ -118,7 +198,7 @@ final class Recorder implements Consumer<FinishedRequest> {
      * @throws IOException when the journal could not be written (the records are still complete)
      */
     public List<RequestRecord> finish() throws IOException, InterruptedException {
-        queue.add(END);
+        queue.add(new End());
         thread.join();
         if (writeFailure != null) {
             throw writeFailure;
