@@ -26,6 +26,26 @@ final class CliProcess {
                 .redirectErrorStream(true).redirectOutput(outputLog.toFile()).start();
     }
 
+    /**
+     * Starts it under a file size limit ({@code ulimit -f}): every write past {@code kib} KiB fails
+     * as a write to a full disk does, with the operating system's error, so nothing needs mounting.
+     */
+    static Process startWithFileSizeLimit(Path outputLog, long kib, String... args) throws IOException {
+        StringBuilder command = new StringBuilder("ulimit -f ").append(kib).append(" && exec");
+        command.append(' ').append(quoted(ProcessHandle.current().info().command().orElse("java")));
+        command.append(" -cp ").append(quoted(System.getProperty("java.class.path")));
+        command.append(' ').append(Main.class.getName());
+        for (String arg : args) {
+            command.append(' ').append(quoted(arg));
+        }
+        return new ProcessBuilder("bash", "-c", command.toString()).redirectErrorStream(true)
+                .redirectOutput(outputLog.toFile()).start();
+    }
+
+    private static String quoted(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
+    }
+
     /** Sends a signal by name (INT, TERM) the way a shell's kill does. */
     static void signal(Process process, String name) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();

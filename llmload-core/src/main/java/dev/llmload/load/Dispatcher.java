@@ -53,6 +53,8 @@ final class Dispatcher implements Sender {
     private volatile boolean stopping;
     private final BooleanSupplier sending = () -> !stopping;
     private volatile long stopRequestedNanos;
+    /** Set by {@link #abandon}: whatever is in flight is cancelled without the grace period. */
+    private volatile boolean abandoned;
     /**
      * Guarded by {@link #gate}: no further request will be sent. The open loop sets it when its
      * walk ends; the closed loop when it finds nothing more to send.
@@ -104,7 +106,7 @@ final class Dispatcher implements Sender {
         // whatever is still running then is cancelled and recorded as such.
         while (true) {
             long stoppedAt = stopRequestedNanos;
-            long limit = stoppedAt != 0 ? stoppedAt + grace.toNanos()
+            long limit = stoppedAt != 0 ? stoppedAt + (abandoned ? 0 : grace.toNanos())
                     : deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos + grace.toNanos();
             long slice = TimeUnit.MILLISECONDS.toNanos(100);
             if (limit != Long.MAX_VALUE) {
@@ -131,6 +133,12 @@ final class Dispatcher implements Sender {
         stopping = true;
         checkAllFinished();
         wakeDispatcher();
+    }
+
+    @Override
+    public void abandon() {
+        abandoned = true;
+        stop();
     }
 
     private void wakeDispatcher() {

@@ -36,6 +36,7 @@ public final class LoadPhase implements AutoCloseable {
     /** The sender once {@link #send} made it; {@link #stop} reaches it through this. */
     private volatile Sender sender;
     private volatile boolean stopped;
+    private volatile boolean abandoned;
 
     private LoadPhase(LoadHttpClient client, Dialect dialect, Timeouts timeouts, LoadPlan plan, long count,
                       SessionSource sessions, PreparedFeed feed) {
@@ -102,7 +103,7 @@ public final class LoadPhase implements AutoCloseable {
     public List<RequestRecord> send(Journal journal, Tokenizer tokenizer, long runStartNanos, Duration duration,
                                     int warmup, Duration warmupTime, Duration grace, String requestIdPrefix,
                                     Consumer<RequestRecord> progress) throws IOException, InterruptedException {
-        Recorder recorder = new Recorder(journal, tokenizer, runStartNanos, progress);
+        Recorder recorder = new Recorder(journal, tokenizer, runStartNanos, progress, this::abandon);
         long limit = count < 0 ? Long.MAX_VALUE : count;
         Sender chosen = sessions != null
                 ? new SessionDispatcher(client, dialect, timeouts, plan, sessions, limit, duration, warmup, warmupTime,
@@ -110,7 +111,9 @@ public final class LoadPhase implements AutoCloseable {
                 : new Dispatcher(client, dialect, timeouts, plan, feed, limit, duration, warmup, warmupTime, recorder,
                         runStartNanos, requestIdPrefix);
         sender = chosen;
-        if (stopped) {
+        if (abandoned) {
+            chosen.abandon();
+        } else if (stopped) {
             chosen.stop();
         }
         try {
@@ -129,6 +132,16 @@ public final class LoadPhase implements AutoCloseable {
         Sender current = sender;
         if (current != null) {
             current.stop();
+        }
+    }
+
+    /** The journal cannot be written: stop sending and cancel what is in flight, now or as soon as sending starts. */
+    private void abandon() {
+        abandoned = true;
+        stopped = true;
+        Sender current = sender;
+        if (current != null) {
+            current.abandon();
         }
     }
 

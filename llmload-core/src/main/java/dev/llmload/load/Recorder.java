@@ -51,15 +51,20 @@ final class Recorder implements Consumer<FinishedRequest> {
     private final long runStartNanos;
     private final List<RequestRecord> records = new ArrayList<>();
     private final Consumer<RequestRecord> listener;
+    private final Runnable onWriteFailure;
     private final Thread thread;
     private final Thread counter;
     private volatile IOException writeFailure;
 
     /**
-     * @param listener hears every record on the recorder thread (live progress); may be a no-op
+     * @param listener       hears every record on the recorder thread (live progress); may be a no-op
+     * @param onWriteFailure runs once, on the recorder thread, when the journal cannot be written:
+     *                       the run is to stop at once, since nothing more would be on disk
      */
-    public Recorder(Journal journal, Tokenizer tokenizer, long runStartNanos, Consumer<RequestRecord> listener) {
+    public Recorder(Journal journal, Tokenizer tokenizer, long runStartNanos, Consumer<RequestRecord> listener,
+                    Runnable onWriteFailure) {
         this.journal = journal;
+        this.onWriteFailure = onWriteFailure;
         this.tokenizer = tokenizer;
         this.runStartNanos = runStartNanos;
         this.listener = listener;
@@ -123,6 +128,7 @@ final class Recorder implements Consumer<FinishedRequest> {
                 record = journal.append(record);
             } catch (IOException e) {
                 writeFailure = e;
+                onWriteFailure.run();
             }
         }
         records.add(record);
@@ -195,7 +201,8 @@ final class Recorder implements Consumer<FinishedRequest> {
     /**
      * Waits until every request handed over so far is journaled, then returns all records.
      *
-     * @throws IOException when the journal could not be written (the records are still complete)
+     * @throws IOException when the journal could not be written: its one-line reason; the file
+     *                     holds the whole lines written before
      */
     public List<RequestRecord> finish() throws IOException, InterruptedException {
         queue.add(new End());

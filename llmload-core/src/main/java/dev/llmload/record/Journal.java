@@ -6,9 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,27 +31,66 @@ public final class Journal implements AutoCloseable {
     private static final JsonFactory JSON = new JsonFactory();
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final OutputStream out;
+    private final Path file;
+    private final FileChannel out;
+    /** Bytes of whole lines written: where the file is cut back to when a write fails part-way. */
+    private long wholeBytes;
+    private long lines;
+    private IOException failure;
 
-    private Journal(OutputStream out) {
+    private Journal(Path file, FileChannel out) {
+        this.file = file;
         this.out = out;
     }
 
     public static Journal create(Path file) throws IOException {
-        return new Journal(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        return new Journal(file, FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE));
     }
 
+    /** The journal's file. */
+    public Path file() {
+        return file;
+    }
+
+    /** Lines written whole so far. */
+    public long lines() {
+        return lines;
+    }
+
     /**
-     * Writes one whole line and flushes it to the operating system.
+     * Writes one whole line, handing it to the operating system before it returns.
+     *
+     * <p>A write that fails (a full disk, a file size limit) may have written part of the line: the
+     * file is cut back to its last whole line, so that it holds only whole lines, and every later
+     * append fails at once with the same reason. Should the cut fail too, the torn last line is
+     * what {@link #read} skips.
      *
      * @return the record as the journal holds it (times at microsecond precision); keep this one,
      *         so that statistics computed now and from the file later are the same
+     * @throws IOException "cannot write FILE: REASON", one line
      */
     public RequestRecord append(RequestRecord record) throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
         String line = toJson(record);
-        out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
+        try {
+            while (bytes.hasRemaining()) {
+                out.write(bytes);
+            }
+        } catch (IOException e) {
+            failure = new IOException("cannot write " + file + ": " + e.getMessage(), e);
+            try {
+                out.truncate(wholeBytes);
+            } catch (IOException | RuntimeException cut) {
+                failure.addSuppressed(cut);
+            }
+            throw failure;
+        }
+        wholeBytes += bytes.limit();
+        lines++;
         return fromJson(MAPPER.readTree(line));
     }
 

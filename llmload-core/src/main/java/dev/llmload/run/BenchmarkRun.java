@@ -176,7 +176,13 @@ public final class BenchmarkRun {
                 client.note().ifPresent(telemetryNotes::add);
                 RunReport report = report(parts, summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
-                ReportFiles.writeRun(directory, report, sent.records());
+                try {
+                    ReportFiles.writeRun(directory, report, sent.records());
+                } catch (IOException e) {
+                    throw new RunFilesException("cannot write the report in " + directory + ": " + e.getMessage()
+                            + "; requests.jsonl holds every request: once there is room, 'llmload report " + directory
+                            + "' writes it", e);
+                }
                 return new Result(directory, report, sent.records());
             }
         }
@@ -292,6 +298,11 @@ public final class BenchmarkRun {
                         bounds.warmupTime(), bounds.grace(), idPrefix(runId), progress);
             } catch (DatasetException e) {
                 throw new RunException(e.getMessage(), e);
+            } catch (IOException e) {
+                // Only the journal fails here; the recorder stopped the run at its first failed write.
+                throw new RunFilesException(e.getMessage() + "; the run stopped there, after " + journal.lines()
+                        + " requests, each a whole line: once there is room, 'llmload report " + directory
+                        + "' writes the report", e);
             } finally {
                 cost = monitor.stop();
             }
