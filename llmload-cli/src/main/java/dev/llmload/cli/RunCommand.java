@@ -35,7 +35,8 @@ public final class RunCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--concurrency", paramLabel = "N",
-            description = "Closed loop: keep N requests in flight. Default: 16 when --request-rate is not given.")
+            description = "Closed loop: keep N requests in flight. Default: 16 when --request-rate is not given. "
+                    + "A slot whose request could not connect waits 50 ms, doubling up to 2 s, before its next.")
     Integer concurrency;
 
     @Option(names = "--request-rate", paramLabel = "R",

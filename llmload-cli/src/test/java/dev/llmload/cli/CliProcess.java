@@ -27,11 +27,12 @@ final class CliProcess {
     }
 
     /**
-     * Starts it under a file size limit ({@code ulimit -f}): every write past {@code kib} KiB fails
-     * as a write to a full disk does, with the operating system's error, so nothing needs mounting.
+     * Starts it under a resource limit set by bash's {@code ulimit}, e.g. {@code -f 96}: every write
+     * past 96 KiB fails as a write to a full disk does, with the operating system's error, so
+     * nothing needs mounting; {@code -n 256}: at most 256 open files.
      */
-    static Process startWithFileSizeLimit(Path outputLog, long kib, String... args) throws IOException {
-        StringBuilder command = new StringBuilder("ulimit -f ").append(kib).append(" && exec");
+    static Process startUnderLimit(Path outputLog, String ulimit, String... args) throws IOException {
+        StringBuilder command = new StringBuilder("ulimit ").append(ulimit).append(" && exec");
         command.append(' ').append(quoted(ProcessHandle.current().info().command().orElse("java")));
         command.append(" -cp ").append(quoted(System.getProperty("java.class.path")));
         command.append(' ').append(Main.class.getName());

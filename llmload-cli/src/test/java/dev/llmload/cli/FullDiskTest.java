@@ -40,7 +40,7 @@ class FullDiskTest {
         Path console = dir.resolve("console.log");
         try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 1, "itlMs", 1,
                 "prefillMsPerToken", 0, "jitter", 0)))) {
-            Process process = CliProcess.startWithFileSizeLimit(console, LIMIT_KIB, "run", "--url", sim.url(),
+            Process process = CliProcess.startUnderLimit(console, "-f " + LIMIT_KIB, "run", "--url", sim.url(),
                     "--concurrency", "8", "--num-requests", Integer.toString(REQUESTS), "--input-tokens", "16",
                     "--output-tokens", "8", "--server-metrics", "off", "--grace", "60s",
                     "--output-dir", runDir.toString());

@@ -41,11 +41,12 @@ public final class NoteDetector {
     public static final String HIGH_ERROR_RATE = "high_error_rate";
     public static final String STREAM_IGNORED = "stream_ignored";
     public static final String SERVER_CLIENT_DISAGREE = "server_client_disagree";
+    public static final String TARGET_UNREACHABLE = "target_unreachable";
 
     /** Every kind this detector writes: a rebuild replaces exactly these and keeps the others. */
     public static final java.util.Set<String> KINDS = java.util.Set.of(RATE_LIMITED, OOM, TIMEOUTS, QUEUEING,
             LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE, STREAM_IGNORED,
-            SERVER_CLIENT_DISAGREE);
+            SERVER_CLIENT_DISAGREE, TARGET_UNREACHABLE);
 
     /** Messages servers use when memory or KV-cache space runs out (vLLM, SGLang, TGI, PyTorch). */
     static final Pattern OOM_MESSAGE = Pattern.compile(
@@ -101,6 +102,7 @@ public final class NoteDetector {
         List<Note> notes = new ArrayList<>();
         rateLimited(measured, start, notes);
         oom(measured, start, notes);
+        targetUnreachable(measured, start, notes);
         timeouts(measured, notes);
         queueing(measured, results, notes);
         latencyDrift(measured, notes);
@@ -159,6 +161,51 @@ public final class NoteDetector {
                         + "memory or the KV cache), first at t=%s%s",
                 oom.size(), seconds(oom.stream().mapToLong(r -> r.timings().endNanos()).min().orElseThrow(), start),
                 sample)));
+    }
+
+    /**
+     * Spells out when the target went away and came back: each run of requests that could not
+     * connect, in the order they ended, with no request between them that reached the server.
+     */
+    private static void targetUnreachable(List<RequestRecord> measured, long start, List<Note> notes) {
+        List<RequestRecord> byEnd = measured.stream().sorted(Comparator.comparingLong(r -> r.timings().endNanos()))
+                .toList();
+        List<String> outages = new ArrayList<>();
+        long failed = 0;
+        int outageCount = 0;
+        long from = 0;
+        int inOutage = 0;
+        for (RequestRecord r : byEnd) {
+            long at = r.timings().endNanos();
+            if (failureClass(r) == FailureClass.CONNECT) {
+                if (inOutage == 0) {
+                    from = at;
+                }
+                inOutage++;
+                failed++;
+            } else if (inOutage > 0) {
+                outageCount++;
+                if (outages.size() < MAX_LISTED_VALUES) {
+                    outages.add(String.format(Locale.ROOT, "from t=%s to t=%s (%d requests failed to connect)",
+                            seconds(from, start), seconds(at, start), inOutage));
+                }
+                inOutage = 0;
+            }
+        }
+        if (inOutage > 0) {
+            outageCount++;
+            if (outages.size() < MAX_LISTED_VALUES) {
+                outages.add(String.format(Locale.ROOT, "from t=%s to the end of the run (%d requests failed to connect)",
+                        seconds(from, start), inOutage));
+            }
+        }
+        if (outageCount == 0) {
+            return;
+        }
+        notes.add(new Note(TARGET_UNREACHABLE, String.format(Locale.ROOT,
+                "the target could not be reached %s; %d of %d requests (%s) failed to connect%s",
+                String.join(", ", outages) + (outageCount > outages.size() ? ", ..." : ""), failed, measured.size(),
+                percent(failed, measured.size()), inOutage > 0 ? "; it never answered again" : "")));
     }
 
     static boolean looksLikeOom(RequestRecord record) {

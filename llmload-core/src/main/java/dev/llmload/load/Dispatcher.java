@@ -2,10 +2,14 @@ package dev.llmload.load;
 
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.Dialect;
+import dev.llmload.record.FailureClass;
+import dev.llmload.record.Outcome;
 import dev.llmload.schedule.ConcurrencyPlan;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -24,6 +28,11 @@ import java.util.function.Consumer;
  * up. Sending, the in-flight set and cancelling are the {@code Launcher}'s.
  */
 final class Dispatcher implements Sender {
+
+    /** A closed loop's slot waits this long after a request that could not connect ... */
+    static final long FIRST_CONNECT_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** ... doubling with each such failure in a row, up to this; the first request that connects resets it. */
+    static final long MAX_CONNECT_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     /** How often a closed loop whose target changes over time looks at its target. */
     private static final long PLAN_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -50,6 +59,11 @@ final class Dispatcher implements Sender {
      * dispatcher thread waits for preparation, then fills the slot.
      */
     private boolean starved;
+    /**
+     * Guarded by {@link #gate}: the closed loop's requests that were sent after a connect backoff,
+     * by index, with that backoff; the slot's next one waits longer if they fail to connect too.
+     */
+    private final Map<Long, Long> backoffs = new HashMap<>();
     private volatile boolean stopping;
     private final BooleanSupplier sending = () -> !stopping;
     private volatile long stopRequestedNanos;
@@ -277,9 +291,17 @@ final class Dispatcher implements Sender {
                 startNanos, whenFinished);
     }
 
-    /** On the request's event loop, once the recorder has it: free its slot for the next request. */
+    /**
+     * On the request's event loop, once the recorder has it: free its slot for the next request.
+     * In a closed loop a request that could not connect passes its slot on after a pause instead
+     * (see {@link #connectBackoffNanos}), so that a target that went away is not asked thousands
+     * of times a second.
+     */
     private void onFinished(FinishedRequest request) {
         Pending next = null;
+        PreparedRequest successor = null;
+        long now = System.nanoTime();
+        long backoff = 0;
         boolean closedLoop = plan instanceof LoadPlan.ClosedLoop;
         synchronized (gate) {
             finished++;
@@ -289,15 +311,40 @@ final class Dispatcher implements Sender {
                     slotsInUse--;
                 }
             } else {
-                slotsInUse--;
+                Long previous = backoffs.remove(request.request().spec().index());
+                backoff = connectBackoffNanos(request, previous == null ? 0 : previous);
+                if (backoff > 0 && !stopping && dispatched < maxRequests && now + backoff < deadlineNanos) {
+                    successor = requests.poll();
+                }
+                if (successor != null) {
+                    dispatched++;
+                    backoffs.put(successor.spec().index(), backoff);
+                } else {
+                    slotsInUse--;
+                }
             }
         }
         if (next != null) {
-            send(next.request(), next.intendedNanos(), System.nanoTime());
+            send(next.request(), next.intendedNanos(), now);
+        } else if (successor != null) {
+            send(successor, now + backoff, now + backoff);
         } else if (closedLoop) {
             fillClosedLoop();
         }
         checkAllFinished();
+    }
+
+    /**
+     * How long a closed loop's slot waits before its next request, after a request that was sent
+     * {@code previousNanos} after its predecessor failed: nothing after a request that reached the
+     * server (whatever its answer); after one that could not connect, {@link #FIRST_CONNECT_BACKOFF_NANOS},
+     * doubling with each further failure in a row on the slot, up to {@link #MAX_CONNECT_BACKOFF_NANOS}.
+     */
+    static long connectBackoffNanos(FinishedRequest request, long previousNanos) {
+        if (!(request.outcome() instanceof Outcome.Failure failure) || failure.failureClass() != FailureClass.CONNECT) {
+            return 0;
+        }
+        return previousNanos <= 0 ? FIRST_CONNECT_BACKOFF_NANOS : Math.min(MAX_CONNECT_BACKOFF_NANOS, 2 * previousNanos);
     }
 
     private void checkAllFinished() {

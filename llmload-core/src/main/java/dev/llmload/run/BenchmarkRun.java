@@ -21,6 +21,7 @@ import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.schedule.ConcurrencyPlan;
 import dev.llmload.report.ClientHost;
 import dev.llmload.segment.ClockSyncProbe;
 import dev.llmload.segment.RequestId;
@@ -140,6 +141,7 @@ public final class BenchmarkRun {
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
             }
+            checkOpenFiles(plan);
             Endpoint openAi = Endpoint.openAiBase(targetUrl);
             ServerProbe.ServerInfo server = ServerProbe.probe(openAi, apiKey, config.target().api(),
                     config.target().insecure());
@@ -307,6 +309,27 @@ public final class BenchmarkRun {
                 cost = monitor.stop();
             }
             return new Sent(records, runStart, cost);
+        }
+    }
+
+    /**
+     * Refuses, before any connection, a load that keeps more connections open than the process
+     * may open files: past that limit connections fail as if the server refused them.
+     */
+    private void checkOpenFiles(LoadPlan plan) throws RunException {
+        Integer maxSessions = config.sessions() == null ? null : config.sessions().maxSessions();
+        switch (plan) {
+            case LoadPlan.ClosedLoop closed -> OpenFileLimit.check(closed.concurrency().peak(),
+                    closed.concurrency() instanceof ConcurrencyPlan.Fixed fixed ? "--concurrency " + fixed.concurrency()
+                            : "--concurrency-profile (at its peak)");
+            case LoadPlan.OpenLoop open -> {
+                if (open.maxConcurrency() > 0) {
+                    OpenFileLimit.check(open.maxConcurrency(), "--max-concurrency " + open.maxConcurrency());
+                }
+            }
+        }
+        if (maxSessions != null) {
+            OpenFileLimit.check(maxSessions, "--max-sessions " + maxSessions);
         }
     }
 

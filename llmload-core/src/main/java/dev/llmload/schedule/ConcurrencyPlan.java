@@ -18,6 +18,9 @@ public sealed interface ConcurrencyPlan {
     /** When the plan itself ends (only {@link Steps}); otherwise the run's count or duration bound ends it. */
     Optional<Duration> length();
 
+    /** The most requests the plan ever has in flight: the connections it needs at once. */
+    int peak();
+
     /** Always {@code concurrency} in flight. */
     record Fixed(int concurrency) implements ConcurrencyPlan {
         public Fixed {
@@ -28,6 +31,11 @@ public sealed interface ConcurrencyPlan {
 
         @Override
         public int concurrencyAt(long elapsedNanos) {
+            return concurrency;
+        }
+
+        @Override
+        public int peak() {
             return concurrency;
         }
 
@@ -62,6 +70,11 @@ public sealed interface ConcurrencyPlan {
         }
 
         @Override
+        public int peak() {
+            return Math.max(from, to);
+        }
+
+        @Override
         public Optional<Duration> length() {
             return Optional.empty();
         }
@@ -89,6 +102,11 @@ public sealed interface ConcurrencyPlan {
         }
 
         @Override
+        public int peak() {
+            return stages.stream().mapToInt(ConcurrencyStage::concurrency).max().orElse(0);
+        }
+
+        @Override
         public Optional<Duration> length() {
             Duration total = Duration.ZERO;
             for (ConcurrencyStage stage : stages) {
@@ -113,6 +131,12 @@ public sealed interface ConcurrencyPlan {
         @Override
         public int concurrencyAt(long elapsedNanos) {
             int total = whole.concurrencyAt(elapsedNanos);
+            return total / count + (index < total % count ? 1 : 0);
+        }
+
+        @Override
+        public int peak() {
+            int total = whole.peak();
             return total / count + (index < total % count ? 1 : 0);
         }
 
