@@ -165,7 +165,8 @@ public final class NoteDetector {
 
     /**
      * Spells out when the target went away and came back: each run of requests that could not
-     * connect, in the order they ended, with no request between them that reached the server.
+     * connect, in the order they ended, until a request sent since the first of them reached the
+     * server.
      */
     private static void targetUnreachable(List<RequestRecord> measured, long start, List<Note> notes) {
         List<RequestRecord> byEnd = measured.stream().sorted(Comparator.comparingLong(r -> r.timings().endNanos()))
@@ -183,10 +184,12 @@ public final class NoteDetector {
                 }
                 inOutage++;
                 failed++;
-            } else if (inOutage > 0) {
+            } else if (inOutage > 0 && r.timings().sentNanos() >= from) {
+                // Only a request sent since the outage began shows the target back: one that was
+                // already on a connection when it went ends (failing) without saying so.
                 outageCount++;
                 if (outages.size() < MAX_LISTED_VALUES) {
-                    outages.add(String.format(Locale.ROOT, "from t=%s to t=%s (%d requests failed to connect)",
+                    outages.add(String.format(Locale.ROOT, "from t=%s to t=%s (%d failed to connect)",
                             seconds(from, start), seconds(at, start), inOutage));
                 }
                 inOutage = 0;
@@ -195,7 +198,7 @@ public final class NoteDetector {
         if (inOutage > 0) {
             outageCount++;
             if (outages.size() < MAX_LISTED_VALUES) {
-                outages.add(String.format(Locale.ROOT, "from t=%s to the end of the run (%d requests failed to connect)",
+                outages.add(String.format(Locale.ROOT, "from t=%s to the end of the run (%d failed to connect)",
                         seconds(from, start), inOutage));
             }
         }

@@ -65,7 +65,9 @@ class DeadServerTest {
             // Per slot: attempts at 0, 50, 150, 350, 750, 1550 ms, then one every 2 s; plus each
             // slot's request that was on a connection when the server went.
             long bound = CONCURRENCY * (7 + (long) Math.ceil(outageS / 2)) + CONCURRENCY;
-            assertThat(connectFailures).as("connect failures in a %.1f s outage", outageS).isPositive()
+            assertThat(connectFailures).as("connect failures in a %.1f s outage; outcomes %s", outageS,
+                            records.stream().collect(java.util.stream.Collectors.groupingBy(r -> r.outcome().key(),
+                                    java.util.stream.Collectors.counting()))).isPositive()
                     .isLessThanOrEqualTo(bound);
             long lastFailureEnd = records.stream().filter(DeadServerTest::failedToConnect)
                     .mapToLong(r -> r.timings().endNanos()).max().orElseThrow();
@@ -75,6 +77,8 @@ class DeadServerTest {
             List<Note> notes = result.report().notes().stream().filter(n -> n.kind().equals("target_unreachable"))
                     .toList();
             assertThat(notes).hasSize(1);
+            assertThat(notes.getFirst().message().split("from t=", -1)).as("one outage: %s", notes.getFirst().message())
+                    .hasSize(2);
             assertThat(notes.getFirst().message()).contains("could not be reached from t=").contains(" to t=")
                     .contains(connectFailures + " of ").doesNotContain("never answered again");
         } finally {
