@@ -42,11 +42,13 @@ public final class NoteDetector {
     public static final String STREAM_IGNORED = "stream_ignored";
     public static final String SERVER_CLIENT_DISAGREE = "server_client_disagree";
     public static final String TARGET_UNREACHABLE = "target_unreachable";
+    public static final String SATURATED = "saturated";
+    public static final String NO_STEADY_STATE = "no_steady_state";
 
     /** Every kind this detector writes: a rebuild replaces exactly these and keeps the others. */
     public static final java.util.Set<String> KINDS = java.util.Set.of(RATE_LIMITED, OOM, TIMEOUTS, QUEUEING,
             LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE, STREAM_IGNORED,
-            SERVER_CLIENT_DISAGREE, TARGET_UNREACHABLE);
+            SERVER_CLIENT_DISAGREE, TARGET_UNREACHABLE, SATURATED, NO_STEADY_STATE);
 
     /** Messages servers use when memory or KV-cache space runs out (vLLM, SGLang, TGI, PyTorch). */
     static final Pattern OOM_MESSAGE = Pattern.compile(
@@ -93,6 +95,16 @@ public final class NoteDetector {
      */
     public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
                                     boolean streamRequested) {
+        return detect(all, results, load, sessionGate, streamRequested, Saturation.of(all, load),
+                SteadyState.of(all, null));
+    }
+
+    /**
+     * @param saturation  {@link Saturation#of} the same records
+     * @param steadyState {@link SteadyState#of} the same records
+     */
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
+                                    boolean streamRequested, Saturation saturation, SteadyState steadyState) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
                 .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
         if (measured.isEmpty()) {
@@ -100,6 +112,8 @@ public final class NoteDetector {
         }
         long start = measured.getFirst().timings().intendedSendNanos();
         List<Note> notes = new ArrayList<>();
+        saturated(saturation, notes);
+        noSteadyState(steadyState, saturation, notes);
         rateLimited(measured, start, notes);
         oom(measured, start, notes);
         targetUnreachable(measured, start, notes);
@@ -117,6 +131,39 @@ public final class NoteDetector {
             notes.add(new Note(SERVER_CLIENT_DISAGREE, disagreement));
         }
         return List.copyOf(notes);
+    }
+
+    /** The figures of {@link Saturation} when its rule says the server could not keep up. */
+    private static void saturated(Saturation s, List<Note> notes) {
+        if (s == null || !Boolean.TRUE.equals(s.saturated())) {
+            return;
+        }
+        String offered = s.offeredRequestRate() == null ? "" : String.format(Locale.ROOT, "offered %.2f req/s, ",
+                s.offeredRequestRate());
+        notes.add(new Note(SATURATED, String.format(Locale.ROOT,
+                "%sscheduled %.2f req/s over %.1f s of arrivals, achieved %.2f req/s; at the last arrival %d requests "
+                        + "were unfinished (%d in flight, %d queued at the client) where a server keeping up would "
+                        + "hold about %.1f (its starting latency %.3f s × the rate), and %.1f on average over the last "
+                        + "third of the arrivals; the backlog took %.1f s to drain after the last arrival: more load "
+                        + "was offered than the server could serve, so its latencies grow with the run's length",
+                offered, s.scheduledRequestRate(), s.arrivalWindowS(), s.achievedRequestRate(), s.backlog(),
+                s.backlogInFlight(), s.backlogQueued(), s.steadyBacklog(), s.startLatencyS(), s.lateBacklogMean(),
+                s.drainS())));
+    }
+
+    /** The run's latencies still trended halfway through: its results describe a transient. */
+    private static void noSteadyState(SteadyState steady, Saturation saturation, List<Note> notes) {
+        if (steady == null || steady.reached()) {
+            return;
+        }
+        boolean saturated = saturation != null && Boolean.TRUE.equals(saturation.saturated());
+        String need = saturated ? "the run is saturated, so no length will do at this load: lower it"
+                : String.format(Locale.ROOT, "a run of at least %d requests%s would be needed", steady.neededRequests(),
+                        steady.neededS() == null ? "" : String.format(Locale.ROOT, " (%.1f s of arrivals)", steady.neededS()));
+        notes.add(new Note(NO_STEADY_STATE, String.format(Locale.ROOT,
+                "the latency from intended send to end still trended halfway through the %.1f s of arrivals "
+                        + "(MSER-5 finds no plateau before the middle of the run): every result describes a "
+                        + "transient, not the server's steady state; %s", steady.endS(), need)));
     }
 
     private static void streamIgnored(List<RequestRecord> measured, List<Note> notes) {

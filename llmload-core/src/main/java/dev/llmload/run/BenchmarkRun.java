@@ -173,6 +173,9 @@ public final class BenchmarkRun {
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 List<Note> telemetryNotes = new ArrayList<>(telemetry.probe());
                 Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry);
+                if (sent.stopNote() != null) {
+                    telemetryNotes.add(sent.stopNote());
+                }
                 TelemetryRecording recording = telemetry.stop();
                 Measurements measurements = Measurements.derive(sent.records(), config);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
@@ -206,8 +209,12 @@ public final class BenchmarkRun {
     private record RunRecordParts(String runId, String startedAt, String model, ApiKind api, ServerProbe.ServerInfo server,
                                   Endpoint endpoint, String sourceDescription, String contentHash) {}
 
-    /** The records of a run, the clock reading its offsets are relative to, and what the client cost. */
-    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client) {}
+    /**
+     * The records of a run, the clock reading its offsets are relative to, and what the client cost.
+     *
+     * @param stopNote why {@code --stop-on-saturation} ended the sending; null when it did not
+     */
+    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client, Note stopNote) {}
 
     /**
      * The client's cost over the measured phase, in the seconds of its time series; over the whole
@@ -281,6 +288,8 @@ public final class BenchmarkRun {
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME));
              LoadPhase phase = LoadPhase.open(source, sessions, client, dialect, bounds.timeouts(), plan, count)) {
             stopSending = phase::stop;
+            SaturationWatch watch = bounds.stopOnSaturation() && sessions == null && plan instanceof LoadPlan.OpenLoop open
+                    ? new SaturationWatch(open.offsetsNanos(), bounds.warmup(), phase::stop) : null;
             if (stopRequested) {
                 phase.stop();
             }
@@ -299,7 +308,8 @@ public final class BenchmarkRun {
                 runStart = startClock();
                 telemetry.start();
                 records = phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
-                        bounds.warmupTime(), bounds.grace(), idPrefix(runId), progress);
+                        bounds.warmupTime(), bounds.grace(), idPrefix(runId),
+                        watch == null ? progress : progress.andThen(watch));
             } catch (DatasetException e) {
                 throw new RunException(e.getMessage(), e);
             } catch (IOException e) {
@@ -310,7 +320,7 @@ public final class BenchmarkRun {
             } finally {
                 cost = monitor.stop();
             }
-            return new Sent(records, runStart, cost);
+            return new Sent(records, runStart, cost, watch == null ? null : watch.note());
         }
     }
 
@@ -455,7 +465,9 @@ public final class BenchmarkRun {
                 config,
                 TimeSeries.of(List.of()),
                 null,
-                client);
+                client,
+                null,
+                null);
     }
 
     private static Integer integer(String text) {
