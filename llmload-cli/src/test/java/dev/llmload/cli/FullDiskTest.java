@@ -75,4 +75,31 @@ class FullDiskTest {
             assertThat(report.at("/results/requests/succeeded").asLong()).isEqualTo(lines.size());
         }
     }
+
+    @Test
+    void aReportThatCannotBeWrittenSaysSoInOneLineAndTheJournalRebuildsIt() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "needs bash for ulimit -f");
+        Path runDir = dir.resolve("run");
+        Path console = dir.resolve("console.log");
+        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 1, "itlMs", 1,
+                "prefillMsPerToken", 0, "jitter", 0)))) {
+            // Room for the journal of 20 requests, none for the HTML report.
+            Process process = CliProcess.startUnderLimit(console, "-f 48", "run", "--url", sim.url(),
+                    "--concurrency", "4", "--num-requests", "20", "--input-tokens", "16", "--output-tokens", "8",
+                    "--server-metrics", "off", "--output-dir", runDir.toString());
+            assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("the run ended").isTrue();
+            String output = Files.readString(console);
+            assertThat(process.exitValue()).as(output).isEqualTo(Main.EXIT_FILES_NOT_WRITTEN);
+            List<String> errors = output.lines().filter(l -> l.startsWith("llmload: ")).toList();
+            assertThat(errors).as(output).hasSize(1);
+            assertThat(errors.getFirst()).contains("cannot write the report in " + runDir).contains("File too large")
+                    .contains("llmload report " + runDir);
+            assertThat(output).doesNotContain("Exception");
+            assertThat(Files.readAllLines(runDir.resolve("requests.jsonl"))).hasSize(20);
+
+            assertThat(Main.execute("report", runDir.toString())).isZero();
+            JsonNode report = JSON.readTree(runDir.resolve("report.json").toFile());
+            assertThat(report.at("/results/requests/succeeded").asLong()).isEqualTo(20);
+        }
+    }
 }
