@@ -59,9 +59,6 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         if (load.isOpen() && !selfBounded && bounds.numRequests() == null && bounds.duration() == null) {
             throw new ConfigException("an open-loop run needs --num-requests or --duration");
         }
-        if (client.segment() != null && sessions != null) {
-            throw new ConfigException("--segment does not split --sessions runs yet: run the sessions from one host");
-        }
         if (client.segment() != null && target.url() == null) {
             throw new ConfigException("--segment needs --url: the segments of one run must load one server, not an "
                     + "embedded simulator each");

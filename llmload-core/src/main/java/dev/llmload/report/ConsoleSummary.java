@@ -17,6 +17,9 @@ import java.util.Map;
 public final class ConsoleSummary {
 
     private static final int WIDTH = 50;
+    /** Notes are printed whole, wrapped to this many columns; their later lines indented. */
+    private static final int NOTE_WIDTH = 100;
+    private static final int NOTE_INDENT = 4;
 
     private ConsoleSummary() {}
 
@@ -79,7 +82,7 @@ public final class ConsoleSummary {
         if (!report.notes().isEmpty()) {
             ruler(out, "Notes", '-');
             for (Note note : report.notes()) {
-                out.append("[").append(note.kind()).append("] ").append(oneLine(note.message())).append('\n');
+                wrapped(out, "[" + note.kind() + "] " + ServerText.clean(note.message().replaceAll("\\s+", " ")));
             }
         }
         out.append("=".repeat(WIDTH)).append('\n');
@@ -155,6 +158,21 @@ public final class ConsoleSummary {
 
     private static String percent(Double value) {
         return value == null ? "n/a" : String.format(Locale.ROOT, "%.2f%%", value * 100);
+    }
+
+    /** A note in full, wrapped at {@link #NOTE_WIDTH} columns with the following lines indented. */
+    static void wrapped(StringBuilder out, String text) {
+        int column = 0;
+        for (String word : text.split(" ")) {
+            if (column > NOTE_INDENT && column + 1 + word.length() > NOTE_WIDTH) {
+                out.append('\n').append(" ".repeat(NOTE_INDENT)).append(word);
+                column = NOTE_INDENT + word.length();
+            } else {
+                out.append(column == 0 ? "" : " ").append(word);
+                column += (column == 0 ? 0 : 1) + word.length();
+            }
+        }
+        out.append('\n');
     }
 
     private static String oneLine(String text) {

@@ -126,8 +126,10 @@ public final class BenchmarkRun {
         long count = config.bounds().numRequests() == null ? -1 : config.bounds().numRequests();
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
-        SessionSource sessions = openSessions(tokenizer);
         Segment segment = config.client().segment();
+        SessionSource allSessions = openSessions(tokenizer);
+        SessionSource sessions = segment == null || allSessions == null ? allSessions
+                : SegmentPart.sessions(allSessions, segment);
         RequestSource whole = sessions == null ? openSource(tokenizer) : null;
         try (RequestSource source = segment == null || whole == null ? whole : SegmentPart.requests(whole, segment)) {
             LoadPlan plan;
@@ -136,7 +138,7 @@ public final class BenchmarkRun {
                         Workloads.traceOffsets(whole));
                 if (segment != null) {
                     plan = SegmentPart.plan(plan, segment);
-                    count = SegmentPart.count(plan, count, segment);
+                    count = SegmentPart.count(plan, count, segment, sessions != null);
                 }
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);

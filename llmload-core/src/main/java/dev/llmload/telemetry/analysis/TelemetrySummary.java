@@ -86,11 +86,15 @@ public record TelemetrySummary(
      * A server histogram over the window (bucket deltas), in milliseconds. Percentiles are
      * Prometheus {@code histogram_quantile} estimates, as coarse as the buckets.
      *
-     * @param count observations in the window
-     * @param mean  Δsum / Δcount; {@code null} without observations
+     * @param count       observations in the window
+     * @param mean        Δsum / Δcount; {@code null} without observations
+     * @param p50Bucket   the bucket p50 lies in, {@code [lower, upper]} ms (upper {@code null} for
+     *                    {@code +Inf}): the histogram says only that the percentile is in there;
+     *                    {@code p50} is an interpolation inside it
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record HistogramStats(long count, Double mean, Double p50, Double p90, Double p99) {}
+    public record HistogramStats(long count, Double mean, Double p50, Double p90, Double p99,
+                                 List<Double> p50Bucket, List<Double> p90Bucket, List<Double> p99Bucket) {}
 
     /**
      * How far llmload's simulator ran behind during the window (docs/simulator.md).

@@ -189,7 +189,17 @@ public final class WindowAnalysis {
         }
         Histogram window = after.minus(before);
         return new HistogramStats(Math.round(window.count()), ms(window.mean()), ms(window.quantile(0.5)),
-                ms(window.quantile(0.9)), ms(window.quantile(0.99)));
+                ms(window.quantile(0.9)), ms(window.quantile(0.99)), bucketMs(window, 0.5), bucketMs(window, 0.9),
+                bucketMs(window, 0.99));
+    }
+
+    /** The quantile's bucket in ms, {@code +Inf} as null (JSON has no infinity); null when there is none. */
+    private static List<Double> bucketMs(Histogram histogram, double q) {
+        double[] bucket = histogram.quantileBucket(q);
+        if (bucket == null) {
+            return null;
+        }
+        return java.util.Arrays.asList(bucket[0] * 1000, Double.isInfinite(bucket[1]) ? null : bucket[1] * 1000);
     }
 
     private static Double ms(double seconds) {
