@@ -66,6 +66,10 @@ public final class RunCommand implements Callable<Integer> {
             return options.withConfig(spec, RunCommand::new, command -> command.options, true).call();
         }
         RunConfig config = config();
+        String tooManyFiles = OpenFileLimit.refusal(config);
+        if (tooManyFiles != null) {
+            throw new UsageException(tooManyFiles);
+        }
         if (config.output().dir() != null) {
             String refusal = OutputDirectory.refusal(config.output().dir(), overwrite);
             if (refusal != null) {
