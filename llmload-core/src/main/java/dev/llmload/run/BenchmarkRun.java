@@ -20,6 +20,7 @@ import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalWriteException;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
 import dev.llmload.segment.ClockSyncProbe;
@@ -304,6 +305,10 @@ public final class BenchmarkRun {
                         watch == null ? progress : progress.andThen(watch));
             } catch (DatasetException e) {
                 throw new RunException(e.getMessage(), e);
+            } catch (JournalWriteException e) {
+                throw new RunException(e.getMessage() + ": the run stopped at once; the journal keeps its "
+                        + e.wholeLines() + " whole lines, and 'llmload report " + directory
+                        + "' rebuilds the report from them once there is room", e);
             } finally {
                 cost = monitor.stop();
             }
