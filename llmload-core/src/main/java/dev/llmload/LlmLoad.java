@@ -6,7 +6,6 @@ import dev.llmload.config.Target;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.OutputDirectory;
 import dev.llmload.run.RunException;
-import dev.llmload.run.RunFilesException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -113,9 +112,6 @@ public final class LlmLoad {
             throws RunException, InterruptedException {
         try {
             return new BenchmarkRun(config, serverUrl, apiKey, COMMAND_LINE, version(), record -> {}).execute();
-        } catch (RunFilesException e) {
-            // Already one line that names the file and says what is left of the run.
-            throw new RunException(e.getMessage(), e);
         } catch (IOException e) {
             throw new RunException("cannot write the run directory " + config.output().dir() + ": " + e.getMessage(), e);
         }

@@ -15,11 +15,6 @@ public final class Main implements Runnable {
     public static final int EXIT_USAGE = 2;
     /** Exit code for a run that could not start: unreachable server, bad dataset. */
     public static final int EXIT_CANNOT_START = 1;
-    /**
-     * Exit code for a run stopped because its files could not be written (a full disk): the whole
-     * lines of requests.jsonl stay, and {@code llmload report} rebuilds the report from them.
-     */
-    public static final int EXIT_FILES_NOT_WRITTEN = 4;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -50,10 +45,6 @@ public final class Main implements Runnable {
             if (exception instanceof UsageException || exception instanceof dev.llmload.config.ConfigException) {
                 failed.getErr().println("llmload: " + exception.getMessage());
                 return EXIT_USAGE;
-            }
-            if (exception instanceof dev.llmload.run.RunFilesException) {
-                failed.getErr().println("llmload: " + exception.getMessage());
-                return EXIT_FILES_NOT_WRITTEN;
             }
             if (exception instanceof dev.llmload.run.RunException) {
                 // Such messages may quote a server: never an escape sequence on the terminal.

@@ -39,8 +39,7 @@ public final class RunCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--concurrency", paramLabel = "N",
-            description = "Closed loop: keep N requests in flight. Default: 16 when --request-rate is not given. "
-                    + "A slot whose request could not connect waits 50 ms, doubling up to 2 s, before its next.")
+            description = "Closed loop: keep N requests in flight. Default: 16 when --request-rate is not given.")
     Integer concurrency;
 
     @Option(names = "--request-rate", paramLabel = "R",
@@ -79,6 +78,10 @@ public final class RunCommand implements Callable<Integer> {
         RunConfig config = config();
         if (repeat < 1) {
             throw new UsageException("--repeat must be at least 1, got " + repeat);
+        }
+        String tooManyFiles = OpenFileLimit.refusal(config);
+        if (tooManyFiles != null) {
+            throw new UsageException(tooManyFiles);
         }
         if (config.output().dir() != null) {
             String refusal = OutputDirectory.refusal(config.output().dir(), overwrite);

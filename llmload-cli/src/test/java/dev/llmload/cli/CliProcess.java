@@ -16,8 +16,15 @@ final class CliProcess {
 
     /** @param workingDirectory where it runs (relative paths, such as default run directories); null: here */
     static Process start(Path workingDirectory, Path outputLog, String... args) throws IOException {
+        return start(List.of(), workingDirectory, outputLog, args);
+    }
+
+    /** @param jvmOptions options for the JVM itself ({@code -Dname=value}), before the class path */
+    static Process start(List<String> jvmOptions, Path workingDirectory, Path outputLog, String... args)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(Main.class.getName());
@@ -28,8 +35,7 @@ final class CliProcess {
 
     /**
      * Starts it under a resource limit set by bash's {@code ulimit}, e.g. {@code -f 96}: every write
-     * past 96 KiB fails as a write to a full disk does, with the operating system's error, so
-     * nothing needs mounting; {@code -n 256}: at most 256 open files.
+     * past 96 KiB fails part-way, as a write to a full disk does, with the operating system's error.
      */
     static Process startUnderLimit(Path outputLog, String ulimit, String... args) throws IOException {
         StringBuilder command = new StringBuilder("ulimit ").append(ulimit).append(" && exec");

@@ -17,10 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A run whose disk fills up: the process runs under a file size limit, so its journal writes fail
- * part-way as on a full disk, with the operating system's own error. The run stops at the first
- * failed write with one line that names the file and the reason and exits 4; the journal holds
- * only whole lines, and {@code llmload report} rebuilds the run from them.
+ * A run whose disk fills up, with the operating system's own failure: the process runs under a
+ * file size limit ({@code ulimit -f}), so a write fails part-way where the limit falls. In the
+ * journal the run stops at the first failed write with one line that names the file and the
+ * reason and exits 1, the journal holds only whole lines, and {@code llmload report} rebuilds the
+ * run from them; in the report files at the end, the same one line and a whole journal.
  */
 @Tag("loopback")
 @Tag("process")
@@ -46,7 +47,7 @@ class FullDiskTest {
                     "--output-dir", runDir.toString());
             assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("the run ended").isTrue();
             String output = Files.readString(console);
-            assertThat(process.exitValue()).as(output).isEqualTo(Main.EXIT_FILES_NOT_WRITTEN);
+            assertThat(process.exitValue()).as(output).isEqualTo(Main.EXIT_CANNOT_START);
 
             Path journal = runDir.resolve("requests.jsonl");
             List<String> errors = output.lines().filter(l -> l.startsWith("llmload: ")).toList();
@@ -89,7 +90,7 @@ class FullDiskTest {
                     "--server-metrics", "off", "--output-dir", runDir.toString());
             assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("the run ended").isTrue();
             String output = Files.readString(console);
-            assertThat(process.exitValue()).as(output).isEqualTo(Main.EXIT_FILES_NOT_WRITTEN);
+            assertThat(process.exitValue()).as(output).isEqualTo(Main.EXIT_CANNOT_START);
             List<String> errors = output.lines().filter(l -> l.startsWith("llmload: ")).toList();
             assertThat(errors).as(output).hasSize(1);
             assertThat(errors.getFirst()).contains("cannot write the report in " + runDir).contains("File too large")

@@ -7,9 +7,7 @@ import dev.llmload.record.Outcome;
 import dev.llmload.schedule.ConcurrencyPlan;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -26,13 +24,19 @@ import java.util.function.Consumer;
  * <p>No I/O thread ever waits for the {@link PreparedFeed}: one that finds no request ready marks
  * the loop starved and wakes the dispatcher thread, which waits for preparation and tops the loop
  * up. Sending, the in-flight set and cancelling are the {@code Launcher}'s.
+ *
+ * <p>A closed loop backs off from a server it cannot reach: a request whose connection could not
+ * be made ({@code connect}) keeps its slot, and the slot's next request goes out after 50 ms,
+ * doubling with each connection failure in a row up to 2 s; any other outcome resets the delay.
+ * Without it a dead server turns the loop into thousands of refused connections a second. An
+ * open loop keeps its schedule whatever the server does.
  */
 final class Dispatcher implements Sender {
 
-    /** A closed loop's slot waits this long after a request that could not connect ... */
-    static final long FIRST_CONNECT_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    /** ... doubling with each such failure in a row, up to this; the first request that connects resets it. */
-    static final long MAX_CONNECT_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** The closed loop's delay after the first connection failure in a row; it doubles with each. */
+    static final long BACKOFF_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** The closed loop's longest delay after connection failures. */
+    static final long BACKOFF_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     /** How often a closed loop whose target changes over time looks at its target. */
     private static final long PLAN_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -54,21 +58,16 @@ final class Dispatcher implements Sender {
     private long dispatched;
     /** Guarded by {@link #gate}. */
     private long finished;
+    /** Guarded by {@link #gate}: connection failures in a row, for the closed loop's backoff. */
+    private int connectFailuresInRow;
     /**
      * Guarded by {@link #gate}: a closed loop had a free slot and the feed no request ready; the
      * dispatcher thread waits for preparation, then fills the slot.
      */
     private boolean starved;
-    /**
-     * Guarded by {@link #gate}: the closed loop's requests that were sent after a connect backoff,
-     * by index, with that backoff; the slot's next one waits longer if they fail to connect too.
-     */
-    private final Map<Long, Long> backoffs = new HashMap<>();
     private volatile boolean stopping;
     private final BooleanSupplier sending = () -> !stopping;
     private volatile long stopRequestedNanos;
-    /** Set by {@link #abandon}: whatever is in flight is cancelled without the grace period. */
-    private volatile boolean abandoned;
     /**
      * Guarded by {@link #gate}: no further request will be sent. The open loop sets it when its
      * walk ends; the closed loop when it finds nothing more to send.
@@ -120,7 +119,7 @@ final class Dispatcher implements Sender {
         // whatever is still running then is cancelled and recorded as such.
         while (true) {
             long stoppedAt = stopRequestedNanos;
-            long limit = stoppedAt != 0 ? stoppedAt + (abandoned ? 0 : grace.toNanos())
+            long limit = stoppedAt != 0 ? stoppedAt + grace.toNanos()
                     : deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos + grace.toNanos();
             long slice = TimeUnit.MILLISECONDS.toNanos(100);
             if (limit != Long.MAX_VALUE) {
@@ -147,12 +146,6 @@ final class Dispatcher implements Sender {
         stopping = true;
         checkAllFinished();
         wakeDispatcher();
-    }
-
-    @Override
-    public void abandon() {
-        abandoned = true;
-        stop();
     }
 
     private void wakeDispatcher() {
@@ -291,18 +284,13 @@ final class Dispatcher implements Sender {
                 startNanos, whenFinished);
     }
 
-    /**
-     * On the request's event loop, once the recorder has it: free its slot for the next request.
-     * In a closed loop a request that could not connect passes its slot on after a pause instead
-     * (see {@link #connectBackoffNanos}), so that a target that went away is not asked thousands
-     * of times a second.
-     */
+    /** On the request's event loop, once the recorder has it: free its slot for the next request. */
     private void onFinished(FinishedRequest request) {
         Pending next = null;
-        PreparedRequest successor = null;
-        long now = System.nanoTime();
-        long backoff = 0;
+        PreparedRequest later = null;
+        long backoffNanos = 0;
         boolean closedLoop = plan instanceof LoadPlan.ClosedLoop;
+        long now = System.nanoTime();
         synchronized (gate) {
             finished++;
             if (!closedLoop) {
@@ -311,40 +299,41 @@ final class Dispatcher implements Sender {
                     slotsInUse--;
                 }
             } else {
-                Long previous = backoffs.remove(request.request().spec().index());
-                backoff = connectBackoffNanos(request, previous == null ? 0 : previous);
-                if (backoff > 0 && !stopping && dispatched < maxRequests && now + backoff < deadlineNanos) {
-                    successor = requests.poll();
-                }
-                if (successor != null) {
+                backoffNanos = backoffAfter(request);
+                later = backoffNanos > 0 && !stopping && dispatched < maxRequests && now + backoffNanos < deadlineNanos
+                        ? requests.poll() : null;
+                if (later != null) {
                     dispatched++;
-                    backoffs.put(successor.spec().index(), backoff);
                 } else {
                     slotsInUse--;
                 }
             }
         }
         if (next != null) {
-            send(next.request(), next.intendedNanos(), now);
-        } else if (successor != null) {
-            send(successor, now + backoff, now + backoff);
+            send(next.request(), next.intendedNanos(), System.nanoTime());
+        } else if (later != null) {
+            // The slot stays taken; its next request waits on its event loop's timer.
+            send(later, now + backoffNanos, now + backoffNanos);
         } else if (closedLoop) {
             fillClosedLoop();
         }
         checkAllFinished();
     }
 
-    /**
-     * How long a closed loop's slot waits before its next request, after a request that was sent
-     * {@code previousNanos} after its predecessor failed: nothing after a request that reached the
-     * server (whatever its answer); after one that could not connect, {@link #FIRST_CONNECT_BACKOFF_NANOS},
-     * doubling with each further failure in a row on the slot, up to {@link #MAX_CONNECT_BACKOFF_NANOS}.
-     */
-    static long connectBackoffNanos(FinishedRequest request, long previousNanos) {
+    /** Under {@link #gate}: how long the closed loop waits before reusing this request's slot. */
+    private long backoffAfter(FinishedRequest request) {
         if (!(request.outcome() instanceof Outcome.Failure failure) || failure.failureClass() != FailureClass.CONNECT) {
+            connectFailuresInRow = 0;
             return 0;
         }
-        return previousNanos <= 0 ? FIRST_CONNECT_BACKOFF_NANOS : Math.min(MAX_CONNECT_BACKOFF_NANOS, 2 * previousNanos);
+        connectFailuresInRow++;
+        return backoffNanos(connectFailuresInRow);
+    }
+
+    /** 50 ms after the first connection failure in a row, doubling to at most 2 s. Pure. */
+    static long backoffNanos(int failuresInRow) {
+        int doublings = Math.min(failuresInRow - 1, 6);
+        return Math.min(BACKOFF_MAX_NANOS, BACKOFF_MIN_NANOS << doublings);
     }
 
     private void checkAllFinished() {

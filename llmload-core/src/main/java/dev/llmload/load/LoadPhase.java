@@ -36,7 +36,6 @@ public final class LoadPhase implements AutoCloseable {
     /** The sender once {@link #send} made it; {@link #stop} reaches it through this. */
     private volatile Sender sender;
     private volatile boolean stopped;
-    private volatile boolean abandoned;
 
     private LoadPhase(LoadHttpClient client, Dialect dialect, Timeouts timeouts, LoadPlan plan, long count,
                       SessionSource sessions, PreparedFeed feed) {
@@ -97,13 +96,15 @@ public final class LoadPhase implements AutoCloseable {
      * @param warmup     the first this many requests are warm-up
      * @param warmupTime so are requests intended to start within this time of the run's start (null: none)
      * @param progress   hears each finished request on the recorder thread
-     * @throws IOException      the journal could not be written
+     * @throws IOException      the journal could not be written ({@link dev.llmload.record.JournalWriteException}:
+     *                          the run stopped at that write)
      * @throws DatasetException the data failed mid-run; what was in flight was stopped
      */
     public List<RequestRecord> send(Journal journal, Tokenizer tokenizer, long runStartNanos, Duration duration,
                                     int warmup, Duration warmupTime, Duration grace, String requestIdPrefix,
                                     Consumer<RequestRecord> progress) throws IOException, InterruptedException {
-        Recorder recorder = new Recorder(journal, tokenizer, runStartNanos, progress, this::abandon);
+        // A journal that cannot be written ends the run at once: nothing more it finishes could be kept.
+        Recorder recorder = new Recorder(journal, tokenizer, runStartNanos, progress, this::stop);
         long limit = count < 0 ? Long.MAX_VALUE : count;
         Sender chosen = sessions != null
                 ? new SessionDispatcher(client, dialect, timeouts, plan, sessions, limit, duration, warmup, warmupTime,
@@ -111,9 +112,7 @@ public final class LoadPhase implements AutoCloseable {
                 : new Dispatcher(client, dialect, timeouts, plan, feed, limit, duration, warmup, warmupTime, recorder,
                         runStartNanos, requestIdPrefix);
         sender = chosen;
-        if (abandoned) {
-            chosen.abandon();
-        } else if (stopped) {
+        if (stopped) {
             chosen.stop();
         }
         try {
@@ -132,16 +131,6 @@ public final class LoadPhase implements AutoCloseable {
         Sender current = sender;
         if (current != null) {
             current.stop();
-        }
-    }
-
-    /** The journal cannot be written: stop sending and cancel what is in flight, now or as soon as sending starts. */
-    private void abandon() {
-        abandoned = true;
-        stopped = true;
-        Sender current = sender;
-        if (current != null) {
-            current.abandon();
         }
     }
 

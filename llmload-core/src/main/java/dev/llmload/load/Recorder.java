@@ -8,71 +8,67 @@ import dev.llmload.workload.tokenizer.Tokenizer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Turns finished requests into {@link RequestRecord}s and journals them, on its own thread
- * ({@code llmload-recorder}), which owns the journal and the list of records.
+ * Turns finished requests into {@link RequestRecord}s and journals them. Its own thread
+ * ({@code llmload-recorder}) owns the journal and the list of records and writes each line as
+ * soon as the request's token counts are known. Counting with the local tokenizer, which can take
+ * seconds for one huge event, runs on the counting threads ({@code llmload-count-N}) instead, so
+ * that it never holds back the lines of requests that finished after it: finished means on disk,
+ * whatever the responses hold. Lines are therefore in the order their records were ready.
  *
- * <p>A finished request is on disk before the process can die, whatever its response holds. Local
- * token counting (for a server that sends no usage) is cheap for ordinary answers but not for
- * every text: one event of a million characters without a space takes the tokenizer seconds. So
- * the recorder counts a response itself only while its text is at most
- * {@link #INLINE_COUNT_MAX_CHARS}; a longer one is counted on {@code llmload-token-counter}, which
- * owns nothing but the text it is counting and hands the finished record back, and every other
- * request's line is written meanwhile. Lines are therefore in the order their records became
- * whole, and the records list keeps that order, so a report rebuilt from the journal equals the
- * original.
+ * <p>A journal write that fails stops the run at once through {@code onWriteFailure}; no further
+ * line is attempted, and {@link #finish} reports the failure.
  */
 final class Recorder implements Consumer<FinishedRequest> {
 
-    /**
-     * The most characters of token text the recorder counts on its own thread: at most a few
-     * milliseconds of the tokenizer even for text made to be slow (a 16 Ki-character word), well
-     * under a millisecond for prose.
-     */
-    static final int INLINE_COUNT_MAX_CHARS = 16 * 1024;
+    /** What the recorder thread takes: a request to record, a record counted elsewhere, or the end. */
+    private sealed interface Entry {}
 
-    /** What the recorder thread takes from its queue. */
-    private sealed interface Item {}
+    private record Finished(FinishedRequest request) implements Entry {}
 
-    private record Finished(FinishedRequest request) implements Item {}
+    private record Counted(RequestRecord record) implements Entry {}
 
-    private record Counted(RequestRecord record) implements Item {}
+    /** Queued by {@link #finish} after the last request: the recorder thread stops once everything before it is written. */
+    private record End() implements Entry {}
 
-    private record End() implements Item {}
-
-    private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>();
-    /** Requests whose text is too long to count on the recorder thread, in the order they finished. */
-    private final LinkedBlockingQueue<FinishedRequest> toCount = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Entry> queue = new LinkedBlockingQueue<>();
     private final Journal journal;
     private final Tokenizer tokenizer;
     private final long runStartNanos;
     private final List<RequestRecord> records = new ArrayList<>();
     private final Consumer<RequestRecord> listener;
     private final Runnable onWriteFailure;
+    private final ExecutorService counting;
     private final Thread thread;
-    private final Thread counter;
     private volatile IOException writeFailure;
 
     /**
      * @param listener       hears every record on the recorder thread (live progress); may be a no-op
-     * @param onWriteFailure runs once, on the recorder thread, when the journal cannot be written:
-     *                       the run is to stop at once, since nothing more would be on disk
+     * @param onWriteFailure called once, on the recorder thread, when a journal write fails
      */
-    public Recorder(Journal journal, Tokenizer tokenizer, long runStartNanos, Consumer<RequestRecord> listener,
-                    Runnable onWriteFailure) {
+    Recorder(Journal journal, Tokenizer tokenizer, long runStartNanos, Consumer<RequestRecord> listener,
+             Runnable onWriteFailure) {
         this.journal = journal;
-        this.onWriteFailure = onWriteFailure;
         this.tokenizer = tokenizer;
         this.runStartNanos = runStartNanos;
         this.listener = listener;
+        this.onWriteFailure = onWriteFailure;
+        // At least two, so that one huge event never leaves the others waiting.
+        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        AtomicInteger named = new AtomicInteger();
+        this.counting = Executors.newFixedThreadPool(threads, task -> {
+            Thread counter = new Thread(task, "llmload-count-" + named.incrementAndGet());
+            counter.setDaemon(true);
+            return counter;
+        });
         this.thread = new Thread(this::drain, "llmload-recorder");
         thread.setDaemon(true);
-        this.counter = new Thread(this::count, "llmload-token-counter");
-        counter.setDaemon(true);
-        counter.start();
         thread.start();
     }
 
@@ -83,42 +79,27 @@ final class Recorder implements Consumer<FinishedRequest> {
     }
 
     private void drain() {
-        int counting = 0;
-        boolean ending = false;
+        int beingCounted = 0;
+        boolean ended = false;
         try {
-            while (!ending || counting > 0) {
-                Item next = queue.take();
-                switch (next) {
-                    case End end -> ending = true;
+            while (!ended || beingCounted > 0) {
+                switch (queue.take()) {
+                    case End end -> ended = true;
                     case Counted counted -> {
-                        counting--;
+                        beingCounted--;
                         write(counted.record());
                     }
-                    case Finished finished -> {
-                        if (needsLongCount(finished.request())) {
-                            counting++;
-                            toCount.add(finished.request());
-                        } else {
-                            write(toRecord(finished.request()));
-                        }
+                    case Finished finished when needsTokenizer(finished.request()) -> {
+                        beingCounted++;
+                        counting.execute(() -> queue.add(new Counted(toRecord(finished.request()))));
                     }
+                    case Finished finished -> write(toRecord(finished.request()));
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            counter.interrupt();
-        }
-    }
-
-    /** On {@code llmload-token-counter}: counts long texts one by one and hands each record back. */
-    private void count() {
-        try {
-            while (true) {
-                queue.add(new Counted(toRecord(toCount.take())));
-            }
-        } catch (InterruptedException e) {
-            // The recorder has written everything: nothing is left to count.
+            counting.shutdown();
         }
     }
 
@@ -135,24 +116,20 @@ final class Recorder implements Consumer<FinishedRequest> {
         listener.accept(record);
     }
 
-    /**
-     * Whether making this request's record means running the tokenizer over more text than the
-     * recorder counts itself; the cases follow {@link #toRecord}.
-     */
-    private static boolean needsLongCount(FinishedRequest f) {
-        List<String> texts = f.tokenEventTexts();
+    /** Whether {@link #toRecord} will ask the local tokenizer: the server did not count every event itself. */
+    private static boolean needsTokenizer(FinishedRequest f) {
+        int events = f.timings().tokenEventNanos().length;
         int[] given = f.serverTokenCounts();
-        Usage usage = f.usage();
-        if (given == null && usage != null && usage.completionTokens() == texts.size()) {
+        if (given != null) {
+            for (int i = 0; i < events; i++) {
+                if (given[i] < 1) {
+                    return true;
+                }
+            }
             return false;
         }
-        long chars = 0;
-        for (int i = 0; i < texts.size(); i++) {
-            if (given == null || given[i] < 1) {
-                chars += texts.get(i).length();
-            }
-        }
-        return chars > INLINE_COUNT_MAX_CHARS;
+        Usage usage = f.usage();
+        return events > 0 && !(usage != null && usage.completionTokens() >= 0 && usage.completionTokens() == events);
     }
 
     RequestRecord toRecord(FinishedRequest f) {
@@ -201,8 +178,7 @@ final class Recorder implements Consumer<FinishedRequest> {
     /**
      * Waits until every request handed over so far is journaled, then returns all records.
      *
-     * @throws IOException when the journal could not be written: its one-line reason; the file
-     *                     holds the whole lines written before
+     * @throws IOException when the journal could not be written (the records are still complete)
      */
     public List<RequestRecord> finish() throws IOException, InterruptedException {
         queue.add(new End());

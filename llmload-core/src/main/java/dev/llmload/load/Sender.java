@@ -14,10 +14,4 @@ sealed interface Sender permits Dispatcher, SessionDispatcher {
 
     /** Stops sending; requests in flight get the grace period given to {@link #run}. */
     void stop();
-
-    /**
-     * Stops sending and cancels what is in flight now, without the grace period: for a run that
-     * can record nothing more (its journal cannot be written). Any thread.
-     */
-    void abandon();
 }

@@ -54,8 +54,6 @@ final class SessionDispatcher implements Sender {
     private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
     private volatile long stopRequestedNanos;
-    /** Set by {@link #abandon}: whatever is in flight is cancelled without the grace period. */
-    private volatile boolean abandoned;
     private volatile Thread dispatcherThread;
 
     // Owned by the dispatcher thread.
@@ -154,17 +152,11 @@ final class SessionDispatcher implements Sender {
         }
     }
 
-    @Override
-    public void abandon() {
-        abandoned = true;
-        stop();
-    }
-
     /** Requests in flight may finish until the grace period after the stop or the deadline. */
     private long graceLimit(Duration grace) {
         long stoppedAt = stopRequestedNanos;
         long base = stoppedAt != 0 ? stoppedAt : deadlineNanos;
-        return base == Long.MAX_VALUE ? Long.MAX_VALUE : base + (abandoned ? 0 : grace.toNanos());
+        return base == Long.MAX_VALUE ? Long.MAX_VALUE : base + grace.toNanos();
     }
 
     private boolean moreStarts(long now) {

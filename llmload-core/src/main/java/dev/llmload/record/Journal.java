@@ -23,6 +23,9 @@ import java.util.List;
  * precision: the send times as offsets from the run's start, token times as offsets from the
  * request's own send. Records are kept at microsecond precision in memory too, so a report rebuilt
  * from the journal equals the original. A writer is used by one thread (the recorder's).
+ *
+ * <p>A write that fails (a full disk) is cut back to the last whole line, so the file never ends
+ * in a torn line, and is reported as a {@link JournalWriteException}; the writer takes no more.
  */
 public final class Journal implements AutoCloseable {
 
@@ -31,44 +34,37 @@ public final class Journal implements AutoCloseable {
     private static final JsonFactory JSON = new JsonFactory();
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
+    /**
+     * Test hook: a system property naming how many bytes the journal's disk has free, so that a
+     * full disk can be tried where no small file system can be mounted. Never set in normal use.
+     */
+    public static final String SIMULATED_FREE_BYTES_PROPERTY = "llmload.journal.simulatedFreeBytes";
+
     private final Path file;
-    private final FileChannel out;
-    /** Bytes of whole lines written: where the file is cut back to when a write fails part-way. */
+    private final FileChannel channel;
+    private final long freeBytes;
+    /** Bytes of whole lines written; a failed write is cut back to this. */
     private long wholeBytes;
     private long lines;
-    private IOException failure;
+    private JournalWriteException failure;
 
-    private Journal(Path file, FileChannel out) {
+    private Journal(Path file, FileChannel channel, long freeBytes) {
         this.file = file;
-        this.out = out;
+        this.channel = channel;
+        this.freeBytes = freeBytes;
     }
 
     public static Journal create(Path file) throws IOException {
+        String simulated = System.getProperty(SIMULATED_FREE_BYTES_PROPERTY);
         return new Journal(file, FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE));
-    }
-
-    /** The journal's file. */
-    public Path file() {
-        return file;
-    }
-
-    /** Lines written whole so far. */
-    public long lines() {
-        return lines;
+                StandardOpenOption.WRITE), simulated == null ? Long.MAX_VALUE : Long.parseLong(simulated));
     }
 
     /**
-     * Writes one whole line, handing it to the operating system before it returns.
-     *
-     * <p>A write that fails (a full disk, a file size limit) may have written part of the line: the
-     * file is cut back to its last whole line, so that it holds only whole lines, and every later
-     * append fails at once with the same reason. Should the cut fail too, the torn last line is
-     * what {@link #read} skips.
+     * Writes one whole line and flushes it to the operating system.
      *
      * @return the record as the journal holds it (times at microsecond precision); keep this one,
      *         so that statistics computed now and from the file later are the same
-     * @throws IOException "cannot write FILE: REASON", one line
      */
     public RequestRecord append(RequestRecord record) throws IOException {
         if (failure != null) {
@@ -77,14 +73,13 @@ public final class Journal implements AutoCloseable {
         String line = toJson(record);
         ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
         try {
-            while (bytes.hasRemaining()) {
-                out.write(bytes);
-            }
+            write(bytes);
         } catch (IOException e) {
-            failure = new IOException("cannot write " + file + ": " + e.getMessage(), e);
+            failure = new JournalWriteException(file, lines, e);
             try {
-                out.truncate(wholeBytes);
-            } catch (IOException | RuntimeException cut) {
+                // Cutting a file shorter needs no free space: the torn line goes, every whole line stays.
+                channel.truncate(wholeBytes);
+            } catch (IOException cut) {
                 failure.addSuppressed(cut);
             }
             throw failure;
@@ -94,9 +89,23 @@ public final class Journal implements AutoCloseable {
         return fromJson(MAPPER.readTree(line));
     }
 
+    /** Writes all of {@code bytes} to the operating system (no fsync: a killed process loses nothing written). */
+    private void write(ByteBuffer bytes) throws IOException {
+        long room = freeBytes - wholeBytes;
+        if (bytes.remaining() > room) {
+            // The simulated disk takes what fits, then is full, as a real one does.
+            bytes.limit((int) Math.max(0, room));
+            channel.write(bytes);
+            throw new IOException("No space left on device");
+        }
+        while (bytes.hasRemaining()) {
+            channel.write(bytes);
+        }
+    }
+
     @Override
     public void close() throws IOException {
-        out.close();
+        channel.close();
     }
 
     static String toJson(RequestRecord r) {

@@ -20,8 +20,8 @@ import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalWriteException;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.schedule.ConcurrencyPlan;
 import dev.llmload.report.ClientHost;
 import dev.llmload.segment.ClockSyncProbe;
 import dev.llmload.segment.RequestId;
@@ -143,7 +143,6 @@ public final class BenchmarkRun {
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
             }
-            checkOpenFiles(plan);
             Endpoint openAi = Endpoint.openAiBase(targetUrl);
             ServerProbe.ServerInfo server = ServerProbe.probe(openAi, apiKey, config.target().api(),
                     config.target().insecure());
@@ -186,9 +185,10 @@ public final class BenchmarkRun {
                 try {
                     ReportFiles.writeRun(directory, report, sent.records());
                 } catch (IOException e) {
-                    throw new RunFilesException("cannot write the report in " + directory + ": " + e.getMessage()
-                            + "; requests.jsonl holds every request: once there is room, 'llmload report " + directory
-                            + "' writes it", e);
+                    // The journal is whole: the report can be written from it later, once there is room.
+                    throw new RunException("cannot write the report in " + directory + " (" + e.getMessage()
+                            + "): requests.jsonl holds every request, and 'llmload report " + directory
+                            + "' writes the report from it once there is room", e);
                 }
                 return new Result(directory, report, sent.records());
             }
@@ -312,36 +312,14 @@ public final class BenchmarkRun {
                         watch == null ? progress : progress.andThen(watch));
             } catch (DatasetException e) {
                 throw new RunException(e.getMessage(), e);
-            } catch (IOException e) {
-                // Only the journal fails here; the recorder stopped the run at its first failed write.
-                throw new RunFilesException(e.getMessage() + "; the run stopped there, after " + journal.lines()
-                        + " requests, each a whole line: once there is room, 'llmload report " + directory
-                        + "' writes the report", e);
+            } catch (JournalWriteException e) {
+                throw new RunException(e.getMessage() + ": the run stopped at once; the journal keeps its "
+                        + e.wholeLines() + " whole lines, and 'llmload report " + directory
+                        + "' rebuilds the report from them once there is room", e);
             } finally {
                 cost = monitor.stop();
             }
             return new Sent(records, runStart, cost, watch == null ? null : watch.note());
-        }
-    }
-
-    /**
-     * Refuses, before any connection, a load that keeps more connections open than the process
-     * may open files: past that limit connections fail as if the server refused them.
-     */
-    private void checkOpenFiles(LoadPlan plan) throws RunException {
-        Integer maxSessions = config.sessions() == null ? null : config.sessions().maxSessions();
-        switch (plan) {
-            case LoadPlan.ClosedLoop closed -> OpenFileLimit.check(closed.concurrency().peak(),
-                    closed.concurrency() instanceof ConcurrencyPlan.Fixed fixed ? "--concurrency " + fixed.concurrency()
-                            : "--concurrency-profile (at its peak)");
-            case LoadPlan.OpenLoop open -> {
-                if (open.maxConcurrency() > 0) {
-                    OpenFileLimit.check(open.maxConcurrency(), "--max-concurrency " + open.maxConcurrency());
-                }
-            }
-        }
-        if (maxSessions != null) {
-            OpenFileLimit.check(maxSessions, "--max-sessions " + maxSessions);
         }
     }
 

@@ -18,9 +18,6 @@ public sealed interface ConcurrencyPlan {
     /** When the plan itself ends (only {@link Steps}); otherwise the run's count or duration bound ends it. */
     Optional<Duration> length();
 
-    /** The most requests the plan ever has in flight: the connections it needs at once. */
-    int peak();
-
     /** Always {@code concurrency} in flight. */
     record Fixed(int concurrency) implements ConcurrencyPlan {
         public Fixed {
@@ -31,11 +28,6 @@ public sealed interface ConcurrencyPlan {
 
         @Override
         public int concurrencyAt(long elapsedNanos) {
-            return concurrency;
-        }
-
-        @Override
-        public int peak() {
             return concurrency;
         }
 
@@ -70,11 +62,6 @@ public sealed interface ConcurrencyPlan {
         }
 
         @Override
-        public int peak() {
-            return Math.max(from, to);
-        }
-
-        @Override
         public Optional<Duration> length() {
             return Optional.empty();
         }
@@ -102,11 +89,6 @@ public sealed interface ConcurrencyPlan {
         }
 
         @Override
-        public int peak() {
-            return stages.stream().mapToInt(ConcurrencyStage::concurrency).max().orElse(0);
-        }
-
-        @Override
         public Optional<Duration> length() {
             Duration total = Duration.ZERO;
             for (ConcurrencyStage stage : stages) {
@@ -131,12 +113,6 @@ public sealed interface ConcurrencyPlan {
         @Override
         public int concurrencyAt(long elapsedNanos) {
             int total = whole.concurrencyAt(elapsedNanos);
-            return total / count + (index < total % count ? 1 : 0);
-        }
-
-        @Override
-        public int peak() {
-            int total = whole.peak();
             return total / count + (index < total % count ? 1 : 0);
         }
 

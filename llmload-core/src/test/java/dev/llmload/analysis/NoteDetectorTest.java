@@ -80,23 +80,6 @@ class NoteDetectorTest {
     }
 
     @Test
-    void anUnreachableTargetIsNotedOutageByOutage() {
-        List<RequestRecord> records = clean(100);
-        records.add(Records.failed(100, 2000, FailureClass.CONNECT, 0, "cannot connect to 127.0.0.1:1"));
-        records.add(Records.failed(101, 2050, FailureClass.CONNECT, 0, "cannot connect to 127.0.0.1:1"));
-        records.add(Records.failed(102, 2150, FailureClass.CONNECT, 0, "cannot connect to 127.0.0.1:1"));
-        // On its connection before the target went: its failure in the outage does not end it.
-        records.add(Records.failed(103, 1900, 1900, 2100, Outcome.Failure.of(FailureClass.STREAM_ERROR, "closed"), 200));
-        records.add(Records.ok(104, 2500, 2500, 2550, 2560));
-        records.add(Records.failed(105, 3000, FailureClass.CONNECT, 0, "cannot connect to 127.0.0.1:1"));
-
-        assertThat(ofKind(detect(records, CLOSED), NoteDetector.TARGET_UNREACHABLE)).containsExactly(
-                new Note(NoteDetector.TARGET_UNREACHABLE, "the target could not be reached from t=2.0 s to t=2.6 s "
-                        + "(3 failed to connect), from t=3.0 s to the end of the run (1 failed to connect); "
-                        + "4 of 106 requests (3.8%) failed to connect; it never answered again"));
-    }
-
-    @Test
     void timeoutsAreCountedByKind() {
         List<RequestRecord> records = clean(1000);
         records.add(Records.timeout(1000, 100, TimeoutKind.FIRST_TOKEN));
