@@ -109,6 +109,10 @@ public final class RunCommand implements Callable<Integer> {
         if (repeat < 1) {
             throw new UsageException("--repeat must be at least 1, got " + repeat);
         }
+        String tooManyFiles = OpenFileLimit.refusal(config);
+        if (tooManyFiles != null) {
+            throw new UsageException(tooManyFiles);
+        }
         Verdict verdict = verdict();
         if (config.output().dir() != null) {
             String refusal = OutputDirectory.refusal(config.output().dir(), overwrite);

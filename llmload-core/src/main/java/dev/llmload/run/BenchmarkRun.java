@@ -20,6 +20,7 @@ import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalWriteException;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
 import dev.llmload.segment.ClockSyncProbe;
@@ -184,7 +185,14 @@ public final class BenchmarkRun {
                 client.note().ifPresent(telemetryNotes::add);
                 RunReport report = report(parts, summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
-                ReportFiles.writeRun(directory, report, sent.records());
+                try {
+                    ReportFiles.writeRun(directory, report, sent.records());
+                } catch (IOException e) {
+                    // The journal is whole: the report can be written from it later, once there is room.
+                    throw new RunException("cannot write the report in " + directory + " (" + e.getMessage()
+                            + "): requests.jsonl holds every request, and 'llmload report " + directory
+                            + "' writes the report from it once there is room", e);
+                }
                 return new Result(directory, report, sent.records());
             }
         }
@@ -307,6 +315,10 @@ public final class BenchmarkRun {
                         watch == null ? progress : progress.andThen(watch));
             } catch (DatasetException e) {
                 throw new RunException(e.getMessage(), e);
+            } catch (JournalWriteException e) {
+                throw new RunException(e.getMessage() + ": the run stopped at once; the journal keeps its "
+                        + e.wholeLines() + " whole lines, and 'llmload report " + directory
+                        + "' rebuilds the report from them once there is room", e);
             } finally {
                 cost = monitor.stop();
             }
