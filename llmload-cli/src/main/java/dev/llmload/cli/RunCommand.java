@@ -1,5 +1,6 @@
 package dev.llmload.cli;
 
+import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.llmload.compare.Comparison;
 import dev.llmload.compare.FailIf;
 import dev.llmload.compare.Repeats;
@@ -15,6 +16,7 @@ import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.OutputDirectory;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -74,6 +76,16 @@ public final class RunCommand implements Callable<Integer> {
                     + "expected in. Default: ${DEFAULT-VALUE}.")
     int repeat;
 
+    @Option(names = "--quiet",
+            description = "No progress line and no summary: standard output gets only the run directory's line (or, "
+                    + "with --json, the results). Errors and verdicts still go to standard error.")
+    boolean quiet;
+
+    @Option(names = "--json",
+            description = "Standard output gets only the results object of report.json (with --repeat, repeats.json), "
+                    + "for scripts; the summary goes to standard error instead (unless --quiet).")
+    boolean json;
+
     @Option(names = "--max-error-rate", paramLabel = "R",
             description = "Exit 4 when more than this share (0 to 1) of the measured requests failed. A run whose every "
                     + "request failed exits 4 without it.")
@@ -122,7 +134,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         String apiKey = config.target().keySource().read();
         warnOfPlainTextKey(config.target().url(), apiKey);
-        PrintWriter out = spec.commandLine().getOut();
+        // What a person reads; with --json or --quiet, standard output keeps only what a script reads.
+        PrintWriter out = quiet ? new PrintWriter(Writer.nullWriter())
+                : json ? spec.commandLine().getErr() : spec.commandLine().getOut();
         if (config.scenario() != null) {
             out.println("Scenario " + config.scenario() + ": look first at "
                     + Scenarios.byName(config.scenario()).leadsWith() + ".");
@@ -158,6 +172,7 @@ public final class RunCommand implements Callable<Integer> {
         out.print(summary.render());
         out.println("Repeats: " + base.resolve(Repeats.FILE_NAME));
         out.flush();
+        forScripts(summary, base);
         return 0;
     }
 
@@ -212,7 +227,8 @@ public final class RunCommand implements Callable<Integer> {
     /** One run, its summary printed; with {@code --repeat}, each repeat is judged on its own. */
     private Outcome execute(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict)
             throws Exception {
-        Progress progress = new Progress(spec.commandLine().getErr(), config.bounds().numRequests());
+        Progress progress = new Progress(quiet ? new PrintWriter(Writer.nullWriter())
+                : spec.commandLine().getErr(), config.bounds().numRequests());
         BenchmarkRun run = new BenchmarkRun(config, target, apiKey,
                 commandLine("llmload run", options.typedArguments(spec)), VersionProvider.version(), progress::record);
         Signals signals = Signals.install(run::stop);
@@ -227,8 +243,29 @@ public final class RunCommand implements Callable<Integer> {
         out.print(ConsoleSummary.render(result.report()));
         out.println("Run directory: " + result.directory());
         out.flush();
+        if (repeat == 1) {
+            forScripts(result.report().results(), result.directory());
+        }
         int interrupted = exitCode(signals);
         return new Outcome(interrupted != 0 ? interrupted : judge(result, verdict, out), result.report());
+    }
+
+    /**
+     * What {@code --json} and {@code --quiet} put on standard output: the figures as JSON, or the
+     * run directory's line, and nothing else.
+     */
+    private void forScripts(Object figures, Path runDirectory) throws IOException {
+        PrintWriter stdout = spec.commandLine().getOut();
+        if (json) {
+            // One line, so that a script reading lines gets the whole object at once.
+            stdout.println(ReportFiles.JSON.writer().without(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(figures));
+        } else if (quiet) {
+            stdout.println("Run directory: " + runDirectory);
+        } else {
+            return;
+        }
+        stdout.flush();
     }
 
     /** 0, or the exit code of the first verdict the finished run fails, with its one line on standard error. */
