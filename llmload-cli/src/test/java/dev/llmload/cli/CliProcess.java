@@ -16,8 +16,15 @@ final class CliProcess {
 
     /** @param workingDirectory where it runs (relative paths, such as default run directories); null: here */
     static Process start(Path workingDirectory, Path outputLog, String... args) throws IOException {
+        return start(List.of(), workingDirectory, outputLog, args);
+    }
+
+    /** @param jvmOptions options of the JVM itself, such as a heap limit ({@code -Xmx16m}) */
+    static Process start(List<String> jvmOptions, Path workingDirectory, Path outputLog, String... args)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(Main.class.getName());
