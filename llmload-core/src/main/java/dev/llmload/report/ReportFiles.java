@@ -69,13 +69,19 @@ public final class ReportFiles {
      * summary.csv, timeseries.csv (with the telemetry's per-second columns when there are any)
      * and the exports the run asked for. The journal is not touched.
      */
-    public static void writeRun(Path dir, RunReport report, List<RequestRecord> records) throws IOException {
+    /**
+     * @param records     the run's records, with or without their token gaps (the vLLM export
+     *                    needs them with)
+     * @param itlSpectrum the inter-token gaps' spectrum for the page ({@link Measurements#itlSpectrum})
+     */
+    public static void writeRun(Path dir, RunReport report, List<RequestRecord> records, PercentileSpectrum itlSpectrum)
+            throws IOException {
         writeAtomically(dir.resolve(REPORT_JSON), JSON.writeValueAsString(report) + "\n");
         writeAtomically(dir.resolve(SUMMARY_CSV), SummaryCsv.header() + "\n" + SummaryCsv.row(report) + "\n");
         writeAtomically(dir.resolve(TimeSeriesCsv.FILE_NAME),
                 TimeSeriesCsv.format(report.timeseries(), telemetryColumns(report.telemetry())));
         writeAtomically(dir.resolve(HtmlReport.FILE_NAME), HtmlReport.forRun(report, records,
-                htmlTelemetry(telemetryColumns(report.telemetry()))));
+                htmlTelemetry(telemetryColumns(report.telemetry())), itlSpectrum));
         if (report.config() != null && report.config().output().exports().contains("vllm")) {
             writeAtomically(dir.resolve(VLLM_EXPORT), JSON.writeValueAsString(VllmExport.toJson(report, records)) + "\n");
         }

@@ -167,7 +167,7 @@ public final class BenchmarkRun {
                 TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
                 RunReport report = report(parts, summary, telemetryNotes)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
-                ReportFiles.writeRun(directory, report, sent.records());
+                ReportFiles.writeRun(directory, report, sent.records(), measurements.itlSpectrum());
                 return new Result(directory, report, sent.records());
             }
         }
