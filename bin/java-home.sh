@@ -4,6 +4,13 @@
 
 llmload_java_major() {
   # Prints the feature version of the java binary $1 (e.g. 25), or nothing if it does not run.
+  # A JDK's release file says it without starting a JVM (a tenth of a second or more of CPU).
+  local release major
+  release="$(dirname "$(dirname "$1")")/release"
+  if [ -r "$release" ]; then
+    major=$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$release" | head -n 1)
+    if [ -n "$major" ] && [ -x "$1" ]; then echo "$major"; return 0; fi
+  fi
   "$1" -XshowSettings:properties -version 2>&1 |
     sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
 }

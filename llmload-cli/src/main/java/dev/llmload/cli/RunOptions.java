@@ -223,9 +223,15 @@ public final class RunOptions {
                     + "then are cancelled (counted as cancelled). Default: ${DEFAULT-VALUE}.")
     Duration grace;
 
+    @Option(names = "--gpu-hour-price", paramLabel = "PRICE",
+            description = "What one of the server's GPUs costs per hour, with its currency, e.g. 2.49USD: report.json then "
+                    + "gives the cost per million output and total tokens (docs/report.md, efficiency).")
+    String gpuHourPrice;
+
     @Option(names = "--export", paramLabel = "FORMAT",
-            description = "Also write the results in another tool's format: vllm (vllm-result.json, the keys of "
-                    + "vllm bench serve --save-result). Repeatable.")
+            description = "Also write the results in another tool's format: vllm (the file and keys of vllm bench "
+                    + "serve --save-result --save-detailed, e.g. openai-chat-infqps-concurrency16-<model>-<date>.json). "
+                    + "Repeatable.")
     List<String> exports = new ArrayList<>();
 
     @Option(names = "--metadata", paramLabel = "KEY=VALUE",
@@ -358,6 +364,7 @@ public final class RunOptions {
             key("grace", c -> c.bounds().grace()),
             new Key("slo", false, true, c -> c.slo() == null ? null : c.slo().text()),
             key("export", c -> c.output().exports()),
+            key("gpu-hour-price", c -> c.output().gpuHourPrice() == null ? null : c.output().gpuHourPrice().text()),
             // A repeat writes a run directory of its own; metadata and notes travel as the file's sections.
             new Key("output-dir", false, true, c -> null),
             new Key("overwrite", false, true, c -> null),
@@ -415,7 +422,7 @@ public final class RunOptions {
                 .idleTimeout(idleTimeout).requestTimeout(requestTimeout)
                 .maxEventBytes(maxEventBytes).maxResponseBytes(maxResponseBytes).maxTokensFactor(maxTokensFactor).serverMetrics(serverMetrics)
                 .serverKind(serverKind).gpuMetrics(gpuMetrics).nvidiaSmi(nvidiaSmi).scrapeInterval(scrapeInterval)
-                .grace(grace).exports(exports).metadata(allMetadata).notes(allNotes).insecure(insecure).apiKeyFile(apiKeyFile)
+                .grace(grace).exports(exports).gpuHourPrice(gpuHourPrice).metadata(allMetadata).notes(allNotes).insecure(insecure).apiKeyFile(apiKeyFile)
                 .ioThreads(ioThreads).segment(segment).startAt(startAt).scenario(scenario);
     }
 

@@ -79,6 +79,11 @@ class RunRecordTest {
         }
         assertThat(out.toString() + err).doesNotContain(SECRET).contains("llmload benchmark result");
         assertNoFileContainsTheSecret(runDir);
+        // --export vllm names its file as vllm bench serve --save-result does.
+        try (var files = Files.list(runDir)) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .anyMatch(name -> name.matches("openai-chat-infqps-concurrency2-.+-\\d{8}-\\d{6}\\.json"));
+        }
     }
 
     @Test

@@ -11,8 +11,10 @@ import java.util.Map;
  * @param exports  other tools' formats to write too ({@code vllm})
  * @param metadata facts the tool cannot discover, e.g. {@code hardware.gpu_model=H100}
  * @param notes    the user's own notes for the report
+ * @param gpuHourPrice what one of the server's GPUs costs per hour, for the cost per token; null when not given
  */
-public record Output(Path dir, List<String> exports, Map<String, String> metadata, List<String> notes) {
+public record Output(Path dir, List<String> exports, Map<String, String> metadata, List<String> notes,
+                     GpuPrice gpuHourPrice) {
 
     /** The formats {@code --export} knows. */
     public static final List<String> EXPORTS = List.of("vllm");
@@ -29,6 +31,6 @@ public record Output(Path dir, List<String> exports, Map<String, String> metadat
     }
 
     public Output withDir(Path newDir) {
-        return new Output(newDir, exports, metadata, notes);
+        return new Output(newDir, exports, metadata, notes, gpuHourPrice);
     }
 }

@@ -59,9 +59,6 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         if (load.isOpen() && !selfBounded && bounds.numRequests() == null && bounds.duration() == null) {
             throw new ConfigException("an open-loop run needs --num-requests or --duration");
         }
-        if (client.segment() != null && sessions != null) {
-            throw new ConfigException("--segment does not split --sessions runs yet: run the sessions from one host");
-        }
         if (client.segment() != null && target.url() == null) {
             throw new ConfigException("--segment needs --url: the segments of one run must load one server, not an "
                     + "embedded simulator each");
@@ -149,6 +146,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private Duration scrapeInterval = Duration.ofSeconds(1);
         private String slo;
         private List<String> exports = List.of();
+        private String gpuHourPrice;
         private Path outputDir;
         private Map<String, String> metadata = Map.of();
         private List<String> notes = List.of();
@@ -227,6 +225,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         public Builder scrapeInterval(Duration value) { scrapeInterval = value; return this; }
         public Builder slo(String value) { slo = value; return this; }
         public Builder exports(List<String> value) { exports = List.copyOf(value); return this; }
+        /** {@code AMOUNT CURRENCY} per GPU and hour, e.g. {@code 2.49USD}; null for no cost figures. */
+        public Builder gpuHourPrice(String value) { gpuHourPrice = value; return this; }
         public Builder outputDir(Path value) { outputDir = value; return this; }
         public Builder metadata(Map<String, String> value) { metadata = new LinkedHashMap<>(value); return this; }
         public Builder notes(List<String> value) { notes = new ArrayList<>(value); return this; }
@@ -271,7 +271,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             Client client = Client.of(ioThreads != null ? ioThreads : Client.defaults().ioThreads(), segment, startAt,
                     System.getenv());
             Telemetry telemetry = new Telemetry(serverMetrics, serverKind, gpuMetrics, nvidiaSmi, scrapeInterval);
-            Output output = new Output(outputDir, exports, metadata, notes);
+            Output output = new Output(outputDir, exports, metadata, notes, GpuPrice.parse(gpuHourPrice));
             SloLimits limits = SloLimits.parse(slo);
             Sessions turns = sessions(chosen);
             Data data = Data.of(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, tokenizer,
@@ -379,7 +379,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                     String slo, List<String> exports,
                     @JsonInclude(JsonInclude.Include.NON_NULL) String segment,
                     @JsonInclude(JsonInclude.Include.NON_NULL) String startAt,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) Instant startInstant) {}
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Instant startInstant,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String gpuHourPrice) {}
 
         /** @param mode {@code closed} or {@code open} (a trace is an open loop of arrival {@code trace}) */
         record WireLoad(String mode, Integer concurrency, Double requestRate, String arrival, Double burstiness,
@@ -430,7 +431,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         telemetry, b.grace(), o.dir(), o.metadata(), o.notes(), t.insecure(), c.client().ioThreads(),
                         c.scenario(), c.slo() == null ? null : c.slo().text(), o.exports(),
                         c.client().segment() == null ? null : c.client().segment().toString(), c.client().startAt(),
-                        c.client().startInstant());
+                        c.client().startInstant(), o.gpuHourPrice() == null ? null : o.gpuHourPrice().text());
             }
         }
 
@@ -471,7 +472,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         new Telemetry(t.serverMetrics(), t.serverKind(), t.gpuMetrics() == null ? List.of() : t.gpuMetrics(),
                                 t.nvidiaSmi() == null ? null : t.nvidiaSmiInterval(), t.scrapeInterval()),
                         new Output(w.outputDir(), w.exports() == null ? List.of() : w.exports(),
-                                w.metadata() == null ? Map.of() : w.metadata(), w.notes() == null ? List.of() : w.notes()),
+                                w.metadata() == null ? Map.of() : w.metadata(), w.notes() == null ? List.of() : w.notes(),
+                                GpuPrice.parse(w.gpuHourPrice())),
                         SloLimits.parse(w.slo()), w.seed(), w.scenario());
             }
         }

@@ -95,6 +95,11 @@ public final class LoadHttpClient implements AutoCloseable {
         return endpoint;
     }
 
+    /** The event loops that carry the exchanges, for probes that run on them. */
+    public java.util.List<EventLoop> eventLoops() {
+        return java.util.List.copyOf(idleByLoop.keySet());
+    }
+
     /**
      * Starts an exchange on an event loop at {@code startNanos} ({@link System#nanoTime()}): the
      * loop's own timer wakes it then, so a send planned ahead costs one wake-up at its time instead

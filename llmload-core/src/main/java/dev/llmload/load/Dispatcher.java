@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * the loop starved and wakes the dispatcher thread, which waits for preparation and tops the loop
  * up. Sending, the in-flight set and cancelling are the {@code Launcher}'s.
  */
-public final class Dispatcher implements Sender {
+final class Dispatcher implements Sender {
 
     /** How often a closed loop whose target changes over time looks at its target. */
     private static final long PLAN_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);

@@ -18,7 +18,7 @@ import java.util.List;
  *                      that ended without one failed as {@code protocol}
  * @param serverTimings the server's own timings of the request; null when it reported none
  */
-public record FinishedRequest(
+record FinishedRequest(
         PreparedRequest request,
         String requestId,
         boolean warmup,

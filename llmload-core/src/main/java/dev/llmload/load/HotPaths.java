@@ -17,7 +17,7 @@ import java.lang.management.ManagementFactory;
  * stream before a run, so the JIT has compiled it when the first real tokens arrive: otherwise the
  * first requests of every run would measure an interpreter, not the server.
  */
-public final class HotPaths {
+final class HotPaths {
 
     /** Enough passes for the JIT's first tiers; a few tens of milliseconds. */
     private static final int PASSES = 5_000;

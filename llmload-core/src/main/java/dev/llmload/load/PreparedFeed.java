@@ -17,7 +17,7 @@ import java.util.concurrent.locks.LockSupport;
  * for a lock the preparation thread holds. A thread that may wait (the dispatcher's, never an
  * event loop) calls {@link #awaitAvailable} when a poll found nothing, then polls again.
  */
-public final class PreparedFeed implements AutoCloseable {
+final class PreparedFeed implements AutoCloseable {
 
     static final int AHEAD = 512;
 

@@ -3,4 +3,4 @@ package dev.llmload.load;
 import dev.llmload.workload.RequestSpec;
 
 /** A request whose body is already encoded, so the dispatcher only has to send it. */
-public record PreparedRequest(RequestSpec spec, byte[] body) {}
+record PreparedRequest(RequestSpec spec, byte[] body) {}

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
  * ({@code llmload-recorder}), which owns the journal and the list of records. Token counting with
  * the local tokenizer happens here, away from the I/O threads.
  */
-public final class Recorder implements Consumer<FinishedRequest> {
+final class Recorder implements Consumer<FinishedRequest> {
 
     /** Queued by {@link #finish} after the last request: the recorder thread stops when it takes it. */
     private static final FinishedRequest END = FinishedRequest.neverSent(null, "end", false, 0, 0, "the run ended");

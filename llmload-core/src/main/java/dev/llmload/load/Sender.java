@@ -7,7 +7,7 @@ import java.time.Duration;
  * ({@link SessionDispatcher}). {@link #run} walks the load on the calling thread; {@link #stop}
  * may come from any thread (a signal handler).
  */
-public sealed interface Sender permits Dispatcher, SessionDispatcher {
+sealed interface Sender permits Dispatcher, SessionDispatcher {
 
     /** Sends everything and returns once all has finished, or the run stopped and its grace ran out. */
     void run(Duration grace) throws InterruptedException;

@@ -39,7 +39,7 @@ import java.util.function.Consumer;
  * dropped (they were never scheduled), and session starts that waited for a slot are recorded
  * as cancelled, like requests that waited at the {@link Dispatcher}'s gate.
  */
-public final class SessionDispatcher implements Sender {
+final class SessionDispatcher implements Sender {
 
     private final Launcher launcher;
     private final SessionSource sessions;

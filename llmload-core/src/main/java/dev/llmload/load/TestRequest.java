@@ -18,7 +18,7 @@ import java.util.concurrent.TimeoutException;
  * tells early when the server refuses the request shape (a wrong model name, a missing key). It is
  * not journaled and counts in no statistic.
  */
-public final class TestRequest {
+final class TestRequest {
 
     private static final RequestSpec SPEC = new RequestSpec(-1, List.of(ChatMessage.user("Say hello.")), 3, 2);
 

@@ -1,6 +1,9 @@
 /**
  * Sends a run's load and turns each response into measurements: the dispatchers, the request in
- * flight, the feed of prepared requests and the recorder that journals finished requests.
+ * flight, the feed of prepared requests and the recorder that journals finished requests. From
+ * outside, the package is {@link dev.llmload.load.LoadPhase} (the sending phase of a run, which
+ * {@code run} drives), the {@link dev.llmload.load.LoadPlan} it follows and the
+ * {@link dev.llmload.load.Timeouts} it keeps; everything else is package-private.
  *
  * <p>The path of one request: a {@link dev.llmload.load.PreparedFeed} encodes it ahead of time;
  * a dispatcher ({@link dev.llmload.load.Dispatcher} for independent requests on a schedule or in a

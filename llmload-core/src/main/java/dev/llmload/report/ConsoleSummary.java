@@ -17,6 +17,9 @@ import java.util.Map;
 public final class ConsoleSummary {
 
     private static final int WIDTH = 50;
+    /** Notes are printed whole, wrapped to this many columns; their later lines indented. */
+    private static final int NOTE_WIDTH = 100;
+    private static final int NOTE_INDENT = 4;
 
     private ConsoleSummary() {}
 
@@ -61,6 +64,9 @@ public final class ConsoleSummary {
             line(out, "Server total p50 (ms):", number(view.serverTotalMs().p50()));
             line(out, "Client E2E p50, same requests (ms):", number(view.clientE2eMs().p50()));
         }
+        if (report.efficiency() != null) {
+            efficiency(out, report.efficiency());
+        }
         ruler(out, "Errors", '-');
         line(out, "Success rate:", percent(r.successRate()));
         line(out, "Error rate:", percent(r.errorRate()));
@@ -69,14 +75,36 @@ public final class ConsoleSummary {
             line(out, "  " + e.getKey() + ":", e.getValue().count() + " (" + percent(e.getValue().rate()) + ")"
                     + (e.getValue().samples().isEmpty() ? "" : " e.g. " + oneLine(e.getValue().samples().getFirst())));
         }
+        if (report.client() != null) {
+            ruler(out, "Client (llmload itself)", '-');
+            out.append(report.client().verdict()).append('\n');
+        }
         if (!report.notes().isEmpty()) {
             ruler(out, "Notes", '-');
             for (Note note : report.notes()) {
-                out.append("[").append(note.kind()).append("] ").append(oneLine(note.message())).append('\n');
+                wrapped(out, "[" + note.kind() + "] " + ServerText.clean(note.message().replaceAll("\\s+", " ")));
             }
         }
         out.append("=".repeat(WIDTH)).append('\n');
         return out.toString();
+    }
+
+    private static void efficiency(StringBuilder out, Efficiency e) {
+        ruler(out, "Cost and energy", '-');
+        if (e.gpuHourPrice() != null) {
+            line(out, "GPU-hour price:", number(e.gpuHourPrice()) + " " + e.currency()
+                    + (e.gpuCount() == null ? ", GPU count unknown" : " x " + e.gpuCount() + " GPUs"));
+            line(out, "Cost per 1M output tokens:", money(e.costPerMillionOutputTokens(), e.currency()));
+            line(out, "Cost per 1M total tokens:", money(e.costPerMillionTotalTokens(), e.currency()));
+        }
+        if (e.gpuPowerWatts() != null) {
+            line(out, "GPU power, mean / idle (W):", number(e.gpuPowerWatts()) + " / " + number(e.gpuIdlePowerWatts()));
+            line(out, "Energy per output token (J):", number(e.energyPerOutputTokenJoules()));
+        }
+    }
+
+    private static String money(Double amount, String currency) {
+        return amount == null ? "n/a" : String.format(Locale.ROOT, "%.4f %s", amount, currency);
     }
 
     private static String describeLoad(RunReport.Load load) {
@@ -130,6 +158,21 @@ public final class ConsoleSummary {
 
     private static String percent(Double value) {
         return value == null ? "n/a" : String.format(Locale.ROOT, "%.2f%%", value * 100);
+    }
+
+    /** A note in full, wrapped at {@link #NOTE_WIDTH} columns with the following lines indented. */
+    static void wrapped(StringBuilder out, String text) {
+        int column = 0;
+        for (String word : text.split(" ")) {
+            if (column > NOTE_INDENT && column + 1 + word.length() > NOTE_WIDTH) {
+                out.append('\n').append(" ".repeat(NOTE_INDENT)).append(word);
+                column = NOTE_INDENT + word.length();
+            } else {
+                out.append(column == 0 ? "" : " ").append(word);
+                column += (column == 0 ? 0 : 1) + word.length();
+            }
+        }
+        out.append('\n');
     }
 
     private static String oneLine(String text) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.llmload.client.ClientCost;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
 import java.io.IOException;
@@ -36,7 +37,6 @@ public final class ReportFiles {
 
     private ReportFiles() {}
 
-    public static final String VLLM_EXPORT = "vllm-result.json";
     /** The run's record as known before the first request; {@code llmload report} rebuilds from it after a crash. */
     public static final String RUN_START_JSON = "run.json";
     /** A sweep directory's index of its points ({@code sweep.SweepReport}); its runs are directories beside it. */
@@ -66,7 +66,8 @@ public final class ReportFiles {
 
     /**
      * Writes every report file of a run directory from its report and records: report.json,
-     * summary.csv, timeseries.csv (with the telemetry's per-second columns when there are any)
+     * summary.csv, timeseries.csv (with the client's per-second columns when its cost was recorded,
+     * and the telemetry's when there are any)
      * and the exports the run asked for. The journal is not touched.
      */
     /**
@@ -78,12 +79,14 @@ public final class ReportFiles {
             throws IOException {
         writeAtomically(dir.resolve(REPORT_JSON), JSON.writeValueAsString(report) + "\n");
         writeAtomically(dir.resolve(SUMMARY_CSV), SummaryCsv.header() + "\n" + SummaryCsv.row(report) + "\n");
-        writeAtomically(dir.resolve(TimeSeriesCsv.FILE_NAME),
-                TimeSeriesCsv.format(report.timeseries(), telemetryColumns(report.telemetry())));
+        Map<String, Double[]> extra = clientColumns(report.client());
+        extra.putAll(telemetryColumns(report.telemetry()));
+        writeAtomically(dir.resolve(TimeSeriesCsv.FILE_NAME), TimeSeriesCsv.format(report.timeseries(), extra));
         writeAtomically(dir.resolve(HtmlReport.FILE_NAME), HtmlReport.forRun(report, records,
                 htmlTelemetry(telemetryColumns(report.telemetry())), itlSpectrum));
         if (report.config() != null && report.config().output().exports().contains("vllm")) {
-            writeAtomically(dir.resolve(VLLM_EXPORT), JSON.writeValueAsString(VllmExport.toJson(report, records)) + "\n");
+            writeAtomically(dir.resolve(VllmExport.fileName(report)),
+                    JSON.writeValueAsString(VllmExport.toJson(report, records)) + "\n");
         }
     }
 
@@ -102,6 +105,28 @@ public final class ReportFiles {
             }
         });
         return series;
+    }
+
+    /** The client's own cost per second of the time series, as named columns; none when not recorded. */
+    static Map<String, Double[]> clientColumns(ClientCost client) {
+        Map<String, Double[]> columns = new LinkedHashMap<>();
+        if (client == null) {
+            return columns;
+        }
+        int seconds = client.perSecond().size();
+        Map<String, Function<ClientCost.Second, Double>> signals = new LinkedHashMap<>();
+        signals.put("client_loop_lag_p99_ms", ClientCost.Second::loopLagP99Ms);
+        signals.put("client_loop_lag_max_ms", ClientCost.Second::loopLagMaxMs);
+        signals.put("client_cpu_cores", ClientCost.Second::cpuCores);
+        signals.put("client_gc_pause_ms", s -> (double) s.gcPauseMs());
+        signals.forEach((name, signal) -> {
+            Double[] column = new Double[seconds];
+            for (ClientCost.Second row : client.perSecond()) {
+                column[row.second()] = signal.apply(row);
+            }
+            columns.put(name, column);
+        });
+        return columns;
     }
 
     /** The telemetry's per-second rows as named columns aligned with the client's seconds. */

@@ -3,6 +3,7 @@ package dev.llmload.report;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
+import dev.llmload.client.ClientCost;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.config.RunConfig;
 import dev.llmload.note.Note;
@@ -13,9 +14,11 @@ import java.util.List;
 /**
  * {@code report.json}: the full record of one run, with the top-level keys of DESIGN.md §5
  * (serialised in snake_case), plus the resolved {@code config} that repeats the run and the
- * per-second {@code timeseries} of the measured phase, and {@code schedule}, how well the client
- * kept its schedule (null for a closed loop of independent requests). Unknown values are null,
- * never guessed.
+ * per-second {@code timeseries} of the measured phase, {@code efficiency}, the cost and energy per
+ * token (null without a GPU price or power readings), and {@code schedule}, how well the client
+ * kept its schedule (null for a closed loop of independent requests), and {@code client}, what
+ * llmload itself cost while it measured (null when it was not recorded: a run rebuilt after a
+ * crash, a merge of segments). Unknown values are null, never guessed.
  */
 public record RunReport(
         int schemaVersion,
@@ -28,10 +31,12 @@ public record RunReport(
         Data data,
         RunResults results,
         TelemetrySummary telemetry,
+        Efficiency efficiency,
         List<Note> notes,
         RunConfig config,
         TimeSeries timeseries,
-        ScheduleFidelity schedule) {
+        ScheduleFidelity schedule,
+        ClientCost client) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -39,8 +44,9 @@ public record RunReport(
      * This report with everything that derives from the requests replaced by {@code measurements}:
      * results, the measured token shapes, the time series, the schedule and the tool's notes on the
      * requests (which go first, as at the end of a run). The run's own record (model, service,
-     * config, telemetry, the telemetry's and the user's notes) is kept. Used at the end of a run and
-     * by {@code llmload report}, so a rebuilt report equals the original.
+     * config, telemetry, the client's cost, and the notes of the telemetry, the client and the user)
+     * is kept. Used at the end of a run and by {@code llmload report}, so a rebuilt report equals
+     * the original.
      */
     public RunReport withMeasurements(Measurements measurements, String endedAt, boolean interrupted) {
         List<Note> allNotes = new java.util.ArrayList<>(measurements.notes());
@@ -53,8 +59,11 @@ public record RunReport(
                 new Data(data.source(), data.contentHash(),
                         new TokenShape(data.inputTokens().requested(), newResults.inputTokens()),
                         new TokenShape(data.outputTokens().requested(), newResults.outputTokens())),
-                newResults, telemetry, List.copyOf(allNotes), config, measurements.timeseries(),
-                measurements.schedule());
+                newResults, telemetry,
+                Efficiency.of(newResults, hardware == null ? null : hardware.gpuCount(), telemetry,
+                        config == null ? null : config.output().gpuHourPrice()),
+                List.copyOf(allNotes), config, measurements.timeseries(),
+                measurements.schedule(), client);
     }
 
     public record Tool(String name, String version) {}

@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.client.ClientCost;
 import dev.llmload.config.Client;
 import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RunResults;
@@ -154,11 +155,18 @@ public final class SegmentMerge {
         RunReport.Run run = new RunReport.Run(runId(parts), startedAt, endedAt, base.run().commandLine(),
                 base.run().seed(), interrupted, base.run().client(), null, List.copyOf(summaries));
         // The segment's own notes on its requests give way to the union's in withMeasurements.
-        List<Note> notes = new ArrayList<>(base.notes());
+        // Each segment's client measured only itself: its client_saturated note is kept, naming the
+        // segment, and the merged report has no client section of its own.
+        List<Note> notes = new ArrayList<>(base.notes().stream()
+                .filter(n -> !n.kind().equals(ClientCost.CLIENT_SATURATED)).toList());
+        for (Part part : byIndex.values()) {
+            part.report().notes().stream().filter(n -> n.kind().equals(ClientCost.CLIENT_SATURATED))
+                    .forEach(n -> notes.add(new Note(n.kind(), "segment " + part.start().index() + ": " + n.message())));
+        }
         notes.addAll(notes(summaries, missing, count, whole));
         RunReport merged = new RunReport(base.schemaVersion(), base.tool(), run, base.model(), base.service(),
-                base.hardware(), base.load(), base.data(), base.results(), base.telemetry(), notes, whole,
-                base.timeseries(), base.schedule()).withMeasurements(measurements, endedAt, interrupted);
+                base.hardware(), base.load(), base.data(), base.results(), base.telemetry(), base.efficiency(), notes, whole,
+                base.timeseries(), base.schedule(), null).withMeasurements(measurements, endedAt, interrupted);
 
         ReportFiles.writeRun(out, merged, union, measurements.itlSpectrum());
         return new Merged(merged, union.size(), List.copyOf(missing));

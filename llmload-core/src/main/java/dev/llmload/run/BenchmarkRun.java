@@ -7,18 +7,13 @@ import dev.llmload.config.RunConfig;
 import dev.llmload.config.Telemetry;
 import dev.llmload.http.Endpoint;
 import dev.llmload.http.LoadHttpClient;
-import dev.llmload.load.Dispatcher;
-import dev.llmload.load.FinishedRequest;
-import dev.llmload.load.HotPaths;
-import dev.llmload.load.TestRequest;
 import dev.llmload.note.Note;
-import dev.llmload.record.Outcome;
+import dev.llmload.load.LoadPhase;
 import dev.llmload.load.LoadPlan;
-import dev.llmload.load.PreparedFeed;
-import dev.llmload.load.Recorder;
-import dev.llmload.load.Sender;
-import dev.llmload.load.SessionDispatcher;
 import dev.llmload.analysis.TimeSeries;
+import dev.llmload.client.ClientCost;
+import dev.llmload.client.ClientMonitor;
+import dev.llmload.client.ClientRecording;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.Dialect;
@@ -58,7 +53,9 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
+import io.netty.channel.EventLoop;
 
 /**
  * One benchmark run from a resolved {@link RunConfig} to a run directory: checks the data and the
@@ -83,6 +80,8 @@ public final class BenchmarkRun {
     /** Stops the dispatcher (of requests or of sessions) once there is one. */
     private volatile Runnable stopSending;
     private volatile boolean stopRequested;
+    /** Hears the client's event loops once the client is ready, before the load: a test's way onto them. */
+    private Consumer<List<EventLoop>> eventLoopHook = loops -> {};
     /** The segment and its start as the report records them; set on the run's thread. */
     private RunReport.SegmentStart segmentStart;
 
@@ -104,6 +103,14 @@ public final class BenchmarkRun {
         this.segmentStart = segmentStart(null);
     }
 
+    /**
+     * For tests: {@code hook} gets the load's event loops once the client is ready and before the
+     * first request, e.g. to stall one and see that the run reports it.
+     */
+    void onEventLoops(Consumer<List<EventLoop>> hook) {
+        this.eventLoopHook = hook;
+    }
+
     /** Stops sending; in-flight requests get the grace period, then the report is written. */
     public void stop() {
         stopRequested = true;
@@ -118,8 +125,10 @@ public final class BenchmarkRun {
         long count = config.bounds().numRequests() == null ? -1 : config.bounds().numRequests();
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
-        SessionSource sessions = openSessions(tokenizer);
         Segment segment = config.client().segment();
+        SessionSource allSessions = openSessions(tokenizer);
+        SessionSource sessions = segment == null || allSessions == null ? allSessions
+                : SegmentPart.sessions(allSessions, segment);
         RequestSource whole = sessions == null ? openSource(tokenizer) : null;
         try (RequestSource source = segment == null || whole == null ? whole : SegmentPart.requests(whole, segment)) {
             LoadPlan plan;
@@ -128,7 +137,7 @@ public final class BenchmarkRun {
                         Workloads.traceOffsets(whole));
                 if (segment != null) {
                     plan = SegmentPart.plan(plan, segment);
-                    count = SegmentPart.count(plan, count, segment);
+                    count = SegmentPart.count(plan, count, segment, sessions != null);
                 }
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
@@ -158,14 +167,16 @@ public final class BenchmarkRun {
                     sessions != null ? sessions.describe() : source.describe(),
                     withImages(sessions != null ? sessions.contentHash() : source.contentHash()));
             // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
-            ReportFiles.writeRunStart(directory, report(parts, null, List.of()));
+            ReportFiles.writeRunStart(directory, report(parts, null, List.of(), null));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 List<Note> telemetryNotes = new ArrayList<>(telemetry.probe());
                 Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry);
                 TelemetryRecording recording = telemetry.stop();
                 Measurements measurements = Measurements.derive(sent.records(), config);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
-                RunReport report = report(parts, summary, telemetryNotes)
+                ClientCost client = clientCost(sent, measurements);
+                client.note().ifPresent(telemetryNotes::add);
+                RunReport report = report(parts, summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
                 ReportFiles.writeRun(directory, report, sent.records(), measurements.itlSpectrum());
                 return new Result(directory, report, sent.records());
@@ -187,8 +198,24 @@ public final class BenchmarkRun {
     private record RunRecordParts(String runId, String startedAt, String model, ApiKind api, ServerProbe.ServerInfo server,
                                   Endpoint endpoint, String sourceDescription, String contentHash) {}
 
-    /** The records of a run and the clock reading its offsets are relative to. */
-    private record Sent(List<RequestRecord> records, long runStartNanos) {}
+    /** The records of a run, the clock reading its offsets are relative to, and what the client cost. */
+    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client) {}
+
+    /**
+     * The client's cost over the measured phase, in the seconds of its time series; over the whole
+     * load when nothing was measured. The built-in simulator runs in this process when the config
+     * names no server.
+     */
+    private ClientCost clientCost(Sent sent, Measurements measurements) {
+        ClientRecording recording = sent.client();
+        Double durationS = measurements.results().durationS();
+        long[] cpuAt = recording.cpuAtNanos();
+        long start = durationS == null ? recording.originNanos() : sent.runStartNanos() + measurements.timeseries().startNanos();
+        long end = durationS == null ? recording.originNanos() + (cpuAt.length == 0 ? 0 : cpuAt[cpuAt.length - 1])
+                : start + (long) (durationS * 1e9);
+        return ClientCost.summarise(recording, start, end, measurements.timeseries().seconds().size(),
+                config.target().url() == null);
+    }
 
     private TelemetryConfig telemetryConfig(Endpoint endpoint) throws RunException {
         Telemetry spec = config.telemetry();
@@ -225,8 +252,11 @@ public final class BenchmarkRun {
         long start = sent.runStartNanos() + measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
         long end = sent.runStartNanos() + measured.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow();
         TelemetrySummary summary = WindowAnalysis.summarise(recording, start, end);
-        long promptTokens = measured.stream().filter(RequestRecord::succeeded).mapToLong(RequestRecord::inputTokens).sum();
-        long generationTokens = measured.stream().filter(RequestRecord::succeeded).mapToLong(RequestRecord::outputTokens).sum();
+        // What the server counted: the prompt of every request it began to answer (a first token
+        // means its prefill ran), and every token it sent, also those of requests that then failed.
+        long promptTokens = measured.stream().filter(r -> r.succeeded() || r.timings().tokenEventNanos().length > 0)
+                .mapToLong(RequestRecord::inputTokens).sum();
+        long generationTokens = measured.stream().mapToLong(RequestRecord::outputTokens).sum();
         ClientFigures client = new ClientFigures(results.ttftMs().p50(), promptTokens, generationTokens,
                 results.e2eLatencyMs().p99(), ClientFigures.DEFAULT_HIGH_LATENCY_MS);
         notes.addAll(TelemetryNotes.evaluate(summary, client));
@@ -237,63 +267,49 @@ public final class BenchmarkRun {
     private Sent send(RequestSource source, SessionSource sessions, Dialect dialect, Endpoint endpoint, LoadPlan plan,
                       long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
             throws IOException, InterruptedException, RunException {
-        try (PreparedFeed feed = sessions == null ? new PreparedFeed(source, dialect, count) : null;
-             LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, dialect.keyHeader(), config.client().ioThreads(),
-                     config.bounds().timeouts().connect(), config.target().insecure());
-             Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
-            getReady(feed, client, dialect, plan, count, runId);
-            long runStart = startClock();
-            telemetry.start();
-            Recorder recorder = new Recorder(journal, tokenizer, runStart, progress);
-            Bounds bounds = config.bounds();
-            long limit = count < 0 ? Long.MAX_VALUE : count;
-            Sender sender = sessions != null
-                    ? new SessionDispatcher(client, dialect, bounds.timeouts(), plan, sessions, limit, bounds.duration(),
-                            bounds.warmup(), bounds.warmupTime(), recorder, runStart, idPrefix(runId))
-                    : new Dispatcher(client, dialect, bounds.timeouts(), plan, feed, limit, bounds.duration(),
-                            bounds.warmup(), bounds.warmupTime(), recorder, runStart, idPrefix(runId));
-            stopSending = sender::stop;
+        Bounds bounds = config.bounds();
+        try (LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, dialect.keyHeader(),
+                     config.client().ioThreads(), bounds.timeouts().connect(), config.target().insecure());
+             Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME));
+             LoadPhase phase = LoadPhase.open(source, sessions, client, dialect, bounds.timeouts(), plan, count)) {
+            stopSending = phase::stop;
             if (stopRequested) {
-                sender.stop();
+                phase.stop();
             }
+            Optional<String> refusal = phase.getReady(connections(plan), runId + "-test", READY_TIMEOUT);
+            if (refusal.isPresent()) {
+                // Refused credentials or an unknown model or path fail every request alike: say so now.
+                throw new RunException("the server refused llmload's test request, so every request would fail: "
+                        + refusal.get());
+            }
+            eventLoopHook.accept(client.eventLoops());
+            ClientMonitor monitor = ClientMonitor.start(client.eventLoops());
+            long runStart;
+            ClientRecording cost;
+            List<RequestRecord> records;
             try {
-                sender.run(bounds.grace());
+                runStart = startClock();
+                telemetry.start();
+                records = phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
+                        bounds.warmupTime(), bounds.grace(), idPrefix(runId), progress);
             } catch (DatasetException e) {
-                sender.stop();
                 throw new RunException(e.getMessage(), e);
+            } finally {
+                cost = monitor.stop();
             }
-            return new Sent(recorder.finish(), runStart);
+            return new Sent(records, runStart, cost);
         }
     }
 
-    /**
-     * What a long-running client would already have done, so the first measured requests do not
-     * pay for it: requests prepared ahead, the connections the load needs opened, the per-chunk
-     * code compiled, one test request sent (a refused one stops the run here) and the JIT quiet.
-     * Nothing here is timed or counted.
-     */
-    private void getReady(PreparedFeed feed, LoadHttpClient client, Dialect dialect, LoadPlan plan, long count,
-                          String runId) throws InterruptedException, RunException {
-        if (feed != null) {
-            feed.awaitReady(READY_TIMEOUT);
-        }
+    /** The connections the load needs from its start, opened before the run's clock starts. */
+    private int connections(LoadPlan plan) {
         int inFlight = switch (plan) {
             case LoadPlan.ClosedLoop closed -> closed.concurrency().concurrencyAt(0);
             case LoadPlan.OpenLoop open -> open.maxConcurrency() > 0 ? open.maxConcurrency() : OPEN_LOOP_CONNECTIONS;
         };
         int sessions = config.sessions() == null || config.sessions().maxSessions() == null
                 ? 0 : config.sessions().maxSessions();
-        int connections = Math.max(inFlight, sessions);
-        client.preconnect((int) Math.min(connections, count < 0 ? connections : count), READY_TIMEOUT);
-        HotPaths.warmUp(dialect);
-        FinishedRequest test = TestRequest.send(client, dialect, config.bounds().timeouts(), runId + "-test", READY_TIMEOUT);
-        // Refused credentials or an unknown model or path fail every request alike: say so now.
-        if (test != null && test.outcome() instanceof Outcome.Failure failure
-                && (test.httpStatus() == 401 || test.httpStatus() == 403 || test.httpStatus() == 404)) {
-            throw new RunException("the server refused llmload's test request, so every request would fail: "
-                    + failure.message());
-        }
-        HotPaths.awaitQuietCompiler();
+        return Math.max(inFlight, sessions);
     }
 
     /** Request ids: {@code <run>-<index>}, or {@code <run>-s<I>of<N>-<index>} with the whole run's index. */
@@ -362,9 +378,11 @@ public final class BenchmarkRun {
      * The run's record without measurements (empty results, no end time): the content of
      * {@code run.json}, and at the end the base that {@link RunReport#withMeasurements} completes.
      *
-     * @param toolNotes notes from telemetry; the user's notes follow them
+     * @param toolNotes notes from telemetry and the client; the user's notes follow them
+     * @param client    what the client cost; null before the load
      */
-    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<Note> toolNotes) {
+    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<Note> toolNotes,
+                             ClientCost client) {
         var meta = config.output().metadata();
         RunResults results = RunResults.compute(List.of(), null);
         List<Note> notes = new ArrayList<>(toolNotes);
@@ -398,10 +416,12 @@ public final class BenchmarkRun {
                         new RunReport.TokenShape(config.data().outputTokens().text(), results.outputTokens())),
                 results,
                 telemetry,
+                null,
                 notes,
                 config,
                 TimeSeries.of(List.of()),
-                null);
+                null,
+                client);
     }
 
     private static Integer integer(String text) {

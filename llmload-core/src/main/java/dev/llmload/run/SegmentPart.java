@@ -5,6 +5,7 @@ import dev.llmload.schedule.ConcurrencyPlan;
 import dev.llmload.segment.Segment;
 import dev.llmload.segment.SegmentSchedule;
 import dev.llmload.workload.RequestSpec;
+import dev.llmload.workload.session.SessionSource;
 import dev.llmload.workload.source.RequestSource;
 
 /**
@@ -12,7 +13,7 @@ import dev.llmload.workload.source.RequestSource;
  * requests. An open loop keeps every intended send time of requests k ≡ I (mod N) of the whole
  * schedule; a closed loop divides the concurrency at every moment and the request count; the
  * prompts are the whole run's prompts k ≡ I (mod N), so the segments together send exactly what
- * one host would. Pure apart from the source it wraps.
+ * one host would. Sessions are dealt whole the same way: session k to segment k mod N. Pure apart from the source it wraps.
  */
 final class SegmentPart {
 
@@ -30,9 +31,13 @@ final class SegmentPart {
 
     /**
      * The request bound of this segment: an open loop sends its part of the schedule, which the
-     * whole count already bounds; a closed loop its share of the count (-1: no count).
+     * whole count already bounds; a closed loop, and any run of sessions (whose schedule starts
+     * sessions, not requests), its share of the count (-1: no count).
      */
-    static long count(LoadPlan part, long wholeCount, Segment segment) {
+    static long count(LoadPlan part, long wholeCount, Segment segment, boolean sessions) {
+        if (sessions) {
+            return wholeCount < 0 ? -1 : segment.share(wholeCount);
+        }
         return switch (part) {
             case LoadPlan.OpenLoop open -> open.offsetsNanos().length;
             case LoadPlan.ClosedLoop ignored -> wholeCount < 0 ? -1 : segment.share(wholeCount);
@@ -50,6 +55,16 @@ final class SegmentPart {
             return new ConcurrencyPlan.Fixed((int) share);
         }
         return new ConcurrencyPlan.Part(whole, segment.index(), segment.count());
+    }
+
+    /**
+     * This segment's sessions: whole sessions i with i mod N = I, never one split over segments,
+     * behind its share of {@code --max-sessions}.
+     */
+    static SessionSource sessions(SessionSource whole, Segment segment) {
+        int bound = whole.plan().maxActiveSessions();
+        int share = bound == Integer.MAX_VALUE ? bound : (int) Math.max(1, segment.share(bound));
+        return whole.part(segment.index(), segment.count(), share);
     }
 
     /** The whole run's requests that are this segment's: index k with k mod N = I, in order. */

@@ -27,7 +27,7 @@ import java.util.Map;
  * here with a one-line reason; an endpoint that does not answer just leaves its fields null.
  * Uses the JDK client, apart from the load's.
  */
-public final class ServerProbe {
+final class ServerProbe {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(10);

@@ -11,7 +11,7 @@ import java.time.Duration;
  * from the seed (open loop), or a concurrency plan (closed loop). The load's shapes were read and
  * checked when it was made; only a trace's send times come from its file, here.
  */
-public final class Traffic {
+final class Traffic {
 
     private Traffic() {}
 

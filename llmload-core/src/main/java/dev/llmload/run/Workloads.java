@@ -26,7 +26,7 @@ import java.util.Locale;
  * Builds the run's request source from a {@link Data}. Files are checked whole (a streaming
  * pass) before any load is sent, so bad data stops the run with its file and line.
  */
-public final class Workloads {
+final class Workloads {
 
     private Workloads() {}
 

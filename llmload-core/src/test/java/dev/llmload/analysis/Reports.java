@@ -1,5 +1,6 @@
 package dev.llmload.analysis;
 
+import dev.llmload.client.Recordings;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RunResults;
@@ -39,9 +40,11 @@ final class Reports {
                         new RunReport.TokenShape("128", Statistics.summarize(output))),
                 results,
                 null,
+                null,
                 NoteDetector.detect(records, results, load),
                 config,
                 TimeSeries.of(records),
-                null);
+                null,
+                Recordings.cleanCost(5));
     }
 }

@@ -79,9 +79,9 @@ class TimeSeriesTest {
 
         assertThat(lines).hasSize(4);
         assertThat(lines[0]).isEqualTo("second,started,finished,in_flight_mean,output_tokens_per_s,"
-                + "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,errors_http_4xx,errors_rate_limited,errors_http_5xx,"
+                + "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,errors_redirect,errors_http_4xx,errors_rate_limited,errors_http_5xx,"
                 + "errors_connect,errors_timeout,errors_stream_error,errors_protocol,errors_cancelled,gpu_utilization");
         assertThat(lines[1]).startsWith("0,2,0,1.4,2.0,500.0,500.0,400.0,400.0,").endsWith(",10.0");
-        assertThat(lines[3]).isEqualTo("2,0,1,0.5,0.0,,,,,0,0,1,0,0,0,0,0,");
+        assertThat(lines[3]).isEqualTo("2,0,1,0.5,0.0,,,,,0,0,0,1,0,0,0,0,0,");
     }
 }

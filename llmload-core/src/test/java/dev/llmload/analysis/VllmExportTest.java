@@ -2,6 +2,7 @@ package dev.llmload.analysis;
 
 import dev.llmload.config.Load;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.metrics.Slo;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
@@ -46,7 +47,7 @@ class VllmExportTest {
         assertThat(json.get("num_prompts").asLong()).isEqualTo(3);
         assertThat(json.get("request_rate").asText()).isEqualTo("inf");
         assertThat(json.get("max_concurrency").asInt()).isEqualTo(8);
-        assertThat(json.get("burstiness").isNull()).isTrue();
+        assertThat(json.get("burstiness").asDouble()).isEqualTo(1.0);
         assertThat(json.get("duration").asDouble()).isCloseTo(1.005, within(EXACT));
         assertThat(json.get("completed").asLong()).isEqualTo(2);
         assertThat(json.get("failed").asLong()).isEqualTo(1);
@@ -62,6 +63,8 @@ class VllmExportTest {
         assertThat(json.get("median_ttft_ms").asDouble()).isCloseTo(150, within(EXACT));
         assertThat(json.get("std_ttft_ms").asDouble()).isCloseTo(50, within(EXACT));
         assertThat(json.get("p99_ttft_ms").asDouble()).isCloseTo(199, within(EXACT));
+        assertThat(json.get("p50_ttft_ms").asDouble()).isCloseTo(150, within(EXACT));
+        assertThat(json.get("p90_ttft_ms").asDouble()).isCloseTo(190, within(EXACT));
         assertThat(json.get("mean_tpot_ms").asDouble()).isCloseTo(175, within(EXACT));
         // ITL gaps 200, 300, 100: mean 200, median 200
         assertThat(json.get("mean_itl_ms").asDouble()).isCloseTo(200, within(EXACT));
@@ -76,6 +79,14 @@ class VllmExportTest {
         assertThat(json.get("itls").get(0).get(1).asDouble()).isCloseTo(0.3, within(EXACT));
         assertThat(json.get("itls").get(2)).isEmpty();
         assertThat(json.get("latencies").get(1).asDouble()).isCloseTo(0.3, within(EXACT));
+        assertThat(json.get("start_times").get(1).asDouble()).isCloseTo(0.2, within(EXACT));
+        assertThat(json.get("queue_times").get(1).asDouble()).isCloseTo(0.0, within(EXACT));
+        // All five tokens of a and b fall in the first second; a [0, 600) and b [200, 500) overlap.
+        assertThat(json.get("max_output_tokens_per_s").asDouble()).isEqualTo(5.0);
+        assertThat(json.get("max_concurrent_requests").asInt()).isEqualTo(2);
+        // A closed loop has vLLM's gate, so the gate's queue is summarised too.
+        assertThat(json.get("mean_client_queue_time_ms").asDouble()).isCloseTo(0, within(EXACT));
+        assertThat(json.has("mean_e2el_including_client_queue_ms")).isFalse();
         assertThat(json.get("generated_texts")).hasSize(3);
         assertThat(json.get("errors").get(0).asText()).isEmpty();
         assertThat(json.get("errors").get(2).asText()).isEqualTo("Internal Server Error");
@@ -92,6 +103,53 @@ class VllmExportTest {
         assertThat(json.get("request_goodput").isNull()).isTrue();
         assertThat(json.get("mean_ttft_ms").isNull()).isTrue();
         assertThat(json.get("p99_e2el_ms").isNull()).isTrue();
+        assertThat(json.get("max_output_tokens_per_s").asDouble()).isZero();
+        assertThat(json.get("max_concurrent_requests").asInt()).isZero();
+        assertThat(json.has("mean_client_queue_time_ms")).isFalse();
+    }
+
+    /**
+     * The fixture is what vllm/benchmarks/serve.py writes for {@code vllm bench serve --backend
+     * openai-chat --request-rate inf --max-concurrency 8 --goodput ttft:150 --metadata gpu=H100
+     * --save-result --save-detailed --percentile-metrics ttft,tpot,itl,e2el --metric-percentiles
+     * 50,90,99}, written from its source: the keys in the order it writes them, each with a value
+     * of the type it writes. The export of the same run has the same keys in the same order and
+     * types (a number may be null where llmload has no samples).
+     */
+    @Test
+    void hasTheKeysOrderAndTypesOfVllmsOwnFile() throws Exception {
+        JsonNode vllm;
+        try (var in = VllmExportTest.class.getResourceAsStream("/vllm/serve-save-detailed.json")) {
+            vllm = new ObjectMapper().readTree(in);
+        }
+        JsonNode json = VllmExport.toJson(Reports.of(records(), Load.closed(8), Slo.parse("ttft:150")), records());
+
+        assertThat(names(json.fieldNames())).isEqualTo(names(vllm.fieldNames()));
+        vllm.fields().forEachRemaining(field -> {
+            JsonNode ours = json.get(field.getKey());
+            if (!ours.isNull() && !field.getValue().isNull()) {
+                assertThat(ours.getNodeType()).as(field.getKey()).isEqualTo(field.getValue().getNodeType());
+            }
+        });
+        // An open loop behind a gate also writes the queue-inclusive latency, as vLLM does.
+        JsonNode gated = VllmExport.toJson(Reports.of(records(), Load.open(4, Load.Arrival.POISSON, null, 8), null),
+                records());
+        assertThat(gated.get("mean_e2el_including_client_queue_ms").isNumber()).isTrue();
+        assertThat(gated.get("p90_e2el_including_client_queue_ms").isNumber()).isTrue();
+    }
+
+    @Test
+    void namesTheFileAsVllmDoes() {
+        assertThat(VllmExport.fileName(Reports.of(records(), Load.closed(8), null)))
+                .isEqualTo("openai-chat-infqps-concurrency8-llama-3-8b-20250101-120000.json");
+        assertThat(VllmExport.fileName(Reports.of(records(), Load.open(10, Load.Arrival.POISSON, null, null), null)))
+                .isEqualTo("openai-chat-10.0qps-llama-3-8b-20250101-120000.json");
+    }
+
+    private static List<String> names(java.util.Iterator<String> names) {
+        List<String> list = new ArrayList<>();
+        names.forEachRemaining(list::add);
+        return list;
     }
 
     private static List<Double> numbers(JsonNode array) {

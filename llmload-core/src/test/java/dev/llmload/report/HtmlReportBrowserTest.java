@@ -42,7 +42,11 @@ class HtmlReportBrowserTest {
     @Test
     void runPageDrawsEveryChartAndShowsAHostileModelNameAsText() throws Exception {
         List<RequestRecord> records = ReportFixtures.records(200, 16, 1);
-        RunReport report = ReportFixtures.report(ReportFixtures.HOSTILE, 16, records);
+        RunReport plain = ReportFixtures.report(ReportFixtures.HOSTILE, 16, records);
+        RunReport report = new RunReport(plain.schemaVersion(), plain.tool(), plain.run(), plain.model(),
+                plain.service(), plain.hardware(), plain.load(), plain.data(), plain.results(), plain.telemetry(),
+                new Efficiency(2.49, "USD", 1, 0.4321, 0.1234, 700.0, 90.0, 1.25), plain.notes(), plain.config(),
+                plain.timeseries(), plain.schedule(), plain.client());
 
         Opened page = open("run.html", HtmlReport.forRun(report, records, ReportFixtures.telemetry(records)));
 
@@ -51,9 +55,10 @@ class HtmlReportBrowserTest {
                 "spectrum-ttft_ms", "spectrum-itl_ms", "spectrum-tpot_ms", "spectrum-e2e_latency_ms",
                 "time-ttft", "time-e2e", "time-throughput", "time-inflight",
                 "hist-isl", "hist-osl", "scatter-ttft-isl",
-                "telemetry-0", "telemetry-1", "telemetry-2");
+                "telemetry-0", "telemetry-1", "telemetry-2", "client-lag", "client-cpu");
         assertThat(page.check.get("heading").asText()).isEqualTo(ReportFixtures.HOSTILE);
         assertThat(page.check.get("title").asText()).startsWith(ReportFixtures.HOSTILE);
+        assertThat(page.dom).contains("cost per 1M output tokens (USD)", "0.43", "energy per output token (J)");
     }
 
     @Test
@@ -63,7 +68,7 @@ class HtmlReportBrowserTest {
         Opened page = open("plain.html", HtmlReport.forRun(ReportFixtures.report("qwen", 8, records), records));
 
         page.assertClean();
-        assertThat(page.chartIds()).hasSize(11).noneMatch(id -> id.startsWith("telemetry"));
+        assertThat(page.chartIds()).hasSize(13).noneMatch(id -> id.startsWith("telemetry"));
     }
 
     @Test

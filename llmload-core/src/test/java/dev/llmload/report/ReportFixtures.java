@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.client.Recordings;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RunResults;
@@ -94,11 +95,13 @@ final class ReportFixtures {
                         new RunReport.TokenShape("128", results.outputTokens())),
                 results,
                 null,
+                null,
                 List.of(new Note("timeouts", "2 requests hit the first-token timeout"),
                         new Note("user", "baseline <b>before</b> the scheduler change")),
                 config,
                 TimeSeries.of(records),
-                null);
+                null,
+                Recordings.cleanCost(Math.max(1, TimeSeries.of(records).seconds().size())));
     }
 
     /** Per-second server series over the run: KV cache use (0..1), requests waiting, GPU util (%). */

@@ -1,5 +1,6 @@
 package dev.llmload.run;
 
+import dev.llmload.client.ClientCost;
 import dev.llmload.config.Bounds;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
@@ -53,8 +54,12 @@ class AutomaticNotesTest {
         return SimulatorRuns.run(config).report();
     }
 
+    /**
+     * The kinds of the run's notes but the client's own: whether the client kept up depends on the
+     * host, and ClientSelfCheckLoopbackTest holds that note to its figures.
+     */
     private static List<String> kinds(RunReport report) {
-        return report.notes().stream().map(Note::kind).toList();
+        return report.notes().stream().map(Note::kind).filter(kind -> !kind.equals(ClientCost.CLIENT_SATURATED)).toList();
     }
 
     @Test
@@ -62,7 +67,9 @@ class AutomaticNotesTest {
         try (SimServer sim = simulator(fixed(5, 1))) {
             RunReport report = run(sim, Load.closed(16), 1000, 16, 4, Timeouts.defaults());
             assertThat(report.results().requests().succeeded()).isEqualTo(1000);
-            assertThat(report.notes()).isEmpty();
+            // Whether the client itself kept up depends on the host (see kinds); its note agrees with its figures.
+            assertThat(report.notes()).extracting(Note::kind)
+                    .isEqualTo(report.client().saturated() ? List.of(ClientCost.CLIENT_SATURATED) : List.of());
         }
     }
 

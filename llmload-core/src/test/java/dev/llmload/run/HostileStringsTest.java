@@ -1,11 +1,11 @@
 package dev.llmload.run;
 
-import dev.llmload.config.Load;
-import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,10 +1,10 @@
 package dev.llmload.run;
 
-import dev.llmload.config.Load;
-import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import dev.llmload.note.Note;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -4,13 +4,11 @@ import dev.llmload.config.RunConfig;
 import dev.llmload.config.Load;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

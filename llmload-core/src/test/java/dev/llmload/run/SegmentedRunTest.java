@@ -116,6 +116,41 @@ class SegmentedRunTest {
         assertThat(merged.report().results().requests().succeeded()).isEqualTo(48);
     }
 
+    /**
+     * Sessions are dealt whole: session k to segment k mod 3, every turn of it there, each turn the
+     * single run's same turn (its prompt grows by the same tokens); request indexes stay unique.
+     */
+    @Test
+    void sessionsAreDealtWholeOverTheSegments(@TempDir Path dir) throws Exception {
+        BenchmarkRun.Result single = SimulatorRuns.run(sessions(dir.resolve("single"), null));
+        List<Path> segments = runSegments(dir, 3, i -> sessions(dir.resolve("s" + i), i + "/3"));
+
+        java.util.Map<String, Integer> turns = new java.util.TreeMap<>();
+        Set<Long> indexes = new TreeSet<>();
+        long succeeded = 0;
+        for (int i = 0; i < 3; i++) {
+            for (RequestRecord r : journal(segments.get(i))) {
+                assertThat(r.session().sessionId() % 3).as("session of segment " + i).isEqualTo(i);
+                turns.put(r.session().sessionId() + ":" + r.session().turn(), r.inputTokens());
+                assertThat(indexes.add(r.index())).as("index " + r.index() + " once").isTrue();
+                succeeded += r.succeeded() ? 1 : 0;
+            }
+        }
+        // Which sessions the request bound cuts depends on timing; every turn sent both ways is the same turn.
+        java.util.Map<String, Integer> singleTurns = new java.util.TreeMap<>();
+        single.records().forEach(r -> singleTurns.put(r.session().sessionId() + ":" + r.session().turn(),
+                r.inputTokens()));
+        Set<String> both = new TreeSet<>(turns.keySet());
+        both.retainAll(singleTurns.keySet());
+        assertThat(both).hasSizeGreaterThanOrEqualTo(singleTurns.size() / 2);
+        for (String turn : both) {
+            assertThat(turns.get(turn)).as("input tokens of session:turn " + turn).isEqualTo(singleTurns.get(turn));
+        }
+
+        SegmentMerge.Merged merged = SegmentMerge.merge(dir.resolve("merged"), segments, false);
+        assertThat(merged.report().results().requests().succeeded()).isEqualTo(succeeded);
+    }
+
     @Test
     void oneSegmentMergedAloneEqualsItsOwnReport(@TempDir Path dir) throws Exception {
         Path segment = dir.resolve("only");
@@ -131,6 +166,13 @@ class SegmentedRunTest {
                 .inputTokens("uniform:20:60").outputTokens("8").tokenizer("cl100k_base").seed(11)
                 .grace(Duration.ofSeconds(5)).outputDir(out).ioThreads(1).segment(segment)
                 .startAt(startAt == null ? null : startAt.toString()).build();
+    }
+
+    /** Sessions of 2 to 4 turns of 8 to 40 new tokens each, started at 20 per second; 36 requests in all. */
+    private static RunConfig sessions(Path out, String segment) {
+        return RunConfig.builder().url(url).requestRate(20.0).arrival("poisson").numRequests(36L)
+                .sessions("uniform:2:4").thinkTime("5").inputTokens("uniform:8:40").outputTokens("4").tokenizer("cl100k_base").seed(11)
+                .grace(Duration.ofSeconds(5)).outputDir(out).ioThreads(1).segment(segment).build();
     }
 
     private static RunConfig closedLoop(Path out, String segment) {

@@ -73,6 +73,29 @@ class TelemetryLoopbackTest {
         assertThat(aboveReport.notes()).extracting(Note::kind).contains("latency_drift");
     }
 
+    /**
+     * Requests that fail mid-stream still made the server count their prompt and the tokens it
+     * sent: the client counts the same, so the counters agree and no token_count_mismatch is noted.
+     */
+    @Test
+    void requestsFailingMidStreamDoNotMakeTheTokenCountsDisagree() throws Exception {
+        Map<String, Object> settings = new HashMap<>(Map.of("speedup", 4.0, "seed", 5, "maxModelLen", 1024));
+        settings.put("faults", List.of("stream-error-after:4@0.4"));
+        try (SimServer sim = SimServer.start(SimConfig.load(null, settings))) {
+            BenchmarkRun.Result result = run(sim, Load.closed(3), 20);
+            List<RequestRecord> failed = result.records().stream().filter(r -> !r.succeeded()).toList();
+            assertThat(failed).isNotEmpty().allSatisfy(r -> assertThat(r.outputTokens()).isEqualTo(4));
+            TelemetrySummary telemetry = result.report().telemetry();
+            // Counted over the succeeded requests alone the client would be far below the server.
+            long client = result.records().stream().mapToLong(RequestRecord::outputTokens).sum();
+            long succeededOnly = result.records().stream().filter(RequestRecord::succeeded)
+                    .mapToLong(RequestRecord::outputTokens).sum();
+            assertThat(Math.abs(telemetry.generationTokens().delta() - client) / client).isLessThan(0.02);
+            assertThat((telemetry.generationTokens().delta() - succeededOnly) / succeededOnly).isGreaterThan(0.02);
+            assertThat(result.report().notes()).extracting(Note::kind).doesNotContain("token_count_mismatch");
+        }
+    }
+
     @Test
     void theServersTokenAndSuccessCountersMatchTheClients() throws Exception {
         try (SimServer sim = smallEngine()) {

@@ -86,11 +86,15 @@ public record TelemetrySummary(
      * A server histogram over the window (bucket deltas), in milliseconds. Percentiles are
      * Prometheus {@code histogram_quantile} estimates, as coarse as the buckets.
      *
-     * @param count observations in the window
-     * @param mean  Δsum / Δcount; {@code null} without observations
+     * @param count       observations in the window
+     * @param mean        Δsum / Δcount; {@code null} without observations
+     * @param p50Bucket   the bucket p50 lies in, {@code [lower, upper]} ms (upper {@code null} for
+     *                    {@code +Inf}): the histogram says only that the percentile is in there;
+     *                    {@code p50} is an interpolation inside it
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record HistogramStats(long count, Double mean, Double p50, Double p90, Double p99) {}
+    public record HistogramStats(long count, Double mean, Double p50, Double p90, Double p99,
+                                 List<Double> p50Bucket, List<Double> p90Bucket, List<Double> p99Bucket) {}
 
     /**
      * How far llmload's simulator ran behind during the window (docs/simulator.md).
@@ -123,12 +127,15 @@ public record TelemetrySummary(
      * One GPU over the window, from the samples taken inside it.
      *
      * @param memoryUsedMaxShare highest memory used over memory total, 0–1
+     * @param powerWattsMean     mean power draw over the samples inside the window, W
+     * @param idlePowerWatts     mean power draw over the samples taken before the window (before the
+     *                           first measured request), W; null when none was taken then
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record GpuStats(String source, int index, String name, String uuid, String host,
                            Double utilizationMean, Double utilizationMax, Double engineActiveMean,
                            Double memoryUsedGibMax, Double memoryTotalGib, Double memoryUsedMaxShare,
-                           Double powerWattsMean) {}
+                           Double powerWattsMean, Double idlePowerWatts) {}
 
     /**
      * Second {@code second} of the window, [start + k s, start + (k+1) s): the last reading taken

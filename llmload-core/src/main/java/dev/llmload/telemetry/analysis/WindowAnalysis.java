@@ -189,7 +189,17 @@ public final class WindowAnalysis {
         }
         Histogram window = after.minus(before);
         return new HistogramStats(Math.round(window.count()), ms(window.mean()), ms(window.quantile(0.5)),
-                ms(window.quantile(0.9)), ms(window.quantile(0.99)));
+                ms(window.quantile(0.9)), ms(window.quantile(0.99)), bucketMs(window, 0.5), bucketMs(window, 0.9),
+                bucketMs(window, 0.99));
+    }
+
+    /** The quantile's bucket in ms, {@code +Inf} as null (JSON has no infinity); null when there is none. */
+    private static List<Double> bucketMs(Histogram histogram, double q) {
+        double[] bucket = histogram.quantileBucket(q);
+        if (bucket == null) {
+            return null;
+        }
+        return java.util.Arrays.asList(bucket[0] * 1000, Double.isInfinite(bucket[1]) ? null : bucket[1] * 1000);
     }
 
     private static Double ms(double seconds) {
@@ -218,9 +228,13 @@ public final class WindowAnalysis {
 
     private static GpuSummary gpuSummary(List<GpuReading> gpu, List<SecondRow> perSecond, long start, long end) {
         Map<String, List<GpuSample>> byGpu = new LinkedHashMap<>();
+        Map<String, List<Double>> idlePower = new LinkedHashMap<>();
         for (GpuReading reading : gpu) {
             if (reading.nanos() >= start && reading.nanos() <= end) {
                 byGpu.computeIfAbsent(reading.sample().key(), k -> new ArrayList<>()).add(reading.sample());
+            } else if (reading.nanos() < start) {
+                idlePower.computeIfAbsent(reading.sample().key(), k -> new ArrayList<>())
+                        .add(reading.sample().powerWatts());
             }
         }
         if (byGpu.isEmpty()) {
@@ -240,7 +254,8 @@ public final class WindowAnalysis {
                     usedMax == null ? null : usedMax / MIB_PER_GIB,
                     total == null ? null : total / MIB_PER_GIB,
                     shareMax,
-                    mean(samples.stream().map(GpuSample::powerWatts).toList())));
+                    mean(samples.stream().map(GpuSample::powerWatts).toList()),
+                    mean(idlePower.getOrDefault(latest.key(), List.of()))));
         }
         return new GpuSummary(
                 mean(stats.stream().map(GpuStats::utilizationMean).toList()),

@@ -63,19 +63,12 @@ public record Histogram(List<Bucket> buckets, double sum, double count) {
      * {@code NaN} when there are no observations or no {@code +Inf} bucket.
      */
     public double quantile(double q) {
+        int b = bucketOf(q);
+        if (b < 0) {
+            return Double.NaN;
+        }
         int n = buckets.size();
-        if (n < 2 || buckets.get(n - 1).upperBound() != Double.POSITIVE_INFINITY) {
-            return Double.NaN;
-        }
-        double total = buckets.get(n - 1).cumulativeCount();
-        if (!(total > 0) || q < 0 || q > 1) {
-            return Double.NaN;
-        }
-        double rank = q * total;
-        int b = 0;
-        while (b < n - 1 && buckets.get(b).cumulativeCount() < rank) {
-            b++;
-        }
+        double rank = q * buckets.get(n - 1).cumulativeCount();
         if (b == n - 1) {
             return buckets.get(n - 2).upperBound();
         }
@@ -91,5 +84,38 @@ public record Histogram(List<Bucket> buckets, double sum, double count) {
             rank -= buckets.get(b - 1).cumulativeCount();
         }
         return start + (end - start) * (rank / inBucket);
+    }
+
+    /**
+     * The bucket the q-quantile falls in, as {@code [lower bound, upper bound]} (the first bucket
+     * starts at 0; the {@code +Inf} bucket's upper bound is {@code +Inf}): all the histogram
+     * knows of that quantile, which {@link #quantile} only interpolates inside. Null when
+     * {@link #quantile} is {@code NaN}.
+     */
+    public double[] quantileBucket(double q) {
+        int b = bucketOf(q);
+        if (b < 0) {
+            return null;
+        }
+        double lower = b == 0 ? Math.min(0, buckets.get(0).upperBound()) : buckets.get(b - 1).upperBound();
+        return new double[] {lower, buckets.get(b).upperBound()};
+    }
+
+    /** Index of the bucket holding rank q·count; -1 without observations or without a {@code +Inf} bucket. */
+    private int bucketOf(double q) {
+        int n = buckets.size();
+        if (n < 2 || buckets.get(n - 1).upperBound() != Double.POSITIVE_INFINITY) {
+            return -1;
+        }
+        double total = buckets.get(n - 1).cumulativeCount();
+        if (!(total > 0) || q < 0 || q > 1) {
+            return -1;
+        }
+        double rank = q * total;
+        int b = 0;
+        while (b < n - 1 && buckets.get(b).cumulativeCount() < rank) {
+            b++;
+        }
+        return b;
     }
 }

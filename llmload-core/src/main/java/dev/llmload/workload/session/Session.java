@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * One multi-turn conversation of a {@link SessionPlan}. The dispatcher sends {@link #firstTurn},
@@ -29,19 +29,19 @@ public final class Session {
     private final SessionPlan plan;
     private final SyntheticPrompts prompts;
     private final SplittableRandom random;
-    private final AtomicLong requestIndex;
+    private final LongSupplier requestIndexes;
     private final int turns;
     private final Duration[] thinkTimes;
     private final List<ChatMessage> history = new ArrayList<>();
     private int historyTokens;
     private int sent;
 
-    Session(long id, SessionPlan plan, SyntheticPrompts prompts, SplittableRandom random, AtomicLong requestIndex) {
+    Session(long id, SessionPlan plan, SyntheticPrompts prompts, SplittableRandom random, LongSupplier requestIndexes) {
         this.id = id;
         this.plan = plan;
         this.prompts = prompts;
         this.random = random;
-        this.requestIndex = requestIndex;
+        this.requestIndexes = requestIndexes;
         this.turns = plan.turns().sample(random);
         this.thinkTimes = new Duration[turns];
         for (int i = 0; i < turns; i++) {
@@ -107,7 +107,7 @@ public final class Session {
         history.add(ChatMessage.user(prompts.generate(userTokens, random)));
         historyTokens += userTokens;
         sent++;
-        return new RequestSpec(requestIndex.getAndIncrement(), history, historyTokens,
+        return new RequestSpec(requestIndexes.getAsLong(), history, historyTokens,
                 plan.outputTokens().sample(random), new SessionTurn(id, sent));
     }
 }

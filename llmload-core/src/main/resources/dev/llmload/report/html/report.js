@@ -278,6 +278,20 @@
 
   // ---- run page ----
 
+  /** Cost and energy per token, only those report.json has (it never guesses a price or a power). */
+  function efficiencyTiles(e) {
+    if (!e) return [];
+    var items = [];
+    if (e.cost_per_million_output_tokens !== null && e.cost_per_million_output_tokens !== undefined) {
+      items.push(['cost per 1M output tokens (' + e.currency + ')', num(e.cost_per_million_output_tokens)]);
+    }
+    if (e.energy_per_output_token_joules !== null && e.energy_per_output_token_joules !== undefined) {
+      items.push(['energy per output token (J); GPU power ' + num(e.gpu_power_watts) + ' W, idle '
+        + num(e.gpu_idle_power_watts) + ' W', num(e.energy_per_output_token_joules)]);
+    }
+    return items;
+  }
+
   function runPage(data) {
     var report = data.report, results = report.results || {}, requests = data.requests;
     var modelName = get(report, 'model.name') || 'unknown model';
@@ -292,7 +306,8 @@
       ['output tokens/s', num(results.output_token_throughput)],
       ['TTFT p50 / p99 (ms)', num(get(results, 'ttft_ms.p50')) + ' / ' + num(get(results, 'ttft_ms.p99'))],
       ['TPOT p50 / p99 (ms)', num(get(results, 'tpot_ms.p50')) + ' / ' + num(get(results, 'tpot_ms.p99'))],
-      ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))]]);
+      ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))]]
+      .concat(efficiencyTiles(report.efficiency)));
     top.appendChild(el('p', 'caption', [describeLoad(report.load) + '; ' + text(get(report, 'data.source'))
       + ' data; warm-up excluded.']));
     top.appendChild(recordTables(report));
@@ -315,6 +330,7 @@
     timeCharts(requests, measured, succeeded);
     shapeCharts(requests, succeeded);
     telemetryCharts(data.telemetry || {});
+    clientCost(report.client);
 
     var res = section('Results', 'Measured requests only (warm-up excluded); latencies over successful requests. '
       + '* marks a percentile resting on too few samples to be trusted.');
@@ -465,6 +481,41 @@
           paths: function () { return null; }, points: {show: true, size: 4, width: 0, fill: COLORS[4]}}]
       }, [points.map(function (i) { return requests.input_tokens[i]; }),
         points.map(function (i) { return requests.ttft_ms[i]; })]);
+  }
+
+  // What llmload itself cost while it measured (report.json's client section), so a reader can tell
+  // whether the client may have limited the numbers above.
+  function clientCost(client) {
+    if (!client) return;
+    var lag = client.loop_lag_ms || {};
+    var node = section('Client (llmload itself)', client.saturated
+      ? 'The client was saturated: its event loops ran late or it used nearly all its cores, so the latencies above '
+        + 'may be inflated by up to the loop lag (see the client_saturated note).'
+      : 'The client kept up and did not limit this run. Loop lag: how late the event loops served a timer due every '
+        + num(client.probe_interval_ms) + ' ms, i.e. how long a read could have waited to be stamped.');
+    tiles(node, [
+      ['loop lag p99 / max (ms)', num(lag.p99) + ' / ' + num(lag.max), lag.p99 > client.loop_lag_p99_limit_ms],
+      ['client CPU (cores of ' + text(client.available_cores) + ')' + (client.includes_simulator ? ', with the simulator' : ''),
+        num(client.cpu_cores), !client.includes_simulator && client.cpu_cores > client.cpu_share_limit * client.available_cores],
+      ['collector pauses (count / longest ms)', text(client.gc_pauses) + ' / ' + text(client.gc_pause_max_ms)],
+      ['CPU s / wall s before the load', num(client.cpu_before_load_s) + ' / ' + num(client.wall_before_load_s)]]);
+    var rows = client.per_second || [];
+    if (rows.length === 0) return;
+    var grid = el('div', 'grid');
+    node.appendChild(grid);
+    var seconds = rows.map(function (r) { return r.second; });
+    chart(grid, 'client-lag', 'Event-loop lag per second', null, {
+      height: 200,
+      scales: {x: {time: false}, y: {range: fromZero}},
+      axes: [axis('time (s)'), axis('ms')],
+      series: [{label: 's'}, line('p99', COLORS[0]), line('max', COLORS[1])]
+    }, [seconds, rows.map(function (r) { return r.loop_lag_p99_ms; }), rows.map(function (r) { return r.loop_lag_max_ms; })]);
+    chart(grid, 'client-cpu', 'Client CPU per second', null, {
+      height: 200,
+      scales: {x: {time: false}, y: {range: fromZero}},
+      axes: [axis('time (s)'), axis('cores')],
+      series: [{label: 's'}, line('cores', COLORS[2]), line('GC pause ms', COLORS[3])]
+    }, [seconds, rows.map(function (r) { return r.cpu_cores; }), rows.map(function (r) { return r.gc_pause_ms; })]);
   }
 
   function telemetryCharts(telemetry) {

@@ -141,6 +141,9 @@ class WindowAnalysisTest {
         assertThat(ttft.p50()).isCloseTo(300, within(1e-9));
         // rank 90 falls in +Inf: the highest finite bound
         assertThat(ttft.p90()).isCloseTo(500, within(1e-9));
+        // What the buckets know: p50 lies in (100, 500] ms, p90 somewhere above 500 ms.
+        assertThat(ttft.p50Bucket()).containsExactly(100.0, 500.0);
+        assertThat(ttft.p90Bucket()).containsExactly(500.0, null);
         assertThat(summary.serverQueueTimeMs()).isNull();
     }
 
@@ -169,6 +172,10 @@ class WindowAnalysisTest {
         assertThat(gpu.memoryUsedGibMax()).isEqualTo(3.5);
         assertThat(gpu.memoryTotalGib()).isEqualTo(4.0);
         assertThat(summary.hardware()).isEqualTo(new Hardware("T", 2, 2.0));
+        // Power inside the window; idle from the readings before it: g0 has one (9.0 s), g1 none.
+        assertThat(g0.powerWattsMean()).isEqualTo(100.0);
+        assertThat(g0.idlePowerWatts()).isEqualTo(100.0);
+        assertThat(gpu.gpus().get(1).idlePowerWatts()).isNull();
     }
 
     @Test

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""What llmload's client costs against the fixed-latency simulator (docs/performance.md).
+
+For each concurrency: starts `llmload sim --engine fixed` with a ground-truth log on SIM_CPU, runs
+`llmload run` on CLIENT_CPU through the launcher (so its JVM options are the ones measured), reads
+the client process's /proc/<pid>/stat and status while it runs, and prints one row: client CPU per
+streamed token (user, system; net of what it spent before the load), peak RSS, CPU and wall before
+the load, the run's own loop-lag figures, and the per-gap inter-token and first-token differences
+against the simulator's ground truth. Called by bench/client-cost.sh, which builds first.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LLMLOAD = os.path.join(ROOT, "llmload")
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def env(name, default):
+    return os.environ.get(name, default)
+
+
+def taskset(cpus):
+    return ["taskset", "-c", cpus] if cpus else []
+
+
+def proc_sample(pid):
+    """(user s, system s, peak RSS MiB) of a live process, or None once it has gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        hwm = 0
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    hwm = int(line.split()[1]) / 1024
+        # fields[0] is the state (field 3); utime and stime are fields 14 and 15
+        return int(fields[11]) / TICKS, int(fields[12]) / TICKS, hwm
+    except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+        return None
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    rank = (len(s) - 1) * p / 100
+    lo = int(rank)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (rank - lo)
+
+
+def by_id(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                node = json.loads(line)
+                out[node["request_id"]] = node
+    return out
+
+
+def wait_healthy(port, proc):
+    for _ in range(300):
+        if proc.poll() is not None:
+            raise SystemExit(f"the simulator exited: see its log")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1).read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("the simulator did not come up")
+
+
+def one(concurrency, out):
+    port = env("PORT", "18556")
+    ttft, itl, tokens = env("TTFT_MS", "30"), env("ITL_MS", "40"), int(env("OUTPUT_TOKENS", "64"))
+    requests = int(env("ROUNDS", "8")) * concurrency
+    run_dir = os.path.join(out, f"c{concurrency}")
+    truth = os.path.join(out, f"c{concurrency}-ground-truth.jsonl")
+    sim_log = open(os.path.join(out, f"c{concurrency}-sim.log"), "w")
+    sim = subprocess.Popen(taskset(env("SIM_CPU", "0")) + [LLMLOAD, "sim", "--port", port, "--engine", "fixed",
+                           "--ttft-ms", ttft, "--itl-ms", itl, "--prefill-ms-per-token", "0",
+                           "--ground-truth", truth], stdout=sim_log, stderr=subprocess.STDOUT,
+                           env=dict(os.environ, LLMLOAD_JAVA_OPTS=env("SIM_JAVA_OPTS", "")))
+    try:
+        wait_healthy(port, sim)
+        log = open(os.path.join(out, f"c{concurrency}-client.log"), "w")
+        started = time.monotonic()
+        client = subprocess.Popen(taskset(env("CLIENT_CPU", "1")) + [
+            LLMLOAD, "run", "--url", f"http://127.0.0.1:{port}", "--concurrency", str(concurrency),
+            "--num-requests", str(requests), "--input-tokens", "64", "--output-tokens", str(tokens),
+            "--output-dir", run_dir], stdout=log, stderr=subprocess.STDOUT)
+        # The pid is taskset's, which execs the launcher, which execs java. The counters only grow;
+        # the largest reading is the last one before the process was reaped.
+        user = system = rss = 0.0
+        while client.poll() is None:
+            sample = proc_sample(client.pid)
+            if sample:
+                user, system, rss = max(user, sample[0]), max(system, sample[1]), max(rss, sample[2])
+            time.sleep(0.05)
+        wall = time.monotonic() - started
+        if client.returncode != 0:
+            raise SystemExit(f"llmload run failed ({client.returncode}): see {log.name}")
+    finally:
+        sim.terminate()
+        sim.wait()
+    report = json.load(open(os.path.join(run_dir, "report.json")))
+    c = report["client"]
+    mine = by_id(os.path.join(run_dir, "requests.jsonl"))
+    theirs = by_id(truth)
+    streamed = sum(r.get("output_tokens") or 0 for r in mine.values())
+    measured = report["results"]["requests"]["succeeded"] * tokens
+    before = c["cpu_before_load_s"] or 0.0
+    # The CPU before the load is split between user and system as the whole run's is.
+    net = max(1e-9, user + system - before)
+    gaps, first = [], []
+    for rid, m in mine.items():
+        t = theirs.get(rid)
+        if not t or m.get("outcome") != "success" or t.get("outcome") != "success":
+            continue
+        a, b = m.get("token_times_ms") or [], t.get("token_times_ms") or []
+        if len(a) != len(b) or not a:
+            continue
+        first.append(a[0] - b[0])
+        gaps.extend(abs((a[i] - a[i - 1]) - (b[i] - b[i - 1])) for i in range(1, len(a)))
+    lag = c["loop_lag_ms"]
+    print(f"c={concurrency:<5} requests={len(mine):<5} tokens={streamed:<7} "
+          f"cpu_us_per_token={1e6 * net / streamed:6.2f} (user {1e6 * net * user / (user + system) / streamed:5.2f}, "
+          f"sys {1e6 * net * system / (user + system) / streamed:5.2f}) "
+          f"window_cpu_us_per_token={1e6 * (c['cpu_s'] or 0) / max(1, measured):6.2f} "
+          f"rss_max_mib={rss:6.0f} rss_per_stream_kib={1024 * rss / concurrency:6.0f} "
+          f"cpu_before_load_s={before:5.2f} wall_before_load_s={c['wall_before_load_s']:5.2f} wall_s={wall:5.1f} "
+          f"loop_lag_p99_ms={lag['p99']:.2f} loop_lag_max_ms={lag['max']:.1f} gc_pauses={c['gc_pauses']} "
+          f"saturated={c['saturated']} | matched={len(first)} gap_err_ms p50={percentile(gaps, 50):.3f} "
+          f"p99={percentile(gaps, 99):.3f} max={max(gaps) if gaps else float('nan'):.2f} "
+          f"first_token_offset_ms p50={percentile(first, 50):.2f} p99={percentile(first, 99):.2f}", flush=True)
+
+
+def main():
+    out = sys.argv[1]
+    for concurrency in env("CONCURRENCY", "64 512 2000").split():
+        one(int(concurrency), out)
+
+
+if __name__ == "__main__":
+    main()

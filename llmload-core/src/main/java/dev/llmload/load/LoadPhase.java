@@ -1,0 +1,141 @@
+package dev.llmload.load;
+
+import dev.llmload.http.LoadHttpClient;
+import dev.llmload.protocol.Dialect;
+import dev.llmload.record.Journal;
+import dev.llmload.record.Outcome;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.workload.DatasetException;
+import dev.llmload.workload.session.SessionSource;
+import dev.llmload.workload.source.RequestSource;
+import dev.llmload.workload.tokenizer.Tokenizer;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The sending phase of a run, and the one public door into this package: it prepares requests
+ * ahead, gets the client ready, then sends the load with the dispatcher that fits it and returns
+ * every request's record. The dispatchers, the feed and the recorder stay inside the package.
+ *
+ * <p>Threads: {@link #getReady} and {@link #send} run on the run's thread, which becomes the
+ * dispatcher; {@link #stop} may come from any thread (a signal handler). The feed's thread
+ * ({@code llmload-prepare}) runs from {@link #open} to {@link #close}.
+ */
+public final class LoadPhase implements AutoCloseable {
+
+    private final LoadHttpClient client;
+    private final Dialect dialect;
+    private final Timeouts timeouts;
+    private final LoadPlan plan;
+    private final long count;
+    private final SessionSource sessions;
+    private final PreparedFeed feed;
+    /** The sender once {@link #send} made it; {@link #stop} reaches it through this. */
+    private volatile Sender sender;
+    private volatile boolean stopped;
+
+    private LoadPhase(LoadHttpClient client, Dialect dialect, Timeouts timeouts, LoadPlan plan, long count,
+                      SessionSource sessions, PreparedFeed feed) {
+        this.client = client;
+        this.dialect = dialect;
+        this.timeouts = timeouts;
+        this.plan = plan;
+        this.count = count;
+        this.sessions = sessions;
+        this.feed = feed;
+    }
+
+    /**
+     * Starts preparing {@code source}'s requests (independent requests), or readies
+     * {@code sessions} (multi-turn sessions); exactly one of the two is given.
+     *
+     * @param count the most requests to send, or -1 for as many as the plan and the source give
+     */
+    public static LoadPhase open(RequestSource source, SessionSource sessions, LoadHttpClient client, Dialect dialect,
+                                 Timeouts timeouts, LoadPlan plan, long count) {
+        if ((source == null) == (sessions == null)) {
+            throw new IllegalArgumentException("give requests or sessions, one of the two");
+        }
+        return new LoadPhase(client, dialect, timeouts, plan, count, sessions,
+                source == null ? null : new PreparedFeed(source, dialect, count));
+    }
+
+    /**
+     * What a long-running client would already have done, so the first measured requests do not
+     * pay for it: requests prepared ahead, {@code connections} opened, the per-chunk code
+     * compiled, one test request sent and the JIT quiet. Nothing here is timed or counted.
+     *
+     * @return why the server refused the test request, when it refused it in a way every request
+     *         would be refused (credentials, an unknown model or path); empty otherwise
+     */
+    public Optional<String> getReady(int connections, String testRequestId, Duration timeout)
+            throws InterruptedException {
+        if (feed != null) {
+            feed.awaitReady(timeout);
+        }
+        client.preconnect((int) Math.min(connections, count < 0 ? connections : count), timeout);
+        HotPaths.warmUp(dialect);
+        FinishedRequest test = TestRequest.send(client, dialect, timeouts, testRequestId, timeout);
+        if (test != null && test.outcome() instanceof Outcome.Failure failure
+                && (test.httpStatus() == 401 || test.httpStatus() == 403 || test.httpStatus() == 404)) {
+            return Optional.of(failure.message());
+        }
+        HotPaths.awaitQuietCompiler();
+        return Optional.empty();
+    }
+
+    /**
+     * Sends the load from {@code runStartNanos}, the clock every record's offsets count from, and
+     * returns once every request has finished (or the run stopped and {@code grace} ran out) and
+     * each is journaled.
+     *
+     * @param duration   send nothing intended after this long (null: no time bound)
+     * @param warmup     the first this many requests are warm-up
+     * @param warmupTime so are requests intended to start within this time of the run's start (null: none)
+     * @param progress   hears each finished request on the recorder thread
+     * @throws IOException      the journal could not be written
+     * @throws DatasetException the data failed mid-run; what was in flight was stopped
+     */
+    public List<RequestRecord> send(Journal journal, Tokenizer tokenizer, long runStartNanos, Duration duration,
+                                    int warmup, Duration warmupTime, Duration grace, String requestIdPrefix,
+                                    Consumer<RequestRecord> progress) throws IOException, InterruptedException {
+        Recorder recorder = new Recorder(journal, tokenizer, runStartNanos, progress);
+        long limit = count < 0 ? Long.MAX_VALUE : count;
+        Sender chosen = sessions != null
+                ? new SessionDispatcher(client, dialect, timeouts, plan, sessions, limit, duration, warmup, warmupTime,
+                        recorder, runStartNanos, requestIdPrefix)
+                : new Dispatcher(client, dialect, timeouts, plan, feed, limit, duration, warmup, warmupTime, recorder,
+                        runStartNanos, requestIdPrefix);
+        sender = chosen;
+        if (stopped) {
+            chosen.stop();
+        }
+        try {
+            chosen.run(grace);
+        } catch (DatasetException e) {
+            // The data failed mid-run (a dataset line that cannot be read): stop what is in flight.
+            chosen.stop();
+            throw e;
+        }
+        return recorder.finish();
+    }
+
+    /** Stops sending, now or as soon as it starts; requests in flight get the grace period. */
+    public void stop() {
+        stopped = true;
+        Sender current = sender;
+        if (current != null) {
+            current.stop();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (feed != null) {
+            feed.close();
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.llmload.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmload.client.ClientCost;
+import dev.llmload.note.Note;
+import dev.llmload.report.ConsoleSummary;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunReport;
+import dev.llmload.sim.server.SimServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run measures its own client: an event loop stalled on purpose (a blocking task of known length
+ * put on it before the load) shows in the loop-lag figures, the per-second column and the
+ * {@code client_saturated} note; a run left alone has no such note where the host keeps time.
+ */
+@Tag("loopback")
+class ClientSelfCheckLoopbackTest {
+
+    private static final long STALL_MS = 400;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aStalledEventLoopIsSeenAndNamedInTheReport() throws Exception {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 10, Map.of())) {
+            BenchmarkRun run = new BenchmarkRun(config(sim, "stalled"), sim.url(), null, "llmload run (test)", "test",
+                    r -> {});
+            // One second into the load, loop 0 blocks: every stream on it waits, as it would behind a slow handler.
+            run.onEventLoops(loops -> loops.getFirst().schedule(() -> sleep(STALL_MS), 1, TimeUnit.SECONDS));
+            BenchmarkRun.Result result = run.execute();
+            RunReport report = result.report();
+            ClientCost client = report.client();
+
+            assertThat(client.eventLoops()).isEqualTo(2);
+            assertThat(client.loopLagMs().max()).isGreaterThanOrEqualTo(STALL_MS - 20.0);
+            assertThat(client.loopLagMs().p99()).isGreaterThan(ClientCost.LOOP_LAG_P99_LIMIT_MS);
+            assertThat(client.saturated()).isTrue();
+            Note note = report.notes().stream().filter(n -> n.kind().equals(ClientCost.CLIENT_SATURATED))
+                    .findFirst().orElseThrow();
+            assertThat(note.message()).contains("ITL", "TTFT");
+            assertThat(ConsoleSummary.render(report)).contains("saturated (see the client_saturated note)");
+
+            List<String> csv = Files.readAllLines(result.directory().resolve("timeseries.csv"));
+            int column = Arrays.asList(csv.getFirst().split(",")).indexOf("client_loop_lag_max_ms");
+            assertThat(column).isPositive();
+            assertThat(csv.subList(1, csv.size()).stream().map(line -> line.split(",", -1)[column])
+                    .filter(cell -> !cell.isEmpty()).mapToDouble(Double::parseDouble).max().orElseThrow())
+                    .isGreaterThanOrEqualTo(STALL_MS - 20.0);
+            assertThat(ReportFiles.JSON.readTree(result.directory().resolve("report.json").toFile())
+                    .at("/client/saturated").asBoolean()).isTrue();
+        }
+    }
+
+    @Test
+    void aRunLeftAloneHasNoClientNote() throws Exception {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 10, Map.of());
+             HostTimerJitter host = new HostTimerJitter()) {
+            BenchmarkRun.Result result = SimulatorRuns.run(config(sim, "clean"));
+            double hostP99Ms = host.p99Ms();
+            ClientCost client = result.report().client();
+            System.out.println("clean run: host p99 oversleep " + hostP99Ms + " ms; client " + client.verdict());
+            client.perSecond().forEach(System.out::println);
+            boolean noted = result.report().notes().stream().anyMatch(n -> n.kind().equals(ClientCost.CLIENT_SATURATED));
+            // The note appears exactly when the figures pass a bound.
+            assertThat(noted).isEqualTo(client.saturated());
+            Assumptions.assumeTrue(hostP99Ms < ClientCost.LOOP_LAG_P99_LIMIT_MS / 2, "this host oversleeps a 1 ms park"
+                    + " by " + hostP99Ms + " ms at p99, so the client's loops cannot keep within "
+                    + ClientCost.LOOP_LAG_P99_LIMIT_MS + " ms here (client loop lag p99 " + client.loopLagMs().p99() + " ms)");
+            assertThat(client.saturated()).as("loop lag %s", client.loopLagMs()).isFalse();
+            assertThat(ConsoleSummary.render(result.report())).contains("kept up, did not limit this run");
+        }
+    }
+
+    /** About three seconds of load: 8 streams of 20 tokens 10 ms apart. */
+    private Path runDir(String name) {
+        return dir.resolve(name);
+    }
+
+    private dev.llmload.config.RunConfig config(SimServer sim, String name) {
+        return SimulatorRuns.closedLoop(sim.url(), 8, 100, 16, 20, runDir(name));
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
