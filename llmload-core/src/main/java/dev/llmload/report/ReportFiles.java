@@ -69,8 +69,7 @@ public final class ReportFiles {
      * summary.csv, timeseries.csv (with the client's per-second columns when its cost was recorded,
      * and the telemetry's when there are any)
      * and the exports the run asked for. The journal is not touched.
-     */
-    /**
+     *
      * @param records     the run's records, with or without their token gaps (the vLLM export
      *                    needs them with)
      * @param itlSpectrum the inter-token gaps' spectrum for the page ({@link Measurements#itlSpectrum})

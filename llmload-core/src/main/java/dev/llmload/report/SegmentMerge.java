@@ -102,12 +102,13 @@ public final class SegmentMerge {
         }
 
         // Each journal is read twice, a line at a time: first its records, kept without their token
-        // gaps, and copied into the merged journal; then their token events, streamed past the
+        // gaps (unless the vLLM export needs them), and copied into the merged journal; then their token events, streamed past the
         // derivation. The union is the segments' records one segment after another, as the merged
         // journal holds them, so `llmload report` of the merged directory gives the same report.
         Files.createDirectories(out);
         List<RequestRecord> union = new ArrayList<>();
         List<RunReport.SegmentSummary> summaries = new ArrayList<>();
+        boolean keepTokens = first.report().config().output().exports().contains("vllm");
         try (Journal journal = Journal.create(out.resolve(Journal.FILE_NAME))) {
             for (Part part : byIndex.values()) {
                 List<RequestRecord> records = new ArrayList<>();
@@ -120,7 +121,7 @@ public final class SegmentMerge {
                             failed[0] = e;
                         }
                     }
-                    records.add(record.withoutTokenGaps());
+                    records.add(keepTokens ? record : record.withoutTokenGaps());
                 });
                 if (failed[0] != null) {
                     throw failed[0];
