@@ -1,14 +1,18 @@
 package dev.llmload.cli;
 
+import dev.llmload.compare.Repeats;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Target;
-import dev.llmload.run.OutputDirectory;
 import dev.llmload.report.ConsoleSummary;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunReport;
 import dev.llmload.run.BenchmarkRun;
+import dev.llmload.run.OutputDirectory;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -52,6 +56,12 @@ public final class RunCommand implements Callable<Integer> {
             description = "Run directory. Default: results/<timestamp>-<target>-<load>.")
     Path outputDir;
 
+    @Option(names = "--repeat", paramLabel = "K", defaultValue = "1",
+            description = "Run the configuration K times, into DIR/repeat-1 .. repeat-K, and write DIR/repeats.json: "
+                    + "each key metric's mean with its 95%% interval across the runs, and the range a further run is "
+                    + "expected in. Default: ${DEFAULT-VALUE}.")
+    int repeat;
+
     @Option(names = "--overwrite",
             description = "Write into a --output-dir that already holds files (those of the same names are replaced).")
     boolean overwrite;
@@ -66,6 +76,13 @@ public final class RunCommand implements Callable<Integer> {
             return options.withConfig(spec, RunCommand::new, command -> command.options, true).call();
         }
         RunConfig config = config();
+        if (repeat < 1) {
+            throw new UsageException("--repeat must be at least 1, got " + repeat);
+        }
+        String tooManyFiles = OpenFileLimit.refusal(config);
+        if (tooManyFiles != null) {
+            throw new UsageException(tooManyFiles);
+        }
         if (config.output().dir() != null) {
             String refusal = OutputDirectory.refusal(config.output().dir(), overwrite);
             if (refusal != null) {
@@ -84,9 +101,36 @@ public final class RunCommand implements Callable<Integer> {
                 config = config.withOutputDir(
                         OutputDirectory.claimUnique(BenchmarkRun.defaultOutputDir(target.url(), config.load())));
             }
-            return execute(config, target.url(), apiKey, out);
+            return repeat == 1 ? execute(config, target.url(), apiKey, out).code()
+                    : repeated(config, target.url(), apiKey, out);
         }
     }
+
+    /** {@code --repeat K}: the runs one after the other, then what they say together. */
+    private int repeated(RunConfig config, String target, String apiKey, PrintWriter out) throws Exception {
+        Path base = config.output().dir();
+        List<String> runs = new ArrayList<>();
+        List<RunReport> reports = new ArrayList<>();
+        for (int i = 1; i <= repeat; i++) {
+            Path dir = base.resolve("repeat-" + i);
+            out.println("Repeat " + i + " of " + repeat + ":");
+            Outcome outcome = execute(config.withOutputDir(dir), target, apiKey, out);
+            if (outcome.code() != 0) {
+                return outcome.code();
+            }
+            runs.add(base.relativize(dir).toString());
+            reports.add(outcome.report());
+        }
+        Repeats summary = Repeats.of(runs, reports);
+        ReportFiles.writeAtomically(base.resolve(Repeats.FILE_NAME), ReportFiles.JSON.writeValueAsString(summary) + "\n");
+        out.print(summary.render());
+        out.println("Repeats: " + base.resolve(Repeats.FILE_NAME));
+        out.flush();
+        return 0;
+    }
+
+    /** A finished run's report and the exit code it calls for. */
+    private record Outcome(int code, RunReport report) {}
 
     /** The run these options describe; {@code --config} and {@code --scenario} must have been merged in. */
     RunConfig config() {
@@ -94,7 +138,7 @@ public final class RunCommand implements Callable<Integer> {
                 .build();
     }
 
-    private int execute(RunConfig config, String target, String apiKey, PrintWriter out) throws Exception {
+    private Outcome execute(RunConfig config, String target, String apiKey, PrintWriter out) throws Exception {
         Progress progress = new Progress(spec.commandLine().getErr(), config.bounds().numRequests());
         BenchmarkRun run = new BenchmarkRun(config, target, apiKey,
                 commandLine("llmload run", options.typedArguments(spec)), VersionProvider.version(), progress::record);
@@ -110,7 +154,7 @@ public final class RunCommand implements Callable<Integer> {
         out.print(ConsoleSummary.render(result.report()));
         out.println("Run directory: " + result.directory());
         out.flush();
-        return exitCode(signals);
+        return new Outcome(exitCode(signals), result.report());
     }
 
     /** A key sent over plain http to another machine can be read on the way: say so, once, before any request. */

@@ -223,6 +223,11 @@ public final class RunOptions {
                     + "then are cancelled (counted as cancelled). Default: ${DEFAULT-VALUE}.")
     Duration grace;
 
+    @Option(names = "--stop-on-saturation",
+            description = "Open loop: stop sending once the server is certainly saturated (its backlog past twice "
+                    + "what the saturated note allows), with a note, instead of running the whole schedule.")
+    boolean stopOnSaturation;
+
     @Option(names = "--gpu-hour-price", paramLabel = "PRICE",
             description = "What one of the server's GPUs costs per hour, with its currency, e.g. 2.49USD: report.json then "
                     + "gives the cost per million output and total tokens (docs/report.md, efficiency).")
@@ -362,12 +367,15 @@ public final class RunOptions {
             key("nvidia-smi", c -> c.telemetry().nvidiaSmi()),
             key("scrape-interval", c -> c.telemetry().scrapeInterval()),
             key("grace", c -> c.bounds().grace()),
+            key("stop-on-saturation", c -> flag(c.bounds().stopOnSaturation())),
             new Key("slo", false, true, c -> c.slo() == null ? null : c.slo().text()),
             key("export", c -> c.output().exports()),
             key("gpu-hour-price", c -> c.output().gpuHourPrice() == null ? null : c.output().gpuHourPrice().text()),
             // A repeat writes a run directory of its own; metadata and notes travel as the file's sections.
             new Key("output-dir", false, true, c -> null),
             new Key("overwrite", false, true, c -> null),
+            // Repeats are a way of running, not part of the run a report.json records.
+            new Key("repeat", false, true, c -> null),
             key("metadata", c -> null),
             key("note", c -> null),
             key("api-key-file", c -> null),
@@ -422,7 +430,7 @@ public final class RunOptions {
                 .idleTimeout(idleTimeout).requestTimeout(requestTimeout)
                 .maxEventBytes(maxEventBytes).maxResponseBytes(maxResponseBytes).maxTokensFactor(maxTokensFactor).serverMetrics(serverMetrics)
                 .serverKind(serverKind).gpuMetrics(gpuMetrics).nvidiaSmi(nvidiaSmi).scrapeInterval(scrapeInterval)
-                .grace(grace).exports(exports).gpuHourPrice(gpuHourPrice).metadata(allMetadata).notes(allNotes).insecure(insecure).apiKeyFile(apiKeyFile)
+                .grace(grace).stopOnSaturation(stopOnSaturation).exports(exports).gpuHourPrice(gpuHourPrice).metadata(allMetadata).notes(allNotes).insecure(insecure).apiKeyFile(apiKeyFile)
                 .ioThreads(ioThreads).segment(segment).startAt(startAt).scenario(scenario);
     }
 

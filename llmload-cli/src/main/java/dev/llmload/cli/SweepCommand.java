@@ -94,8 +94,8 @@ public final class SweepCommand implements Callable<Integer> {
     Duration coolDown;
 
     @Option(names = "--knee-factor", paramLabel = "K", defaultValue = "2",
-            description = "The knee is the point before the first p99 TTFT or E2E above K times the lowest at a "
-                    + "lower load. Default: ${DEFAULT-VALUE}.")
+            description = "The knee is where throughput stops growing (within 10%% of the best so far) while p99 "
+                    + "TTFT or E2E rises above K times the plateau's first point. Default: ${DEFAULT-VALUE}.")
     double kneeFactor;
 
     @Option(names = "--output-dir", paramLabel = "DIR",
@@ -250,7 +250,7 @@ public final class SweepCommand implements Callable<Integer> {
                     .append(" finished points kept; continue with --resume.\n");
         }
         SweepReport.Knee knee = report.knee();
-        text.append(knee == null ? "Knee: none (no p99 TTFT or E2E rose above --knee-factor times a lower load's, no error rise).\n"
+        text.append(knee == null ? "Knee: none (throughput never stopped growing while p99 TTFT or E2E rose --knee-factor times, no error rise).\n"
                 : String.format(Locale.ROOT, "Knee: %s at %.2f req/s; at %s %s.%n", knee.directory(),
                         knee.requestThroughput(), knee.risesAt(), knee.reason()));
         CapacitySearch.Result capacity = report.capacity();
@@ -259,9 +259,11 @@ public final class SweepCommand implements Callable<Integer> {
             text.append(capacity.capacity() == null ? "Capacity: none found"
                     : "Capacity: " + PercentileSlo.format(capacity.capacity()) + unit + " meets " + report.slo());
             text.append(" (").append(capacity.reason()).append(")\n");
-            if (capacity.firstFailure() != null) {
-                text.append("First point that failed: ").append(PercentileSlo.format(capacity.firstFailure()))
-                        .append(unit).append(", limited by ").append(capacity.limitingMetric()).append('\n');
+            if (capacity.lowestFailure() != null) {
+                text.append("Lowest load that failed: ").append(PercentileSlo.format(capacity.lowestFailure()))
+                        .append(unit).append(", limited by ").append(capacity.limitingMetric())
+                        .append(" (first to fail: ").append(PercentileSlo.format(capacity.firstFailure())).append(unit)
+                        .append(")\n");
             }
         }
         return text.toString();

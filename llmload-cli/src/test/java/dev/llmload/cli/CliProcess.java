@@ -19,7 +19,7 @@ final class CliProcess {
         return start(List.of(), workingDirectory, outputLog, args);
     }
 
-    /** @param jvmOptions options of the JVM itself, such as a heap limit ({@code -Xmx16m}) */
+    /** @param jvmOptions options for the JVM itself ({@code -Dname=value}, a heap limit {@code -Xmx16m}), before the class path */
     static Process start(List<String> jvmOptions, Path workingDirectory, Path outputLog, String... args)
             throws IOException {
         List<String> command = new ArrayList<>();
@@ -31,6 +31,26 @@ final class CliProcess {
         command.addAll(List.of(args));
         return new ProcessBuilder(command).directory(workingDirectory == null ? null : workingDirectory.toFile())
                 .redirectErrorStream(true).redirectOutput(outputLog.toFile()).start();
+    }
+
+    /**
+     * Starts it under a resource limit set by bash's {@code ulimit}, e.g. {@code -f 96}: every write
+     * past 96 KiB fails part-way, as a write to a full disk does, with the operating system's error.
+     */
+    static Process startUnderLimit(Path outputLog, String ulimit, String... args) throws IOException {
+        StringBuilder command = new StringBuilder("ulimit ").append(ulimit).append(" && exec");
+        command.append(' ').append(quoted(ProcessHandle.current().info().command().orElse("java")));
+        command.append(" -cp ").append(quoted(System.getProperty("java.class.path")));
+        command.append(' ').append(Main.class.getName());
+        for (String arg : args) {
+            command.append(' ').append(quoted(arg));
+        }
+        return new ProcessBuilder("bash", "-c", command.toString()).redirectErrorStream(true)
+                .redirectOutput(outputLog.toFile()).start();
+    }
+
+    private static String quoted(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
     }
 
     /** Sends a signal by name (INT, TERM) the way a shell's kill does. */

@@ -6,6 +6,7 @@ import dev.llmload.note.Note;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.config.Load;
 import dev.llmload.stats.Percentile;
@@ -41,11 +42,14 @@ public final class NoteDetector {
     public static final String HIGH_ERROR_RATE = "high_error_rate";
     public static final String STREAM_IGNORED = "stream_ignored";
     public static final String SERVER_CLIENT_DISAGREE = "server_client_disagree";
+    public static final String SATURATED = "saturated";
+    public static final String NO_STEADY_STATE = "no_steady_state";
+    public static final String TARGET_UNREACHABLE = "target_unreachable";
 
     /** Every kind this detector writes: a rebuild replaces exactly these and keeps the others. */
     public static final java.util.Set<String> KINDS = java.util.Set.of(RATE_LIMITED, OOM, TIMEOUTS, QUEUEING,
             LATENCY_DRIFT, CLIENT_BEHIND_SCHEDULE, LOW_SAMPLE_COUNT, HIGH_ERROR_RATE, STREAM_IGNORED,
-            SERVER_CLIENT_DISAGREE);
+            SERVER_CLIENT_DISAGREE, SATURATED, NO_STEADY_STATE, TARGET_UNREACHABLE);
 
     /** Messages servers use when memory or KV-cache space runs out (vLLM, SGLang, TGI, PyTorch). */
     static final Pattern OOM_MESSAGE = Pattern.compile(
@@ -63,6 +67,8 @@ public final class NoteDetector {
     /** The p99 send lag beyond which an open-loop client is behind its schedule. */
     static final double SCHEDULE_LAG_P99_MS = 10;
     static final double HIGH_ERROR_RATE_THRESHOLD = 0.05;
+    /** Connection failures in a row (by send time) that mean the target went away, not one lost connection. */
+    static final int UNREACHABLE_MIN_FAILURES = 3;
     private static final int MAX_LISTED_VALUES = 5;
     private static final int MAX_SAMPLE_LENGTH = 200;
 
@@ -92,6 +98,16 @@ public final class NoteDetector {
      */
     public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
                                     boolean streamRequested) {
+        return detect(all, results, load, sessionGate, streamRequested, Saturation.of(all, load),
+                SteadyState.of(all, null));
+    }
+
+    /**
+     * @param saturation  {@link Saturation#of} the same records
+     * @param steadyState {@link SteadyState#of} the same records
+     */
+    public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
+                                    boolean streamRequested, Saturation saturation, SteadyState steadyState) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
                 .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
         if (measured.isEmpty()) {
@@ -99,6 +115,8 @@ public final class NoteDetector {
         }
         long start = measured.getFirst().timings().intendedSendNanos();
         List<Note> notes = new ArrayList<>();
+        saturated(saturation, notes);
+        noSteadyState(steadyState, saturation, notes);
         rateLimited(measured, start, notes);
         oom(measured, start, notes);
         timeouts(measured, notes);
@@ -107,6 +125,7 @@ public final class NoteDetector {
         behindSchedule(ScheduleFidelity.lags(all, load, sessionGate), load.maxConcurrency(), sessionGate, notes);
         lowSampleCount(results, notes);
         highErrorRate(results, notes);
+        targetUnreachable(measured, start, notes);
         if (streamRequested) {
             streamIgnored(measured, notes);
         }
@@ -115,6 +134,79 @@ public final class NoteDetector {
             notes.add(new Note(SERVER_CLIENT_DISAGREE, disagreement));
         }
         return List.copyOf(notes);
+    }
+
+    /** The figures of {@link Saturation} when its rule says the server could not keep up. */
+    private static void saturated(Saturation s, List<Note> notes) {
+        if (s == null || !Boolean.TRUE.equals(s.saturated())) {
+            return;
+        }
+        String offered = s.offeredRequestRate() == null ? "" : String.format(Locale.ROOT, "offered %.2f req/s, ",
+                s.offeredRequestRate());
+        notes.add(new Note(SATURATED, String.format(Locale.ROOT,
+                "%sscheduled %.2f req/s over %.1f s of arrivals, achieved %.2f req/s; at the last arrival %d requests "
+                        + "were unfinished (%d in flight, %d queued at the client) where a server keeping up would "
+                        + "hold about %.1f (its starting latency %.3f s × the rate), and %.1f on average over the last "
+                        + "third of the arrivals; the backlog took %.1f s to drain after the last arrival: more load "
+                        + "was offered than the server could serve, so its latencies grow with the run's length",
+                offered, s.scheduledRequestRate(), s.arrivalWindowS(), s.achievedRequestRate(), s.backlog(),
+                s.backlogInFlight(), s.backlogQueued(), s.steadyBacklog(), s.startLatencyS(), s.lateBacklogMean(),
+                s.drainS())));
+    }
+
+    /** The run's latencies still trended halfway through: its results describe a transient. */
+    private static void noSteadyState(SteadyState steady, Saturation saturation, List<Note> notes) {
+        if (steady == null || steady.reached()) {
+            return;
+        }
+        boolean saturated = saturation != null && Boolean.TRUE.equals(saturation.saturated());
+        String need = saturated ? "the run is saturated, so no length will do at this load: lower it"
+                : String.format(Locale.ROOT, "a run of at least %d requests%s would be needed", steady.neededRequests(),
+                        steady.neededS() == null ? "" : String.format(Locale.ROOT, " (%.1f s of arrivals)", steady.neededS()));
+        notes.add(new Note(NO_STEADY_STATE, String.format(Locale.ROOT,
+                "the latency from intended send to end still trended halfway through the %.1f s of arrivals "
+                        + "(MSER-5 finds no plateau before the middle of the run): every result describes a "
+                        + "transient, not the server's steady state; %s", steady.endS(), need)));
+    }
+
+    /**
+     * Periods in which every request sent failed to connect: the target went away at the first
+     * such send and came back at the next request that got any answer (or never, in this run).
+     */
+    private static void targetUnreachable(List<RequestRecord> measured, long start, List<Note> notes) {
+        // Requests llmload cancelled itself say nothing about the target.
+        List<RequestRecord> bySend = measured.stream().filter(r -> r.timings().sentNanos() != RequestTimings.NEVER
+                        && failureClass(r) != FailureClass.CANCELLED)
+                .sorted(Comparator.comparingLong(r -> r.timings().sentNanos())).toList();
+        List<String> periods = new ArrayList<>();
+        long failures = 0;
+        int inRow = 0;
+        long wentAway = 0;
+        for (RequestRecord record : bySend) {
+            if (failureClass(record) == FailureClass.CONNECT) {
+                if (inRow++ == 0) {
+                    wentAway = record.timings().sentNanos();
+                }
+                continue;
+            }
+            if (inRow >= UNREACHABLE_MIN_FAILURES) {
+                failures += inRow;
+                periods.add(String.format(Locale.ROOT, "from t=%s to t=%s (%d connection failures)",
+                        seconds(wentAway, start), seconds(record.timings().sentNanos(), start), inRow));
+            }
+            inRow = 0;
+        }
+        if (inRow >= UNREACHABLE_MIN_FAILURES) {
+            failures += inRow;
+            periods.add(String.format(Locale.ROOT, "from t=%s to the end of the run (%d connection failures)",
+                    seconds(wentAway, start), inRow));
+        }
+        if (!periods.isEmpty()) {
+            notes.add(new Note(TARGET_UNREACHABLE, String.format(Locale.ROOT,
+                    "the target could not be reached %s; %d requests failed to connect in all, and a closed loop "
+                    + "backed off (50 ms doubling to 2 s) while it was away", String.join(", ", periods.subList(0,
+                            Math.min(periods.size(), MAX_LISTED_VALUES))), failures)));
+        }
     }
 
     private static void streamIgnored(List<RequestRecord> measured, List<Note> notes) {

@@ -37,14 +37,36 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
     public record Pair(String baseline, String run, List<Difference> metrics) {}
 
     /**
-     * One metric of a pair. {@code ciLow}/{@code ciHigh} bound the difference (run − baseline) and
-     * are null without journals or for throughputs; {@code significant} is null when there is no
-     * interval, and false when {@code fewSamples}: a percentile resting on fewer samples than it
-     * needs (p99: 100) in either run, whose bootstrap interval is too narrow to trust.
+     * One metric of a pair. {@code ciLow}/{@code ciHigh} bound the difference (run − baseline): the
+     * union of the request bootstrap's interval ({@code samplingCiLow}/{@code samplingCiHigh}, which
+     * covers sampling only) and the block bootstrap's, which also covers how much each run varied
+     * over its own course. Null without journals or for throughputs. {@code significant} is null
+     * when there is no interval, and false when {@code fewSamples}: a percentile resting on fewer
+     * samples than it needs (p99: 100) in either run, whose bootstrap interval is too narrow to trust.
      */
     public record Difference(String metric, Double baseline, Double value, Double difference,
                              Double relativeDifference, Double ciLow, Double ciHigh, Boolean significant,
-                             boolean fewSamples) {}
+                             boolean fewSamples, Double samplingCiLow, Double samplingCiHigh) {
+
+        /**
+         * Whether this difference crosses {@code threshold}: for a metric with an interval, the
+         * whole interval lies beyond it (the change is larger than allowed at the interval's
+         * confidence, not merely different from 0); otherwise the measured change does.
+         */
+        boolean crosses(FailIf.Threshold threshold) {
+            if (Boolean.FALSE.equals(significant)) {
+                return false;
+            }
+            if (ciLow == null) {
+                return threshold.crossedBy(difference, relativeDifference);
+            }
+            double bound = threshold.rise() ? ciLow : ciHigh;
+            return threshold.crossedBy(bound, baseline == null || baseline == 0 ? null : bound / baseline);
+        }
+    }
+
+    /** Consecutive blocks per run for the block bootstrap; a run needs twice as many values. */
+    static final int BLOCKS = 10;
 
     /**
      * Compares the runs.
@@ -75,8 +97,7 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
                 for (FailIf.Threshold threshold : failIf.thresholds()) {
                     Difference difference = pair.metrics().stream().filter(d -> d.metric().equals(threshold.metric()))
                             .findFirst().orElseThrow();
-                    boolean counts = difference.significant() == null || difference.significant();
-                    if (counts && threshold.crossedBy(difference.difference(), difference.relativeDifference())) {
+                    if (difference.crosses(threshold)) {
                         regressions.add(run.label() + ": " + threshold.metric() + " " + format(difference.baseline())
                                 + " -> " + format(difference.value()) + " (" + percent(difference.relativeDifference())
                                 + ") crosses " + threshold);
@@ -100,6 +121,7 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
         List<ComparedMetric> metrics = ComparedMetric.ALL;
         // Each family's statistics share one set of resamples: the expensive part is the resampling.
         Map<String, List<Bootstrap.Interval>> intervals = new HashMap<>();
+        Map<String, List<Bootstrap.Interval>> blockIntervals = new HashMap<>();
         Map<String, Long> fewestValues = new HashMap<>();
         boolean journals = !baseline.records().isEmpty() && !run.records().isEmpty();
         for (String family : metrics.stream().map(ComparedMetric::family).filter(Objects::nonNull).distinct().toList()) {
@@ -107,34 +129,77 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
                 break;
             }
             List<ComparedMetric> ofFamily = metrics.stream().filter(m -> family.equals(m.family())).toList();
-            double[][] baselineUnits = ComparedMetric.units(family, baseline.records());
-            double[][] runUnits = ComparedMetric.units(family, run.records());
+            double[][] baselineUnits = ComparedMetric.units(family, inIntendedOrder(baseline.records()));
+            double[][] runUnits = ComparedMetric.units(family, inIntendedOrder(run.records()));
             fewestValues.put(family, Math.min(values(baselineUnits), values(runUnits)));
-            intervals.put(family, Bootstrap.differences(baselineUnits, runUnits,
-                    ofFamily.stream().map(ComparedMetric::statistic).toList(),
+            List<Bootstrap.Statistic> statistics = ofFamily.stream().map(ComparedMetric::statistic).toList();
+            intervals.put(family, Bootstrap.differences(baselineUnits, runUnits, statistics,
                     settings.resamples(), settings.confidence(), settings.seed()));
+            if (baselineUnits.length >= 2 * BLOCKS && runUnits.length >= 2 * BLOCKS) {
+                blockIntervals.put(family, Bootstrap.differences(blocks(baselineUnits), blocks(runUnits), statistics,
+                        settings.resamples(), settings.confidence(), settings.seed()));
+            }
         }
         for (ComparedMetric metric : metrics) {
             Double a = metric.value().apply(baseline.report().results());
             Double b = metric.value().apply(run.report().results());
             Double difference = a == null || b == null ? null : b - a;
             Double relative = difference == null || a == 0 ? null : difference / a;
-            Bootstrap.Interval interval = null;
-            List<Bootstrap.Interval> ofFamily = metric.family() == null ? null : intervals.get(metric.family());
-            if (ofFamily != null && !ofFamily.isEmpty()) {
-                int position = metrics.stream().filter(m -> metric.family().equals(m.family())).toList().indexOf(metric);
-                interval = ofFamily.get(position);
-                if (Double.isNaN(interval.low())) {
-                    interval = null;
-                }
-            }
+            Bootstrap.Interval sampling = interval(intervals, metrics, metric);
+            Bootstrap.Interval block = sampling == null ? null : interval(blockIntervals, metrics, metric);
+            Bootstrap.Interval interval = sampling == null ? null : block == null ? sampling
+                    : new Bootstrap.Interval(sampling.estimate(), Math.min(sampling.low(), block.low()),
+                            Math.max(sampling.high(), block.high()));
             boolean few = interval != null && metric.percentile() != null
                     && fewestValues.get(metric.family()) < metric.percentile().minimumConfidentCount();
             differences.add(new Difference(metric.key(), a, b, difference, relative,
                     interval == null ? null : interval.low(), interval == null ? null : interval.high(),
-                    interval == null ? null : interval.excludesZero() && !few, few));
+                    interval == null ? null : interval.excludesZero() && !few, few,
+                    sampling == null ? null : sampling.low(), sampling == null ? null : sampling.high()));
         }
         return new Pair(baseline.label(), run.label(), differences);
+    }
+
+    /** The interval of {@code metric} among its family's; null when there is none. */
+    private static Bootstrap.Interval interval(Map<String, List<Bootstrap.Interval>> byFamily,
+                                               List<ComparedMetric> metrics, ComparedMetric metric) {
+        List<Bootstrap.Interval> ofFamily = metric.family() == null ? null : byFamily.get(metric.family());
+        if (ofFamily == null || ofFamily.isEmpty()) {
+            return null;
+        }
+        int position = metrics.stream().filter(m -> metric.family().equals(m.family())).toList().indexOf(metric);
+        Bootstrap.Interval interval = ofFamily.get(position);
+        return Double.isNaN(interval.low()) ? null : interval;
+    }
+
+    private static List<dev.llmload.record.RequestRecord> inIntendedOrder(List<dev.llmload.record.RequestRecord> records) {
+        return records.stream().sorted(java.util.Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
+    }
+
+    /**
+     * The requests' values in {@link #BLOCKS} runs of consecutive requests, each block one unit
+     * of the block bootstrap: resampling whole stretches of a run keeps what happened together
+     * (a slow minute, a batch of long prompts) together, so the interval also covers how the
+     * run varied over its course, which resampling single requests takes for noise that averages out.
+     */
+    static double[][] blocks(double[][] units) {
+        double[][] blocks = new double[BLOCKS][];
+        for (int b = 0; b < BLOCKS; b++) {
+            int from = (int) ((long) units.length * b / BLOCKS);
+            int to = (int) ((long) units.length * (b + 1) / BLOCKS);
+            int size = 0;
+            for (int i = from; i < to; i++) {
+                size += units[i].length;
+            }
+            double[] block = new double[size];
+            int at = 0;
+            for (int i = from; i < to; i++) {
+                System.arraycopy(units[i], 0, block, at, units[i].length);
+                at += units[i].length;
+            }
+            blocks[b] = block;
+        }
+        return blocks;
     }
 
     private static long values(double[][] units) {
@@ -168,8 +233,10 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
             text.append('\n');
         }
         text.append("* significant: the ").append(interval).append(" excludes 0 (").append(resamples)
-                .append(" bootstrap resamples of requests, seed ").append(seed).append("); never for a percentile on\n")
-                .append("  fewer samples than it needs (p90: 10, p99: 100)\n");
+                .append(" bootstrap resamples, seed ").append(seed).append("); never for a percentile on\n")
+                .append("  fewer samples than it needs (p90: 10, p99: 100). The interval covers sampling and how each run\n")
+                .append("  varied over its course (blocks of consecutive requests), not a shift that lasted a whole run:\n")
+                .append("  repeat runs to see that\n");
         if (!regressions.isEmpty()) {
             text.append("\nREGRESSION (--fail-if):\n");
             regressions.forEach(r -> text.append("  ").append(r).append('\n'));
@@ -181,12 +248,13 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
     public String csv() {
         StringBuilder csv = new StringBuilder(
                 "baseline,run,metric,baseline_value,value,difference,relative_difference,ci_low,ci_high,significant,"
-                        + "few_samples\n");
+                        + "few_samples,sampling_ci_low,sampling_ci_high\n");
         for (Pair pair : pairs) {
             for (Difference d : pair.metrics()) {
                 csv.append(String.join(",", cell(pair.baseline()), cell(pair.run()), d.metric(), cell(d.baseline()),
                         cell(d.value()), cell(d.difference()), cell(d.relativeDifference()), cell(d.ciLow()),
-                        cell(d.ciHigh()), cell(d.significant()), cell(d.fewSamples()))).append('\n');
+                        cell(d.ciHigh()), cell(d.significant()), cell(d.fewSamples()), cell(d.samplingCiLow()),
+                        cell(d.samplingCiHigh()))).append('\n');
             }
         }
         return csv.toString();

@@ -7,10 +7,11 @@ import java.util.List;
 /**
  * {@code --fail-if} thresholds: {@code METRIC:+10%} fails when the metric rose by more than 10%
  * over the baseline, {@code METRIC:-5%} when it fell by more than 5%; without {@code %} the
- * amount is absolute in the metric's unit ({@code p99_ttft:+50} is 50 ms). A change counts only
- * when it is significant (its bootstrap interval excludes 0, see
- * {@link Comparison.Difference}); throughputs, which have no interval, count on the measured
- * change alone. Pure.
+ * amount is absolute in the metric's unit ({@code p99_ttft:+50} is 50 ms). A metric with an
+ * interval crosses a threshold only when its whole interval lies beyond it (see
+ * {@link Comparison.Difference#crosses}): two runs of one configuration differ by chance, and a
+ * gate must not fail on that; throughputs, which have no interval, count on the measured change
+ * alone. Pure.
  *
  * @param thresholds in the order given
  */

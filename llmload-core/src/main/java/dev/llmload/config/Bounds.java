@@ -12,9 +12,16 @@ import java.time.Duration;
  * @param warmup      the first N requests are left out of the statistics
  * @param warmupTime  requests intended to start within this time of the start are left out too; null for none
  * @param grace       how long requests in flight may finish once sending stops
+ * @param stopOnSaturation stop sending once an open loop is certainly saturated ({@code --stop-on-saturation})
  */
 public record Bounds(Long numRequests, Duration duration, int warmup, Duration warmupTime, Timeouts timeouts,
-                     Duration grace) {
+                     Duration grace, boolean stopOnSaturation) {
+
+    /** Bounds that run to the end whatever the server does. */
+    public Bounds(Long numRequests, Duration duration, int warmup, Duration warmupTime, Timeouts timeouts,
+                  Duration grace) {
+        this(numRequests, duration, warmup, warmupTime, timeouts, grace, false);
+    }
 
     public Bounds {
         if (numRequests != null && numRequests < 1) {

@@ -70,6 +70,20 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 scenario);
     }
 
+    /** The same run with {@code --num-requests n}, warm-up and every other bound kept. */
+    public RunConfig withNumRequests(long n) {
+        return new RunConfig(target, load, data, sessions, new Bounds(n, bounds.duration(), bounds.warmup(),
+                bounds.warmupTime(), bounds.timeouts(), bounds.grace(), bounds.stopOnSaturation()), client, telemetry,
+                output, slo, seed, scenario);
+    }
+
+    /** The same run with {@code --stop-on-saturation} on or off. */
+    public RunConfig withStopOnSaturation(boolean stop) {
+        return new RunConfig(target, load, data, sessions, new Bounds(bounds.numRequests(), bounds.duration(),
+                bounds.warmup(), bounds.warmupTime(), bounds.timeouts(), bounds.grace(), stop), client, telemetry, output,
+                slo, seed, scenario);
+    }
+
     public RunConfig withClient(Client newClient) {
         return new RunConfig(target, load, data, sessions, bounds, newClient, telemetry, output, slo, seed, scenario);
     }
@@ -139,6 +153,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private long maxResponseBytes = ResponseLimits.DEFAULT_MAX_RESPONSE_BYTES;
         private int maxTokensFactor = ResponseLimits.DEFAULT_TOKEN_FACTOR;
         private Duration grace = Duration.ofSeconds(30);
+        private boolean stopOnSaturation;
         private String serverMetrics = "auto";
         private String serverKind;
         private List<String> gpuMetrics = List.of();
@@ -217,6 +232,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             return this;
         }
         public Builder grace(Duration value) { grace = value; return this; }
+        public Builder stopOnSaturation(boolean value) { stopOnSaturation = value; return this; }
         public Builder serverMetrics(String value) { serverMetrics = value; return this; }
         public Builder serverKind(String value) { serverKind = value; return this; }
         public Builder gpuMetrics(List<String> value) { gpuMetrics = List.copyOf(value); return this; }
@@ -283,7 +299,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 throw new ConfigException("--images needs --api chat");
             }
             Bounds bounds = new Bounds(requests, duration, warmupRequests, warmupTime,
-                    new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout, responseLimits()), grace);
+                    new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout, responseLimits()), grace,
+                    stopOnSaturation);
             return new RunConfig(target, chosen, data, turns, bounds, client, telemetry, output, limits, seed, scenario);
         }
 
@@ -380,7 +397,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                     @JsonInclude(JsonInclude.Include.NON_NULL) String segment,
                     @JsonInclude(JsonInclude.Include.NON_NULL) String startAt,
                     @JsonInclude(JsonInclude.Include.NON_NULL) Instant startInstant,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) String gpuHourPrice) {}
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String gpuHourPrice,
+                    // Written only when on, so the layout of every earlier report stays as it was.
+                    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean stopOnSaturation) {}
 
         /** @param mode {@code closed} or {@code open} (a trace is an open loop of arrival {@code trace}) */
         record WireLoad(String mode, Integer concurrency, Double requestRate, String arrival, Double burstiness,
@@ -431,7 +450,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         telemetry, b.grace(), o.dir(), o.metadata(), o.notes(), t.insecure(), c.client().ioThreads(),
                         c.scenario(), c.slo() == null ? null : c.slo().text(), o.exports(),
                         c.client().segment() == null ? null : c.client().segment().toString(), c.client().startAt(),
-                        c.client().startInstant(), o.gpuHourPrice() == null ? null : o.gpuHourPrice().text());
+                        c.client().startInstant(), o.gpuHourPrice() == null ? null : o.gpuHourPrice().text(),
+                        b.stopOnSaturation());
             }
         }
 
@@ -465,7 +485,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                                 d.batchSize() == null ? 1 : d.batchSize(), d.images()),
                         sessions,
                         new Bounds(w.numRequests(), w.duration(), w.warmup(), w.warmupTime(),
-                                w.timeouts() == null ? Timeouts.defaults() : w.timeouts(), w.grace()),
+                                w.timeouts() == null ? Timeouts.defaults() : w.timeouts(), w.grace(),
+                                w.stopOnSaturation()),
                         new Client(w.ioThreads(), w.segment() == null ? null
                                 : ConfigException.parsing("segment", () -> Segment.parse(w.segment(), Map.of())),
                                 w.startAt(), w.startAt() == null ? null : w.startInstant()),

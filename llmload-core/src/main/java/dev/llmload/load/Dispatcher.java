@@ -2,6 +2,8 @@ package dev.llmload.load;
 
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.Dialect;
+import dev.llmload.record.FailureClass;
+import dev.llmload.record.Outcome;
 import dev.llmload.schedule.ConcurrencyPlan;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -22,8 +24,19 @@ import java.util.function.Consumer;
  * <p>No I/O thread ever waits for the {@link PreparedFeed}: one that finds no request ready marks
  * the loop starved and wakes the dispatcher thread, which waits for preparation and tops the loop
  * up. Sending, the in-flight set and cancelling are the {@code Launcher}'s.
+ *
+ * <p>A closed loop backs off from a server it cannot reach: a request whose connection could not
+ * be made ({@code connect}) keeps its slot, and the slot's next request goes out after 50 ms,
+ * doubling with each connection failure in a row up to 2 s; any other outcome resets the delay.
+ * Without it a dead server turns the loop into thousands of refused connections a second. An
+ * open loop keeps its schedule whatever the server does.
  */
 final class Dispatcher implements Sender {
+
+    /** The closed loop's delay after the first connection failure in a row; it doubles with each. */
+    static final long BACKOFF_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** The closed loop's longest delay after connection failures. */
+    static final long BACKOFF_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     /** How often a closed loop whose target changes over time looks at its target. */
     private static final long PLAN_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -45,6 +58,8 @@ final class Dispatcher implements Sender {
     private long dispatched;
     /** Guarded by {@link #gate}. */
     private long finished;
+    /** Guarded by {@link #gate}: connection failures in a row, for the closed loop's backoff. */
+    private int connectFailuresInRow;
     /**
      * Guarded by {@link #gate}: a closed loop had a free slot and the feed no request ready; the
      * dispatcher thread waits for preparation, then fills the slot.
@@ -272,7 +287,10 @@ final class Dispatcher implements Sender {
     /** On the request's event loop, once the recorder has it: free its slot for the next request. */
     private void onFinished(FinishedRequest request) {
         Pending next = null;
+        PreparedRequest later = null;
+        long backoffNanos = 0;
         boolean closedLoop = plan instanceof LoadPlan.ClosedLoop;
+        long now = System.nanoTime();
         synchronized (gate) {
             finished++;
             if (!closedLoop) {
@@ -281,15 +299,41 @@ final class Dispatcher implements Sender {
                     slotsInUse--;
                 }
             } else {
-                slotsInUse--;
+                backoffNanos = backoffAfter(request);
+                later = backoffNanos > 0 && !stopping && dispatched < maxRequests && now + backoffNanos < deadlineNanos
+                        ? requests.poll() : null;
+                if (later != null) {
+                    dispatched++;
+                } else {
+                    slotsInUse--;
+                }
             }
         }
         if (next != null) {
             send(next.request(), next.intendedNanos(), System.nanoTime());
+        } else if (later != null) {
+            // The slot stays taken; its next request waits on its event loop's timer.
+            send(later, now + backoffNanos, now + backoffNanos);
         } else if (closedLoop) {
             fillClosedLoop();
         }
         checkAllFinished();
+    }
+
+    /** Under {@link #gate}: how long the closed loop waits before reusing this request's slot. */
+    private long backoffAfter(FinishedRequest request) {
+        if (!(request.outcome() instanceof Outcome.Failure failure) || failure.failureClass() != FailureClass.CONNECT) {
+            connectFailuresInRow = 0;
+            return 0;
+        }
+        connectFailuresInRow++;
+        return backoffNanos(connectFailuresInRow);
+    }
+
+    /** 50 ms after the first connection failure in a row, doubling to at most 2 s. Pure. */
+    static long backoffNanos(int failuresInRow) {
+        int doublings = Math.min(failuresInRow - 1, 6);
+        return Math.min(BACKOFF_MAX_NANOS, BACKOFF_MIN_NANOS << doublings);
     }
 
     private void checkAllFinished() {

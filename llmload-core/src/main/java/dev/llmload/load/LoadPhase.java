@@ -96,13 +96,15 @@ public final class LoadPhase implements AutoCloseable {
      * @param warmup     the first this many requests are warm-up
      * @param warmupTime so are requests intended to start within this time of the run's start (null: none)
      * @param progress   hears each finished request on the recorder thread
-     * @throws IOException      the journal could not be written
+     * @throws IOException      the journal could not be written ({@link dev.llmload.record.JournalWriteException}:
+     *                          the run stopped at that write)
      * @throws DatasetException the data failed mid-run; what was in flight was stopped
      */
     public List<RequestRecord> send(Journal journal, Tokenizer tokenizer, long runStartNanos, Duration duration,
                                     int warmup, Duration warmupTime, Duration grace, String requestIdPrefix,
                                     Consumer<RequestRecord> progress) throws IOException, InterruptedException {
-        Recorder recorder = new Recorder(journal, tokenizer, runStartNanos, progress);
+        // A journal that cannot be written ends the run at once: nothing more it finishes could be kept.
+        Recorder recorder = new Recorder(journal, tokenizer, runStartNanos, progress, this::stop);
         long limit = count < 0 ? Long.MAX_VALUE : count;
         Sender chosen = sessions != null
                 ? new SessionDispatcher(client, dialect, timeouts, plan, sessions, limit, duration, warmup, warmupTime,

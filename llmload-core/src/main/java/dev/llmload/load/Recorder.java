@@ -8,36 +8,65 @@ import dev.llmload.workload.tokenizer.Tokenizer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Turns finished requests into {@link RequestRecord}s and journals them, on its own thread
- * ({@code llmload-recorder}), which owns the journal and the list of records. Token counting with
- * the local tokenizer happens here, away from the I/O threads.
+ * Turns finished requests into {@link RequestRecord}s and journals them. Its own thread
+ * ({@code llmload-recorder}) owns the journal and the list of records and writes each line as
+ * soon as the request's token counts are known. Counting with the local tokenizer, which can take
+ * seconds for one huge event, runs on the counting threads ({@code llmload-count-N}) instead, so
+ * that it never holds back the lines of requests that finished after it: finished means on disk,
+ * whatever the responses hold. Lines are therefore in the order their records were ready.
+ *
+ * <p>A journal write that fails stops the run at once through {@code onWriteFailure}; no further
+ * line is attempted, and {@link #finish} reports the failure.
  */
 final class Recorder implements Consumer<FinishedRequest> {
 
-    /** Queued by {@link #finish} after the last request: the recorder thread stops when it takes it. */
-    private static final FinishedRequest END = FinishedRequest.neverSent(null, "end", false, 0, 0, "the run ended");
+    /** What the recorder thread takes: a request to record, a record counted elsewhere, or the end. */
+    private sealed interface Entry {}
 
-    private final LinkedBlockingQueue<FinishedRequest> queue = new LinkedBlockingQueue<>();
+    private record Finished(FinishedRequest request) implements Entry {}
+
+    private record Counted(RequestRecord record) implements Entry {}
+
+    /** Queued by {@link #finish} after the last request: the recorder thread stops once everything before it is written. */
+    private record End() implements Entry {}
+
+    private final LinkedBlockingQueue<Entry> queue = new LinkedBlockingQueue<>();
     private final Journal journal;
     private final Tokenizer tokenizer;
     private final long runStartNanos;
     private final List<RequestRecord> records = new ArrayList<>();
     private final Consumer<RequestRecord> listener;
+    private final Runnable onWriteFailure;
+    private final ExecutorService counting;
     private final Thread thread;
     private volatile IOException writeFailure;
 
     /**
-     * @param listener hears every record on the recorder thread (live progress); may be a no-op
+     * @param listener       hears every record on the recorder thread (live progress); may be a no-op
+     * @param onWriteFailure called once, on the recorder thread, when a journal write fails
      */
-    public Recorder(Journal journal, Tokenizer tokenizer, long runStartNanos, Consumer<RequestRecord> listener) {
+    Recorder(Journal journal, Tokenizer tokenizer, long runStartNanos, Consumer<RequestRecord> listener,
+             Runnable onWriteFailure) {
         this.journal = journal;
         this.tokenizer = tokenizer;
         this.runStartNanos = runStartNanos;
         this.listener = listener;
+        this.onWriteFailure = onWriteFailure;
+        // At least two, so that one huge event never leaves the others waiting.
+        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        AtomicInteger named = new AtomicInteger();
+        this.counting = Executors.newFixedThreadPool(threads, task -> {
+            Thread counter = new Thread(task, "llmload-count-" + named.incrementAndGet());
+            counter.setDaemon(true);
+            return counter;
+        });
         this.thread = new Thread(this::drain, "llmload-recorder");
         thread.setDaemon(true);
         thread.start();
@@ -46,27 +75,61 @@ final class Recorder implements Consumer<FinishedRequest> {
     /** Hands a finished request over; safe from any thread, never blocks. */
     @Override
     public void accept(FinishedRequest finished) {
-        queue.add(finished);
+        queue.add(new Finished(finished));
     }
 
     private void drain() {
+        int beingCounted = 0;
+        boolean ended = false;
         try {
-            FinishedRequest next;
-            while ((next = queue.take()) != END) {
-                RequestRecord record = toRecord(next);
-                if (writeFailure == null) {
-                    try {
-                        record = journal.append(record);
-                    } catch (IOException e) {
-                        writeFailure = e;
+            while (!ended || beingCounted > 0) {
+                switch (queue.take()) {
+                    case End end -> ended = true;
+                    case Counted counted -> {
+                        beingCounted--;
+                        write(counted.record());
                     }
+                    case Finished finished when needsTokenizer(finished.request()) -> {
+                        beingCounted++;
+                        counting.execute(() -> queue.add(new Counted(toRecord(finished.request()))));
+                    }
+                    case Finished finished -> write(toRecord(finished.request()));
                 }
-                records.add(record);
-                listener.accept(record);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            counting.shutdown();
         }
+    }
+
+    private void write(RequestRecord record) {
+        if (writeFailure == null) {
+            try {
+                record = journal.append(record);
+            } catch (IOException e) {
+                writeFailure = e;
+                onWriteFailure.run();
+            }
+        }
+        records.add(record);
+        listener.accept(record);
+    }
+
+    /** Whether {@link #toRecord} will ask the local tokenizer: the server did not count every event itself. */
+    private static boolean needsTokenizer(FinishedRequest f) {
+        int events = f.timings().tokenEventNanos().length;
+        int[] given = f.serverTokenCounts();
+        if (given != null) {
+            for (int i = 0; i < events; i++) {
+                if (given[i] < 1) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        Usage usage = f.usage();
+        return events > 0 && !(usage != null && usage.completionTokens() >= 0 && usage.completionTokens() == events);
     }
 
     RequestRecord toRecord(FinishedRequest f) {
@@ -118,7 +181,7 @@ final class Recorder implements Consumer<FinishedRequest> {
      * @throws IOException when the journal could not be written (the records are still complete)
      */
     public List<RequestRecord> finish() throws IOException, InterruptedException {
-        queue.add(END);
+        queue.add(new End());
         thread.join();
         if (writeFailure != null) {
             throw writeFailure;

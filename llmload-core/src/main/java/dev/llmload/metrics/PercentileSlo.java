@@ -58,6 +58,19 @@ public record PercentileSlo(List<Limit> limits) {
                 default -> summary.p99();
             };
         }
+
+        /**
+         * True when the run's value of this percentile rests on too few samples to be trusted
+         * ({@link dev.llmload.stats.Percentile#minimumConfidentCount}); never for a mean or the error rate.
+         */
+        public boolean isLowConfidenceIn(RunResults results) {
+            if (statistic == null || statistic.equals("mean")) {
+                return false;
+            }
+            Summary summary = METRICS.get(metric).apply(results);
+            return java.util.Arrays.stream(dev.llmload.stats.Percentile.values())
+                    .anyMatch(p -> p.key().equals(statistic) && summary.isLowConfidence(p));
+        }
     }
 
     /** A limit a run did not meet; {@code actual} is null when the run had no value for it. */

@@ -3,7 +3,6 @@ package dev.llmload.protocol;
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.http.KeyHeader;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -15,7 +14,7 @@ import java.util.Map;
  * {@code event: error} is an error. The key travels in {@code x-api-key}, with
  * {@code anthropic-version}. System messages become the top-level {@code system} field.
  */
-public final class AnthropicDialect implements Dialect {
+public final class AnthropicDialect extends NativeDialect {
 
     /** The API version requests ask for; the streaming event shapes read here are this version's. */
     static final String API_VERSION = "2023-06-01";
@@ -46,15 +45,9 @@ public final class AnthropicDialect implements Dialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-    private final RequestOptions options;
 
     AnthropicDialect(RequestOptions options) {
-        this.options = options;
-    }
-
-    @Override
-    public String path() {
-        return options.api().path();
+        super(options, Framing.SSE, "event: message_stop", SAMPLE_STREAM, Decoder::new);
     }
 
     @Override
@@ -105,38 +98,7 @@ public final class AnthropicDialect implements Dialect {
         });
     }
 
-    @Override
-    public Framing streamFraming() {
-        return Framing.SSE;
-    }
-
-    @Override
-    public ResponseDecoder newDecoder(ResponseEvents events) {
-        return new Decoder(events);
-    }
-
-    @Override
-    public String errorMessage(byte[] body) {
-        Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.error();
-    }
-
-    @Override
-    public String endMarker() {
-        return "event: message_stop";
-    }
-
-    @Override
-    public byte[] sampleStream() {
-        return SAMPLE_STREAM.clone();
-    }
-
-    private static final class Decoder implements ResponseDecoder {
+    private static final class Decoder extends FieldsDecoder {
 
         private static final int TYPE = 0;
         private static final int DELTA_TYPE = 1;
@@ -151,16 +113,15 @@ public final class AnthropicDialect implements Dialect {
         private static final int ERROR_MESSAGE = 10;
         private static final int ERROR_TYPE = 11;
 
-        private final ResponseEvents events;
-        final JsonFields fields = new JsonFields("type", "delta.type", "delta.text", "delta.thinking",
-                "delta.stop_reason", "message.usage.input_tokens", "message.usage.output_tokens", "usage.input_tokens",
-                "usage.output_tokens", "error", "error.message", "error.type");
         private int inputTokens = -1;
 
         Decoder(ResponseEvents events) {
-            this.events = events;
+            super(events, new JsonFields("type", "delta.type", "delta.text", "delta.thinking",
+                "delta.stop_reason", "message.usage.input_tokens", "message.usage.output_tokens", "usage.input_tokens",
+                "usage.output_tokens", "error", "error.message", "error.type"));
         }
 
+        @Override
         String error() {
             String message = fields.error(ERROR, ERROR_MESSAGE);
             String type = fields.text(ERROR_TYPE);
@@ -169,11 +130,7 @@ public final class AnthropicDialect implements Dialect {
 
         @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Anthropic event", data, e);
-            }
+            fields.read(data, "not a valid Anthropic event");
             String type = eventType != null ? eventType : fields.text(TYPE);
             if (type == null) {
                 throw JsonFields.malformed("Anthropic event without a type", data, null);
@@ -219,11 +176,7 @@ public final class AnthropicDialect implements Dialect {
         /** A whole message (not streamed): only its usage is read; without a stream there is no token timing. */
         @Override
         public void body(byte[] body, long nanos) {
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Anthropic message", new String(body, StandardCharsets.UTF_8), e);
-            }
+            fields.read(body, "not a valid Anthropic message");
             String error = error();
             if (error != null) {
                 events.error(error);

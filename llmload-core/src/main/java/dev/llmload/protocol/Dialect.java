@@ -11,8 +11,7 @@ import java.util.Map;
  * loops through per-request {@link ResponseDecoder}s). See the package documentation for how a
  * new dialect fits in.
  */
-public sealed interface Dialect permits OpenAiDialect, TgiDialect, TritonDialect, OllamaDialect, LlamaCppDialect,
-        SglangDialect, AnthropicDialect, ResponsesDialect, EmbeddingsDialect {
+public sealed interface Dialect permits OpenAiDialect, NativeDialect {
 
     /** The dialect that {@code options.api()} names; {@link ApiKind#AUTO} must have been resolved first. */
     static Dialect of(RequestOptions options) {

@@ -2,7 +2,6 @@ package dev.llmload.protocol;
 
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -13,19 +12,18 @@ import java.nio.charset.StandardCharsets;
  * many copies of the prompt as {@code documents}. Input tokens come from
  * {@code usage.prompt_tokens} (or {@code usage.total_tokens}, which is all a rerank reports).
  */
-public final class EmbeddingsDialect implements Dialect {
+public final class EmbeddingsDialect extends NativeDialect {
 
-    private final RequestOptions options;
+    /** An answer as the hot-path warm-up reads it; never streamed, so one whole body. */
+    private static final byte[] SAMPLE_ANSWER = """
+            {"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1,0.2]}],"model":"m","usage":{"prompt_tokens":4,"total_tokens":4}}"""
+            .getBytes(StandardCharsets.UTF_8);
+
     private final boolean rerank;
 
     EmbeddingsDialect(RequestOptions options) {
-        this.options = options;
+        super(options, Framing.WHOLE_BODY, null, SAMPLE_ANSWER, Decoder::new);
         this.rerank = options.api() == ApiKind.RERANK;
-    }
-
-    @Override
-    public String path() {
-        return options.api().path();
     }
 
     @Override
@@ -53,42 +51,9 @@ public final class EmbeddingsDialect implements Dialect {
     }
 
     /** Never streamed: every answer is read whole. */
-    @Override
-    public Framing streamFraming() {
-        return Framing.WHOLE_BODY;
-    }
-
-    @Override
-    public ResponseDecoder newDecoder(ResponseEvents events) {
-        return new Decoder(events);
-    }
-
-    @Override
-    public String errorMessage(byte[] body) {
-        Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.error();
-    }
-
     /** None: an answer that is not streamed is whole when its body is. */
-    @Override
-    public String endMarker() {
-        return null;
-    }
-
     /** A whole answer, since this dialect never streams. */
-    @Override
-    public byte[] sampleStream() {
-        return """
-                {"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1,0.2]}],"model":"m","usage":{"prompt_tokens":4,"total_tokens":4}}"""
-                .getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static final class Decoder implements ResponseDecoder {
+    private static final class Decoder extends FieldsDecoder {
 
         private static final int PROMPT = 0;
         private static final int TOTAL = 1;
@@ -98,14 +63,13 @@ public final class EmbeddingsDialect implements Dialect {
         private static final int RESULTS = 5;
         private static final int DETAIL = 6;
 
-        private final ResponseEvents events;
-        final JsonFields fields = new JsonFields("usage.prompt_tokens", "usage.total_tokens", "error", "error.message",
-                "data", "results", "detail");
 
         Decoder(ResponseEvents events) {
-            this.events = events;
+            super(events, new JsonFields("usage.prompt_tokens", "usage.total_tokens", "error", "error.message",
+                "data", "results", "detail"));
         }
 
+        @Override
         String error() {
             String error = fields.error(ERROR, ERROR_MESSAGE);
             return error != null ? error : fields.text(DETAIL);
@@ -118,12 +82,7 @@ public final class EmbeddingsDialect implements Dialect {
 
         @Override
         public void body(byte[] body, long nanos) {
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid embeddings or rerank answer",
-                        new String(body, StandardCharsets.UTF_8), e);
-            }
+            fields.read(body, "not a valid embeddings or rerank answer");
             String error = error();
             if (error != null) {
                 events.error(error);

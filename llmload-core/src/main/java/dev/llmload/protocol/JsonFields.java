@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -42,15 +43,39 @@ final class JsonFields {
     }
 
     /** Reads one whole JSON object from {@code data}, replacing what the previous one left. */
-    void read(String data) throws IOException {
+    /**
+     * Reads one message of a stream; {@code what} names what it should have been, for the
+     * {@link MalformedMessageException} thrown when it is not one JSON object.
+     */
+    void read(String data, String what) {
         try (JsonParser parser = JSON.createParser(data)) {
             read(parser);
+        } catch (IOException | RuntimeException e) {
+            throw malformed(what, data, e);
         }
     }
 
-    void read(byte[] data) throws IOException {
-        try (JsonParser parser = JSON.createParser(data)) {
+    /** Reads a whole body, as {@link #read(String, String)} reads a message. */
+    void read(byte[] body, String what) {
+        try (JsonParser parser = JSON.createParser(body)) {
             read(parser);
+        } catch (IOException | RuntimeException e) {
+            throw malformed(what, new String(body, StandardCharsets.UTF_8), e);
+        }
+    }
+
+    /**
+     * Reads an error body that may be in any shape; false when it is not one JSON object (the
+     * fields then hold nothing). For {@link Dialect#errorMessage}, which answers null then.
+     */
+    boolean readsAsObject(byte[] body) {
+        try (JsonParser parser = JSON.createParser(body)) {
+            read(parser);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            Arrays.fill(kinds, null);
+            Arrays.fill(texts, null);
+            return false;
         }
     }
 

@@ -3,7 +3,6 @@ package dev.llmload.protocol;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.llmload.record.ServerTimings;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -13,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * {@code timings} ({@code prompt_ms} is prefill, {@code predicted_ms} decode, {@code cache_n}
  * prompt tokens reused from the cache). Errors are {@code {"error": {"message": ...}}}.
  */
-public final class LlamaCppDialect implements Dialect {
+public final class LlamaCppDialect extends NativeDialect {
 
     private static final byte[] SAMPLE_STREAM = ("""
             data: {"index":0,"content":" warm","tokens":[],"stop":false,"id_slot":-1,"tokens_predicted":1,"tokens_evaluated":4}
@@ -24,15 +23,9 @@ public final class LlamaCppDialect implements Dialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-    private final RequestOptions options;
 
     LlamaCppDialect(RequestOptions options) {
-        this.options = options;
-    }
-
-    @Override
-    public String path() {
-        return options.api().path();
+        super(options, Framing.SSE, "an event with \"stop\": true", SAMPLE_STREAM, Decoder::new);
     }
 
     @Override
@@ -52,38 +45,7 @@ public final class LlamaCppDialect implements Dialect {
         });
     }
 
-    @Override
-    public Framing streamFraming() {
-        return Framing.SSE;
-    }
-
-    @Override
-    public ResponseDecoder newDecoder(ResponseEvents events) {
-        return new Decoder(events);
-    }
-
-    @Override
-    public String errorMessage(byte[] body) {
-        Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.fields.error(Decoder.ERROR, Decoder.ERROR_MESSAGE);
-    }
-
-    @Override
-    public String endMarker() {
-        return "an event with \"stop\": true";
-    }
-
-    @Override
-    public byte[] sampleStream() {
-        return SAMPLE_STREAM.clone();
-    }
-
-    private static final class Decoder implements ResponseDecoder {
+    private static final class Decoder extends FieldsDecoder {
 
         private static final int CONTENT = 0;
         private static final int STOP = 1;
@@ -96,33 +58,28 @@ public final class LlamaCppDialect implements Dialect {
         private static final int ERROR = 8;
         private static final int ERROR_MESSAGE = 9;
 
-        private final ResponseEvents events;
-        final JsonFields fields = new JsonFields("content", "stop", "stop_type", "tokens_evaluated",
-                "tokens_predicted", "timings.prompt_ms", "timings.predicted_ms", "timings.cache_n", "error",
-                "error.message");
 
         Decoder(ResponseEvents events) {
-            this.events = events;
+            super(events, new JsonFields("content", "stop", "stop_type", "tokens_evaluated",
+                "tokens_predicted", "timings.prompt_ms", "timings.predicted_ms", "timings.cache_n", "error",
+                "error.message"));
+        }
+
+        @Override
+        String error() {
+            return fields.error(ERROR, ERROR_MESSAGE);
         }
 
         @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid llama.cpp event", data, e);
-            }
+            fields.read(data, "not a valid llama.cpp event");
             report(data, nanos);
         }
 
         @Override
         public void body(byte[] body, long nanos) {
             String data = new String(body, StandardCharsets.UTF_8);
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid llama.cpp answer", data, e);
-            }
+            fields.read(body, "not a valid llama.cpp answer");
             report(data, nanos);
         }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.llmload.record.ServerTimings;
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -15,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  * nanoseconds ({@code load_duration}, {@code prompt_eval_duration}, {@code eval_duration},
  * {@code total_duration}). Errors are a line (or body) {@code {"error": "..."}}.
  */
-public final class OllamaDialect implements Dialect {
+public final class OllamaDialect extends NativeDialect {
 
     private static final double NANOS_PER_MS = 1_000_000.0;
 
@@ -25,17 +24,12 @@ public final class OllamaDialect implements Dialect {
             {"model":"m","created_at":"2026-01-01T00:00:00Z","response":"","message":{"role":"assistant","content":""},"done":true,"done_reason":"length","total_duration":9000000,"load_duration":1000000,"prompt_eval_count":4,"prompt_eval_duration":2000000,"eval_count":2,"eval_duration":5000000}
             """).getBytes(StandardCharsets.UTF_8);
 
-    private final RequestOptions options;
     private final boolean chat;
 
     OllamaDialect(RequestOptions options) {
-        this.options = options;
+        super(options, Framing.NDJSON, "a final line with \"done\": true", SAMPLE_STREAM, events -> new Decoder(events,
+                options.api() == ApiKind.OLLAMA_CHAT));
         this.chat = options.api() == ApiKind.OLLAMA_CHAT;
-    }
-
-    @Override
-    public String path() {
-        return options.api().path();
     }
 
     @Override
@@ -70,38 +64,7 @@ public final class OllamaDialect implements Dialect {
         });
     }
 
-    @Override
-    public Framing streamFraming() {
-        return Framing.NDJSON;
-    }
-
-    @Override
-    public ResponseDecoder newDecoder(ResponseEvents events) {
-        return new Decoder(events, chat);
-    }
-
-    @Override
-    public String errorMessage(byte[] body) {
-        JsonFields fields = new JsonFields("error");
-        try {
-            fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return fields.error(0, -1);
-    }
-
-    @Override
-    public String endMarker() {
-        return "a final line with \"done\": true";
-    }
-
-    @Override
-    public byte[] sampleStream() {
-        return SAMPLE_STREAM.clone();
-    }
-
-    private static final class Decoder implements ResponseDecoder {
+    private static final class Decoder extends FieldsDecoder {
 
         private static final int RESPONSE = 0;
         private static final int THINKING = 1;
@@ -117,35 +80,30 @@ public final class OllamaDialect implements Dialect {
         private static final int TOTAL = 11;
         private static final int ERROR = 12;
 
-        private final ResponseEvents events;
         private final boolean chat;
-        private final JsonFields fields = new JsonFields("response", "thinking", "message.content", "message.thinking",
-                "done", "done_reason", "prompt_eval_count", "eval_count", "load_duration", "prompt_eval_duration",
-                "eval_duration", "total_duration", "error");
 
         Decoder(ResponseEvents events, boolean chat) {
-            this.events = events;
+            super(events, new JsonFields("response", "thinking", "message.content", "message.thinking",
+                "done", "done_reason", "prompt_eval_count", "eval_count", "load_duration", "prompt_eval_duration",
+                "eval_duration", "total_duration", "error"));
             this.chat = chat;
         }
 
         @Override
+        String error() {
+            return fields.error(ERROR, -1);
+        }
+
+        @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Ollama line", data, e);
-            }
+            fields.read(data, "not a valid Ollama line");
             report(data, nanos);
         }
 
         @Override
         public void body(byte[] body, long nanos) {
             String data = new String(body, StandardCharsets.UTF_8);
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Ollama answer", data, e);
-            }
+            fields.read(body, "not a valid Ollama answer");
             report(data, nanos);
         }
 

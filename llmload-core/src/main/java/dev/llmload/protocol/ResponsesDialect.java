@@ -2,7 +2,6 @@ package dev.llmload.protocol;
 
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -12,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * {@code response.incomplete}, when a limit stopped it) is the end marker and carries
  * {@code response.usage}. {@code response.failed} and {@code error} are errors.
  */
-public final class ResponsesDialect implements Dialect {
+public final class ResponsesDialect extends NativeDialect {
 
     private static final byte[] SAMPLE_STREAM = ("""
             event: response.created
@@ -29,15 +28,9 @@ public final class ResponsesDialect implements Dialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-    private final RequestOptions options;
 
     ResponsesDialect(RequestOptions options) {
-        this.options = options;
-    }
-
-    @Override
-    public String path() {
-        return options.api().path();
+        super(options, Framing.SSE, "event: response.completed", SAMPLE_STREAM, Decoder::new);
     }
 
     @Override
@@ -66,38 +59,7 @@ public final class ResponsesDialect implements Dialect {
         });
     }
 
-    @Override
-    public Framing streamFraming() {
-        return Framing.SSE;
-    }
-
-    @Override
-    public ResponseDecoder newDecoder(ResponseEvents events) {
-        return new Decoder(events);
-    }
-
-    @Override
-    public String errorMessage(byte[] body) {
-        Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.fields.error(Decoder.ERROR, Decoder.ERROR_MESSAGE);
-    }
-
-    @Override
-    public String endMarker() {
-        return "event: response.completed";
-    }
-
-    @Override
-    public byte[] sampleStream() {
-        return SAMPLE_STREAM.clone();
-    }
-
-    private static final class Decoder implements ResponseDecoder {
+    private static final class Decoder extends FieldsDecoder {
 
         private static final int TYPE = 0;
         private static final int DELTA = 1;
@@ -113,23 +75,22 @@ public final class ResponsesDialect implements Dialect {
         private static final int BODY_INPUT = 11;
         private static final int BODY_OUTPUT = 12;
 
-        private final ResponseEvents events;
-        final JsonFields fields = new JsonFields("type", "delta", "response.usage.input_tokens",
-                "response.usage.output_tokens", "response.status", "response.incomplete_details.reason",
-                "response.error", "response.error.message", "message", "error", "error.message", "usage.input_tokens",
-                "usage.output_tokens");
 
         Decoder(ResponseEvents events) {
-            this.events = events;
+            super(events, new JsonFields("type", "delta", "response.usage.input_tokens",
+                "response.usage.output_tokens", "response.status", "response.incomplete_details.reason",
+                "response.error", "response.error.message", "message", "error", "error.message", "usage.input_tokens",
+                "usage.output_tokens"));
+        }
+
+        @Override
+        String error() {
+            return fields.error(ERROR, ERROR_MESSAGE);
         }
 
         @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Responses event", data, e);
-            }
+            fields.read(data, "not a valid Responses event");
             String type = eventType != null ? eventType : fields.text(TYPE);
             if (type == null) {
                 throw JsonFields.malformed("Responses event without a type", data, null);
@@ -174,11 +135,7 @@ public final class ResponsesDialect implements Dialect {
         /** A whole response (not streamed): only its usage is read. */
         @Override
         public void body(byte[] body, long nanos) {
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Responses answer", new String(body, StandardCharsets.UTF_8), e);
-            }
+            fields.read(body, "not a valid Responses answer");
             String error = fields.error(ERROR, ERROR_MESSAGE);
             if (error != null) {
                 events.error(error);

@@ -2,7 +2,6 @@ package dev.llmload.protocol;
 
 import dev.llmload.record.ServerTimings;
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -14,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  * reports it, {@code e2e_latency} in seconds. Ends with {@code data: [DONE]}. Errors are
  * {@code {"error": {"message": ...}}}.
  */
-public final class SglangDialect implements Dialect {
+public final class SglangDialect extends NativeDialect {
 
     private static final String END_MARKER = "[DONE]";
     private static final double MS_PER_SECOND = 1000.0;
@@ -28,15 +27,9 @@ public final class SglangDialect implements Dialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-    private final RequestOptions options;
 
     SglangDialect(RequestOptions options) {
-        this.options = options;
-    }
-
-    @Override
-    public String path() {
-        return options.api().path();
+        super(options, Framing.SSE, "data: [DONE]", SAMPLE_STREAM, Decoder::new);
     }
 
     @Override
@@ -58,38 +51,7 @@ public final class SglangDialect implements Dialect {
         });
     }
 
-    @Override
-    public Framing streamFraming() {
-        return Framing.SSE;
-    }
-
-    @Override
-    public ResponseDecoder newDecoder(ResponseEvents events) {
-        return new Decoder(events);
-    }
-
-    @Override
-    public String errorMessage(byte[] body) {
-        Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.fields.error(Decoder.ERROR, Decoder.ERROR_MESSAGE);
-    }
-
-    @Override
-    public String endMarker() {
-        return "data: [DONE]";
-    }
-
-    @Override
-    public byte[] sampleStream() {
-        return SAMPLE_STREAM.clone();
-    }
-
-    private static final class Decoder implements ResponseDecoder {
+    private static final class Decoder extends FieldsDecoder {
 
         private static final int TEXT = 0;
         private static final int META = 1;
@@ -101,10 +63,6 @@ public final class SglangDialect implements Dialect {
         private static final int ERROR = 7;
         private static final int ERROR_MESSAGE = 8;
 
-        private final ResponseEvents events;
-        final JsonFields fields = new JsonFields("text", "meta_info", "meta_info.prompt_tokens",
-                "meta_info.completion_tokens", "meta_info.cached_tokens", "meta_info.finish_reason.type",
-                "meta_info.e2e_latency", "error", "error.message");
         /** The whole text of the previous event, until the second text event decides the mode. */
         private String firstText;
         private boolean decided;
@@ -114,7 +72,14 @@ public final class SglangDialect implements Dialect {
         private int countedTokens;
 
         Decoder(ResponseEvents events) {
-            this.events = events;
+            super(events, new JsonFields("text", "meta_info", "meta_info.prompt_tokens",
+                "meta_info.completion_tokens", "meta_info.cached_tokens", "meta_info.finish_reason.type",
+                "meta_info.e2e_latency", "error", "error.message"));
+        }
+
+        @Override
+        String error() {
+            return fields.error(ERROR, ERROR_MESSAGE);
         }
 
         @Override
@@ -123,23 +88,15 @@ public final class SglangDialect implements Dialect {
                 events.endMarker();
                 return;
             }
-            read(data, fields, "not a valid SGLang event");
+            fields.read(data, "not a valid SGLang event");
             report(data, nanos, true);
         }
 
         @Override
         public void body(byte[] body, long nanos) {
             String data = new String(body, StandardCharsets.UTF_8);
-            read(data, fields, "not a valid SGLang answer");
+            fields.read(body, "not a valid SGLang answer");
             report(data, nanos, false);
-        }
-
-        private static void read(String data, JsonFields fields, String what) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed(what, data, e);
-            }
         }
 
         private void report(String data, long nanos, boolean stream) {

@@ -1,7 +1,6 @@
 package dev.llmload.protocol;
 
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -11,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * end-of-sequence token) are counted but carry no text. Errors arrive as an event
  * {@code {"error": ..., "error_type": ...}}, or as that body with an HTTP error status.
  */
-public final class TgiDialect implements Dialect {
+public final class TgiDialect extends NativeDialect {
 
     private static final byte[] SAMPLE_STREAM = ("""
             data:{"index":1,"token":{"id":578,"text":" warm","logprob":-0.1,"special":false},"generated_text":null,"details":null}
@@ -22,15 +21,9 @@ public final class TgiDialect implements Dialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-    private final RequestOptions options;
 
     TgiDialect(RequestOptions options) {
-        this.options = options;
-    }
-
-    @Override
-    public String path() {
-        return options.api().path();
+        super(options, Framing.SSE, "a final event with details", SAMPLE_STREAM, Decoder::new);
     }
 
     @Override
@@ -56,38 +49,7 @@ public final class TgiDialect implements Dialect {
         });
     }
 
-    @Override
-    public Framing streamFraming() {
-        return Framing.SSE;
-    }
-
-    @Override
-    public ResponseDecoder newDecoder(ResponseEvents events) {
-        return new Decoder(events);
-    }
-
-    @Override
-    public String errorMessage(byte[] body) {
-        Decoder decoder = new Decoder(null);
-        try {
-            decoder.fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return decoder.error();
-    }
-
-    @Override
-    public String endMarker() {
-        return "a final event with details";
-    }
-
-    @Override
-    public byte[] sampleStream() {
-        return SAMPLE_STREAM.clone();
-    }
-
-    private static final class Decoder implements ResponseDecoder {
+    private static final class Decoder extends FieldsDecoder {
 
         private static final int TOKEN = 0;
         private static final int TEXT = 1;
@@ -99,14 +61,13 @@ public final class TgiDialect implements Dialect {
         private static final int ERROR = 7;
         private static final int ERROR_TYPE = 8;
 
-        private final ResponseEvents events;
-        final JsonFields fields = new JsonFields("token", "token.text", "token.special", "details",
-                "details.finish_reason", "details.generated_tokens", "details.input_length", "error", "error_type");
 
         Decoder(ResponseEvents events) {
-            this.events = events;
+            super(events, new JsonFields("token", "token.text", "token.special", "details",
+                "details.finish_reason", "details.generated_tokens", "details.input_length", "error", "error_type"));
         }
 
+        @Override
         String error() {
             String message = fields.error(ERROR, -1);
             String type = fields.text(ERROR_TYPE);
@@ -115,11 +76,7 @@ public final class TgiDialect implements Dialect {
 
         @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid TGI event", data, e);
-            }
+            fields.read(data, "not a valid TGI event");
             String error = error();
             if (error != null) {
                 events.error(error);

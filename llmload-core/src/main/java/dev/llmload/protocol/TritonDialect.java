@@ -1,7 +1,6 @@
 package dev.llmload.protocol;
 
 import dev.llmload.workload.RequestSpec;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -13,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * so the second text event decides: when it starts with the first, the stream is cumulative and
  * each event's new suffix is its text. Errors arrive as {@code {"error": "..."}}, also after a 200.
  */
-public final class TritonDialect implements Dialect {
+public final class TritonDialect extends NativeDialect {
 
     private static final byte[] SAMPLE_STREAM = ("""
             data: {"model_name":"ensemble","model_version":"1","sequence_end":false,"sequence_id":0,"sequence_start":false,"text_output":" warm"}
@@ -22,17 +21,8 @@ public final class TritonDialect implements Dialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-    private final RequestOptions options;
-    private final String path;
-
     TritonDialect(RequestOptions options) {
-        this.options = options;
-        this.path = options.api().path().replace("{model}", options.model());
-    }
-
-    @Override
-    public String path() {
-        return path;
+        super(options, Framing.SSE, null, SAMPLE_STREAM, Decoder::new);
     }
 
     @Override
@@ -55,45 +45,12 @@ public final class TritonDialect implements Dialect {
         });
     }
 
-    @Override
-    public Framing streamFraming() {
-        return Framing.SSE;
-    }
-
-    @Override
-    public ResponseDecoder newDecoder(ResponseEvents events) {
-        return new Decoder(events);
-    }
-
-    @Override
-    public String errorMessage(byte[] body) {
-        JsonFields fields = new JsonFields("error");
-        try {
-            fields.read(body);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        return fields.error(0, -1);
-    }
-
     /** None: the body's clean end ends the answer. */
-    @Override
-    public String endMarker() {
-        return null;
-    }
-
-    @Override
-    public byte[] sampleStream() {
-        return SAMPLE_STREAM.clone();
-    }
-
-    private static final class Decoder implements ResponseDecoder {
+    private static final class Decoder extends FieldsDecoder {
 
         private static final int TEXT = 0;
         private static final int ERROR = 1;
 
-        private final ResponseEvents events;
-        private final JsonFields fields = new JsonFields("text_output", "error");
         /** The first text, until the second decides whether the stream is cumulative. */
         private String firstText;
         private boolean decided;
@@ -102,16 +59,17 @@ public final class TritonDialect implements Dialect {
         private int seenChars;
 
         Decoder(ResponseEvents events) {
-            this.events = events;
+            super(events, new JsonFields("text_output", "error"));
+        }
+
+        @Override
+        String error() {
+            return fields.error(ERROR, -1);
         }
 
         @Override
         public void message(String eventType, String data, long nanos) {
-            try {
-                fields.read(data);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Triton event", data, e);
-            }
+            fields.read(data, "not a valid Triton event");
             String error = fields.error(ERROR, -1);
             if (error != null) {
                 events.error(error);
@@ -150,11 +108,7 @@ public final class TritonDialect implements Dialect {
 
         @Override
         public void body(byte[] body, long nanos) {
-            try {
-                fields.read(body);
-            } catch (IOException | RuntimeException e) {
-                throw JsonFields.malformed("not a valid Triton answer", new String(body, StandardCharsets.UTF_8), e);
-            }
+            fields.read(body, "not a valid Triton answer");
             String error = fields.error(ERROR, -1);
             if (error != null) {
                 events.error(error);

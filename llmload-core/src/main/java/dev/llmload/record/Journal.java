@@ -6,9 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,9 @@ import java.util.List;
  * precision: the send times as offsets from the run's start, token times as offsets from the
  * request's own send. Records are kept at microsecond precision in memory too, so a report rebuilt
  * from the journal equals the original. A writer is used by one thread (the recorder's).
+ *
+ * <p>A write that fails (a full disk) is cut back to the last whole line, so the file never ends
+ * in a torn line, and is reported as a {@link JournalWriteException}; the writer takes no more.
  */
 public final class Journal implements AutoCloseable {
 
@@ -30,15 +34,30 @@ public final class Journal implements AutoCloseable {
     private static final JsonFactory JSON = new JsonFactory();
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final OutputStream out;
+    /**
+     * Test hook: a system property naming how many bytes the journal's disk has free, so that a
+     * full disk can be tried where no small file system can be mounted. Never set in normal use.
+     */
+    public static final String SIMULATED_FREE_BYTES_PROPERTY = "llmload.journal.simulatedFreeBytes";
 
-    private Journal(OutputStream out) {
-        this.out = out;
+    private final Path file;
+    private final FileChannel channel;
+    private final long freeBytes;
+    /** Bytes of whole lines written; a failed write is cut back to this. */
+    private long wholeBytes;
+    private long lines;
+    private JournalWriteException failure;
+
+    private Journal(Path file, FileChannel channel, long freeBytes) {
+        this.file = file;
+        this.channel = channel;
+        this.freeBytes = freeBytes;
     }
 
     public static Journal create(Path file) throws IOException {
-        return new Journal(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE));
+        String simulated = System.getProperty(SIMULATED_FREE_BYTES_PROPERTY);
+        return new Journal(file, FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE), simulated == null ? Long.MAX_VALUE : Long.parseLong(simulated));
     }
 
     /**
@@ -48,15 +67,45 @@ public final class Journal implements AutoCloseable {
      *         so that statistics computed now and from the file later are the same
      */
     public RequestRecord append(RequestRecord record) throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
         String line = toJson(record);
-        out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
+        try {
+            write(bytes);
+        } catch (IOException e) {
+            failure = new JournalWriteException(file, lines, e);
+            try {
+                // Cutting a file shorter needs no free space: the torn line goes, every whole line stays.
+                channel.truncate(wholeBytes);
+            } catch (IOException cut) {
+                failure.addSuppressed(cut);
+            }
+            throw failure;
+        }
+        wholeBytes += bytes.limit();
+        lines++;
         return fromJson(MAPPER.readTree(line));
+    }
+
+    /** Writes all of {@code bytes} to the operating system (no fsync: a killed process loses nothing written). */
+    private void write(ByteBuffer bytes) throws IOException {
+        long room = freeBytes - wholeBytes;
+        if (bytes.remaining() > room) {
+            // The simulated disk takes what fits, then is full, as a real one does.
+            bytes.limit((int) Math.max(0, room));
+            channel.write(bytes);
+            throw new IOException("No space left on device");
+        }
+        while (bytes.hasRemaining()) {
+            channel.write(bytes);
+        }
     }
 
     @Override
     public void close() throws IOException {
-        out.close();
+        channel.close();
     }
 
     static String toJson(RequestRecord r) {

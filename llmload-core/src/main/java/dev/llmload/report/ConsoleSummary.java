@@ -1,5 +1,7 @@
 package dev.llmload.report;
 
+import dev.llmload.analysis.Saturation;
+import dev.llmload.analysis.SteadyState;
 import dev.llmload.http.ServerText;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.ServerView;
@@ -50,6 +52,8 @@ public final class ConsoleSummary {
         if (r.outputTokenThroughput() != null && r.outputTokenThroughput() == 0 && r.inputTokenThroughput() != null) {
             line(out, "Input token throughput (tok/s):", number(r.inputTokenThroughput()));
         }
+        offeredVsAchieved(out, report.saturation());
+        steadyState(out, r, report.steadyState());
         block(out, "Time to First Token", "TTFT", r.ttftMs());
         block(out, "Inter-token Latency", "ITL", r.itlMs());
         block(out, "Time per Output Token (excl. 1st token)", "TPOT", r.tpotMs());
@@ -87,6 +91,61 @@ public final class ConsoleSummary {
         }
         out.append("=".repeat(WIDTH)).append('\n');
         return out.toString();
+    }
+
+    /** The load offered beside the load served: where a server that cannot keep up shows. */
+    private static void offeredVsAchieved(StringBuilder out, Saturation s) {
+        if (s == null) {
+            return;
+        }
+        ruler(out, "Offered vs Achieved", '-');
+        if (s.offeredConcurrency() != null) {
+            line(out, "Offered concurrency:", String.valueOf(s.offeredConcurrency()));
+        } else {
+            line(out, "Offered request rate (req/s):", number(s.offeredRequestRate()));
+            line(out, "Scheduled request rate (req/s):", number(s.scheduledRequestRate()));
+        }
+        line(out, "Arrival window (s):", number(s.arrivalWindowS()));
+        line(out, "Achieved request rate (req/s):", number(s.achievedRequestRate()));
+        line(out, "Backlog at last arrival (in flight/queued):", s.backlog() + " (" + s.backlogInFlight() + " / "
+                + s.backlogQueued() + ")");
+        if (s.steadyBacklog() != null) {
+            line(out, "Backlog of a server keeping up:", String.format(Locale.ROOT, "%.1f", s.steadyBacklog()));
+        }
+        line(out, "Drain after last arrival (s):", number(s.drainS()));
+        line(out, "Saturated:", s.saturated() == null ? "n/a" : s.saturated() ? "YES (see notes)" : "no");
+    }
+
+    /** The headline figures of the steady-state window beside the whole run's. */
+    private static void steadyState(StringBuilder out, RunResults whole, SteadyState steady) {
+        if (steady == null) {
+            return;
+        }
+        ruler(out, "Steady State (MSER-5): window / whole run", '-');
+        if (!steady.reached()) {
+            line(out, "Window:", "not reached (see notes)");
+            return;
+        }
+        RunResults w = steady.results();
+        line(out, "Window (s from start):", String.format(Locale.ROOT, "%.2f to %.2f, %d of %d requests",
+                steady.startS(), steady.endS(), steady.requests(), steady.requests() + steady.cut()));
+        line(out, "Request throughput (req/s):", number(w.requestThroughput()) + " / " + number(whole.requestThroughput()));
+        line(out, "Output token throughput (tok/s):", number(w.outputTokenThroughput()) + " / "
+                + number(whole.outputTokenThroughput()));
+        for (String[] metric : new String[][] {{"TTFT", "ttft"}, {"TPOT", "tpot"}, {"E2E", "e2e"}}) {
+            Summary in = pick(w, metric[1]);
+            Summary all = pick(whole, metric[1]);
+            line(out, metric[0] + " p50 / p99 (ms):", number(in.p50()) + " / " + number(in.p99()) + "  (whole run "
+                    + number(all.p50()) + " / " + number(all.p99()) + ")");
+        }
+    }
+
+    private static Summary pick(RunResults results, String metric) {
+        return switch (metric) {
+            case "ttft" -> results.ttftMs();
+            case "tpot" -> results.tpotMs();
+            default -> results.e2eLatencyMs();
+        };
     }
 
     private static void efficiency(StringBuilder out, Efficiency e) {

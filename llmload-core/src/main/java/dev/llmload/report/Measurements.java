@@ -2,6 +2,8 @@ package dev.llmload.report;
 
 import dev.llmload.config.RunConfig;
 import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.Saturation;
+import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.metrics.RunResults;
@@ -16,16 +18,16 @@ import java.util.List;
 
 /**
  * What a run's requests say about it, from its journaled records and its configuration alone: the
- * results, the per-second series, how well the client kept its schedule and the tool's notes on
- * the requests. This is the one end-of-run derivation: the live run and {@link RunRebuild} both
+ * results, the per-second series, how well the client kept its schedule, the load offered beside
+ * the load served, the steady-state window and the tool's notes on the requests. This is the one end-of-run derivation: the live run and {@link RunRebuild} both
  * call {@link #derive}, so a report rebuilt from the journal equals the one the run wrote. Pure.
  *
  * @param notes       what {@link NoteDetector} found; a report's other notes (telemetry's, the user's)
  *                    are part of the run's own record
  * @param itlSpectrum the inter-token gaps' percentile spectrum, for the HTML page
  */
-public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFidelity schedule, List<Note> notes,
-                           PercentileSpectrum itlSpectrum) {
+public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFidelity schedule, Saturation saturation,
+                           SteadyState steadyState, List<Note> notes, PercentileSpectrum itlSpectrum) {
 
     public Measurements {
         notes = List.copyOf(notes);
@@ -61,8 +63,31 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         });
         RunResults results = RunResults.compute(records, slo, gaps);
         Integer gate = config.sessionGate();
+        Saturation saturation = Saturation.of(records, config.load());
+        // The steady window's gaps: one more pass over the full records, for those in the window.
+        SteadyState steady;
+        try {
+            steady = SteadyState.of(records, slo, window -> {
+                java.util.Set<Long> indexes = new java.util.HashSet<>();
+                window.forEach(record -> indexes.add(record.index()));
+                InterTokenGaps windowGaps = new InterTokenGaps();
+                try {
+                    full.forEach(record -> {
+                        if (indexes.contains(record.index())) {
+                            windowGaps.add(record);
+                        }
+                    });
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return windowGaps;
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
         return new Measurements(results, series.build(), ScheduleFidelity.of(records, config.load(), gate),
-                NoteDetector.detect(records, results, config.load(), gate, config.target().stream()),
+                saturation, steady, NoteDetector.detect(records, results, config.load(), gate,
+                        config.target().stream(), saturation, steady),
                 PercentileSpectrum.of(gaps.perEvent()));
     }
 }

@@ -1,6 +1,8 @@
 package dev.llmload.report;
 
 import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.Saturation;
+import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.client.ClientCost;
@@ -18,7 +20,9 @@ import java.util.List;
  * token (null without a GPU price or power readings), and {@code schedule}, how well the client
  * kept its schedule (null for a closed loop of independent requests), and {@code client}, what
  * llmload itself cost while it measured (null when it was not recorded: a run rebuilt after a
- * crash, a merge of segments). Unknown values are null, never guessed.
+ * crash, a merge of segments), {@code saturation}, the load offered beside the load served (null
+ * when nothing was measured), and {@code steady_state}, the window of the run in steady state with
+ * its own results (null for fewer than 50 measured requests). Unknown values are null, never guessed.
  */
 public record RunReport(
         int schemaVersion,
@@ -36,7 +40,9 @@ public record RunReport(
         RunConfig config,
         TimeSeries timeseries,
         ScheduleFidelity schedule,
-        ClientCost client) {
+        ClientCost client,
+        Saturation saturation,
+        SteadyState steadyState) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -63,7 +69,7 @@ public record RunReport(
                 Efficiency.of(newResults, hardware == null ? null : hardware.gpuCount(), telemetry,
                         config == null ? null : config.output().gpuHourPrice()),
                 List.copyOf(allNotes), config, measurements.timeseries(),
-                measurements.schedule(), client);
+                measurements.schedule(), client, measurements.saturation(), measurements.steadyState());
     }
 
     public record Tool(String name, String version) {}

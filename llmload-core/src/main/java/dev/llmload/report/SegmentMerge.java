@@ -167,7 +167,7 @@ public final class SegmentMerge {
         notes.addAll(notes(summaries, missing, count, whole));
         RunReport merged = new RunReport(base.schemaVersion(), base.tool(), run, base.model(), base.service(),
                 base.hardware(), base.load(), base.data(), base.results(), base.telemetry(), base.efficiency(), notes, whole,
-                base.timeseries(), base.schedule(), null).withMeasurements(measurements, endedAt, interrupted);
+                base.timeseries(), base.schedule(), null, null, null).withMeasurements(measurements, endedAt, interrupted);
 
         ReportFiles.writeRun(out, merged, union, measurements.itlSpectrum());
         return new Merged(merged, union.size(), List.copyOf(missing));

@@ -20,6 +20,7 @@ import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalWriteException;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
 import dev.llmload.segment.ClockSyncProbe;
@@ -171,6 +172,9 @@ public final class BenchmarkRun {
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 List<Note> telemetryNotes = new ArrayList<>(telemetry.probe());
                 Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry);
+                if (sent.stopNote() != null) {
+                    telemetryNotes.add(sent.stopNote());
+                }
                 TelemetryRecording recording = telemetry.stop();
                 Measurements measurements = Measurements.derive(sent.records(), config);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
@@ -178,7 +182,14 @@ public final class BenchmarkRun {
                 client.note().ifPresent(telemetryNotes::add);
                 RunReport report = report(parts, summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
-                ReportFiles.writeRun(directory, report, sent.records(), measurements.itlSpectrum());
+                try {
+                    ReportFiles.writeRun(directory, report, sent.records(), measurements.itlSpectrum());
+                } catch (IOException e) {
+                    // The journal is whole: the report can be written from it later, once there is room.
+                    throw new RunException("cannot write the report in " + directory + " (" + e.getMessage()
+                            + "): requests.jsonl holds every request, and 'llmload report " + directory
+                            + "' writes the report from it once there is room", e);
+                }
                 return new Result(directory, report, sent.records());
             }
         }
@@ -198,8 +209,12 @@ public final class BenchmarkRun {
     private record RunRecordParts(String runId, String startedAt, String model, ApiKind api, ServerProbe.ServerInfo server,
                                   Endpoint endpoint, String sourceDescription, String contentHash) {}
 
-    /** The records of a run, the clock reading its offsets are relative to, and what the client cost. */
-    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client) {}
+    /**
+     * The records of a run, the clock reading its offsets are relative to, and what the client cost.
+     *
+     * @param stopNote why {@code --stop-on-saturation} ended the sending; null when it did not
+     */
+    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client, Note stopNote) {}
 
     /**
      * The client's cost over the measured phase, in the seconds of its time series; over the whole
@@ -273,6 +288,8 @@ public final class BenchmarkRun {
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME));
              LoadPhase phase = LoadPhase.open(source, sessions, client, dialect, bounds.timeouts(), plan, count)) {
             stopSending = phase::stop;
+            SaturationWatch watch = bounds.stopOnSaturation() && sessions == null && plan instanceof LoadPlan.OpenLoop open
+                    ? new SaturationWatch(open.offsetsNanos(), bounds.warmup(), phase::stop) : null;
             if (stopRequested) {
                 phase.stop();
             }
@@ -291,13 +308,18 @@ public final class BenchmarkRun {
                 runStart = startClock();
                 telemetry.start();
                 records = phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
-                        bounds.warmupTime(), bounds.grace(), idPrefix(runId), progress);
+                        bounds.warmupTime(), bounds.grace(), idPrefix(runId),
+                        watch == null ? progress : progress.andThen(watch));
             } catch (DatasetException e) {
                 throw new RunException(e.getMessage(), e);
+            } catch (JournalWriteException e) {
+                throw new RunException(e.getMessage() + ": the run stopped at once; the journal keeps its "
+                        + e.wholeLines() + " whole lines, and 'llmload report " + directory
+                        + "' rebuilds the report from them once there is room", e);
             } finally {
                 cost = monitor.stop();
             }
-            return new Sent(records, runStart, cost);
+            return new Sent(records, runStart, cost, watch == null ? null : watch.note());
         }
     }
 
@@ -421,7 +443,9 @@ public final class BenchmarkRun {
                 config,
                 TimeSeries.of(List.of()),
                 null,
-                client);
+                client,
+                null,
+                null);
     }
 
     private static Integer integer(String text) {

@@ -9,13 +9,17 @@ import java.util.Locale;
  * The capacity search as a pure state machine: which load to try next, given whether each tried
  * load met the SLO. It brackets (start, then double while points pass, or halve while they fail),
  * bisects between the highest passing and the lowest failing load until they are within the
- * precision, and re-runs the answer once: a noisy pass that fails on the re-run is dropped and the
- * search goes on below it. At most {@code maxPoints} loads are tried.
+ * precision, then re-runs the lowest failing load (unless it failed as saturated) and the answer:
+ * a failure that passes on its re-run was bad luck and the search goes on above it; a pass that
+ * fails on its re-run is dropped and the search goes on below it. At most {@code maxPoints} loads are tried.
  *
  * <p>Use: loop {@link #next()}; after each {@link Step.Probe}, run it and {@link #record} the verdict.
  * Not thread-safe; one search per sweep.
  */
 public final class CapacitySearch {
+
+    /** What a saturated load fails on: a strong verdict, never re-run. */
+    static final String SATURATION = "saturation";
 
     /** What to do next. */
     public sealed interface Step {
@@ -31,11 +35,14 @@ public final class CapacitySearch {
      *
      * @param capacity         the highest load that met the SLO (on its re-run when {@code confirmed}); null if none did
      * @param firstFailure     the first load, in the order tried, that missed the SLO; null if none did
-     * @param limitingMetric   the first limit missed at {@code firstFailure}
+     * @param lowestFailure    the lowest load that missed it (a passed load whose re-run failed included); null if none did
+     * @param limitingMetric   what failed at the lowest load that failed, the one nearest the capacity:
+     *                         {@code saturation}, or the first limit it missed
      * @param confirmed        the search converged and its answer passed the re-run
      * @param reason           why the search stopped, for people
      */
-    public record Result(Double capacity, Double firstFailure, String limitingMetric, boolean confirmed, String reason) {}
+    public record Result(Double capacity, Double firstFailure, Double lowestFailure, String limitingMetric, boolean confirmed,
+                         String reason) {}
 
     /** How close the bracket must get: within {@code value × lowest passing load} when relative, else within {@code value}. */
     public record Precision(double value, boolean relative) {
@@ -75,6 +82,10 @@ public final class CapacitySearch {
     /** Loads that passed and were not refuted by a failed re-run; the highest is the lower bound. */
     private final List<Double> passing = new ArrayList<>();
     private double lowestFailing = Double.NaN;
+    /** Loads that failed (or that a saturated load's achieved rate bounds), with what failed there. */
+    private final java.util.TreeMap<Double, String> failing = new java.util.TreeMap<>();
+    /** Failing loads re-run already, or not to be re-run. */
+    private final java.util.Set<Double> rechecked = new java.util.HashSet<>();
     private Double firstFailure;
     private String limitingMetric;
     private Step.Probe pending;
@@ -125,6 +136,10 @@ public final class CapacitySearch {
         }
         double middle = integral ? Math.floor((low + lowestFailing) / 2) : (low + lowestFailing) / 2;
         if (precision.reached(low, lowestFailing) || middle <= low) {
+            // Both ends are re-run before the answer stands: a failure may be as much luck as a pass.
+            if (!rechecked.contains(lowestFailing) && !SATURATION.equals(failing.get(lowestFailing))) {
+                return probe(lowestFailing, true);
+            }
             return probe(low, true);
         }
         return probe(middle, false);
@@ -133,33 +148,67 @@ public final class CapacitySearch {
     /**
      * The verdict of the load just tried.
      *
-     * @param limiting the first limit it missed; null when it passed
+     * @param limiting what it failed on ({@code saturation} or the first limit missed); null when it passed
      */
     public void record(boolean passed, String limiting) {
+        record(passed, limiting, null);
+    }
+
+    /**
+     * The verdict of the load just tried.
+     *
+     * @param limiting what it failed on ({@code saturation} or the first limit missed); null when it passed
+     * @param served   for a saturated load, the rate the server achieved under it: what it can serve at
+     *                 most, so every load from there up fails as well. Used only when above the highest
+     *                 load that passed; null otherwise
+     */
+    public void record(boolean passed, String limiting, Double served) {
         Step.Probe probe = pending;
         if (probe == null) {
             throw new IllegalStateException("no load is being tried");
         }
         pending = null;
         tried++;
-        if (!passed && firstFailure == null) {
-            firstFailure = probe.value();
-            limitingMetric = limiting;
+        boolean failureRecheck = probe.recheck() && failing.containsKey(probe.value());
+        if (failureRecheck) {
+            rechecked.add(probe.value());
         }
-        if (probe.recheck()) {
-            if (passed) {
-                done = new Result(probe.value(), firstFailure, limitingMetric, true,
+        if (passed) {
+            if (failureRecheck) {
+                // The earlier failure was bad luck (a cold start, a busy moment): the load passes.
+                failing.remove(probe.value());
+                lowestFailing = failing.isEmpty() ? Double.NaN : failing.firstKey();
+                limitingMetric = failing.isEmpty() ? null : failing.firstEntry().getValue();
+                passing.add(probe.value());
+            } else if (probe.recheck()) {
+                done = new Result(probe.value(), firstFailure, lowest(), limitingMetric, true,
                         "converged to within " + precision + " and the answer passed its re-run");
             } else {
-                // The earlier pass was luck: this load now counts as failing, and the search goes on below it.
-                passing.remove(probe.value());
-                lowestFailing = Math.min(probe.value(), Double.isNaN(lowestFailing) ? probe.value() : lowestFailing);
+                passing.add(probe.value());
             }
-        } else if (passed) {
-            passing.add(probe.value());
-        } else {
-            lowestFailing = Double.isNaN(lowestFailing) ? probe.value() : Math.min(lowestFailing, probe.value());
+            return;
         }
+        if (firstFailure == null) {
+            firstFailure = probe.value();
+        }
+        double failed = probe.value();
+        Double low = highestPassing();
+        if (served != null && served < failed && (low == null || served > low)) {
+            failed = integral ? Math.ceil(served) : served;
+            rechecked.add(failed); // a bound measured under saturation, not a verdict to re-run
+        }
+        if (probe.recheck()) {
+            rechecked.add(failed); // failed twice, or a pass that failed its re-run: settled
+        }
+        failing.merge(failed, limiting, (earlier, now) -> now);
+        lowestFailing = failing.firstKey();
+        limitingMetric = failing.firstEntry().getValue();
+        // A failed re-run of a pass: the earlier pass was luck, and the search goes on below it.
+        passing.remove(probe.value());
+    }
+
+    private Double lowest() {
+        return Double.isNaN(lowestFailing) ? null : lowestFailing;
     }
 
     private Double highestPassing() {
@@ -173,7 +222,7 @@ public final class CapacitySearch {
     }
 
     private Step finish(Double capacity, boolean confirmed, String reason) {
-        done = new Result(capacity, firstFailure, limitingMetric, confirmed, reason);
+        done = new Result(capacity, firstFailure, lowest(), limitingMetric, confirmed, reason);
         return new Step.Done(done);
     }
 

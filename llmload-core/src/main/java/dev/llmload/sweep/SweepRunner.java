@@ -1,5 +1,6 @@
 package dev.llmload.sweep;
 
+import dev.llmload.analysis.Saturation;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.PercentileSlo;
@@ -43,7 +44,18 @@ public final class SweepRunner {
     }
 
     /** A finished point; {@code order} sorts points by the load offered. */
-    private record Finished(SweepReport.Point point, double order, RunReport report) {}
+    private record Finished(SweepReport.Point point, double order, RunReport report, RunConfig config) {}
+
+    /**
+     * The re-runs of a capacity search's bracket run this many times the requests of the point they
+     * re-run: twice as long as a check of five times a point, so that the answer holds on such a
+     * check, which, near the server's limit, could go either way at the re-run's own length.
+     */
+    static final int RECHECK_FACTOR = 10;
+    /** A capacity point is resized to at most this many times {@code --num-requests}. */
+    static final int MAX_SIZE_FACTOR = 20;
+    /** Sized with this much more than the window the rule needs, as the start latency varies from run to run. */
+    private static final double SIZE_MARGIN = 1.25;
 
     /** Ends the sweep early; thrown between points after {@link #stop}, or when a point was interrupted. */
     private static final class Stopped extends Exception {
@@ -142,14 +154,78 @@ public final class SweepRunner {
         CapacitySearch state = new CapacitySearch(search.start(), search.precision(), search.maxPoints(),
                 search.axis() == SweepMode.Axis.CONCURRENCY);
         while (state.next() instanceof CapacitySearch.Step.Probe probe) {
-            RunReport report = point(probe.recheck() ? "recheck" : "probe", search.axis(), probe.value(), probe.value());
-            List<PercentileSlo.Violation> violations = slo.violations(report.results());
-            state.record(violations.isEmpty(), violations.isEmpty() ? null : violations.getFirst().key());
+            RunReport report = sizedPoint(search.axis(), probe).report();
+            PointVerdict verdict = PointVerdict.of(report, slo);
+            // What a saturated server achieved is what it can serve: no load above it needs trying.
+            state.record(verdict.passed(), verdict.limiting(), PointVerdict.SATURATION.equals(verdict.limiting())
+                    ? report.saturation().achievedRequestRate() : null);
         }
         capacity = ((CapacitySearch.Step.Done) state.next()).result();
+        Double found = capacity.capacity();
+        Finished answer = found == null ? null : finished.reversed().stream().filter(f -> f.point().value() == found)
+                .findFirst().orElse(null);
+        if (capacity.confirmed() && answer != null && answer.point().tooShort()) {
+            capacity = new CapacitySearch.Result(found, capacity.firstFailure(), capacity.lowestFailure(),
+                    capacity.limitingMetric(), false,
+                    capacity.reason() + ", but its run was too short to tell saturation (see too_short)");
+        }
+    }
+
+    /**
+     * Runs a probe of the capacity search with enough requests to tell saturation. A rate point
+     * bounded by {@code --num-requests} gets at least enough for its arrival window to cover
+     * {@link Saturation#MIN_WINDOW_LATENCIES} start latencies of the nearest lower load run so far;
+     * when its own start latency shows that was still too few, it runs again, resized, up to
+     * {@link #MAX_SIZE_FACTOR} times the requests asked for. The re-run of the answer runs
+     * {@link #RECHECK_FACTOR} times the requests of the point it re-runs. Concurrency points and
+     * points bounded by {@code --duration} run as given; a too short one is marked {@code too_short}.
+     */
+    private Finished sizedPoint(SweepMode.Axis axis, CapacitySearch.Step.Probe probe)
+            throws Stopped, RunException, IOException, InterruptedException {
+        String role = probe.recheck() ? "recheck" : "probe";
+        Long asked = base.bounds().numRequests();
+        if (axis != SweepMode.Axis.RATE || asked == null || base.bounds().duration() != null) {
+            return point(role, axis, probe.value(), probe.value(), null);
+        }
+        long cap = asked * MAX_SIZE_FACTOR;
+        long requests;
+        if (probe.recheck()) {
+            long earlier = finished.reversed().stream().filter(f -> f.point().value() == probe.value()).findFirst()
+                    .map(f -> f.config().bounds().numRequests()).orElse(asked);
+            requests = earlier * RECHECK_FACTOR;
+        } else {
+            Double latency = finished.stream().filter(f -> f.point().value() <= probe.value())
+                    .max(Comparator.comparingDouble(f -> f.point().value()))
+                    .map(f -> f.report().saturation() == null ? null : f.report().saturation().startLatencyS())
+                    .orElse(null);
+            requests = latency == null ? asked : Math.min(cap, Math.max(asked, requestsFor(probe.value(), latency)));
+        }
+        Finished run = point(role, axis, probe.value(), probe.value(), requests);
+        for (int resize = 0; resize < 2 && !probe.recheck(); resize++) {
+            Saturation saturation = run.report().saturation();
+            if (saturation == null || !saturation.tooShort() || Boolean.TRUE.equals(saturation.saturated())
+                    || requests >= cap) {
+                break;
+            }
+            requests = Math.min(cap, Math.max(requests + 1, requestsFor(probe.value(), saturation.startLatencyS())));
+            run = point("resized", axis, probe.value(), probe.value(), requests);
+        }
+        return run;
+    }
+
+    /** Requests whose arrivals at {@code rate} span {@link Saturation#MIN_WINDOW_LATENCIES} start latencies, warm-up added. */
+    private long requestsFor(double rate, double startLatencyS) {
+        double window = Saturation.MIN_WINDOW_LATENCIES * startLatencyS * SIZE_MARGIN;
+        return (long) Math.ceil(rate * window) + 1 + base.bounds().warmup();
     }
 
     private RunReport point(String role, SweepMode.Axis axis, double value, double order)
+            throws Stopped, RunException, IOException, InterruptedException {
+        return point(role, axis, value, order, null).report();
+    }
+
+    /** @param requests {@code --num-requests} of this point; null for the sweep's own */
+    private Finished point(String role, SweepMode.Axis axis, double value, double order, Long requests)
             throws Stopped, RunException, IOException, InterruptedException {
         if (stopped.getCount() == 0) {
             throw new Stopped();
@@ -158,7 +234,7 @@ public final class SweepRunner {
         Load load = axis.at(value, base.load());
         String name = String.format(Locale.ROOT, "%02d-%s", index, load.label());
         Path dir = directory.resolve(name);
-        RunConfig config = base.withLoad(load).withOutputDir(dir);
+        RunConfig config = (requests == null ? base : base.withNumRequests(requests)).withLoad(load).withOutputDir(dir);
         RunReport report = completeEarlierRun(dir, config);
         boolean resumed = report != null;
         if (!resumed) {
@@ -169,13 +245,14 @@ public final class SweepRunner {
             report = runner.run(config).report();
         }
         SweepReport.Point point = SweepReport.Point.of(index, role, name, value, report, slo, resumed);
-        finished.add(new Finished(point, order, report));
+        Finished done = new Finished(point, order, report, config);
+        finished.add(done);
         log.accept(describe(point, resumed));
         write(false);
         if (report.run().interrupted()) {
             throw new Stopped();
         }
-        return report;
+        return done;
     }
 
     /** The report of a finished, uninterrupted run of {@code config} in {@code dir}; null when there is none. */
@@ -238,6 +315,14 @@ public final class SweepRunner {
                 p.errorRate() == null ? "-" : String.format(Locale.ROOT, "%.1f%%", p.errorRate() * 100)));
         if (p.meetsSlo() != null) {
             line.append(p.meetsSlo() ? "  meets the SLO" : "  misses " + String.join(", ", p.violations()));
+        } else if (Boolean.TRUE.equals(p.saturated())) {
+            line.append("  ").append(p.violations().getFirst());
+        }
+        if (!p.lowConfidence().isEmpty()) {
+            line.append("  (low-sample ").append(String.join(", ", p.lowConfidence())).append(')');
+        }
+        if (p.tooShort()) {
+            line.append("  (too short to tell saturation)");
         }
         if (resumed) {
             line.append("  (kept from before)");

@@ -45,6 +45,8 @@ final class Reports {
                 config,
                 TimeSeries.of(records),
                 null,
-                Recordings.cleanCost(5));
+                Recordings.cleanCost(5),
+                Saturation.of(records, load),
+                SteadyState.of(records, slo));
     }
 }

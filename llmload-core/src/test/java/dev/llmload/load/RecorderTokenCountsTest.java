@@ -34,7 +34,7 @@ class RecorderTokenCountsTest {
     }
 
     private static RequestRecord record(FinishedRequest f) {
-        Recorder recorder = new Recorder(null, Tokenizers.defaultTokenizer(), 0, r -> {});
+        Recorder recorder = new Recorder(null, Tokenizers.defaultTokenizer(), 0, r -> {}, () -> {});
         try {
             return recorder.toRecord(f);
         } finally {

@@ -46,7 +46,7 @@ class HtmlReportBrowserTest {
         RunReport report = new RunReport(plain.schemaVersion(), plain.tool(), plain.run(), plain.model(),
                 plain.service(), plain.hardware(), plain.load(), plain.data(), plain.results(), plain.telemetry(),
                 new Efficiency(2.49, "USD", 1, 0.4321, 0.1234, 700.0, 90.0, 1.25), plain.notes(), plain.config(),
-                plain.timeseries(), plain.schedule(), plain.client());
+                plain.timeseries(), plain.schedule(), plain.client(), plain.saturation(), plain.steadyState());
 
         Opened page = open("run.html", HtmlReport.forRun(report, records, ReportFixtures.telemetry(records)));
 

@@ -11,6 +11,8 @@ import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.record.TokenSource;
+import dev.llmload.analysis.Saturation;
+import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.TimeSeries;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -101,7 +103,9 @@ final class ReportFixtures {
                 config,
                 TimeSeries.of(records),
                 null,
-                Recordings.cleanCost(Math.max(1, TimeSeries.of(records).seconds().size())));
+                Recordings.cleanCost(Math.max(1, TimeSeries.of(records).seconds().size())),
+                Saturation.of(records, Load.closed(concurrency)),
+                SteadyState.of(records, null));
     }
 
     /** Per-second server series over the run: KV cache use (0..1), requests waiting, GPU util (%). */

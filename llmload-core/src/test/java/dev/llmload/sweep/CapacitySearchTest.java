@@ -26,11 +26,12 @@ class CapacitySearchTest {
 
     @Test
     void doublesThenBisectsToThePrecisionThenRechecks() {
-        // Capacity 10: 1,2,4,8 pass, 16 fails; bisect 12 (fail), 10 (pass), 11 (fail): 10..11 is within 10%.
+        // Capacity 10: 1,2,4,8 pass, 16 fails; bisect 12 (fail), 10 (pass), 11 (fail): 10..11 is within 10%;
+        // both ends are re-run.
         CapacitySearch.Result[] result = new CapacitySearch.Result[1];
         List<String> tried = drive(new CapacitySearch(1, CapacitySearch.Precision.parse("10%"), 12, false),
                 v -> v <= 10.5, result);
-        assertThat(tried).containsExactly("1", "2", "4", "8", "16", "12", "10", "11", "10r");
+        assertThat(tried).containsExactly("1", "2", "4", "8", "16", "12", "10", "11", "11r", "10r");
         assertThat(result[0].capacity()).isEqualTo(10.0);
         assertThat(result[0].confirmed()).isTrue();
         assertThat(result[0].firstFailure()).isEqualTo(16.0);
@@ -42,7 +43,7 @@ class CapacitySearchTest {
         CapacitySearch.Result[] result = new CapacitySearch.Result[1];
         List<String> tried = drive(new CapacitySearch(1, CapacitySearch.Precision.parse("1%"), 12, true),
                 v -> v <= 4, result);
-        assertThat(tried).containsExactly("1", "2", "4", "8", "6", "5", "4r");
+        assertThat(tried).containsExactly("1", "2", "4", "8", "6", "5", "5r", "4r");
         assertThat(result[0].capacity()).isEqualTo(4.0);
     }
 
@@ -62,7 +63,7 @@ class CapacitySearchTest {
         CapacitySearch.Result[] result = new CapacitySearch.Result[1];
         List<String> tried = drive(new CapacitySearch(1, CapacitySearch.Precision.parse("1%"), 12, true),
                 v -> v < 4 || (v == 4 && fours[0]++ == 0), result);
-        assertThat(tried).containsExactly("1", "2", "4", "8", "6", "5", "4r", "3", "3r");
+        assertThat(tried).containsExactly("1", "2", "4", "8", "6", "5", "5r", "4r", "3", "3r");
         assertThat(result[0].capacity()).isEqualTo(3.0);
         assertThat(result[0].confirmed()).isTrue();
     }
@@ -75,6 +76,50 @@ class CapacitySearchTest {
         assertThat(tried).containsExactly("1", "2", "4", "8", "6");
         assertThat(result[0].capacity()).isEqualTo(4.0);
         assertThat(result[0].confirmed()).isFalse();
+    }
+
+    @Test
+    void aFailureThatPassesItsReRunWasLuckAndTheSearchGoesOnAbove() {
+        // Capacity 10, but the first run of 4 fails (a cold start): its re-run passes, and the
+        // search climbs past it to the real capacity.
+        int[] fours = {0};
+        CapacitySearch.Result[] result = new CapacitySearch.Result[1];
+        List<String> tried = drive(new CapacitySearch(4, CapacitySearch.Precision.parse("10%"), 16, false),
+                v -> v <= 10.5 && !(v == 4 && fours[0]++ == 0), result);
+        assertThat(tried).containsExactly("4", "2", "3", "3.5", "3.75", "4r", "8", "16", "12", "10", "11", "11r", "10r");
+        assertThat(result[0].capacity()).isEqualTo(10.0);
+        assertThat(result[0].confirmed()).isTrue();
+    }
+
+    @Test
+    void aSaturatedFailureIsNotReRun() {
+        CapacitySearch search = new CapacitySearch(1, CapacitySearch.Precision.parse("10%"), 12, false);
+        List<String> tried = new ArrayList<>();
+        CapacitySearch.Step step;
+        while ((step = search.next()) instanceof CapacitySearch.Step.Probe probe) {
+            tried.add(PercentileSlo.format(probe.value()) + (probe.recheck() ? "r" : ""));
+            boolean ok = probe.value() <= 10.5;
+            search.record(ok, ok ? null : "saturation", ok ? null : 10.6);
+        }
+        // 16 is saturated with 10.6 served: the bracket's top is 10.6, and no failure is re-run.
+        assertThat(tried).containsExactly("1", "2", "4", "8", "16", "9.3", "9.95", "9.95r");
+        assertThat(((CapacitySearch.Step.Done) step).result().lowestFailure()).isEqualTo(10.6);
+    }
+
+    @Test
+    void theLimitingMetricIsWhatFailedNearestTheCapacity() {
+        // 16 fails on TTFT first; 12 and 11, nearest the capacity of 10, fail only on TPOT.
+        CapacitySearch search = new CapacitySearch(1, CapacitySearch.Precision.parse("10%"), 12, false);
+        CapacitySearch.Step step;
+        while ((step = search.next()) instanceof CapacitySearch.Step.Probe probe) {
+            double v = probe.value();
+            search.record(v <= 10.5, v <= 10.5 ? null : v >= 16 ? "p99_ttft" : "p99_tpot");
+        }
+        CapacitySearch.Result result = ((CapacitySearch.Step.Done) step).result();
+        assertThat(result.capacity()).isEqualTo(10.0);
+        assertThat(result.firstFailure()).isEqualTo(16.0);
+        assertThat(result.lowestFailure()).isEqualTo(11.0);
+        assertThat(result.limitingMetric()).isEqualTo("p99_tpot");
     }
 
     @Test

@@ -307,7 +307,11 @@
       ['TTFT p50 / p99 (ms)', num(get(results, 'ttft_ms.p50')) + ' / ' + num(get(results, 'ttft_ms.p99'))],
       ['TPOT p50 / p99 (ms)', num(get(results, 'tpot_ms.p50')) + ' / ' + num(get(results, 'tpot_ms.p99'))],
       ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))]]
-      .concat(efficiencyTiles(report.efficiency)));
+      .concat(efficiencyTiles(report.efficiency))
+      .concat(report.saturation && report.saturation.saturated !== null && report.saturation.saturated !== undefined
+        ? [[report.saturation.saturated ? 'SATURATED: achieved / scheduled req/s' : 'achieved / scheduled req/s',
+          num(report.saturation.achieved_request_rate) + ' / ' + num(report.saturation.scheduled_request_rate),
+          report.saturation.saturated]] : []));
     top.appendChild(el('p', 'caption', [describeLoad(report.load) + '; ' + text(get(report, 'data.source'))
       + ' data; warm-up excluded.']));
     top.appendChild(recordTables(report));
@@ -345,6 +349,34 @@
       .concat(results.goodput !== undefined && results.goodput !== null
         ? [['goodput', typeof results.goodput === 'object' ? JSON.stringify(results.goodput) : num(results.goodput)]] : [])));
     res.appendChild(summaryTable(results));
+    var sat = report.saturation;
+    if (sat) {
+      res.appendChild(keyValues('Offered vs achieved', [
+        sat.offered_concurrency !== null && sat.offered_concurrency !== undefined
+          ? ['offered concurrency', text(sat.offered_concurrency)]
+          : ['offered / scheduled rate (req/s)', num(sat.offered_request_rate) + ' / ' + num(sat.scheduled_request_rate)],
+        ['arrival window (s)', num(sat.arrival_window_s)],
+        ['achieved request rate (req/s)', num(sat.achieved_request_rate)],
+        ['backlog at last arrival: in flight / queued', text(sat.backlog_in_flight) + ' / ' + text(sat.backlog_queued)],
+        ['backlog of a server keeping up', num(sat.steady_backlog, 1)],
+        ['drain after last arrival (s)', num(sat.drain_s)],
+        ['saturated', sat.saturated === null || sat.saturated === undefined ? '–' : sat.saturated ? 'yes' : 'no']]));
+    }
+    var steady = report.steady_state;
+    if (steady) {
+      var sr = steady.results || {};
+      res.appendChild(keyValues('Steady state (MSER-5): window / whole run', steady.reached ? [
+        ['window (s from start)', num(steady.start_s) + ' to ' + num(steady.end_s) + ', ' + text(steady.requests)
+          + ' of ' + text(steady.requests + steady.cut) + ' requests'],
+        ['request throughput (req/s)', num(sr.request_throughput) + ' / ' + num(results.request_throughput)],
+        ['TTFT p50 / p99 (ms)', num(get(sr, 'ttft_ms.p50')) + ' / ' + num(get(sr, 'ttft_ms.p99')) + '  (whole run '
+          + num(get(results, 'ttft_ms.p50')) + ' / ' + num(get(results, 'ttft_ms.p99')) + ')'],
+        ['TPOT p50 / p99 (ms)', num(get(sr, 'tpot_ms.p50')) + ' / ' + num(get(sr, 'tpot_ms.p99')) + '  (whole run '
+          + num(get(results, 'tpot_ms.p50')) + ' / ' + num(get(results, 'tpot_ms.p99')) + ')'],
+        ['E2E p50 / p99 (ms)', num(get(sr, 'e2e_latency_ms.p50')) + ' / ' + num(get(sr, 'e2e_latency_ms.p99'))
+          + '  (whole run ' + num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99')) + ')']]
+        : [['window', 'not reached: at least ' + text(steady.needed_requests) + ' requests needed (see notes)']]));
+    }
 
     var errors = results.errors || {};
     var errorSection = section('Errors');

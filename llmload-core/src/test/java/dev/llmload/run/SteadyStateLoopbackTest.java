@@ -1,0 +1,108 @@
+package dev.llmload.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.SteadyState;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
+import dev.llmload.note.Note;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.report.ConsoleSummary;
+import dev.llmload.report.RunReport;
+import dev.llmload.sim.server.SimServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The steady-state window against a simulator with a known start-up: once the first request of
+ * the run has finished, its engine is paused for 3 s ({@code POST /llmload/pause}), so requests
+ * that arrive meanwhile wait for the pause to end and those after it get the fixed latency. The
+ * window must start where the pause ended, as the records show it.
+ */
+@Tag("loopback")
+class SteadyStateLoopbackTest {
+
+    /** A start documented in docs/report.md: within this of where the latency settles. */
+    private static final double TOLERANCE_S = 0.5;
+    private static final double E2E_S = 0.02 + 9 * 0.002;
+
+    @TempDir
+    Path dir;
+
+    private static final long PAUSE_MS = 3000;
+
+    /** Runs {@code config}, pausing the simulator's engine for {@link #PAUSE_MS} when its first request has finished. */
+    private static BenchmarkRun.Result runPausedAtStart(SimServer sim, RunConfig config) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        AtomicBoolean paused = new AtomicBoolean();
+        HttpRequest pause = HttpRequest.newBuilder(URI.create(sim.url().replaceFirst("/v1/?$", "") + "/llmload/pause?ms="
+                + PAUSE_MS)).POST(HttpRequest.BodyPublishers.noBody()).build();
+        return new BenchmarkRun(config, config.target().url().text(), null, "llmload run (test)", "test", record -> {
+            if (paused.compareAndSet(false, true)) {
+                http.sendAsync(pause, HttpResponse.BodyHandlers.discarding());
+            }
+        }).execute();
+    }
+
+    /** Ground truth: the requests that arrived during the pause end together, just after it. */
+    private static double pauseEndS(List<RequestRecord> records) {
+        List<RequestRecord> byIntent = records.stream()
+                .sorted(java.util.Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
+        long origin = byIntent.getFirst().timings().intendedSendNanos();
+        return (byIntent.get(20).timings().endNanos() - origin) / 1e9 - E2E_S;
+    }
+
+    private RunConfig open(SimServer sim, long requests, String name) {
+        return SimulatorRuns.closedLoop(sim.url(), 1, requests, 16, 10, dir.resolve(name))
+                .withLoad(Load.open(40, Load.Arrival.CONSTANT, null, null));
+    }
+
+    @Test
+    void theWindowStartsWhereTheStartUpEnds() throws Exception {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 2, Map.of())) {
+            BenchmarkRun.Result run = runPausedAtStart(sim, open(sim, 400, "ramp"));
+            RunReport report = run.report();
+            double pauseEndS = pauseEndS(run.records());
+            assertThat(pauseEndS).as("the pause took effect").isGreaterThan(2);
+
+            SteadyState steady = report.steadyState();
+            assertThat(steady.reached()).as("%s", steady).isTrue();
+            assertThat(steady.startS()).as("pause ended at %.2f s: %s", pauseEndS, steady)
+                    .isBetween(pauseEndS - TOLERANCE_S, pauseEndS + TOLERANCE_S);
+            assertThat(steady.requests() + steady.cut()).isEqualTo(400);
+            // In the window the server's own latency; over the whole run, the start-up's waits.
+            assertThat(steady.results().e2eFromIntendedMs().p99()).isLessThan(200);
+            assertThat(report.results().e2eFromIntendedMs().p99()).isGreaterThan(1000);
+            assertThat(report.notes()).extracting(Note::kind).doesNotContain(NoteDetector.NO_STEADY_STATE);
+            assertThat(ConsoleSummary.render(report)).contains("Steady State (MSER-5)").contains("whole run");
+        }
+    }
+
+    @Test
+    void aRunThatEndsWithinTheStartUpNeverReachesOne() throws Exception {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 2, Map.of())) {
+            // 80 requests at 40 req/s: the arrivals end before the pause does.
+            BenchmarkRun.Result run = runPausedAtStart(sim, open(sim, 80, "short"));
+            RunReport report = run.report();
+            assertThat(pauseEndS(run.records())).as("the pause took effect").isGreaterThan(2);
+
+            SteadyState steady = report.steadyState();
+            assertThat(steady.reached()).as("%s", steady).isFalse();
+            assertThat(steady.results()).isNull();
+            assertThat(steady.neededRequests()).isGreaterThan(80);
+            Note note = report.notes().stream().filter(n -> n.kind().equals(NoteDetector.NO_STEADY_STATE)).findFirst()
+                    .orElseThrow();
+            assertThat(note.message()).contains("at least " + steady.neededRequests() + " requests");
+        }
+    }
+}
