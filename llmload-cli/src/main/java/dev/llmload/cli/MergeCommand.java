@@ -56,6 +56,8 @@ public final class MergeCommand implements Callable<Integer> {
             merged = SegmentMerge.merge(out, directories, allowPartial);
         } catch (IOException e) {
             throw new RunException(e.getMessage(), e);
+        } catch (OutOfMemoryError e) {
+            throw HeapExhausted.of("merging " + directories.size() + " segments into " + out, e);
         }
         var console = spec.commandLine().getOut();
         console.print(ConsoleSummary.render(merged.report()));

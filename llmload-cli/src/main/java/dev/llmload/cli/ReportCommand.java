@@ -35,6 +35,8 @@ public final class ReportCommand implements Callable<Integer> {
             rebuilt = RunRebuild.rebuild(directory);
         } catch (IOException e) {
             throw new RunException(e.getMessage(), e);
+        } catch (OutOfMemoryError e) {
+            throw HeapExhausted.of("rebuilding the reports of " + directory, e);
         }
         var out = spec.commandLine().getOut();
         out.print(ConsoleSummary.render(rebuilt.report()));

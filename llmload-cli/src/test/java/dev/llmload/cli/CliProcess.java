@@ -19,7 +19,7 @@ final class CliProcess {
         return start(List.of(), workingDirectory, outputLog, args);
     }
 
-    /** @param jvmOptions options for the JVM itself ({@code -Dname=value}), before the class path */
+    /** @param jvmOptions options for the JVM itself ({@code -Dname=value}, a heap limit {@code -Xmx16m}), before the class path */
     static Process start(List<String> jvmOptions, Path workingDirectory, Path outputLog, String... args)
             throws IOException {
         List<String> command = new ArrayList<>();

@@ -53,6 +53,15 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
 
     /** @return null with fewer than {@link #MIN_BATCHES} batches of measured requests */
     public static SteadyState of(List<RequestRecord> all, Slo slo) {
+        return of(all, slo, dev.llmload.metrics.InterTokenGaps::of);
+    }
+
+    /**
+     * @param all    the records, which may be without their token gaps
+     * @param gapsOf the inter-token gaps of the window's requests, from their full records
+     */
+    public static SteadyState of(List<RequestRecord> all, Slo slo,
+                                 java.util.function.Function<List<RequestRecord>, dev.llmload.metrics.InterTokenGaps> gapsOf) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
                 .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
         int batches = measured.size() / BATCH;
@@ -83,7 +92,7 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
         }
         List<RequestRecord> window = measured.subList(cut, measured.size());
         double startS = (window.getFirst().timings().intendedSendNanos() - origin) / 1e9;
-        return new SteadyState(true, startS, endS, window.size(), cut, null, null, RunResults.compute(window, slo));
+        return new SteadyState(true, startS, endS, window.size(), cut, null, null, RunResults.compute(window, slo, gapsOf.apply(window)));
     }
 
     /**

@@ -5,9 +5,8 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
-import dev.llmload.stats.Statistics;
+import dev.llmload.stats.DistributionAccumulator;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -27,6 +26,8 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
 
     static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final double NANOS_PER_MS = 1_000_000.0;
+    /** Samples of one second kept exactly before its percentiles come from a 0.1% histogram. */
+    public static final int SECOND_EXACT_CAPACITY = 4096;
 
     public TimeSeries {
         seconds = List.copyOf(seconds);
@@ -64,69 +65,118 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
         }
     }
 
+    /** The series of records with their token events (not {@link RequestRecord#withoutTokenGaps}). */
     public static TimeSeries of(List<RequestRecord> all) {
-        List<RequestRecord> measured = all.stream().filter(r -> !r.warmup()).toList();
-        if (measured.isEmpty()) {
-            return new TimeSeries(0, List.of());
-        }
-        long start = measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
-        long last = measured.stream().mapToLong(r -> Math.max(r.timings().sentNanos(), r.timings().endNanos())).max().orElseThrow();
-        int n = secondOf(last, start) + 1;
+        Builder builder = builder(all);
+        all.forEach(builder::addTokenEvents);
+        return builder.build();
+    }
 
-        long[] started = new long[n];
-        long[] finished = new long[n];
-        double[] inFlightNanos = new double[n];
-        long[] tokens = new long[n];
-        List<List<Double>> ttft = buckets(n);
-        List<List<Double>> itl = buckets(n);
-        List<Map<FailureClass, Long>> errors = new ArrayList<>(n);
-        for (int k = 0; k < n; k++) {
-            Map<FailureClass, Long> counts = new EnumMap<>(FailureClass.class);
-            for (FailureClass failureClass : FailureClass.values()) {
-                counts.put(failureClass, 0L);
-            }
-            errors.add(counts);
-        }
+    /**
+     * A series in two passes, for records too many to hold with their token events: everything
+     * but the tokens from {@code all} (which may be without their token gaps), then the token
+     * events of each full record handed to {@link Builder#addTokenEvents}, in any order.
+     */
+    public static Builder builder(List<RequestRecord> all) {
+        return new Builder(all);
+    }
 
-        for (RequestRecord record : measured) {
-            RequestTimings timings = record.timings();
-            if (timings.sentNanos() >= 0) {
-                started[secondOf(timings.sentNanos(), start)]++;
-                addOccupancy(inFlightNanos, start, timings.sentNanos(), Math.max(timings.sentNanos(), timings.endNanos()));
+    /**
+     * A series being built. Per-second percentiles are exact while a second holds at most
+     * {@link #SECOND_EXACT_CAPACITY} samples, and within 0.1% beyond (a {@link DistributionAccumulator}
+     * each), so a long run's series stays in bounded memory. Owned by one thread.
+     */
+    public static final class Builder {
+
+        private final long start;
+        private final int n;
+        private final long[] started;
+        private final long[] finished;
+        private final double[] inFlightNanos;
+        private final long[] tokens;
+        private final DistributionAccumulator[] ttft;
+        private final DistributionAccumulator[] itl;
+        private final List<Map<FailureClass, Long>> errors;
+
+        private Builder(List<RequestRecord> all) {
+            List<RequestRecord> measured = all.stream().filter(r -> !r.warmup()).toList();
+            start = measured.isEmpty() ? 0
+                    : measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
+            long last = measured.stream().mapToLong(r -> Math.max(r.timings().sentNanos(), r.timings().endNanos()))
+                    .max().orElse(start);
+            n = measured.isEmpty() ? 0 : secondOf(last, start) + 1;
+            started = new long[n];
+            finished = new long[n];
+            inFlightNanos = new double[n];
+            tokens = new long[n];
+            ttft = new DistributionAccumulator[n];
+            itl = new DistributionAccumulator[n];
+            errors = new ArrayList<>(n);
+            for (int k = 0; k < n; k++) {
+                Map<FailureClass, Long> counts = new EnumMap<>(FailureClass.class);
+                for (FailureClass failureClass : FailureClass.values()) {
+                    counts.put(failureClass, 0L);
+                }
+                errors.add(counts);
             }
-            if (timings.endNanos() >= 0) {
-                int k = secondOf(timings.endNanos(), start);
-                finished[k]++;
-                if (record.outcome() instanceof Outcome.Failure failure) {
-                    errors.get(k).merge(failure.failureClass(), 1L, Long::sum);
+            for (RequestRecord record : measured) {
+                RequestTimings timings = record.timings();
+                if (timings.sentNanos() >= 0) {
+                    started[secondOf(timings.sentNanos(), start)]++;
+                    addOccupancy(inFlightNanos, start, timings.sentNanos(), Math.max(timings.sentNanos(), timings.endNanos()));
+                }
+                if (timings.endNanos() >= 0) {
+                    int k = secondOf(timings.endNanos(), start);
+                    finished[k]++;
+                    if (record.outcome() instanceof Outcome.Failure failure) {
+                        errors.get(k).merge(failure.failureClass(), 1L, Long::sum);
+                    }
+                }
+                if (record.succeeded()) {
+                    Double ttftMs = RequestMetrics.of(record).ttftMs();
+                    if (ttftMs != null) {
+                        sample(ttft, secondOf(timings.firstTokenNanos(), start)).add(ttftMs);
+                    }
                 }
             }
-            long[] times = timings.tokenEventNanos();
+        }
+
+        /** Adds the tokens per second and per-second gaps of one record with its token events. */
+        public void addTokenEvents(RequestRecord record) {
+            if (record.warmup()) {
+                return;
+            }
+            long[] times = record.timings().tokenEventNanos();
             int[] counts = record.tokenEventCounts();
             for (int i = 0; i < times.length; i++) {
                 tokens[secondOf(times[i], start)] += counts[i];
             }
             if (record.succeeded()) {
-                Double ttftMs = RequestMetrics.of(record).ttftMs();
-                if (ttftMs != null) {
-                    ttft.get(secondOf(timings.firstTokenNanos(), start)).add(ttftMs);
-                }
                 for (int i = 1; i < times.length; i++) {
-                    itl.get(secondOf(times[i], start)).add((times[i] - times[i - 1]) / NANOS_PER_MS);
+                    sample(itl, secondOf(times[i], start)).add((times[i] - times[i - 1]) / NANOS_PER_MS);
                 }
             }
         }
 
-        List<Second> rows = new ArrayList<>(n);
-        for (int k = 0; k < n; k++) {
-            double[] ttftSorted = sorted(ttft.get(k));
-            double[] itlSorted = sorted(itl.get(k));
-            rows.add(new Second(k, started[k], finished[k], inFlightNanos[k] / NANOS_PER_SECOND, tokens[k],
-                    percentile(ttftSorted, 50), percentile(ttftSorted, 99),
-                    percentile(itlSorted, 50), percentile(itlSorted, 99),
-                    errors.get(k)));
+        public TimeSeries build() {
+            List<Second> rows = new ArrayList<>(n);
+            for (int k = 0; k < n; k++) {
+                double[] ttftP = ttft[k] == null ? null : ttft[k].percentiles(50, 99);
+                double[] itlP = itl[k] == null ? null : itl[k].percentiles(50, 99);
+                rows.add(new Second(k, started[k], finished[k], inFlightNanos[k] / NANOS_PER_SECOND, tokens[k],
+                        ttftP == null ? null : ttftP[0], ttftP == null ? null : ttftP[1],
+                        itlP == null ? null : itlP[0], itlP == null ? null : itlP[1],
+                        errors.get(k)));
+            }
+            return new TimeSeries(start, rows);
         }
-        return new TimeSeries(start, rows);
+
+        private static DistributionAccumulator sample(DistributionAccumulator[] seconds, int k) {
+            if (seconds[k] == null) {
+                seconds[k] = new DistributionAccumulator(SECOND_EXACT_CAPACITY, DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
+            }
+            return seconds[k];
+        }
     }
 
     /** Index of the second holding {@code nanos}; instants before the origin count in second 0. */
@@ -144,23 +194,5 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             }
             inFlightNanos[k] += Math.min(to, secondEnd) - Math.max(from, secondStart);
         }
-    }
-
-    private static List<List<Double>> buckets(int n) {
-        List<List<Double>> buckets = new ArrayList<>(n);
-        for (int k = 0; k < n; k++) {
-            buckets.add(new ArrayList<>());
-        }
-        return buckets;
-    }
-
-    private static double[] sorted(List<Double> values) {
-        double[] array = values.stream().mapToDouble(Double::doubleValue).toArray();
-        Arrays.sort(array);
-        return array;
-    }
-
-    private static Double percentile(double[] sorted, double p) {
-        return sorted.length == 0 ? null : Statistics.percentile(sorted, p);
     }
 }

@@ -67,6 +67,14 @@ public record RunResults(
 
     /** @param slo the limits for {@link #goodput()}; null for none */
     public static RunResults compute(List<RequestRecord> all, Slo slo) {
+        return compute(all, slo, InterTokenGaps.of(all));
+    }
+
+    /**
+     * @param all  the records, which may be without their token gaps ({@link RequestRecord#withoutTokenGaps})
+     * @param gaps the inter-token gaps of the same records, pooled from their full form
+     */
+    public static RunResults compute(List<RequestRecord> all, Slo slo, InterTokenGaps gaps) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup()).toList();
         long attempted = measured.size();
         long succeeded = measured.stream().filter(RequestRecord::succeeded).count();
@@ -87,8 +95,6 @@ public record RunResults(
         DistributionAccumulator queue = new DistributionAccumulator();
         DistributionAccumulator ttftIntended = new DistributionAccumulator();
         DistributionAccumulator e2eIntended = new DistributionAccumulator();
-        DistributionAccumulator itl = new DistributionAccumulator();
-        DistributionAccumulator itlPerToken = new DistributionAccumulator();
         DistributionAccumulator inputTokens = new DistributionAccumulator();
         DistributionAccumulator outputTokens = new DistributionAccumulator();
         long outputSum = 0;
@@ -105,7 +111,6 @@ public record RunResults(
             addIfPresent(ttftIntended, metrics.ttftFromIntendedMs());
             addIfPresent(e2eIntended, metrics.e2eFromIntendedMs());
             queue.add(metrics.clientQueueMs());
-            RequestMetrics.collectInterTokenLatencies(record, itl, itlPerToken);
             inputTokens.add(record.inputTokens());
             outputTokens.add(record.outputTokens());
             inputSum += record.inputTokens();
@@ -125,8 +130,8 @@ public record RunResults(
                 errors(measured),
                 ttft.summary(),
                 ttfc.summary(),
-                itl.summary(),
-                itlPerToken.summary(),
+                gaps.perEvent().summary(),
+                gaps.perToken().summary(),
                 tpot.summary(),
                 e2e.summary(),
                 queue.summary(),

@@ -218,6 +218,15 @@ public final class Journal implements AutoCloseable {
      */
     public static List<RequestRecord> read(Path file) throws IOException {
         List<RequestRecord> records = new ArrayList<>();
+        forEach(file, records::add);
+        return records;
+    }
+
+    /**
+     * Hands each record of a journal to {@code consumer} in file order as it is read, holding one
+     * line at a time: the way to read a journal larger than the heap. The rules of {@link #read}.
+     */
+    public static void forEach(Path file, java.util.function.Consumer<RequestRecord> consumer) throws IOException {
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
             int number = 0;
@@ -230,14 +239,16 @@ public final class Journal implements AutoCloseable {
                 if (line.isBlank()) {
                     continue;
                 }
+                RequestRecord record;
                 try {
-                    records.add(fromJson(MAPPER.readTree(line)));
+                    record = fromJson(MAPPER.readTree(line));
                 } catch (IOException | RuntimeException e) {
                     pendingBad = file + ":" + number + ": not a valid journal line (" + e.getMessage() + ")";
+                    continue;
                 }
+                consumer.accept(record);
             }
         }
-        return records;
     }
 
     static RequestRecord fromJson(JsonNode n) {

@@ -37,4 +37,27 @@ public record RequestRecord(
     public boolean timedOut() {
         return outcome instanceof Outcome.Failure failure && failure.failureClass() == FailureClass.TIMEOUT;
     }
+
+    /**
+     * This record without its token events' gaps, for holding a run's requests in little memory:
+     * the events collapse into their last one, carrying all their tokens, so every per-request
+     * metric (TTFT, E2E, TPOT, queue time) stays the same, while inter-token gaps and tokens per
+     * second must be taken from the full record. The record itself when it has at most one event.
+     */
+    public RequestRecord withoutTokenGaps() {
+        long[] times = timings.tokenEventNanos();
+        if (times.length <= 1) {
+            return this;
+        }
+        int tokens = 0;
+        for (int count : tokenEventCounts) {
+            tokens += count;
+        }
+        RequestTimings last = new RequestTimings(timings.intendedSendNanos(), timings.sentNanos(),
+                timings.firstByteNanos(), timings.firstTokenNanos(), timings.firstContentNanos(), timings.endNanos(),
+                new long[] {times[times.length - 1]});
+        return new RequestRecord(index, requestId, warmup, last, new int[] {tokens}, httpStatus, outcome, inputTokens,
+                inputTokensFromServer, outputTokens, outputTokenSource, finishReason, streamed, retryAfter, session,
+                serverTimings);
+    }
 }

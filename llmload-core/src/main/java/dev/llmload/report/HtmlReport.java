@@ -3,6 +3,7 @@ package dev.llmload.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.llmload.metrics.DoubleList;
+import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.RequestRecord;
@@ -31,18 +32,26 @@ public final class HtmlReport {
         return forRun(report, records, Map.of());
     }
 
+    /** The page of one run from records with their token events. */
+    public static String forRun(RunReport report, List<RequestRecord> records, Map<String, double[]> telemetry) {
+        return forRun(report, records, telemetry, PercentileSpectrum.of(InterTokenGaps.of(records).perEvent()));
+    }
+
     /**
      * The page of one run.
      *
      * @param telemetry per-second server series (e.g. KV cache use, requests waiting, GPU
      *                  utilisation), element i covering second i from the run's start; NaN where
      *                  no sample was taken. Empty: the telemetry chart is left out.
+     * @param records   the run's records, with or without their token gaps
+     * @param itlSpectrum the inter-token gaps' spectrum ({@link Measurements#itlSpectrum})
      */
-    public static String forRun(RunReport report, List<RequestRecord> records, Map<String, double[]> telemetry) {
+    public static String forRun(RunReport report, List<RequestRecord> records, Map<String, double[]> telemetry,
+                                PercentileSpectrum itlSpectrum) {
         Map<String, Object> data = page("run");
         data.put("report", report);
         data.put("requests", RequestColumns.of(records));
-        data.put("spectra", spectra(records));
+        data.put("spectra", spectra(records, itlSpectrum));
         data.put("telemetry", telemetryColumns(telemetry));
         return render(data);
     }
@@ -61,7 +70,8 @@ public final class HtmlReport {
         data.put("runs", runs.stream().map(run -> Map.of(
                 "label", run.label(),
                 "report", run.report(),
-                "spectra", run.records().isEmpty() ? spectra(run.report().results()) : spectra(run.records())))
+                "spectra", run.records().isEmpty() ? spectra(run.report().results())
+                        : spectra(run.records(), PercentileSpectrum.of(InterTokenGaps.of(run.records()).perEvent()))))
                 .toList());
         return render(data);
     }
@@ -82,10 +92,8 @@ public final class HtmlReport {
     }
 
     /** Spectra of the measured, successful requests: the population of the report's summaries. */
-    private static Map<String, PercentileSpectrum> spectra(List<RequestRecord> records) {
+    private static Map<String, PercentileSpectrum> spectra(List<RequestRecord> records, PercentileSpectrum itl) {
         DoubleList ttft = new DoubleList();
-        DoubleList itl = new DoubleList();
-        DoubleList itlPerToken = new DoubleList();
         DoubleList tpot = new DoubleList();
         DoubleList e2e = new DoubleList();
         for (RequestRecord record : records) {
@@ -96,11 +104,10 @@ public final class HtmlReport {
             addIfPresent(ttft, metrics.ttftMs());
             addIfPresent(tpot, metrics.tpotMs());
             addIfPresent(e2e, metrics.e2eMs());
-            RequestMetrics.collectInterTokenLatencies(record, itl, itlPerToken);
         }
         return Map.of(
                 "ttft_ms", PercentileSpectrum.of(ttft.toArray()),
-                "itl_ms", PercentileSpectrum.of(itl.toArray()),
+                "itl_ms", itl,
                 "tpot_ms", PercentileSpectrum.of(tpot.toArray()),
                 "e2e_latency_ms", PercentileSpectrum.of(e2e.toArray()));
     }

@@ -10,6 +10,10 @@ import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
 import dev.llmload.note.Note;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.metrics.InterTokenGaps;
+import dev.llmload.record.RecordSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
@@ -18,25 +22,72 @@ import java.util.List;
  * the load served, the steady-state window and the tool's notes on the requests. This is the one end-of-run derivation: the live run and {@link RunRebuild} both
  * call {@link #derive}, so a report rebuilt from the journal equals the one the run wrote. Pure.
  *
- * @param notes what {@link NoteDetector} found; a report's other notes (telemetry's, the user's)
- *              are part of the run's own record
+ * @param notes       what {@link NoteDetector} found; a report's other notes (telemetry's, the user's)
+ *                    are part of the run's own record
+ * @param itlSpectrum the inter-token gaps' percentile spectrum, for the HTML page
  */
 public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFidelity schedule, Saturation saturation,
-                           SteadyState steadyState, List<Note> notes) {
+                           SteadyState steadyState, List<Note> notes, PercentileSpectrum itlSpectrum) {
 
     public Measurements {
         notes = List.copyOf(notes);
     }
 
-    /** @param records every record of the run, warm-up included, in any order */
+    /** @param records every record of the run with its token events, warm-up included, in any order */
     public static Measurements derive(List<RequestRecord> records, RunConfig config) {
+        try {
+            return derive(records, records::forEach, config);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a list does not fail", e);
+        }
+    }
+
+    /**
+     * The derivation in two passes, for runs too large to hold with their token events: the
+     * records as held (without their token gaps, {@link RequestRecord#withoutTokenGaps}, or with
+     * them), then the same records in full streamed from {@code full} once, for the inter-token
+     * gaps and the tokens per second. Memory: the held records and the accumulators' bounded
+     * budget, never every token event.
+     *
+     * @param records every record of the run, warm-up included, in the order of {@code full}
+     * @param full    the same records with their token events
+     */
+    public static Measurements derive(List<RequestRecord> records, RecordSource full, RunConfig config)
+            throws IOException {
         Slo slo = config.slo() == null ? null : config.slo().slo();
-        RunResults results = RunResults.compute(records, slo);
+        TimeSeries.Builder series = TimeSeries.builder(records);
+        InterTokenGaps gaps = new InterTokenGaps();
+        full.forEach(record -> {
+            gaps.add(record);
+            series.addTokenEvents(record);
+        });
+        RunResults results = RunResults.compute(records, slo, gaps);
         Integer gate = config.sessionGate();
         Saturation saturation = Saturation.of(records, config.load());
-        SteadyState steady = SteadyState.of(records, slo);
-        return new Measurements(results, TimeSeries.of(records), ScheduleFidelity.of(records, config.load(), gate),
+        // The steady window's gaps: one more pass over the full records, for those in the window.
+        SteadyState steady;
+        try {
+            steady = SteadyState.of(records, slo, window -> {
+                java.util.Set<Long> indexes = new java.util.HashSet<>();
+                window.forEach(record -> indexes.add(record.index()));
+                InterTokenGaps windowGaps = new InterTokenGaps();
+                try {
+                    full.forEach(record -> {
+                        if (indexes.contains(record.index())) {
+                            windowGaps.add(record);
+                        }
+                    });
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return windowGaps;
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return new Measurements(results, series.build(), ScheduleFidelity.of(records, config.load(), gate),
                 saturation, steady, NoteDetector.detect(records, results, config.load(), gate,
-                        config.target().stream(), saturation, steady));
+                        config.target().stream(), saturation, steady),
+                PercentileSpectrum.of(gaps.perEvent()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.stats.DistributionAccumulator;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Statistics;
 import dev.llmload.stats.Summary;
@@ -33,20 +34,36 @@ public record PercentileSpectrum(double[] percentiles, double[] values, boolean 
         }
         double[] sorted = samples.clone();
         Arrays.sort(sorted);
+        double[] percentiles = grid(sorted.length);
+        double[] values = new double[percentiles.length];
+        for (int i = 0; i < percentiles.length; i++) {
+            values[i] = Statistics.percentile(sorted, percentiles[i]);
+        }
+        return new PercentileSpectrum(percentiles, values, true);
+    }
+
+    /** The grid's percentiles for {@code count} samples. */
+    private static double[] grid(long count) {
         // Beyond 1/(1 − p) = n the percentile is an interpolation towards the maximum.
-        double limit = Math.max(1, sorted.length);
+        double limit = Math.max(1, count);
         List<Double> grid = new ArrayList<>();
         for (int i = 0; Math.pow(10, (double) i / POINTS_PER_DECADE) < limit; i++) {
             grid.add(100 * (1 - Math.pow(10, -(double) i / POINTS_PER_DECADE)));
         }
         grid.add(100 * (1 - 1 / limit));
-        double[] percentiles = new double[grid.size()];
-        double[] values = new double[grid.size()];
-        for (int i = 0; i < percentiles.length; i++) {
-            percentiles[i] = grid.get(i);
-            values[i] = Statistics.percentile(sorted, percentiles[i]);
+        return grid.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /**
+     * The spectrum of everything {@code samples} holds: the same as {@link #of(double[])} of its
+     * values while it is exact, within its relative error beyond (then not {@link #exact}).
+     */
+    public static PercentileSpectrum of(DistributionAccumulator samples) {
+        if (samples.count() == 0) {
+            return EMPTY;
         }
-        return new PercentileSpectrum(percentiles, values, true);
+        double[] percentiles = grid(samples.count());
+        return new PercentileSpectrum(percentiles, samples.percentiles(percentiles), samples.exact());
     }
 
     /** The coarse spectrum a summary allows: its minimum (as p0) and its percentiles. */

@@ -69,15 +69,20 @@ public final class ReportFiles {
      * summary.csv, timeseries.csv (with the client's per-second columns when its cost was recorded,
      * and the telemetry's when there are any)
      * and the exports the run asked for. The journal is not touched.
+     *
+     * @param records     the run's records, with or without their token gaps (the vLLM export
+     *                    needs them with)
+     * @param itlSpectrum the inter-token gaps' spectrum for the page ({@link Measurements#itlSpectrum})
      */
-    public static void writeRun(Path dir, RunReport report, List<RequestRecord> records) throws IOException {
+    public static void writeRun(Path dir, RunReport report, List<RequestRecord> records, PercentileSpectrum itlSpectrum)
+            throws IOException {
         writeAtomically(dir.resolve(REPORT_JSON), JSON.writeValueAsString(report) + "\n");
         writeAtomically(dir.resolve(SUMMARY_CSV), SummaryCsv.header() + "\n" + SummaryCsv.row(report) + "\n");
         Map<String, Double[]> extra = clientColumns(report.client());
         extra.putAll(telemetryColumns(report.telemetry()));
         writeAtomically(dir.resolve(TimeSeriesCsv.FILE_NAME), TimeSeriesCsv.format(report.timeseries(), extra));
         writeAtomically(dir.resolve(HtmlReport.FILE_NAME), HtmlReport.forRun(report, records,
-                htmlTelemetry(telemetryColumns(report.telemetry()))));
+                htmlTelemetry(telemetryColumns(report.telemetry())), itlSpectrum));
         if (report.config() != null && report.config().output().exports().contains("vllm")) {
             writeAtomically(dir.resolve(VllmExport.fileName(report)),
                     JSON.writeValueAsString(VllmExport.toJson(report, records)) + "\n");

@@ -9,7 +9,12 @@ import java.util.List;
  * The requests as columns, one element per request, from which the page computes its per-second
  * series, histograms and scatter plot. Times in seconds from the run's start; latencies in
  * milliseconds, null for a failed request or where the metric is undefined; values rounded to
- * what a chart can show, to keep the page small.
+ * what a chart can show, to keep the page small. A run of more than {@link #MAX_SHOWN} requests
+ * shows every {@code every}-th of them (in record order), so the page stays a few megabytes
+ * whatever the run's size; the page counts each shown request {@code every} times. The report's
+ * own figures never come from these columns.
+ *
+ * @param every how many requests each shown one stands for: 1 when all are shown
  */
 record RequestColumns(
         double[] sentS,
@@ -20,14 +25,20 @@ record RequestColumns(
         int[] inputTokens,
         int[] outputTokens,
         boolean[] succeeded,
-        boolean[] warmup) {
+        boolean[] warmup,
+        int every) {
+
+    /** The most requests a page shows one by one (about 60 bytes each in the page). */
+    static final int MAX_SHOWN = 50_000;
 
     static RequestColumns of(List<RequestRecord> records) {
-        int n = records.size();
+        int every = (records.size() + MAX_SHOWN - 1) / MAX_SHOWN;
+        every = Math.max(1, every);
+        int n = (records.size() + every - 1) / every;
         RequestColumns columns = new RequestColumns(new double[n], new double[n], new Double[n], new Double[n],
-                new Double[n], new int[n], new int[n], new boolean[n], new boolean[n]);
+                new Double[n], new int[n], new int[n], new boolean[n], new boolean[n], every);
         for (int i = 0; i < n; i++) {
-            RequestRecord record = records.get(i);
+            RequestRecord record = records.get(i * every);
             columns.sentS[i] = seconds(record.timings().sentNanos());
             columns.endS[i] = seconds(record.timings().endNanos());
             if (record.succeeded()) {

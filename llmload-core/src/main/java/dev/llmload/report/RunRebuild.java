@@ -1,10 +1,12 @@
 package dev.llmload.report;
 
 import dev.llmload.record.Journal;
+import dev.llmload.record.RecordSource;
 import dev.llmload.record.RequestRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,7 +18,7 @@ public final class RunRebuild {
 
     private RunRebuild() {}
 
-    /** What a rebuild produced. */
+    /** What a rebuild produced; its records are without their token gaps ({@link RequestRecord#withoutTokenGaps}). */
     public record Rebuilt(RunReport report, List<RequestRecord> records, boolean fromFinishedRun) {}
 
     /**
@@ -35,14 +37,22 @@ public final class RunRebuild {
         }
         RunReport base = ReportFiles.readReport(fromFinishedRun ? finished : started);
         Path journal = dir.resolve(Journal.FILE_NAME);
-        List<RequestRecord> records = Files.exists(journal) ? Journal.read(journal) : List.of();
-        Measurements measurements = Measurements.derive(records, base.config());
+        // The journal is read twice, a line at a time: the records kept without their token gaps
+        // (unless the vLLM export needs them), then their token events streamed past the derivation.
+        boolean keepTokens = base.config() != null && base.config().output().exports().contains("vllm");
+        List<RequestRecord> records = new ArrayList<>();
+        RecordSource full = consumer -> {};
+        if (Files.exists(journal)) {
+            Journal.forEach(journal, record -> records.add(keepTokens ? record : record.withoutTokenGaps()));
+            full = keepTokens ? records::forEach : consumer -> Journal.forEach(journal, consumer);
+        }
+        Measurements measurements = Measurements.derive(records, full, base.config());
         // A run that never wrote its report ended when its last request was journaled.
         String endedAt = fromFinishedRun ? base.run().endedAt()
                 : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;
         boolean interrupted = !fromFinishedRun || base.run().interrupted();
         RunReport report = base.withMeasurements(measurements, endedAt, interrupted);
-        ReportFiles.writeRun(dir, report, records);
+        ReportFiles.writeRun(dir, report, records, measurements.itlSpectrum());
         return new Rebuilt(report, records, fromFinishedRun);
     }
 }

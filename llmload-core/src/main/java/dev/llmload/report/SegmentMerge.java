@@ -6,6 +6,7 @@ import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
 import dev.llmload.record.Journal;
+import dev.llmload.record.RecordSource;
 import dev.llmload.record.RequestRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,17 +26,19 @@ import java.util.TreeMap;
  * (docs/distributed.md). Every statistic is computed from the union of the segments' journals, as
  * one host's run would compute it from its own, never from the segments' percentiles. The
  * segments started their clocks at one shared instant, so their records' offsets are on one time
- * axis as they stand.
+ * axis as they stand. The merged journal holds the segments' journals one after another, in
+ * segment order.
  *
  * <p>It refuses directories that are not one run: a directory without a segment, segments of
  * different configurations (apart from the segment itself, the output directory and the client's
  * threads), of different data (content hash) or numbers of segments, a segment given twice, and,
  * unless partial merges are allowed, a missing one. The merged report is the same bytes however
  * often it is made and wherever it is written: its run id is made from the segments' ids, its
- * records are in intended-send order.
+ * records are in segment order.
  *
- * <p>Memory: the union's records are held while the statistics are derived, as {@code llmload
- * report} holds one run's (docs/performance.md gives the figures per request).
+ * <p>Memory: the union's records are held without their token events ({@link
+ * RequestRecord#withoutTokenGaps}) while the statistics are derived; the token events stream past
+ * from the journals, as in {@code llmload report} (docs/performance.md gives the figures).
  */
 public final class SegmentMerge {
 
@@ -98,26 +101,51 @@ public final class SegmentMerge {
                     + " missing: give every segment's directory, or --allow-partial to merge the others");
         }
 
+        // Each journal is read twice, a line at a time: first its records, kept without their token
+        // gaps (unless the vLLM export needs them), and copied into the merged journal; then their token events, streamed past the
+        // derivation. The union is the segments' records one segment after another, as the merged
+        // journal holds them, so `llmload report` of the merged directory gives the same report.
+        Files.createDirectories(out);
         List<RequestRecord> union = new ArrayList<>();
         List<RunReport.SegmentSummary> summaries = new ArrayList<>();
-        for (Part part : byIndex.values()) {
-            List<RequestRecord> records = part.records();
-            union.addAll(records);
-            RunResults results = RunResults.compute(records, null);
-            RunReport.SegmentStart start = part.start();
-            summaries.add(new RunReport.SegmentSummary(start.index(), part.dir().getFileName().toString(),
-                    results.requests().attempted(), results.requests().succeeded(), results.errorRate(),
-                    results.requestThroughput(), results.outputTokenThroughput(), start.startErrorMs(),
-                    results.clientQueueTimeMs().p99()));
+        boolean keepTokens = first.report().config().output().exports().contains("vllm");
+        try (Journal journal = Journal.create(out.resolve(Journal.FILE_NAME))) {
+            for (Part part : byIndex.values()) {
+                List<RequestRecord> records = new ArrayList<>();
+                IOException[] failed = new IOException[1];
+                Journal.forEach(part.journal(), record -> {
+                    if (failed[0] == null) {
+                        try {
+                            journal.append(record);
+                        } catch (IOException e) {
+                            failed[0] = e;
+                        }
+                    }
+                    records.add(keepTokens ? record : record.withoutTokenGaps());
+                });
+                if (failed[0] != null) {
+                    throw failed[0];
+                }
+                union.addAll(records);
+                RunResults results = RunResults.compute(records, null);
+                RunReport.SegmentStart start = part.start();
+                summaries.add(new RunReport.SegmentSummary(start.index(), part.dir().getFileName().toString(),
+                        results.requests().attempted(), results.requests().succeeded(), results.errorRate(),
+                        results.requestThroughput(), results.outputTokenThroughput(), start.startErrorMs(),
+                        results.clientQueueTimeMs().p99()));
+            }
         }
-        union.sort(Comparator.comparingLong((RequestRecord r) -> r.timings().intendedSendNanos())
-                .thenComparing(RequestRecord::requestId));
+        RecordSource full = consumer -> {
+            for (Part part : byIndex.values()) {
+                Journal.forEach(part.journal(), consumer);
+            }
+        };
 
         RunReport base = first.report();
         RunConfig whole = withoutSegment(base.config());
         Measurements measurements;
         try {
-            measurements = Measurements.derive(union, whole);
+            measurements = Measurements.derive(union, full, whole);
         } catch (IllegalArgumentException e) {
             throw new IOException("the recorded --slo does not parse: " + e.getMessage(), e);
         }
@@ -141,13 +169,7 @@ public final class SegmentMerge {
                 base.hardware(), base.load(), base.data(), base.results(), base.telemetry(), base.efficiency(), notes, whole,
                 base.timeseries(), base.schedule(), null, null, null).withMeasurements(measurements, endedAt, interrupted);
 
-        Files.createDirectories(out);
-        try (Journal journal = Journal.create(out.resolve(Journal.FILE_NAME))) {
-            for (RequestRecord record : union) {
-                journal.append(record);
-            }
-        }
-        ReportFiles.writeRun(out, merged, union);
+        ReportFiles.writeRun(out, merged, union, measurements.itlSpectrum());
         return new Merged(merged, union.size(), List.copyOf(missing));
     }
 
@@ -222,7 +244,7 @@ public final class SegmentMerge {
     }
 
     /** One segment's directory as read. */
-    private record Part(Path dir, RunReport report, RunReport.SegmentStart start, List<RequestRecord> records) {
+    private record Part(Path dir, RunReport report, RunReport.SegmentStart start, Path journal) {
 
         String label() {
             return start.index() + "/" + start.count();
@@ -243,7 +265,7 @@ public final class SegmentMerge {
             if (!Files.isRegularFile(journal)) {
                 throw new IOException(dir + " has no " + Journal.FILE_NAME);
             }
-            return new Part(dir, report, start, Journal.read(journal));
+            return new Part(dir, report, start, journal);
         }
     }
 }

@@ -186,7 +186,7 @@ public final class BenchmarkRun {
                 RunReport report = report(parts, summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
                 try {
-                    ReportFiles.writeRun(directory, report, sent.records());
+                    ReportFiles.writeRun(directory, report, sent.records(), measurements.itlSpectrum());
                 } catch (IOException e) {
                     // The journal is whole: the report can be written from it later, once there is room.
                     throw new RunException("cannot write the report in " + directory + " (" + e.getMessage()

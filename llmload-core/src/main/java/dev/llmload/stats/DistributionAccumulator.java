@@ -136,8 +136,31 @@ public final class DistributionAccumulator implements SampleSink {
                 percentile(Percentile.P99), percentile(Percentile.P99_9), relativeError);
     }
 
+    /**
+     * The values at the percentiles {@code ps} (0–100) of everything added: exact (type 7, as
+     * {@link Statistics#percentile}) while exact, else within the relative error. Null for none.
+     */
+    public double[] percentiles(double... ps) {
+        if (count == 0) {
+            return null;
+        }
+        double[] result = new double[ps.length];
+        double[] sorted = positive == null ? Arrays.copyOf(values, size) : null;
+        if (sorted != null) {
+            Arrays.sort(sorted);
+        }
+        for (int i = 0; i < ps.length; i++) {
+            result[i] = sorted != null ? Statistics.percentile(sorted, ps[i]) : percentile(ps[i]);
+        }
+        return result;
+    }
+
     private double percentile(Percentile percentile) {
-        double rank = percentile.value() / 100 * (count - 1);
+        return percentile(percentile.value());
+    }
+
+    private double percentile(double p) {
+        double rank = p / 100 * (count - 1);
         long below = (long) Math.floor(rank);
         long above = (long) Math.ceil(rank);
         double low = valueAtRank(below);

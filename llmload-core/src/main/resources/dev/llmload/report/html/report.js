@@ -412,8 +412,12 @@
   }
 
   function timeCharts(requests, measured, succeeded) {
+    // A large run's page holds every k-th request (k = requests.every): each stands for k.
+    var w = requests.every || 1;
     var node = section('Over time', 'Per second from the start of the run, measured requests. '
-      + 'Output tokens are spread evenly between a request\u2019s first and last token.');
+      + 'Output tokens are spread evenly between a request\u2019s first and last token.'
+      + (w > 1 ? ' Drawn from every ' + w + 'th request, each counted ' + w + ' times; timeseries.csv and '
+        + 'report.json hold the exact figures.' : ''));
     if (measured.length === 0) return;
     var start = Infinity, end = 0;
     measured.forEach(function (i) {
@@ -429,11 +433,11 @@
     function bucket(t) { return Math.min(seconds - 1, Math.max(0, Math.floor(t) - first)); }
     measured.forEach(function (i) {
       var sent = requests.sent_s[i], ended = requests.end_s[i];
-      (requests.succeeded[i] ? done : failed)[bucket(ended)]++;
+      (requests.succeeded[i] ? done : failed)[bucket(ended)] += w;
       // Time-weighted: the mean number of requests in flight during each second.
       for (var b = bucket(sent); b <= bucket(ended); b++) {
         var lo = Math.max(sent, first + b), hi = Math.min(ended, first + b + 1);
-        if (hi > lo) inFlight[b] += hi - lo;
+        if (hi > lo) inFlight[b] += (hi - lo) * w;
       }
     });
     succeeded.forEach(function (i) {
@@ -444,11 +448,11 @@
       var from = sent + (ttft !== null ? ttft : e2e !== null ? e2e : 0) / 1000;
       var to = e2e !== null ? sent + e2e / 1000 : requests.end_s[i];
       if (to - from < 1e-6) {
-        tokens[bucket(to)] += out;
+        tokens[bucket(to)] += out * w;
       } else {
         for (var b = bucket(from); b <= bucket(to); b++) {
           var lo = Math.max(from, first + b), hi = Math.min(to, first + b + 1);
-          if (hi > lo) tokens[b] += out * (hi - lo) / (to - from);
+          if (hi > lo) tokens[b] += out * w * (hi - lo) / (to - from);
         }
       }
     });

@@ -1,0 +1,97 @@
+package dev.llmload.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmload.analysis.TimeSeries;
+import dev.llmload.config.RunConfig;
+import dev.llmload.record.Journal;
+import dev.llmload.record.Outcome;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.record.RequestTimings;
+import dev.llmload.record.TokenSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The derivation of a run too large to hold with its token events: the records held without their
+ * token gaps and the token events streamed once give exactly what the records in full give, and a
+ * page of a big run stays small.
+ */
+class BigRunDerivationTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void recordsWithoutTokenGapsPlusOneStreamOfTheJournalGiveTheSameMeasurements() throws Exception {
+        List<RequestRecord> full = ReportFixtures.records(400, 8, 7);
+        RunConfig config = RunConfig.builder().concurrency(8).build();
+        Path journal = dir.resolve(Journal.FILE_NAME);
+        try (Journal writer = Journal.create(journal)) {
+            for (RequestRecord record : full) {
+                writer.append(record);
+            }
+        }
+        List<RequestRecord> compact = new ArrayList<>();
+        Journal.forEach(journal, record -> compact.add(record.withoutTokenGaps()));
+        assertThat(compact).hasSize(full.size());
+        assertThat(compact.get(compact.size() - 1).timings().tokenEventNanos()).hasSizeLessThanOrEqualTo(1);
+
+        Measurements whole = Measurements.derive(Journal.read(journal), config);
+        Measurements streamed = Measurements.derive(compact, consumer -> Journal.forEach(journal, consumer), config);
+        assertThat(ReportFiles.JSON.writeValueAsString(streamed)).isEqualTo(ReportFiles.JSON.writeValueAsString(whole));
+        assertThat(whole.results().itlMs().count()).isPositive();
+        assertThat(streamed.itlSpectrum().exact()).isTrue();
+    }
+
+    @Test
+    void aSecondPastItsExactCapacityGivesPercentilesWithinTheHistogramsError() {
+        List<RequestRecord> records = new ArrayList<>();
+        int requests = 50;
+        int events = 200; // 50 × 199 gaps in the same second: past the exact capacity
+        for (int i = 0; i < requests; i++) {
+            long[] times = new long[events];
+            int[] counts = new int[events];
+            for (int k = 0; k < events; k++) {
+                times[k] = 1_000_000L * (k * 4 + i % 3);
+                counts[k] = 1;
+            }
+            records.add(record(i, 0, times[0], times[events - 1], times, counts));
+        }
+        TimeSeries series = TimeSeries.of(records);
+        assertThat(requests * (events - 1)).isGreaterThan(TimeSeries.SECOND_EXACT_CAPACITY);
+        assertThat(series.seconds().getFirst().itlP50Ms()).isCloseTo(4.0, org.assertj.core.data.Percentage.withPercentage(0.1));
+    }
+
+    @Test
+    void thePageOfABigRunShowsEveryKthRequestAndStaysSmall() throws Exception {
+        List<RequestRecord> records = new ArrayList<>();
+        int n = 150_001;
+        for (int i = 0; i < n; i++) {
+            long sent = i * 1_000_000L;
+            records.add(record(i, sent, sent + 50_000_000L, sent + 900_000_000L,
+                    new long[] {sent + 900_000_000L}, new int[] {100}));
+        }
+        RequestColumns columns = RequestColumns.of(records);
+        assertThat(columns.every()).isEqualTo(4);
+        assertThat(columns.sentS()).hasSize((n + 3) / 4);
+        assertThat(columns.sentS()[1]).isEqualTo(0.004);
+
+        Measurements measurements = Measurements.derive(records, RunConfig.builder().concurrency(8).build());
+        RunReport report = ReportFixtures.report("m", 8, records.subList(0, 100)).withMeasurements(measurements, null, false);
+        String page = HtmlReport.forRun(report, records, java.util.Map.of(), measurements.itlSpectrum());
+        assertThat(page.length()).isLessThan(5_000_000);
+        assertThat(page).contains("\"every\":4");
+    }
+
+    private static RequestRecord record(int i, long sent, long firstToken, long end, long[] times, int[] counts) {
+        RequestTimings timings = new RequestTimings(sent, sent, firstToken, firstToken, firstToken, end, times);
+        int tokens = java.util.Arrays.stream(counts).sum();
+        return new RequestRecord(i, "r-" + i, false, timings, counts, 200, Outcome.SUCCESS, 100, true, tokens,
+                TokenSource.SERVER, "stop", true, null, null, null);
+    }
+}
