@@ -2,8 +2,9 @@ package dev.llmload.record;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -31,8 +33,8 @@ public final class Journal implements AutoCloseable {
 
     public static final String FILE_NAME = "requests.jsonl";
 
-    private static final JsonFactory JSON = new JsonFactory();
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** FastDoubleParser for the token times: a big journal's report parses hundreds of millions. */
+    private static final JsonFactory JSON = JsonFactory.builder().enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER).build();
 
     /**
      * Test hook: a system property naming how many bytes the journal's disk has free, so that a
@@ -86,7 +88,7 @@ public final class Journal implements AutoCloseable {
         }
         wholeBytes += bytes.limit();
         lines++;
-        return fromJson(MAPPER.readTree(line));
+        return fromJson(line);
     }
 
     /** Writes all of {@code bytes} to the operating system (no fsync: a killed process loses nothing written). */
@@ -183,19 +185,6 @@ public final class Journal implements AutoCloseable {
         }
     }
 
-    private static ServerTimings readServerTimings(JsonNode node) {
-        if (node == null || !node.isObject()) {
-            return null;
-        }
-        return new ServerTimings(reported(node.get("load_ms")), reported(node.get("prefill_ms")),
-                reported(node.get("decode_ms")), reported(node.get("total_ms")),
-                node.hasNonNull("cached_prompt_tokens") ? node.get("cached_prompt_tokens").asInt() : -1);
-    }
-
-    private static double reported(JsonNode ms) {
-        return ms == null || !ms.isNumber() ? Double.NaN : ms.asDouble();
-    }
-
     private static void writeMs(JsonGenerator json, String name, long nanos) throws IOException {
         json.writeNumberField(name, micros(nanos) / 1000.0);
     }
@@ -241,7 +230,7 @@ public final class Journal implements AutoCloseable {
                 }
                 RequestRecord record;
                 try {
-                    record = fromJson(MAPPER.readTree(line));
+                    record = fromJson(line);
                 } catch (IOException | RuntimeException e) {
                     pendingBad = file + ":" + number + ": not a valid journal line (" + e.getMessage() + ")";
                     continue;
@@ -251,60 +240,200 @@ public final class Journal implements AutoCloseable {
         }
     }
 
-    static RequestRecord fromJson(JsonNode n) {
-        long sent = nanos(n.get("sent_ms"));
-        JsonNode times = n.get("token_times_ms");
-        JsonNode countsNode = n.get("token_counts");
-        long[] tokenTimes = new long[times.size()];
-        int[] counts = new int[times.size()];
-        for (int i = 0; i < tokenTimes.length; i++) {
-            tokenTimes[i] = sent + nanos(times.get(i));
-            counts[i] = countsNode.get(i).asInt();
+    /**
+     * One journal line back as a record. Read field by field with a streaming parser (no tree: a
+     * big journal's report reads millions of lines, twice); fields it does not know are skipped.
+     *
+     * @throws IOException when the line is not JSON, or a field the record needs is missing
+     */
+    static RequestRecord fromJson(String line) throws IOException {
+        Line l = new Line();
+        try (JsonParser json = JSON.createParser(line)) {
+            expect(json.nextToken(), JsonToken.START_OBJECT);
+            while (json.nextToken() == JsonToken.FIELD_NAME) {
+                String name = json.currentName();
+                JsonToken value = json.nextToken();
+                switch (name) {
+                    case "index" -> l.index = json.getLongValue();
+                    case "request_id" -> l.requestId = text(json, value);
+                    case "warmup" -> l.warmup = json.getBooleanValue();
+                    case "session_id" -> l.sessionId = value == JsonToken.VALUE_NULL ? null : json.getLongValue();
+                    case "turn" -> l.turn = value == JsonToken.VALUE_NULL ? 0 : json.getIntValue();
+                    case "outcome" -> l.outcome = text(json, value);
+                    case "error" -> l.error = text(json, value);
+                    case "timeout_kind" -> l.timeoutKind = text(json, value);
+                    case "http_status" -> l.httpStatus = json.getIntValue();
+                    case "streamed" -> l.streamed = json.getBooleanValue();
+                    case "input_tokens" -> l.inputTokens = json.getIntValue();
+                    case "input_tokens_source" -> l.inputFromServer = "server".equals(text(json, value));
+                    case "output_tokens" -> l.outputTokens = json.getIntValue();
+                    case "output_tokens_source" -> l.outputFromServer = "server".equals(text(json, value));
+                    // A few distinct values over millions of lines: one String each, not one per line.
+                    case "finish_reason" -> l.finishReason = value == JsonToken.VALUE_NULL ? null : text(json, value).intern();
+                    case "retry_after" -> l.retryAfter = text(json, value);
+                    case "intended_send_ms" -> l.intended = nanos(json, value);
+                    case "sent_ms" -> l.sent = nanos(json, value);
+                    case "first_byte_ms" -> l.firstByte = nanos(json, value);
+                    case "ttft_ms" -> l.firstToken = nanos(json, value);
+                    case "ttfc_ms" -> l.firstContent = nanos(json, value);
+                    case "end_ms" -> l.end = nanos(json, value);
+                    case "token_times_ms" -> l.tokenTimes = longs(json, value);
+                    case "token_counts" -> l.tokenCounts = ints(json, value);
+                    case "server_timings" -> l.serverTimings = serverTimings(json, value);
+                    default -> json.skipChildren();
+                }
+            }
         }
-        String outcomeKey = n.get("outcome").asText();
-        Outcome outcome;
-        if (outcomeKey.equals("success")) {
-            outcome = Outcome.SUCCESS;
-        } else {
-            JsonNode kind = n.get("timeout_kind");
-            outcome = new Outcome.Failure(FailureClass.fromKey(outcomeKey),
-                    kind == null || kind.isNull() ? null : TimeoutKind.fromKey(kind.asText()), textOrNull(n.get("error")));
+        return l.record();
+    }
+
+    /** The fields of one line as read; {@link #record} checks that the needed ones were there. */
+    private static final class Line {
+        Long index;
+        String requestId;
+        Boolean warmup;
+        Long sessionId;
+        int turn;
+        String outcome;
+        String error;
+        String timeoutKind;
+        Integer httpStatus;
+        Boolean streamed;
+        Integer inputTokens;
+        Boolean inputFromServer;
+        Integer outputTokens;
+        Boolean outputFromServer;
+        String finishReason;
+        String retryAfter;
+        Long intended;
+        Long sent;
+        Long firstByte;
+        Long firstToken;
+        Long firstContent;
+        Long end;
+        long[] tokenTimes;
+        int[] tokenCounts;
+        ServerTimings serverTimings;
+
+        RequestRecord record() throws IOException {
+            long sentNanos = need(sent, "sent_ms");
+            long[] times = need(tokenTimes, "token_times_ms");
+            int[] counts = need(tokenCounts, "token_counts");
+            if (counts.length < times.length) {
+                throw new IOException("token_counts has " + counts.length + " entries for " + times.length + " token times");
+            }
+            long[] absolute = new long[times.length];
+            for (int i = 0; i < times.length; i++) {
+                absolute[i] = sentNanos + times[i];
+            }
+            Outcome result;
+            if (need(outcome, "outcome").equals("success")) {
+                result = Outcome.SUCCESS;
+            } else {
+                result = new Outcome.Failure(FailureClass.fromKey(outcome),
+                        timeoutKind == null ? null : TimeoutKind.fromKey(timeoutKind), error);
+            }
+            return new RequestRecord(
+                    need(index, "index"),
+                    requestId,
+                    need(warmup, "warmup"),
+                    new RequestTimings(need(intended, "intended_send_ms"), sentNanos, relative(firstByte, sentNanos),
+                            relative(firstToken, sentNanos), relative(firstContent, sentNanos), relative(end, sentNanos),
+                            absolute),
+                    counts.length == times.length ? counts : Arrays.copyOf(counts, times.length),
+                    need(httpStatus, "http_status"),
+                    result,
+                    need(inputTokens, "input_tokens"),
+                    need(inputFromServer, "input_tokens_source"),
+                    need(outputTokens, "output_tokens"),
+                    need(outputFromServer, "output_tokens_source") ? TokenSource.SERVER : TokenSource.LOCAL_TOKENIZER,
+                    finishReason,
+                    need(streamed, "streamed"),
+                    retryAfter,
+                    sessionId == null ? null : new SessionTurn(sessionId, turn),
+                    serverTimings);
         }
-        return new RequestRecord(
-                n.get("index").asLong(),
-                textOrNull(n.get("request_id")),
-                n.get("warmup").asBoolean(),
-                new RequestTimings(
-                        nanos(n.get("intended_send_ms")),
-                        sent,
-                        relative(n.get("first_byte_ms"), sent),
-                        relative(n.get("ttft_ms"), sent),
-                        relative(n.get("ttfc_ms"), sent),
-                        relative(n.get("end_ms"), sent),
-                        tokenTimes),
-                counts,
-                n.get("http_status").asInt(),
-                outcome,
-                n.get("input_tokens").asInt(),
-                "server".equals(n.get("input_tokens_source").asText()),
-                n.get("output_tokens").asInt(),
-                "server".equals(n.get("output_tokens_source").asText()) ? TokenSource.SERVER : TokenSource.LOCAL_TOKENIZER,
-                textOrNull(n.get("finish_reason")),
-                n.get("streamed").asBoolean(),
-                textOrNull(n.get("retry_after")),
-                n.hasNonNull("session_id") ? new SessionTurn(n.get("session_id").asLong(), n.get("turn").asInt()) : null,
-                readServerTimings(n.get("server_timings")));
+
+        private static <T> T need(T value, String field) throws IOException {
+            if (value == null) {
+                throw new IOException("no " + field);
+            }
+            return value;
+        }
+
+        private static long relative(Long nanos, long from) {
+            return nanos == null ? RequestTimings.NEVER : from + nanos;
+        }
     }
 
-    private static long nanos(JsonNode ms) {
-        return Math.round(ms.asDouble() * 1000.0) * 1000;
+    private static void expect(JsonToken token, JsonToken expected) throws IOException {
+        if (token != expected) {
+            throw new IOException("expected " + expected + ", found " + token);
+        }
     }
 
-    private static long relative(JsonNode ms, long from) {
-        return ms == null || ms.isNull() ? RequestTimings.NEVER : from + nanos(ms);
+    private static String text(JsonParser json, JsonToken value) throws IOException {
+        return value == JsonToken.VALUE_NULL ? null : json.getValueAsString();
     }
 
-    private static String textOrNull(JsonNode node) {
-        return node == null || node.isNull() ? null : node.asText();
+    /** Milliseconds at microsecond precision as nanoseconds; null for JSON null. */
+    private static Long nanos(JsonParser json, JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        return Math.round(json.getValueAsDouble() * 1000.0) * 1000;
+    }
+
+    private static long[] longs(JsonParser json, JsonToken value) throws IOException {
+        expect(value, JsonToken.START_ARRAY);
+        long[] values = new long[16];
+        int n = 0;
+        while (json.nextToken() != JsonToken.END_ARRAY) {
+            if (n == values.length) {
+                values = Arrays.copyOf(values, 2 * n);
+            }
+            values[n++] = Math.round(json.getValueAsDouble() * 1000.0) * 1000;
+        }
+        return Arrays.copyOf(values, n);
+    }
+
+    private static int[] ints(JsonParser json, JsonToken value) throws IOException {
+        expect(value, JsonToken.START_ARRAY);
+        int[] values = new int[16];
+        int n = 0;
+        while (json.nextToken() != JsonToken.END_ARRAY) {
+            if (n == values.length) {
+                values = Arrays.copyOf(values, 2 * n);
+            }
+            values[n++] = json.getValueAsInt();
+        }
+        return Arrays.copyOf(values, n);
+    }
+
+    /** The server's own timings, as it reported them; fields it did not report are NaN (or -1 cached tokens). */
+    private static ServerTimings serverTimings(JsonParser json, JsonToken value) throws IOException {
+        if (value != JsonToken.START_OBJECT) {
+            json.skipChildren();
+            return null;
+        }
+        double load = Double.NaN;
+        double prefill = Double.NaN;
+        double decode = Double.NaN;
+        double total = Double.NaN;
+        int cached = -1;
+        while (json.nextToken() == JsonToken.FIELD_NAME) {
+            String name = json.currentName();
+            JsonToken field = json.nextToken();
+            boolean number = field == JsonToken.VALUE_NUMBER_INT || field == JsonToken.VALUE_NUMBER_FLOAT;
+            switch (name) {
+                case "load_ms" -> load = number ? json.getDoubleValue() : Double.NaN;
+                case "prefill_ms" -> prefill = number ? json.getDoubleValue() : Double.NaN;
+                case "decode_ms" -> decode = number ? json.getDoubleValue() : Double.NaN;
+                case "total_ms" -> total = number ? json.getDoubleValue() : Double.NaN;
+                case "cached_prompt_tokens" -> cached = field == JsonToken.VALUE_NULL ? -1 : json.getValueAsInt();
+                default -> json.skipChildren();
+            }
+        }
+        return new ServerTimings(load, prefill, decode, total, cached);
     }
 }
