@@ -405,6 +405,8 @@ public final class RunOptions {
             // A repeat writes a run directory of its own; metadata and notes travel as the file's sections.
             new Key("output-dir", false, true, c -> null),
             new Key("overwrite", false, true, c -> null),
+            new Key("quiet", false, true, c -> null),
+            new Key("json", false, true, c -> null),
             // What fails a finished run for CI: a verdict on the run, not part of its configuration.
             new Key("max-error-rate", false, true, c -> null),
             new Key("fail-if", false, true, c -> null),
