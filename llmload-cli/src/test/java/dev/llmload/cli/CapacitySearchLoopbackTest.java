@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("loopback")
 @Tag("timing")
+@Tag("long")
 class CapacitySearchLoopbackTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
