@@ -3,6 +3,7 @@ package dev.llmload.compare;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.report.RunReport;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -42,26 +43,33 @@ public record Repeats(List<String> runs, double confidence, List<Metric> metrics
     public static Repeats of(List<String> runs, List<RunReport> reports) {
         List<Metric> metrics = new ArrayList<>();
         for (ComparedMetric metric : ComparedMetric.ALL) {
-            List<Double> values = reports.stream().map(r -> metric.value().apply(r.results())).toList();
-            double[] present = values.stream().filter(v -> v != null).mapToDouble(Double::doubleValue).toArray();
-            int n = present.length;
-            if (n < 2) {
-                metrics.add(new Metric(metric.key(), values, n == 1 ? present[0] : null, null, null, null, null, null));
-                continue;
-            }
-            double mean = java.util.Arrays.stream(present).average().orElseThrow();
-            double squares = 0;
-            for (double v : present) {
-                squares += (v - mean) * (v - mean);
-            }
-            double std = Math.sqrt(squares / (n - 1));
-            double t = t95(n - 1);
-            double half = t * std / Math.sqrt(n);
-            double predicted = t * std * Math.sqrt(1 + 1.0 / n);
-            metrics.add(new Metric(metric.key(), values, mean, std, mean - half, mean + half, mean - predicted,
-                    mean + predicted));
+            metrics.add(across(metric.key(), reports.stream().map(r -> metric.value().apply(r.results())).toList()));
         }
         return new Repeats(List.copyOf(runs), CONFIDENCE, List.copyOf(metrics));
+    }
+
+    /**
+     * One metric's statistics across runs, nulls (runs without it) left out. The prediction interval
+     * holds a further run with probability {@link #CONFIDENCE} when runs vary as independent draws of
+     * one normal distribution; with ~20 metrics per run, about one of a further run's values is
+     * expected outside its interval.
+     */
+    static Metric across(String key, List<Double> values) {
+        double[] present = values.stream().filter(v -> v != null).mapToDouble(Double::doubleValue).toArray();
+        int n = present.length;
+        if (n < 2) {
+            return new Metric(key, values, n == 1 ? present[0] : null, null, null, null, null, null);
+        }
+        double mean = Arrays.stream(present).average().orElseThrow();
+        double squares = 0;
+        for (double v : present) {
+            squares += (v - mean) * (v - mean);
+        }
+        double std = Math.sqrt(squares / (n - 1));
+        double t = t95(n - 1);
+        double half = t * std / Math.sqrt(n);
+        double predicted = t * std * Math.sqrt(1 + 1.0 / n);
+        return new Metric(key, values, mean, std, mean - half, mean + half, mean - predicted, mean + predicted);
     }
 
     /** The two-sided 95% quantile of Student's t; beyond 30 degrees of freedom by its expansion about the normal's. */
