@@ -193,10 +193,23 @@ class FaultInjectionTest {
                             log, linesBeforeKill + " journal lines");
                     Thread.sleep(random.nextInt(400));
                     sim.engine().pause(Duration.ofSeconds(60));
-                    // Once paused, the simulator finishes nothing more; give the client the time a
-                    // loaded machine needs to read what was already sent, then kill it.
+                    // Once paused, the simulator finishes nothing more, but tokens the engine emitted
+                    // just before are still on their way through the event loops and the ground-truth
+                    // writer: the two sets can be equal for a moment while both still grow. Wait until
+                    // the server's set has stood still for a second and the journal has caught up
+                    // with it, then kill.
                     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                    while (!finishedAtServer(truth).equals(succeededInJournal(runDir)) && System.nanoTime() < deadline) {
+                    Set<String> seen = finishedAtServer(truth);
+                    long stillSince = System.nanoTime();
+                    while (System.nanoTime() < deadline) {
+                        Set<String> now = finishedAtServer(truth);
+                        if (!now.equals(seen)) {
+                            seen = now;
+                            stillSince = System.nanoTime();
+                        } else if (System.nanoTime() - stillSince >= Duration.ofSeconds(1).toNanos()
+                                && now.equals(succeededInJournal(runDir))) {
+                            break;
+                        }
                         Thread.sleep(50);
                     }
                 } finally {
