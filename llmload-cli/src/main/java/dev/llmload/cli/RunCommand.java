@@ -228,7 +228,7 @@ public final class RunCommand implements Callable<Integer> {
     private Outcome execute(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict)
             throws Exception {
         Progress progress = new Progress(quiet ? new PrintWriter(Writer.nullWriter())
-                : spec.commandLine().getErr(), config.bounds().numRequests());
+                : spec.commandLine().getErr(), config.bounds().numRequests(), config.bounds().duration());
         BenchmarkRun run = new BenchmarkRun(config, target, apiKey,
                 commandLine("llmload run", options.typedArguments(spec)), VersionProvider.version(), progress::record);
         Signals signals = Signals.install(run::stop);

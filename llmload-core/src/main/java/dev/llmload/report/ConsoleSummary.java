@@ -3,6 +3,7 @@ package dev.llmload.report;
 import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.SteadyState;
 import dev.llmload.http.ServerText;
+import dev.llmload.metrics.Goodput;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.ServerView;
 import dev.llmload.note.Note;
@@ -52,6 +53,7 @@ public final class ConsoleSummary {
         if (r.outputTokenThroughput() != null && r.outputTokenThroughput() == 0 && r.inputTokenThroughput() != null) {
             line(out, "Input token throughput (tok/s):", number(r.inputTokenThroughput()));
         }
+        goodput(out, r.goodput());
         offeredVsAchieved(out, report.saturation());
         steadyState(out, r, report.steadyState());
         block(out, "Time to First Token", "TTFT", r.ttftMs());
@@ -91,6 +93,17 @@ public final class ConsoleSummary {
         }
         out.append("=".repeat(WIDTH)).append('\n');
         return out.toString();
+    }
+
+    /** What met the SLOs: only when SLOs were given. */
+    private static void goodput(StringBuilder out, Goodput g) {
+        if (g == null) {
+            return;
+        }
+        ruler(out, "Goodput (requests meeting the SLOs)", '-');
+        line(out, "Requests meeting the SLOs:", g.met() + " of " + g.attempted() + " (" + percent(g.metShare()) + ")");
+        line(out, "Request goodput (req/s):", number(g.requestGoodput()));
+        line(out, "Output token goodput (tok/s):", number(g.outputTokenGoodput()));
     }
 
     /** The load offered beside the load served: where a server that cannot keep up shows. */
