@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.analysis.Saturation;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.testsupport.RequiredTool;
 import java.io.IOException;
@@ -72,12 +73,40 @@ class HtmlReportBrowserTest {
     }
 
     @Test
-    void sweepPageDrawsLatencyAgainstThroughputWithMarkers() throws Exception {
-        Opened page = open("sweep.html", HtmlReport.forSweep(ReportFixtures.sweep(),
+    void sweepPageDrawsLatencyAndPerUserSpeedAgainstThroughputWithMarkersAndSaturatedRuns() throws Exception {
+        // The fixture's seven runs, the two heaviest marked saturated as an open loop would report them.
+        List<LabeledRun> runs = new ArrayList<>();
+        List<LabeledRun> sweep = ReportFixtures.sweep();
+        for (int i = 0; i < sweep.size(); i++) {
+            RunReport r = sweep.get(i).report();
+            runs.add(i < sweep.size() - 2 ? sweep.get(i) : new LabeledRun(sweep.get(i).label(), new RunReport(
+                    r.schemaVersion(), r.tool(), r.run(), r.model(), r.service(), r.hardware(), r.load(), r.data(),
+                    r.results(), r.telemetry(), r.efficiency(), r.notes(), r.config(), r.timeseries(), r.schedule(),
+                    r.client(), new Saturation(8.0, null, 120, 15.0, 8.0, 5.0, 30, 10, 0.1, 2.0, 20.0, 6.0, true),
+                    r.steadyState())));
+        }
+
+        Opened page = open("sweep.html", HtmlReport.forSweep(runs,
                 new SweepMarkers(Map.of("ttft", 400.0, "e2e", 5000.0), 6.5, 8.5)));
 
         page.assertClean();
-        assertThat(page.chartIds()).containsExactly("sweep-ttft", "sweep-tpot", "sweep-e2e");
+        assertThat(page.chartIds()).containsExactly("sweep-ttft", "sweep-tpot", "sweep-e2e", "sweep-speed");
+        for (String id : List.of("sweep-ttft", "sweep-tpot", "sweep-e2e")) {
+            assertThat(page.seriesPoints(id)).containsEntry("p50", 7).containsEntry("p99", 7).containsEntry("saturated", 2);
+        }
+        assertThat(page.seriesPoints("sweep-speed")).containsEntry("median user", 7).containsEntry("slowest 10%", 7)
+                .containsEntry("saturated", 2);
+        assertThat(page.drawn()).contains("Ringed: saturated runs");
+        assertThat(page.drawn().split(">YES</td>", -1)).as("saturated cells in the runs table").hasSize(3);
+    }
+
+    @Test
+    void aSweepWithoutSaturatedRunsDrawsNoRings() throws Exception {
+        Opened page = open("sweep-closed.html", HtmlReport.forSweep(ReportFixtures.sweep(), null));
+
+        page.assertClean();
+        assertThat(page.seriesPoints("sweep-speed")).containsOnlyKeys("median user", "slowest 10%");
+        assertThat(page.drawn()).doesNotContain("Ringed").doesNotContain(">YES</td>");
     }
 
     @Test
@@ -129,6 +158,23 @@ class HtmlReportBrowserTest {
                 assertThat(chart.get("painted").asInt()).as("series pixels in %s", chart).isPositive();
                 assertThat(chart.get("width").asInt()).as("width of %s", chart).isGreaterThan(0);
             }
+        }
+
+        /** The page as drawn, without its scripts' source. */
+        String drawn() {
+            return dom.replaceAll("(?s)<script[^>]*>.*?</script>", "");
+        }
+
+        /** Each series' label and how many of its values were drawn, in one chart. */
+        Map<String, Integer> seriesPoints(String id) {
+            Map<String, Integer> points = new java.util.LinkedHashMap<>();
+            for (JsonNode chart : check.get("charts")) {
+                if (chart.get("id").asText().equals(id)) {
+                    chart.get("series").forEach(s -> points.put(s.get("label").asText(), s.get("points").asInt()));
+                    return points;
+                }
+            }
+            throw new AssertionError("no chart " + id);
         }
 
         List<String> chartIds() {

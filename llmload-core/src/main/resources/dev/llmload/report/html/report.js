@@ -576,11 +576,11 @@
     setTitle('Sweep: latency against throughput', ['llmload sweep report', runs.length + ' runs',
       get(runs[0] || {}, 'report.model.name')]);
     var top = section('Runs', 'One row per run, in the order of the sweep.');
-    top.appendChild(table(['run', 'load', 'requests', 'error rate', 'req/s', 'output tok/s', 'TTFT p50', 'TTFT p99',
-      'TPOT p50', 'TPOT p99', 'E2E p50', 'E2E p99'], runs.map(function (r) {
+    top.appendChild(table(['run', 'load', 'requests', 'error rate', 'saturated', 'req/s', 'output tok/s', 'TTFT p50',
+      'TTFT p99', 'TPOT p50', 'TPOT p99', 'E2E p50', 'E2E p99'], runs.map(function (r) {
       var res = r.report.results || {};
       return [r.label, describeLoad(r.report.load), text(get(res, 'requests.attempted')), percent(res.error_rate),
-        num(res.request_throughput), num(res.output_token_throughput),
+        saturatedText(r), num(res.request_throughput), num(res.output_token_throughput),
         num(get(res, 'ttft_ms.p50')), num(get(res, 'ttft_ms.p99')), num(get(res, 'tpot_ms.p50')),
         num(get(res, 'tpot_ms.p99')), num(get(res, 'e2e_latency_ms.p50')), num(get(res, 'e2e_latency_ms.p99'))];
     }), 2));
@@ -588,6 +588,7 @@
     var points = runs.filter(function (r) { return get(r, 'report.results.request_throughput') !== null
       && get(r, 'report.results.request_throughput') !== undefined; })
       .sort(function (a, b) { return a.report.results.request_throughput - b.report.results.request_throughput; });
+    var anySaturated = points.some(isSaturated);
     var marks = [];
     if (markers.capacity_throughput !== null && markers.capacity_throughput !== undefined) {
       marks.push({x: markers.capacity_throughput, label: 'capacity', color: COLORS[2]});
@@ -596,7 +597,9 @@
       marks.push({x: markers.knee_throughput, label: 'knee', color: MARK});
     }
     var node = section('Latency against achieved throughput',
-      'p50 and p99 of each run, placed at the request throughput it achieved.'
+      'p50 and p99 of each run, placed at the request throughput it achieved (not the load offered).'
+      + (anySaturated ? ' Ringed: saturated runs, where the server fell behind the offered load and latencies'
+        + ' grew with the length of the run.' : '')
       + (marks.length ? ' Dashed: ' + marks.map(function (m) { return m.label + ' at ' + num(m.x) + ' req/s'; }).join(', ') + '.' : ''));
     var grid = el('div', 'grid three');
     node.appendChild(grid);
@@ -611,6 +614,10 @@
         series.push(line('SLO ' + num(slo) + ' ms', SLO, {dash: [8, 5], width: 1.5}));
         columns.push(x.map(function () { return slo; }));
       }
+      if (anySaturated) {
+        series.push(saturatedMarks());
+        columns.push(points.map(function (r) { return isSaturated(r) ? get(r.report.results, m[1] + '.p99') : null; }));
+      }
       chart(grid, 'sweep-' + m[0], m[2] + ' (ms)', null, {
         height: 300,
         plugins: [verticalMarkers(marks)],
@@ -619,6 +626,61 @@
         series: series
       }, columns);
     });
+    userSpeed(runs, anySaturated);
+  }
+
+  /**
+   * Per-user output speed (tokens/s after the first token, 1000 / TPOT) against the output
+   * throughput the server achieved: what each user gets as the server serves more. 1000 / TPOT
+   * p50 is the median user's speed and 1000 / TPOT p90 the speed the slowest tenth stay below,
+   * since a percentile of TPOT is the same percentile, reversed, of its reciprocal.
+   */
+  function userSpeed(runs, anySaturated) {
+    var points = runs.filter(function (r) {
+      return isFinite(get(r, 'report.results.output_token_throughput')) && get(r, 'report.results.tpot_ms.p50') > 0;
+    }).sort(function (a, b) { return a.report.results.output_token_throughput - b.report.results.output_token_throughput; });
+    if (points.length === 0) return;
+    function speed(r, p) {
+      var tpot = get(r.report.results, 'tpot_ms.' + p);
+      return tpot > 0 ? 1000 / tpot : null;
+    }
+    var node = section('Per-user output speed against output throughput',
+      'Tokens per second each user receives after the first token (1000 / TPOT), placed at the output tokens'
+      + ' per second the server achieved: the median user (1000 / TPOT p50) and the slowest tenth'
+      + ' (1000 / TPOT p90).' + (anySaturated ? ' Ringed: saturated runs.' : ''));
+    var grid = el('div', 'grid');
+    node.appendChild(grid);
+    var series = [{label: 'output tok/s', value: function (u, v) { return num(v); }},
+      line('median user', COLORS[0], {points: {show: true, size: 6}}),
+      line('slowest 10%', COLORS[1], {points: {show: true, size: 6}})];
+    var columns = [points.map(function (r) { return r.report.results.output_token_throughput; }),
+      points.map(function (r) { return speed(r, 'p50'); }), points.map(function (r) { return speed(r, 'p90'); })];
+    if (anySaturated) {
+      series.push(saturatedMarks());
+      columns.push(points.map(function (r) { return isSaturated(r) ? speed(r, 'p50') : null; }));
+    }
+    chart(grid, 'sweep-speed', 'Per-user output speed (tok/s)', null, {
+      height: 300,
+      scales: {x: {time: false}, y: {range: fromZero}},
+      axes: [axis('achieved output tokens/s'), axis('tok/s per user')],
+      series: series
+    }, columns);
+  }
+
+  function isSaturated(r) {
+    return get(r, 'report.saturation.saturated') === true;
+  }
+
+  /** Closed loops cannot fall behind an offered rate: no verdict there. */
+  function saturatedText(r) {
+    var saturated = get(r, 'report.saturation.saturated');
+    return saturated === true ? 'YES' : saturated === false ? 'no' : '–';
+  }
+
+  /** A ring around each saturated run's point, no line. */
+  function saturatedMarks() {
+    return {label: 'saturated', stroke: SLO, width: 2, paths: function () { return null; },
+      points: {show: true, size: 14, width: 2, fill: 'rgba(0,0,0,0)'}};
   }
 
   // ---- comparison page ----
@@ -704,7 +766,12 @@
     } catch (e) {
       window.llmloadCheck.errors.push('inspect ' + c.id + ': ' + e.message);
     }
-    return {id: c.id, title: c.title, points: points, painted: painted, width: u.width};
+    var series = [];
+    for (var k = 1; k < u.data.length; k++) {
+      series.push({label: u.series[k].label,
+        points: u.data[k].filter(function (v) { return v !== null && v !== undefined; }).length});
+    }
+    return {id: c.id, title: c.title, points: points, painted: painted, width: u.width, series: series};
   }
 
   function rgb(color) {
