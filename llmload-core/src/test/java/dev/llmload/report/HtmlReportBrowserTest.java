@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.analysis.Saturation;
+import dev.llmload.metrics.RequestMetrics;
+import dev.llmload.metrics.RunResults;
+import dev.llmload.metrics.Slo;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.testsupport.RequiredTool;
 import java.io.IOException;
@@ -45,7 +48,8 @@ class HtmlReportBrowserTest {
         List<RequestRecord> records = ReportFixtures.records(200, 16, 1);
         RunReport plain = ReportFixtures.report(ReportFixtures.HOSTILE, 16, records);
         RunReport report = new RunReport(plain.schemaVersion(), plain.tool(), plain.run(), plain.model(),
-                plain.service(), plain.hardware(), plain.load(), plain.data(), plain.results(), plain.telemetry(),
+                plain.service(), plain.hardware(), plain.load(), plain.data(),
+                RunResults.compute(records, new Slo(400.0, 30.0, null)), plain.telemetry(),
                 new Efficiency(2.49, "USD", 1, 0.4321, 0.1234, 700.0, 90.0, 1.25), plain.notes(), plain.config(),
                 plain.timeseries(), plain.schedule(), plain.client(), plain.saturation(), plain.steadyState());
 
@@ -60,6 +64,17 @@ class HtmlReportBrowserTest {
         assertThat(page.check.get("heading").asText()).isEqualTo(ReportFixtures.HOSTILE);
         assertThat(page.check.get("title").asText()).startsWith(ReportFixtures.HOSTILE);
         assertThat(page.dom).contains("cost per 1M output tokens (USD)", "0.43", "energy per output token (J)");
+
+        // Goodput as tiles and a table, its share counted here from the records themselves.
+        long measured = records.stream().filter(r -> !r.warmup()).count();
+        long met = records.stream().filter(r -> !r.warmup() && r.succeeded()).map(RequestMetrics::of)
+                .filter(m -> m.ttftMs() != null && m.ttftMs() <= 400 && (m.tpotMs() == null || m.tpotMs() <= 30)).count();
+        String drawn = page.drawn();
+        assertThat(drawn).contains("goodput: requests meeting the SLO", "Goodput (requests meeting every SLO limit)",
+                "TTFT ≤ 400.0 ms, TPOT ≤ 30.00 ms", met + " / " + measured + " (");
+        assertThat(drawn).doesNotContain("\"met_share\"");
+        // Notes come right after the summary, before any chart.
+        assertThat(drawn.indexOf(">Notes<")).isPositive().isLessThan(drawn.indexOf(">Latency distributions<"));
     }
 
     @Test

@@ -307,6 +307,7 @@
       ['TTFT p50 / p99 (ms)', num(get(results, 'ttft_ms.p50')) + ' / ' + num(get(results, 'ttft_ms.p99'))],
       ['TPOT p50 / p99 (ms)', num(get(results, 'tpot_ms.p50')) + ' / ' + num(get(results, 'tpot_ms.p99'))],
       ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))]]
+      .concat(goodputTiles(results.goodput))
       .concat(efficiencyTiles(report.efficiency))
       .concat(report.saturation && report.saturation.saturated !== null && report.saturation.saturated !== undefined
         ? [[report.saturation.saturated ? 'SATURATED: achieved / scheduled req/s' : 'achieved / scheduled req/s',
@@ -315,6 +316,8 @@
     top.appendChild(el('p', 'caption', [describeLoad(report.load) + '; ' + text(get(report, 'data.source'))
       + ' data; warm-up excluded.']));
     top.appendChild(recordTables(report));
+    // Notes first after the summary: they say which numbers below not to trust, and why.
+    notesSection(report.notes);
 
     var measured = [];
     for (var i = 0; i < requests.sent_s.length; i++) {
@@ -345,9 +348,10 @@
       ['timeout rate', percent(results.timeout_rate)], ['duration (s)', num(results.duration_s)],
       ['request throughput (req/s)', num(results.request_throughput)],
       ['output token throughput (tokens/s)', num(results.output_token_throughput)],
-      ['total token throughput (tokens/s)', num(results.total_token_throughput)]]
-      .concat(results.goodput !== undefined && results.goodput !== null
-        ? [['goodput', typeof results.goodput === 'object' ? JSON.stringify(results.goodput) : num(results.goodput)]] : [])));
+      ['total token throughput (tokens/s)', num(results.total_token_throughput)]]));
+    if (results.goodput) {
+      res.appendChild(goodputTable(results.goodput));
+    }
     res.appendChild(summaryTable(results));
     var sat = report.saturation;
     if (sat) {
@@ -393,7 +397,26 @@
           {node: el('div', null, (e.samples || []).map(function (s) { return el('div', 'sample', [s]); }))}];
       })));
     }
-    notesSection(report.notes);
+  }
+
+  /** With SLOs: the share of requests that met every limit, and the throughput they make up. */
+  function goodputTiles(g) {
+    if (!g) return [];
+    return [['goodput: requests meeting the SLO', percent(g.met_share), g.met < g.attempted],
+      ['goodput (req/s)', num(g.request_goodput)],
+      ['goodput (output tok/s)', num(g.output_token_goodput)]];
+  }
+
+  function goodputTable(g) {
+    var slo = g.slo || {};
+    var limits = [['TTFT', slo.ttft_ms], ['TPOT', slo.tpot_ms], ['E2E', slo.e2e_ms]]
+      .filter(function (l) { return l[1] !== null && l[1] !== undefined; })
+      .map(function (l) { return l[0] + ' ≤ ' + num(l[1]) + ' ms'; });
+    return keyValues('Goodput (requests meeting every SLO limit)', [
+      ['limits', limits.join(', ') || '–'],
+      ['requests meeting them / attempted', text(g.met) + ' / ' + text(g.attempted) + ' (' + percent(g.met_share) + ')'],
+      ['request goodput (req/s)', num(g.request_goodput)],
+      ['output token goodput (tokens/s)', num(g.output_token_goodput)]]);
   }
 
   function notesSection(notes) {
@@ -714,6 +737,11 @@
     });
     top.appendChild(table(['metric'].concat(runs.map(function (r) { return r.label; })), rows, 1));
 
+    var notes = [];
+    runs.forEach(function (r) {
+      (r.report.notes || []).forEach(function (n) { notes.push({kind: r.label + ': ' + n.kind, message: n.message}); });
+    });
+    notesSection(notes);
     var dist = section('Latency distributions', 'Percentile spectra of each run\u2019s successful measured requests.');
     var grid = el('div', 'grid');
     dist.appendChild(grid);
@@ -722,11 +750,6 @@
         return {label: r.label, spectrum: r.spectra[m[0]]};
       }));
     });
-    var notes = [];
-    runs.forEach(function (r) {
-      (r.report.notes || []).forEach(function (n) { notes.push({kind: r.label + ': ' + n.kind, message: n.message}); });
-    });
-    notesSection(notes);
   }
 
   // ---- page ----
