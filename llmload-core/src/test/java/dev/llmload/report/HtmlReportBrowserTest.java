@@ -61,6 +61,9 @@ class HtmlReportBrowserTest {
                 "time-ttft", "time-e2e", "time-throughput", "time-inflight",
                 "hist-isl", "hist-osl", "scatter-ttft-isl",
                 "telemetry-0", "telemetry-1", "telemetry-2", "client-lag", "client-cpu");
+        assertThat(page.chartTitles()).containsEntry("telemetry-0", "KV cache in use (share, 0–1)")
+                .containsEntry("telemetry-1", "Requests waiting at the server (requests)")
+                .containsEntry("telemetry-2", "GPU utilisation, mean over GPUs (%)");
         assertThat(page.check.get("heading").asText()).isEqualTo(ReportFixtures.HOSTILE);
         assertThat(page.check.get("title").asText()).startsWith(ReportFixtures.HOSTILE);
         assertThat(page.dom).contains("cost per 1M output tokens (USD)", "0.43", "energy per output token (J)");
@@ -190,6 +193,12 @@ class HtmlReportBrowserTest {
                 }
             }
             throw new AssertionError("no chart " + id);
+        }
+
+        Map<String, String> chartTitles() {
+            Map<String, String> titles = new java.util.LinkedHashMap<>();
+            check.get("charts").forEach(chart -> titles.put(chart.get("id").asText(), chart.get("title").asText()));
+            return titles;
         }
 
         List<String> chartIds() {

@@ -7,6 +7,14 @@
   var COLORS = ['#2a62c9', '#d9480f', '#2b8a3e', '#7048e8', '#c2255c', '#0b7285', '#e67700', '#5c940d'];
   var MARK = '#868e96';
   var SLO = '#b3261e';
+  /** Titles and units of the server telemetry columns (timeseries.csv's names); others keep their own name. */
+  var TELEMETRY = {
+    kv_cache_usage: ['KV cache in use', 'share, 0\u20131'],
+    server_requests_running: ['Requests running at the server', 'requests'],
+    server_requests_waiting: ['Requests waiting at the server', 'requests'],
+    gpu_util: ['GPU utilisation, mean over GPUs', '%'],
+    gpu_mem_used_gib: ['GPU memory in use, all GPUs', 'GiB']
+  };
   var LATENCIES = [
     ['ttft_ms', 'TTFT', 'ms'], ['itl_ms', 'ITL', 'ms'], ['tpot_ms', 'TPOT', 'ms'], ['e2e_latency_ms', 'E2E latency', 'ms']];
   var SUMMARIES = [
@@ -583,11 +591,12 @@
     node.appendChild(grid);
     names.forEach(function (name, k) {
       var series = telemetry[name];
-      chart(grid, 'telemetry-' + k, name, null, {
+      var known = TELEMETRY[name] || [name, null];
+      chart(grid, 'telemetry-' + k, known[0] + (known[1] ? ' (' + known[1] + ')' : ''), null, {
         height: 180,
         scales: {x: {time: false}, y: {range: fromZero}},
-        axes: [axis('time (s)'), axis(null)],
-        series: [{label: 's'}, line(name, COLORS[(k + 5) % COLORS.length])]
+        axes: [axis('time (s)'), axis(known[1])],
+        series: [{label: 's'}, line(known[0], COLORS[(k + 5) % COLORS.length])]
       }, [series.map(function (v, i) { return i; }), series]);
     });
   }
