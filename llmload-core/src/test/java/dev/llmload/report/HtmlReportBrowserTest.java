@@ -58,7 +58,7 @@ class HtmlReportBrowserTest {
         page.assertClean();
         assertThat(page.chartIds()).containsExactly(
                 "spectrum-ttft_ms", "spectrum-itl_ms", "spectrum-tpot_ms", "spectrum-e2e_latency_ms",
-                "time-ttft", "time-e2e", "time-throughput", "time-inflight",
+                "time-ttft", "time-e2e", "time-throughput", "time-itl", "time-rate", "time-inflight", "time-queue",
                 "hist-isl", "hist-osl", "scatter-ttft-isl",
                 "telemetry-0", "telemetry-1", "telemetry-2", "client-lag", "client-cpu");
         assertThat(page.chartTitles()).containsEntry("telemetry-0", "KV cache in use (share, 0–1)")
@@ -87,7 +87,7 @@ class HtmlReportBrowserTest {
         Opened page = open("plain.html", HtmlReport.forRun(ReportFixtures.report("qwen", 8, records), records));
 
         page.assertClean();
-        assertThat(page.chartIds()).hasSize(13).noneMatch(id -> id.startsWith("telemetry"));
+        assertThat(page.chartIds()).hasSize(16).noneMatch(id -> id.startsWith("telemetry"));
     }
 
     @Test

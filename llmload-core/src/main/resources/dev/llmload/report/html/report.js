@@ -342,7 +342,7 @@
       spectrumChart(grid, 'spectrum-' + m[0], m[1], m[2], [{label: m[1], spectrum: data.spectra[m[0]]}]);
     });
 
-    timeCharts(requests, measured, succeeded);
+    timeCharts(requests, measured, succeeded, report);
     shapeCharts(requests, succeeded);
     telemetryCharts(data.telemetry || {});
     clientCost(report.client);
@@ -442,7 +442,7 @@
     return out;
   }
 
-  function timeCharts(requests, measured, succeeded) {
+  function timeCharts(requests, measured, succeeded, report) {
     // A large run's page holds every k-th request (k = requests.every): each stands for k.
     var w = requests.every || 1;
     var node = section('Over time', 'Per second from the start of the run, measured requests. '
@@ -461,10 +461,13 @@
 
     var ttftBuckets = x.map(function () { return []; }), e2eBuckets = x.map(function () { return []; });
     var tokens = perSecond(seconds), done = perSecond(seconds), failed = perSecond(seconds), inFlight = perSecond(seconds);
+    var sentPerS = perSecond(seconds), queueBuckets = x.map(function () { return []; });
     function bucket(t) { return Math.min(seconds - 1, Math.max(0, Math.floor(t) - first)); }
     measured.forEach(function (i) {
       var sent = requests.sent_s[i], ended = requests.end_s[i];
       (requests.succeeded[i] ? done : failed)[bucket(ended)] += w;
+      sentPerS[bucket(sent)] += w;
+      queueBuckets[bucket(sent)].push(requests.queue_ms[i]);
       // Time-weighted: the mean number of requests in flight during each second.
       for (var b = bucket(sent); b <= bucket(ended); b++) {
         var lo = Math.max(sent, first + b), hi = Math.min(ended, first + b + 1);
@@ -512,11 +515,50 @@
       series: [{label: 's'}, line('output tokens/s', COLORS[0], {scale: 'tok'}),
         line('finished/s', COLORS[2], {scale: 'req'}), line('failed/s', COLORS[1], {scale: 'req'})]
     }, [x, tokens.map(function (v) { return Math.round(v * 10) / 10; }), done, failed]);
+    itlChart(grid, report.timeseries, timeAxis);
+    // The offered rate is the open loop's target; a closed loop offers its concurrency instead.
+    var offered = get(report, 'load.mode') === 'open' ? get(report, 'load.request_rate') : null;
+    var rateSeries = [{label: 's'}, line('sent/s', COLORS[0], {points: {show: true, size: 3}})];
+    var rateColumns = [x, sentPerS];
+    if (offered !== null && offered !== undefined && isFinite(offered)) {
+      rateSeries.push(line('offered ' + num(offered) + '/s', MARK, {dash: [8, 5], width: 1.5}));
+      rateColumns.push(x.map(function () { return offered; }));
+    }
+    chart(grid, 'time-rate', 'Request rate: offered and sent',
+      'Requests sent in each second' + (rateColumns.length > 2 ? ', beside the rate offered.'
+        : '; a closed loop offers its concurrency, not a rate.'), {
+        scales: {x: {time: false}, y: {range: fromZero}},
+        axes: [timeAxis, axis('requests/s')],
+        series: rateSeries
+      }, rateColumns);
     chart(grid, 'time-inflight', 'Requests in flight', 'Mean over each second.', {
       scales: {x: {time: false}, y: {range: fromZero}},
       axes: [timeAxis, axis('requests')],
       series: [{label: 's'}, line('in flight', COLORS[3], {fill: 'rgba(112,72,232,0.12)'})]
     }, [x, inFlight.map(function (v) { return Math.round(v * 100) / 100; })]);
+    chart(grid, 'time-queue', 'Client queue time per second',
+      'p50 and p99, by the second the request was sent, of the time from its intended send to its send: waiting at'
+      + ' the concurrency gate or behind the schedule. The server’s own queue shows under Server telemetry.', {
+        scales: {x: {time: false}, y: {range: fromZero}},
+        axes: [timeAxis, axis('ms')],
+        series: [{label: 's'}, line('p50', COLORS[0], {points: {show: true, size: 3}}),
+          line('p99', COLORS[1], {points: {show: true, size: 3}})]
+      }, [x, pct(queueBuckets, 50), pct(queueBuckets, 99)]);
+  }
+
+  /** Inter-token gaps per second, exact, from report.json's time series (every token event, not the page's sample). */
+  function itlChart(grid, series, timeAxis) {
+    var rows = (series && series.seconds) || [];
+    if (!rows.some(function (r) { return r.itl_p50_ms !== null && r.itl_p50_ms !== undefined; })) return;
+    var origin = (series.start_nanos || 0) / 1e9;
+    chart(grid, 'time-itl', 'ITL per second', 'p50 and p99 of the gaps between token events of the successful'
+      + ' requests that ended in each second.', {
+        scales: {x: {time: false}, y: {range: fromZero}},
+        axes: [timeAxis, axis('ms')],
+        series: [{label: 's'}, line('p50', COLORS[0], {points: {show: true, size: 3}}),
+          line('p99', COLORS[1], {points: {show: true, size: 3}})]
+      }, [rows.map(function (r) { return origin + r.second; }), rows.map(function (r) { return r.itl_p50_ms; }),
+        rows.map(function (r) { return r.itl_p99_ms; })]);
   }
 
   function shapeCharts(requests, succeeded) {
