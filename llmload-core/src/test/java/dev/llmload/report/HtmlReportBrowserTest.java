@@ -104,8 +104,14 @@ class HtmlReportBrowserTest {
                     r.steadyState())));
         }
 
+        Map<String, SweepMarkers.PointLabel> labels = new java.util.LinkedHashMap<>();
+        for (LabeledRun run : runs) {
+            boolean last = run == runs.getLast();
+            labels.put(run.label(), new SweepMarkers.PointLabel(last ? "recheck" : "point", !last,
+                    last ? List.of("saturation: achieved 5.0 of 8.0 req/s", "p99_ttft 583.8 > 400") : List.of()));
+        }
         Opened page = open("sweep.html", HtmlReport.forSweep(runs,
-                new SweepMarkers(Map.of("ttft", 400.0, "e2e", 5000.0), 6.5, 8.5)));
+                new SweepMarkers(Map.of("ttft", 400.0, "e2e", 5000.0), 6.5, 7.0, "rate", 8.5, labels)));
 
         page.assertClean();
         assertThat(page.chartIds()).containsExactly("sweep-ttft", "sweep-tpot", "sweep-e2e", "sweep-speed");
@@ -114,7 +120,10 @@ class HtmlReportBrowserTest {
         }
         assertThat(page.seriesPoints("sweep-speed")).containsEntry("median user", 7).containsEntry("slowest 10%", 7)
                 .containsEntry("saturated", 2);
-        assertThat(page.drawn()).contains("Ringed: saturated runs");
+        assertThat(page.drawn()).contains("Ringed: saturated runs")
+                .contains("<td>recheck</td>", "FAIL: saturation: achieved 5.0 of 8.0 req/s; p99_ttft 583.8 &gt; 400")
+                .contains("capacity (offered req/s)", "The capacity is the offered rate 7.000 req/s");
+        assertThat(page.drawn().split(">pass</td>", -1)).as("points that met the SLO").hasSize(7);
         assertThat(page.drawn().split(">YES</td>", -1)).as("saturated cells in the runs table").hasSize(3);
     }
 

@@ -30,7 +30,7 @@ class ReportScreenshots {
                 ReportFixtures.report("meta-llama/Llama-3.1-8B-Instruct", 16, records), records,
                 ReportFixtures.telemetry(records)));
         shoot(chromium, out, "sweep-report", HtmlReport.forSweep(ReportFixtures.sweep(),
-                new SweepMarkers(Map.of("ttft", 400.0, "tpot", 25.0), 6.5, 8.5)));
+                new SweepMarkers(Map.of("ttft", 400.0, "tpot", 25.0), 6.521, 16.0, "concurrency", 8.5, Map.of())));
         List<RequestRecord> baseline = ReportFixtures.records(200, 8, 3);
         List<RequestRecord> candidate = ReportFixtures.records(200, 32, 4);
         shoot(chromium, out, "comparison-report", HtmlReport.forComparison(List.of(

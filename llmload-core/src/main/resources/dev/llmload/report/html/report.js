@@ -649,15 +649,23 @@
     var runs = data.runs, markers = data.markers || {};
     setTitle('Sweep: latency against throughput', ['llmload sweep report', runs.length + ' runs',
       get(runs[0] || {}, 'report.model.name')]);
-    var top = section('Runs', 'One row per run, in the order of the sweep.');
-    top.appendChild(table(['run', 'load', 'requests', 'error rate', 'saturated', 'req/s', 'output tok/s', 'TTFT p50',
-      'TTFT p99', 'TPOT p50', 'TPOT p99', 'E2E p50', 'E2E p99'], runs.map(function (r) {
-      var res = r.report.results || {};
-      return [r.label, describeLoad(r.report.load), text(get(res, 'requests.attempted')), percent(res.error_rate),
+    var labels = markers.points || {};
+    var top = section('Runs', 'One row per run, in the order of the sweep, with its role and its verdict'
+      + ' against the SLO (failed: what it missed, saturation first).');
+    if (markers.capacity_load !== null && markers.capacity_load !== undefined) {
+      tiles(top, [['capacity (offered ' + (markers.axis === 'concurrency' ? 'concurrency' : 'req/s') + ')',
+        num(markers.capacity_load)], ['achieved there (req/s)', num(markers.capacity_throughput)]]);
+    }
+    top.appendChild(table(['run', 'role', 'load', 'SLO', 'requests', 'error rate', 'saturated', 'req/s', 'output tok/s',
+      'TTFT p50', 'TTFT p99', 'ITL p50', 'ITL p99', 'TPOT p50', 'TPOT p99', 'E2E p50', 'E2E p99'], runs.map(function (r) {
+      var res = r.report.results || {}, label = labels[r.label] || {};
+      return [r.label, text(label.role), describeLoad(r.report.load), verdictText(label),
+        text(get(res, 'requests.attempted')), percent(res.error_rate),
         saturatedText(r), num(res.request_throughput), num(res.output_token_throughput),
-        num(get(res, 'ttft_ms.p50')), num(get(res, 'ttft_ms.p99')), num(get(res, 'tpot_ms.p50')),
+        num(get(res, 'ttft_ms.p50')), num(get(res, 'ttft_ms.p99')), num(get(res, 'itl_ms.p50')),
+        num(get(res, 'itl_ms.p99')), num(get(res, 'tpot_ms.p50')),
         num(get(res, 'tpot_ms.p99')), num(get(res, 'e2e_latency_ms.p50')), num(get(res, 'e2e_latency_ms.p99'))];
-    }), 2));
+    }), 4));
 
     var points = runs.filter(function (r) { return get(r, 'report.results.request_throughput') !== null
       && get(r, 'report.results.request_throughput') !== undefined; })
@@ -666,6 +674,7 @@
     var marks = [];
     if (markers.capacity_throughput !== null && markers.capacity_throughput !== undefined) {
       marks.push({x: markers.capacity_throughput, label: 'capacity', color: COLORS[2]});
+
     }
     if (markers.knee_throughput !== null && markers.knee_throughput !== undefined) {
       marks.push({x: markers.knee_throughput, label: 'knee', color: MARK});
@@ -674,7 +683,11 @@
       'p50 and p99 of each run, placed at the request throughput it achieved (not the load offered).'
       + (anySaturated ? ' Ringed: saturated runs, where the server fell behind the offered load and latencies'
         + ' grew with the length of the run.' : '')
-      + (marks.length ? ' Dashed: ' + marks.map(function (m) { return m.label + ' at ' + num(m.x) + ' req/s'; }).join(', ') + '.' : ''));
+      + (marks.length ? ' Dashed: ' + marks.map(function (m) { return m.label + ' at ' + num(m.x) + ' req/s'; }).join(', ') + '.' : '')
+      + (markers.capacity_load !== null && markers.capacity_load !== undefined ? ' The capacity is the offered '
+        + (markers.axis === 'concurrency' ? 'concurrency ' + num(markers.capacity_load)
+          : 'rate ' + num(markers.capacity_load) + ' req/s') + ' (as in sweep.json and the console); the line stands'
+        + ' at the request throughput its run achieved.' : ''));
     var grid = el('div', 'grid three');
     node.appendChild(grid);
     var x = points.map(function (r) { return r.report.results.request_throughput; });
@@ -739,6 +752,13 @@
       axes: [axis('achieved output tokens/s'), axis('tok/s per user')],
       series: series
     }, columns);
+  }
+
+  function verdictText(label) {
+    if (label.meets_slo === true) return 'pass';
+    if (label.meets_slo === false) return 'FAIL' + (label.violations && label.violations.length
+      ? ': ' + label.violations.join('; ') : '');
+    return '–';
   }
 
   function isSaturated(r) {
