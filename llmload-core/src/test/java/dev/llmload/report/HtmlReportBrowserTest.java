@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.analysis.Saturation;
+import dev.llmload.compare.Comparison;
+import dev.llmload.compare.FailIf;
 import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
@@ -147,6 +149,33 @@ class HtmlReportBrowserTest {
         page.assertClean();
         assertThat(page.chartIds()).containsExactly(
                 "compare-ttft_ms", "compare-itl_ms", "compare-tpot_ms", "compare-e2e_latency_ms");
+    }
+
+    @Test
+    void comparisonPageShowsTheDifferencesIntervalsAndVerdictTheConsolePrints() throws Exception {
+        List<RequestRecord> first = ReportFixtures.records(200, 8, 3);
+        List<RequestRecord> second = ReportFixtures.records(200, 32, 4);
+        RunDirectory baseline = new RunDirectory("c8", Path.of("c8"), ReportFixtures.report("llama", 8, first), first);
+        RunDirectory candidate = new RunDirectory("c32", Path.of("c32"), ReportFixtures.report("llama", 32, second),
+                second);
+        Comparison comparison = Comparison.of(List.of(List.of(baseline), List.of(candidate)),
+                new Comparison.Settings(200, 0.95, 1), FailIf.parse("mean_ttft:+5%"));
+        assertThat(comparison.regressions()).as("concurrency 32 is slower to the first token").isNotEmpty();
+
+        Opened page = open("compare-verdict.html", HtmlReport.forComparison(List.of(
+                new LabeledRun("c8", baseline.report(), first), new LabeledRun("c32", candidate.report(), second)),
+                ReportFiles.JSON.valueToTree(comparison)));
+
+        page.assertClean();
+        String drawn = page.drawn();
+        assertThat(drawn).contains(">Differences<", "c32  vs  c8 (baseline)", "REGRESSION (--fail-if mean_ttft:+5%)",
+                comparison.regressions().getFirst().replace("<", "&lt;").replace(">", "&gt;"), "95% CI of the difference");
+        // Every metric of the pair has its row, with the interval as the console writes it.
+        Comparison.Difference ttft = comparison.pairs().getFirst().metrics().stream()
+                .filter(d -> d.metric().equals("mean_ttft")).findFirst().orElseThrow();
+        assertThat(drawn).contains("<td>mean_ttft</td>");
+        assertThat(ttft.significant()).isTrue();
+        assertThat(drawn.indexOf(">Differences<")).isLessThan(drawn.indexOf(">Notes<"));
     }
 
     private Opened open(String name, String html) throws IOException, InterruptedException {

@@ -808,6 +808,7 @@
     });
     top.appendChild(table(['metric'].concat(runs.map(function (r) { return r.label; })), rows, 1));
 
+    if (data.comparison) differences(data.comparison);
     var notes = [];
     runs.forEach(function (r) {
       (r.report.notes || []).forEach(function (n) { notes.push({kind: r.label + ': ' + n.kind, message: n.message}); });
@@ -820,6 +821,39 @@
       spectrumChart(grid, 'compare-' + m[0], m[1], m[2], runs.map(function (r) {
         return {label: r.label, spectrum: r.spectra[m[0]]};
       }));
+    });
+  }
+
+  /** What llmload compare printed: the verdict first, then each pair's differences with their intervals. */
+  function differences(c) {
+    var ci = num(c.confidence * 100, 0) + '% CI of the difference';
+    var node = section('Differences', 'Each run against its baseline. * significant: the ' + ci + ' excludes 0 ('
+      + text(c.resamples) + ' bootstrap resamples, seed ' + text(c.seed) + '); never for a percentile on fewer samples'
+      + ' than it needs (p90: 10, p99: 100), marked few samples. The interval covers sampling and how each run varied'
+      + ' over its course, not a shift that lasted a whole run: repeat runs to see that.');
+    var failIf = c.fail_if || [], regressions = c.regressions || [];
+    if (failIf.length) {
+      tiles(node, [[regressions.length ? 'REGRESSION (--fail-if ' + failIf.join(',') + ')'
+        : 'no threshold crossed (--fail-if ' + failIf.join(',') + ')',
+        regressions.length ? regressions.length + ' crossed' : 'pass', regressions.length > 0]]);
+      if (regressions.length) {
+        node.appendChild(el('ul', null, regressions.map(function (r) { return el('li', 'regression', [r]); })));
+      }
+    }
+    if ((c.mismatches || []).length) {
+      node.appendChild(el('p', 'caption', ['Not like for like (compared anyway): ' + c.mismatches.join('; ')]));
+    }
+    (c.pairs || []).forEach(function (pair) {
+      node.appendChild(el('h3', null, [pair.run + '  vs  ' + pair.baseline + ' (baseline)']));
+      node.appendChild(table(['metric', 'baseline', 'run', 'difference', 'difference %', ci, 'significant'],
+        pair.metrics.map(function (d) {
+          var interval = d.ci_low === null || d.ci_low === undefined ? '–'
+            : '[' + num(d.ci_low) + ', ' + num(d.ci_high) + ']';
+          var relative = d.relative_difference === null || d.relative_difference === undefined ? '–'
+            : (d.relative_difference > 0 ? '+' : '') + num(d.relative_difference * 100, 1) + ' %';
+          return [d.metric, num(d.baseline), num(d.value), num(d.difference), relative, interval,
+            d.significant ? '*' : d.few_samples ? 'few samples' : ''];
+        }), 1));
     });
   }
 
