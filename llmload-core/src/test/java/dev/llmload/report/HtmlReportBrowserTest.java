@@ -130,6 +130,26 @@ class HtmlReportBrowserTest {
     }
 
     @Test
+    void percentilesOnTooFewSamplesAreMarkedOnTheSweepAndComparisonPages() throws Exception {
+        // 50 requests: p99 of TTFT, TPOT and E2E rests on fewer than 100 samples; ITL has thousands of gaps.
+        List<RequestRecord> few = ReportFixtures.records(50, 2, 9);
+        List<RequestRecord> many = ReportFixtures.records(200, 2, 10);
+        RunReport brief = ReportFixtures.report("m", 2, few);
+        assertThat(brief.results().ttftMs().lowConfidence()).contains("p99");
+        List<LabeledRun> runs = List.of(new LabeledRun("short", brief), new LabeledRun("long",
+                ReportFixtures.report("m", 2, many)));
+
+        Opened sweep = open("sweep-few.html", HtmlReport.forSweep(runs, null));
+        Opened compare = open("compare-few.html", HtmlReport.forComparison(runs));
+
+        sweep.assertClean();
+        compare.assertClean();
+        assertThat(sweep.drawn().split("class=\"num low\"", -1)).as("TTFT, TPOT, E2E p99 of the short run").hasSize(4);
+        assertThat(compare.drawn().split("class=\"num low\"", -1)).as("TTFT, TTFC, TPOT, E2E p99 of the short run")
+                .hasSizeGreaterThanOrEqualTo(4);
+    }
+
+    @Test
     void aSweepWithoutSaturatedRunsDrawsNoRings() throws Exception {
         Opened page = open("sweep-closed.html", HtmlReport.forSweep(ReportFixtures.sweep(), null));
 

@@ -244,6 +244,12 @@
     });
   }
 
+  /** A percentile's table cell, marked (*) where report.json lists it as resting on too few samples. */
+  function pcell(results, family, p) {
+    var s = (results || {})[family] || {};
+    return {value: num(s[p]), low: (s.low_confidence || []).indexOf(p) >= 0};
+  }
+
   function summaryTable(results) {
     return table(['metric', 'count', 'mean', 'std', 'min'].concat(PERCENTILES.map(function (p) { return p[1]; }), ['max']),
       summaryRows(results, SUMMARIES), 1);
@@ -651,7 +657,8 @@
       get(runs[0] || {}, 'report.model.name')]);
     var labels = markers.points || {};
     var top = section('Runs', 'One row per run, in the order of the sweep, with its role and its verdict'
-      + ' against the SLO (failed: what it missed, saturation first).');
+      + ' against the SLO (failed: what it missed, saturation first). * marks a percentile resting on too few'
+      + ' samples to be trusted.');
     if (markers.capacity_load !== null && markers.capacity_load !== undefined) {
       tiles(top, [['capacity (offered ' + (markers.axis === 'concurrency' ? 'concurrency' : 'req/s') + ')',
         num(markers.capacity_load)], ['achieved there (req/s)', num(markers.capacity_throughput)]]);
@@ -662,9 +669,9 @@
       return [r.label, text(label.role), describeLoad(r.report.load), verdictText(label),
         text(get(res, 'requests.attempted')), percent(res.error_rate),
         saturatedText(r), num(res.request_throughput), num(res.output_token_throughput),
-        num(get(res, 'ttft_ms.p50')), num(get(res, 'ttft_ms.p99')), num(get(res, 'itl_ms.p50')),
-        num(get(res, 'itl_ms.p99')), num(get(res, 'tpot_ms.p50')),
-        num(get(res, 'tpot_ms.p99')), num(get(res, 'e2e_latency_ms.p50')), num(get(res, 'e2e_latency_ms.p99'))];
+        pcell(res, 'ttft_ms', 'p50'), pcell(res, 'ttft_ms', 'p99'), pcell(res, 'itl_ms', 'p50'),
+        pcell(res, 'itl_ms', 'p99'), pcell(res, 'tpot_ms', 'p50'), pcell(res, 'tpot_ms', 'p99'),
+        pcell(res, 'e2e_latency_ms', 'p50'), pcell(res, 'e2e_latency_ms', 'p99')];
     }), 4));
 
     var points = runs.filter(function (r) { return get(r, 'report.results.request_throughput') !== null
@@ -783,7 +790,7 @@
     var runs = data.runs;
     setTitle('Comparison: ' + runs.map(function (r) { return r.label; }).join(' vs '),
       ['llmload comparison report', runs.length + ' runs']);
-    var top = section('Side by side');
+    var top = section('Side by side', '* marks a percentile resting on too few samples to be trusted.');
     function row(label, f) {
       return [label].concat(runs.map(function (r) { return f(r.report, r.report.results || {}); }));
     }
@@ -803,7 +810,7 @@
       row('output tokens/s', function (rep, res) { return num(res.output_token_throughput); })];
     SUMMARIES.slice(0, 6).forEach(function (k) {
       ['p50', 'p99'].forEach(function (p) {
-        rows.push(row(k[1].replace(' (ms)', '') + ' ' + p + ' (ms)', function (rep, res) { return num(get(res, k[0] + '.' + p)); }));
+        rows.push(row(k[1].replace(' (ms)', '') + ' ' + p + ' (ms)', function (rep, res) { return pcell(res, k[0], p); }));
       });
     });
     top.appendChild(table(['metric'].concat(runs.map(function (r) { return r.label; })), rows, 1));
