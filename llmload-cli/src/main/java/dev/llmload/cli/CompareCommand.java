@@ -112,7 +112,8 @@ public final class CompareCommand implements Callable<Integer> {
         ReportFiles.writeAtomically(directory.resolve(Comparison.CSV_FILE_NAME), comparison.csv());
         List<LabeledRun> runs = groups.stream().flatMap(List::stream)
                 .map(run -> new LabeledRun(run.label(), run.report(), run.records())).toList();
-        ReportFiles.writeAtomically(directory.resolve(HtmlReport.FILE_NAME), HtmlReport.forComparison(runs));
+        ReportFiles.writeAtomically(directory.resolve(HtmlReport.FILE_NAME), HtmlReport.forComparison(runs,
+                ReportFiles.JSON.valueToTree(comparison)));
         PrintWriter out = spec.commandLine().getOut();
         out.print(comparison.render());
         out.println("Comparison directory: " + directory);

@@ -22,8 +22,12 @@ import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.util.concurrent.Future;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
@@ -42,6 +46,8 @@ public final class LoadHttpClient implements AutoCloseable {
     private final MultiThreadIoEventLoopGroup group;
     private final Bootstrap bootstrap;
     private final Map<EventLoop, ArrayDeque<Channel>> idleByLoop = new IdentityHashMap<>();
+    /** Every open connection, pooled or busy; added and removed on its loop, read by {@link #close}. */
+    private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
 
     /**
      * @param apiKey  sent as a bearer token when not null; never logged
@@ -70,6 +76,8 @@ public final class LoadHttpClient implements AutoCloseable {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
+                        connections.add(channel);
+                        channel.closeFuture().addListener(closed -> connections.remove(channel));
                         if (ssl != null) {
                             channel.pipeline().addLast(ssl.newHandler(channel.alloc(), endpoint.host(), endpoint.port()));
                         }
@@ -96,8 +104,8 @@ public final class LoadHttpClient implements AutoCloseable {
     }
 
     /** The event loops that carry the exchanges, for probes that run on them. */
-    public java.util.List<EventLoop> eventLoops() {
-        return java.util.List.copyOf(idleByLoop.keySet());
+    public List<EventLoop> eventLoops() {
+        return List.copyOf(idleByLoop.keySet());
     }
 
     /**
@@ -247,8 +255,22 @@ public final class LoadHttpClient implements AutoCloseable {
         return message == null ? root.getClass().getSimpleName() : message;
     }
 
+    /**
+     * Closes every connection, then the event loops. Not from one of this client's loops. The
+     * connections are closed here rather than left to the loops' shutdown: the simulator's loops
+     * were seen to stop with their connections still open, and in a JVM that goes on (a library
+     * user's, a test's) a connection left open stays open at the server too.
+     */
     @Override
     public void close() {
+        List<ChannelFuture> closing = new ArrayList<>();
+        for (Channel connection : connections) {
+            closing.add(connection.close());
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        for (ChannelFuture future : closing) {
+            future.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

@@ -1,6 +1,7 @@
 package dev.llmload.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.llmload.metrics.DoubleList;
 import dev.llmload.metrics.InterTokenGaps;
@@ -66,7 +67,18 @@ public final class HtmlReport {
 
     /** Several runs side by side: their latency spectra overlaid and their summaries in one table. */
     public static String forComparison(List<LabeledRun> runs) {
+        return forComparison(runs, null);
+    }
+
+    /**
+     * Several runs side by side, with what {@code llmload compare} found.
+     *
+     * @param comparison comparison.json's content (its pairs' differences with their intervals and
+     *                   significance, the thresholds and the regressions), or null for none
+     */
+    public static String forComparison(List<LabeledRun> runs, JsonNode comparison) {
         Map<String, Object> data = page("comparison");
+        data.put("comparison", comparison);
         data.put("runs", runs.stream().map(run -> Map.of(
                 "label", run.label(),
                 "report", run.report(),

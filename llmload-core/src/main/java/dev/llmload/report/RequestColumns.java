@@ -14,7 +14,8 @@ import java.util.List;
  * whatever the run's size; the page counts each shown request {@code every} times. The report's
  * own figures never come from these columns.
  *
- * @param every how many requests each shown one stands for: 1 when all are shown
+ * @param queueMs client queue time ({@link RequestMetrics#clientQueueMs}) of every request, failed ones too
+ * @param every   how many requests each shown one stands for: 1 when all are shown
  */
 record RequestColumns(
         double[] sentS,
@@ -22,6 +23,7 @@ record RequestColumns(
         Double[] ttftMs,
         Double[] e2eMs,
         Double[] tpotMs,
+        double[] queueMs,
         int[] inputTokens,
         int[] outputTokens,
         boolean[] succeeded,
@@ -36,13 +38,14 @@ record RequestColumns(
         every = Math.max(1, every);
         int n = (records.size() + every - 1) / every;
         RequestColumns columns = new RequestColumns(new double[n], new double[n], new Double[n], new Double[n],
-                new Double[n], new int[n], new int[n], new boolean[n], new boolean[n], every);
+                new Double[n], new double[n], new int[n], new int[n], new boolean[n], new boolean[n], every);
         for (int i = 0; i < n; i++) {
             RequestRecord record = records.get(i * every);
             columns.sentS[i] = seconds(record.timings().sentNanos());
             columns.endS[i] = seconds(record.timings().endNanos());
+            RequestMetrics metrics = RequestMetrics.of(record);
+            columns.queueMs[i] = roundMs(metrics.clientQueueMs());
             if (record.succeeded()) {
-                RequestMetrics metrics = RequestMetrics.of(record);
                 columns.ttftMs[i] = roundMs(metrics.ttftMs());
                 columns.e2eMs[i] = roundMs(metrics.e2eMs());
                 columns.tpotMs[i] = roundMs(metrics.tpotMs());

@@ -19,8 +19,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -290,8 +292,12 @@ public final class SweepRunner {
         ordered.forEach(f -> csv.append(SummaryCsv.row(f.report())).append('\n'));
         ReportFiles.writeAtomically(directory.resolve(ReportFiles.SUMMARY_CSV), csv.toString());
         List<LabeledRun> runs = ordered.stream().map(f -> new LabeledRun(f.point().directory(), f.report())).toList();
+        Map<String, SweepMarkers.PointLabel> labels = new LinkedHashMap<>();
+        ordered.forEach(f -> labels.put(f.point().directory(),
+                new SweepMarkers.PointLabel(f.point().role(), f.point().meetsSlo(), f.point().violations())));
         SweepMarkers markers = new SweepMarkers(slo == null ? null : slo.latencyLinesMs(), capacityThroughput(),
-                knee == null ? null : knee.requestThroughput());
+                capacity == null ? null : capacity.capacity(), axis, knee == null ? null : knee.requestThroughput(),
+                labels);
         ReportFiles.writeAtomically(directory.resolve(HtmlReport.FILE_NAME), HtmlReport.forSweep(runs, markers));
         return report;
     }

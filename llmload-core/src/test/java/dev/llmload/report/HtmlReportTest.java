@@ -83,8 +83,8 @@ class HtmlReportTest {
         assertThat(data.at("/requests/ttft_ms")).hasSize(records.size());
         assertThat(data.at("/spectra/ttft_ms/values")).hasSizeGreaterThan(40);
         assertThat(data.at("/spectra/itl_ms/exact").asBoolean()).isTrue();
-        assertThat(data.at("/telemetry/gpu_utilization_percent/2").isNull()).isTrue();
-        assertThat(data.at("/telemetry/gpu_utilization_percent/3").asDouble()).isEqualTo(91.0);
+        assertThat(data.at("/telemetry/gpu_util/2").isNull()).isTrue();
+        assertThat(data.at("/telemetry/gpu_util/3").asDouble()).isEqualTo(91.0);
     }
 
     @Test

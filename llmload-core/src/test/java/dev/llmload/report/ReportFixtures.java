@@ -120,9 +120,10 @@ final class ReportFixtures {
             gpu[s] = s == 2 ? Double.NaN : 88 + (s % 4);
         }
         Map<String, double[]> series = new LinkedHashMap<>();
-        series.put("vllm:kv_cache_usage_perc", kv);
-        series.put("vllm:num_requests_waiting", waiting);
-        series.put("gpu_utilization_percent", gpu);
+        // The names timeseries.csv and the page give the server's signals (ReportFiles.telemetryColumns).
+        series.put("kv_cache_usage", kv);
+        series.put("server_requests_waiting", waiting);
+        series.put("gpu_util", gpu);
         return series;
     }
 

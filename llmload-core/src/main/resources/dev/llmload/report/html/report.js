@@ -7,6 +7,14 @@
   var COLORS = ['#2a62c9', '#d9480f', '#2b8a3e', '#7048e8', '#c2255c', '#0b7285', '#e67700', '#5c940d'];
   var MARK = '#868e96';
   var SLO = '#b3261e';
+  /** Titles and units of the server telemetry columns (timeseries.csv's names); others keep their own name. */
+  var TELEMETRY = {
+    kv_cache_usage: ['KV cache in use', 'share, 0\u20131'],
+    server_requests_running: ['Requests running at the server', 'requests'],
+    server_requests_waiting: ['Requests waiting at the server', 'requests'],
+    gpu_util: ['GPU utilisation, mean over GPUs', '%'],
+    gpu_mem_used_gib: ['GPU memory in use, all GPUs', 'GiB']
+  };
   var LATENCIES = [
     ['ttft_ms', 'TTFT', 'ms'], ['itl_ms', 'ITL', 'ms'], ['tpot_ms', 'TPOT', 'ms'], ['e2e_latency_ms', 'E2E latency', 'ms']];
   var SUMMARIES = [
@@ -236,6 +244,12 @@
     });
   }
 
+  /** A percentile's table cell, marked (*) where report.json lists it as resting on too few samples. */
+  function pcell(results, family, p) {
+    var s = (results || {})[family] || {};
+    return {value: num(s[p]), low: (s.low_confidence || []).indexOf(p) >= 0};
+  }
+
   function summaryTable(results) {
     return table(['metric', 'count', 'mean', 'std', 'min'].concat(PERCENTILES.map(function (p) { return p[1]; }), ['max']),
       summaryRows(results, SUMMARIES), 1);
@@ -307,6 +321,7 @@
       ['TTFT p50 / p99 (ms)', num(get(results, 'ttft_ms.p50')) + ' / ' + num(get(results, 'ttft_ms.p99'))],
       ['TPOT p50 / p99 (ms)', num(get(results, 'tpot_ms.p50')) + ' / ' + num(get(results, 'tpot_ms.p99'))],
       ['E2E p50 / p99 (ms)', num(get(results, 'e2e_latency_ms.p50')) + ' / ' + num(get(results, 'e2e_latency_ms.p99'))]]
+      .concat(goodputTiles(results.goodput))
       .concat(efficiencyTiles(report.efficiency))
       .concat(report.saturation && report.saturation.saturated !== null && report.saturation.saturated !== undefined
         ? [[report.saturation.saturated ? 'SATURATED: achieved / scheduled req/s' : 'achieved / scheduled req/s',
@@ -315,6 +330,8 @@
     top.appendChild(el('p', 'caption', [describeLoad(report.load) + '; ' + text(get(report, 'data.source'))
       + ' data; warm-up excluded.']));
     top.appendChild(recordTables(report));
+    // Notes first after the summary: they say which numbers below not to trust, and why.
+    notesSection(report.notes);
 
     var measured = [];
     for (var i = 0; i < requests.sent_s.length; i++) {
@@ -331,7 +348,7 @@
       spectrumChart(grid, 'spectrum-' + m[0], m[1], m[2], [{label: m[1], spectrum: data.spectra[m[0]]}]);
     });
 
-    timeCharts(requests, measured, succeeded);
+    timeCharts(requests, measured, succeeded, report);
     shapeCharts(requests, succeeded);
     telemetryCharts(data.telemetry || {});
     clientCost(report.client);
@@ -345,9 +362,10 @@
       ['timeout rate', percent(results.timeout_rate)], ['duration (s)', num(results.duration_s)],
       ['request throughput (req/s)', num(results.request_throughput)],
       ['output token throughput (tokens/s)', num(results.output_token_throughput)],
-      ['total token throughput (tokens/s)', num(results.total_token_throughput)]]
-      .concat(results.goodput !== undefined && results.goodput !== null
-        ? [['goodput', typeof results.goodput === 'object' ? JSON.stringify(results.goodput) : num(results.goodput)]] : [])));
+      ['total token throughput (tokens/s)', num(results.total_token_throughput)]]));
+    if (results.goodput) {
+      res.appendChild(goodputTable(results.goodput));
+    }
     res.appendChild(summaryTable(results));
     var sat = report.saturation;
     if (sat) {
@@ -393,7 +411,26 @@
           {node: el('div', null, (e.samples || []).map(function (s) { return el('div', 'sample', [s]); }))}];
       })));
     }
-    notesSection(report.notes);
+  }
+
+  /** With SLOs: the share of requests that met every limit, and the throughput they make up. */
+  function goodputTiles(g) {
+    if (!g) return [];
+    return [['goodput: requests meeting the SLO', percent(g.met_share), g.met < g.attempted],
+      ['goodput (req/s)', num(g.request_goodput)],
+      ['goodput (output tok/s)', num(g.output_token_goodput)]];
+  }
+
+  function goodputTable(g) {
+    var slo = g.slo || {};
+    var limits = [['TTFT', slo.ttft_ms], ['TPOT', slo.tpot_ms], ['E2E', slo.e2e_ms]]
+      .filter(function (l) { return l[1] !== null && l[1] !== undefined; })
+      .map(function (l) { return l[0] + ' ≤ ' + num(l[1]) + ' ms'; });
+    return keyValues('Goodput (requests meeting every SLO limit)', [
+      ['limits', limits.join(', ') || '–'],
+      ['requests meeting them / attempted', text(g.met) + ' / ' + text(g.attempted) + ' (' + percent(g.met_share) + ')'],
+      ['request goodput (req/s)', num(g.request_goodput)],
+      ['output token goodput (tokens/s)', num(g.output_token_goodput)]]);
   }
 
   function notesSection(notes) {
@@ -411,7 +448,7 @@
     return out;
   }
 
-  function timeCharts(requests, measured, succeeded) {
+  function timeCharts(requests, measured, succeeded, report) {
     // A large run's page holds every k-th request (k = requests.every): each stands for k.
     var w = requests.every || 1;
     var node = section('Over time', 'Per second from the start of the run, measured requests. '
@@ -430,10 +467,13 @@
 
     var ttftBuckets = x.map(function () { return []; }), e2eBuckets = x.map(function () { return []; });
     var tokens = perSecond(seconds), done = perSecond(seconds), failed = perSecond(seconds), inFlight = perSecond(seconds);
+    var sentPerS = perSecond(seconds), queueBuckets = x.map(function () { return []; });
     function bucket(t) { return Math.min(seconds - 1, Math.max(0, Math.floor(t) - first)); }
     measured.forEach(function (i) {
       var sent = requests.sent_s[i], ended = requests.end_s[i];
       (requests.succeeded[i] ? done : failed)[bucket(ended)] += w;
+      sentPerS[bucket(sent)] += w;
+      queueBuckets[bucket(sent)].push(requests.queue_ms[i]);
       // Time-weighted: the mean number of requests in flight during each second.
       for (var b = bucket(sent); b <= bucket(ended); b++) {
         var lo = Math.max(sent, first + b), hi = Math.min(ended, first + b + 1);
@@ -481,11 +521,50 @@
       series: [{label: 's'}, line('output tokens/s', COLORS[0], {scale: 'tok'}),
         line('finished/s', COLORS[2], {scale: 'req'}), line('failed/s', COLORS[1], {scale: 'req'})]
     }, [x, tokens.map(function (v) { return Math.round(v * 10) / 10; }), done, failed]);
+    itlChart(grid, report.timeseries, timeAxis);
+    // The offered rate is the open loop's target; a closed loop offers its concurrency instead.
+    var offered = get(report, 'load.mode') === 'open' ? get(report, 'load.request_rate') : null;
+    var rateSeries = [{label: 's'}, line('sent/s', COLORS[0], {points: {show: true, size: 3}})];
+    var rateColumns = [x, sentPerS];
+    if (offered !== null && offered !== undefined && isFinite(offered)) {
+      rateSeries.push(line('offered ' + num(offered) + '/s', MARK, {dash: [8, 5], width: 1.5}));
+      rateColumns.push(x.map(function () { return offered; }));
+    }
+    chart(grid, 'time-rate', 'Request rate: offered and sent',
+      'Requests sent in each second' + (rateColumns.length > 2 ? ', beside the rate offered.'
+        : '; a closed loop offers its concurrency, not a rate.'), {
+        scales: {x: {time: false}, y: {range: fromZero}},
+        axes: [timeAxis, axis('requests/s')],
+        series: rateSeries
+      }, rateColumns);
     chart(grid, 'time-inflight', 'Requests in flight', 'Mean over each second.', {
       scales: {x: {time: false}, y: {range: fromZero}},
       axes: [timeAxis, axis('requests')],
       series: [{label: 's'}, line('in flight', COLORS[3], {fill: 'rgba(112,72,232,0.12)'})]
     }, [x, inFlight.map(function (v) { return Math.round(v * 100) / 100; })]);
+    chart(grid, 'time-queue', 'Client queue time per second',
+      'p50 and p99, by the second the request was sent, of the time from its intended send to its send: waiting at'
+      + ' the concurrency gate or behind the schedule. The server’s own queue shows under Server telemetry.', {
+        scales: {x: {time: false}, y: {range: fromZero}},
+        axes: [timeAxis, axis('ms')],
+        series: [{label: 's'}, line('p50', COLORS[0], {points: {show: true, size: 3}}),
+          line('p99', COLORS[1], {points: {show: true, size: 3}})]
+      }, [x, pct(queueBuckets, 50), pct(queueBuckets, 99)]);
+  }
+
+  /** Inter-token gaps per second, exact, from report.json's time series (every token event, not the page's sample). */
+  function itlChart(grid, series, timeAxis) {
+    var rows = (series && series.seconds) || [];
+    if (!rows.some(function (r) { return r.itl_p50_ms !== null && r.itl_p50_ms !== undefined; })) return;
+    var origin = (series.start_nanos || 0) / 1e9;
+    chart(grid, 'time-itl', 'ITL per second', 'p50 and p99 of the gaps between token events of the successful'
+      + ' requests that ended in each second.', {
+        scales: {x: {time: false}, y: {range: fromZero}},
+        axes: [timeAxis, axis('ms')],
+        series: [{label: 's'}, line('p50', COLORS[0], {points: {show: true, size: 3}}),
+          line('p99', COLORS[1], {points: {show: true, size: 3}})]
+      }, [rows.map(function (r) { return origin + r.second; }), rows.map(function (r) { return r.itl_p50_ms; }),
+        rows.map(function (r) { return r.itl_p99_ms; })]);
   }
 
   function shapeCharts(requests, succeeded) {
@@ -560,11 +639,12 @@
     node.appendChild(grid);
     names.forEach(function (name, k) {
       var series = telemetry[name];
-      chart(grid, 'telemetry-' + k, name, null, {
+      var known = TELEMETRY[name] || [name, null];
+      chart(grid, 'telemetry-' + k, known[0] + (known[1] ? ' (' + known[1] + ')' : ''), null, {
         height: 180,
         scales: {x: {time: false}, y: {range: fromZero}},
-        axes: [axis('time (s)'), axis(null)],
-        series: [{label: 's'}, line(name, COLORS[(k + 5) % COLORS.length])]
+        axes: [axis('time (s)'), axis(known[1])],
+        series: [{label: 's'}, line(known[0], COLORS[(k + 5) % COLORS.length])]
       }, [series.map(function (v, i) { return i; }), series]);
     });
   }
@@ -575,29 +655,46 @@
     var runs = data.runs, markers = data.markers || {};
     setTitle('Sweep: latency against throughput', ['llmload sweep report', runs.length + ' runs',
       get(runs[0] || {}, 'report.model.name')]);
-    var top = section('Runs', 'One row per run, in the order of the sweep.');
-    top.appendChild(table(['run', 'load', 'requests', 'error rate', 'req/s', 'output tok/s', 'TTFT p50', 'TTFT p99',
-      'TPOT p50', 'TPOT p99', 'E2E p50', 'E2E p99'], runs.map(function (r) {
-      var res = r.report.results || {};
-      return [r.label, describeLoad(r.report.load), text(get(res, 'requests.attempted')), percent(res.error_rate),
-        num(res.request_throughput), num(res.output_token_throughput),
-        num(get(res, 'ttft_ms.p50')), num(get(res, 'ttft_ms.p99')), num(get(res, 'tpot_ms.p50')),
-        num(get(res, 'tpot_ms.p99')), num(get(res, 'e2e_latency_ms.p50')), num(get(res, 'e2e_latency_ms.p99'))];
-    }), 2));
+    var labels = markers.points || {};
+    var top = section('Runs', 'One row per run, in the order of the sweep, with its role and its verdict'
+      + ' against the SLO (failed: what it missed, saturation first). * marks a percentile resting on too few'
+      + ' samples to be trusted.');
+    if (markers.capacity_load !== null && markers.capacity_load !== undefined) {
+      tiles(top, [['capacity (offered ' + (markers.axis === 'concurrency' ? 'concurrency' : 'req/s') + ')',
+        num(markers.capacity_load)], ['achieved there (req/s)', num(markers.capacity_throughput)]]);
+    }
+    top.appendChild(table(['run', 'role', 'load', 'SLO', 'requests', 'error rate', 'saturated', 'req/s', 'output tok/s',
+      'TTFT p50', 'TTFT p99', 'ITL p50', 'ITL p99', 'TPOT p50', 'TPOT p99', 'E2E p50', 'E2E p99'], runs.map(function (r) {
+      var res = r.report.results || {}, label = labels[r.label] || {};
+      return [r.label, text(label.role), describeLoad(r.report.load), verdictText(label),
+        text(get(res, 'requests.attempted')), percent(res.error_rate),
+        saturatedText(r), num(res.request_throughput), num(res.output_token_throughput),
+        pcell(res, 'ttft_ms', 'p50'), pcell(res, 'ttft_ms', 'p99'), pcell(res, 'itl_ms', 'p50'),
+        pcell(res, 'itl_ms', 'p99'), pcell(res, 'tpot_ms', 'p50'), pcell(res, 'tpot_ms', 'p99'),
+        pcell(res, 'e2e_latency_ms', 'p50'), pcell(res, 'e2e_latency_ms', 'p99')];
+    }), 4));
 
     var points = runs.filter(function (r) { return get(r, 'report.results.request_throughput') !== null
       && get(r, 'report.results.request_throughput') !== undefined; })
       .sort(function (a, b) { return a.report.results.request_throughput - b.report.results.request_throughput; });
+    var anySaturated = points.some(isSaturated);
     var marks = [];
     if (markers.capacity_throughput !== null && markers.capacity_throughput !== undefined) {
       marks.push({x: markers.capacity_throughput, label: 'capacity', color: COLORS[2]});
+
     }
     if (markers.knee_throughput !== null && markers.knee_throughput !== undefined) {
       marks.push({x: markers.knee_throughput, label: 'knee', color: MARK});
     }
     var node = section('Latency against achieved throughput',
-      'p50 and p99 of each run, placed at the request throughput it achieved.'
-      + (marks.length ? ' Dashed: ' + marks.map(function (m) { return m.label + ' at ' + num(m.x) + ' req/s'; }).join(', ') + '.' : ''));
+      'p50 and p99 of each run, placed at the request throughput it achieved (not the load offered).'
+      + (anySaturated ? ' Ringed: saturated runs, where the server fell behind the offered load and latencies'
+        + ' grew with the length of the run.' : '')
+      + (marks.length ? ' Dashed: ' + marks.map(function (m) { return m.label + ' at ' + num(m.x) + ' req/s'; }).join(', ') + '.' : '')
+      + (markers.capacity_load !== null && markers.capacity_load !== undefined ? ' The capacity is the offered '
+        + (markers.axis === 'concurrency' ? 'concurrency ' + num(markers.capacity_load)
+          : 'rate ' + num(markers.capacity_load) + ' req/s') + ' (as in sweep.json and the console); the line stands'
+        + ' at the request throughput its run achieved.' : ''));
     var grid = el('div', 'grid three');
     node.appendChild(grid);
     var x = points.map(function (r) { return r.report.results.request_throughput; });
@@ -611,6 +708,10 @@
         series.push(line('SLO ' + num(slo) + ' ms', SLO, {dash: [8, 5], width: 1.5}));
         columns.push(x.map(function () { return slo; }));
       }
+      if (anySaturated) {
+        series.push(saturatedMarks());
+        columns.push(points.map(function (r) { return isSaturated(r) ? get(r.report.results, m[1] + '.p99') : null; }));
+      }
       chart(grid, 'sweep-' + m[0], m[2] + ' (ms)', null, {
         height: 300,
         plugins: [verticalMarkers(marks)],
@@ -619,6 +720,68 @@
         series: series
       }, columns);
     });
+    userSpeed(runs, anySaturated);
+  }
+
+  /**
+   * Per-user output speed (tokens/s after the first token, 1000 / TPOT) against the output
+   * throughput the server achieved: what each user gets as the server serves more. 1000 / TPOT
+   * p50 is the median user's speed and 1000 / TPOT p90 the speed the slowest tenth stay below,
+   * since a percentile of TPOT is the same percentile, reversed, of its reciprocal.
+   */
+  function userSpeed(runs, anySaturated) {
+    var points = runs.filter(function (r) {
+      return isFinite(get(r, 'report.results.output_token_throughput')) && get(r, 'report.results.tpot_ms.p50') > 0;
+    }).sort(function (a, b) { return a.report.results.output_token_throughput - b.report.results.output_token_throughput; });
+    if (points.length === 0) return;
+    function speed(r, p) {
+      var tpot = get(r.report.results, 'tpot_ms.' + p);
+      return tpot > 0 ? 1000 / tpot : null;
+    }
+    var node = section('Per-user output speed against output throughput',
+      'Tokens per second each user receives after the first token (1000 / TPOT), placed at the output tokens'
+      + ' per second the server achieved: the median user (1000 / TPOT p50) and the slowest tenth'
+      + ' (1000 / TPOT p90).' + (anySaturated ? ' Ringed: saturated runs.' : ''));
+    var grid = el('div', 'grid');
+    node.appendChild(grid);
+    var series = [{label: 'output tok/s', value: function (u, v) { return num(v); }},
+      line('median user', COLORS[0], {points: {show: true, size: 6}}),
+      line('slowest 10%', COLORS[1], {points: {show: true, size: 6}})];
+    var columns = [points.map(function (r) { return r.report.results.output_token_throughput; }),
+      points.map(function (r) { return speed(r, 'p50'); }), points.map(function (r) { return speed(r, 'p90'); })];
+    if (anySaturated) {
+      series.push(saturatedMarks());
+      columns.push(points.map(function (r) { return isSaturated(r) ? speed(r, 'p50') : null; }));
+    }
+    chart(grid, 'sweep-speed', 'Per-user output speed (tok/s)', null, {
+      height: 300,
+      scales: {x: {time: false}, y: {range: fromZero}},
+      axes: [axis('achieved output tokens/s'), axis('tok/s per user')],
+      series: series
+    }, columns);
+  }
+
+  function verdictText(label) {
+    if (label.meets_slo === true) return 'pass';
+    if (label.meets_slo === false) return 'FAIL' + (label.violations && label.violations.length
+      ? ': ' + label.violations.join('; ') : '');
+    return '–';
+  }
+
+  function isSaturated(r) {
+    return get(r, 'report.saturation.saturated') === true;
+  }
+
+  /** Closed loops cannot fall behind an offered rate: no verdict there. */
+  function saturatedText(r) {
+    var saturated = get(r, 'report.saturation.saturated');
+    return saturated === true ? 'YES' : saturated === false ? 'no' : '–';
+  }
+
+  /** A ring around each saturated run's point, no line. */
+  function saturatedMarks() {
+    return {label: 'saturated', stroke: SLO, width: 2, paths: function () { return null; },
+      points: {show: true, size: 14, width: 2, fill: 'rgba(0,0,0,0)'}};
   }
 
   // ---- comparison page ----
@@ -627,7 +790,7 @@
     var runs = data.runs;
     setTitle('Comparison: ' + runs.map(function (r) { return r.label; }).join(' vs '),
       ['llmload comparison report', runs.length + ' runs']);
-    var top = section('Side by side');
+    var top = section('Side by side', '* marks a percentile resting on too few samples to be trusted.');
     function row(label, f) {
       return [label].concat(runs.map(function (r) { return f(r.report, r.report.results || {}); }));
     }
@@ -647,11 +810,17 @@
       row('output tokens/s', function (rep, res) { return num(res.output_token_throughput); })];
     SUMMARIES.slice(0, 6).forEach(function (k) {
       ['p50', 'p99'].forEach(function (p) {
-        rows.push(row(k[1].replace(' (ms)', '') + ' ' + p + ' (ms)', function (rep, res) { return num(get(res, k[0] + '.' + p)); }));
+        rows.push(row(k[1].replace(' (ms)', '') + ' ' + p + ' (ms)', function (rep, res) { return pcell(res, k[0], p); }));
       });
     });
     top.appendChild(table(['metric'].concat(runs.map(function (r) { return r.label; })), rows, 1));
 
+    if (data.comparison) differences(data.comparison);
+    var notes = [];
+    runs.forEach(function (r) {
+      (r.report.notes || []).forEach(function (n) { notes.push({kind: r.label + ': ' + n.kind, message: n.message}); });
+    });
+    notesSection(notes);
     var dist = section('Latency distributions', 'Percentile spectra of each run\u2019s successful measured requests.');
     var grid = el('div', 'grid');
     dist.appendChild(grid);
@@ -660,11 +829,39 @@
         return {label: r.label, spectrum: r.spectra[m[0]]};
       }));
     });
-    var notes = [];
-    runs.forEach(function (r) {
-      (r.report.notes || []).forEach(function (n) { notes.push({kind: r.label + ': ' + n.kind, message: n.message}); });
+  }
+
+  /** What llmload compare printed: the verdict first, then each pair's differences with their intervals. */
+  function differences(c) {
+    var ci = num(c.confidence * 100, 0) + '% CI of the difference';
+    var node = section('Differences', 'Each run against its baseline. * significant: the ' + ci + ' excludes 0 ('
+      + text(c.resamples) + ' bootstrap resamples, seed ' + text(c.seed) + '); never for a percentile on fewer samples'
+      + ' than it needs (p90: 10, p99: 100), marked few samples. The interval covers sampling and how each run varied'
+      + ' over its course, not a shift that lasted a whole run: repeat runs to see that.');
+    var failIf = c.fail_if || [], regressions = c.regressions || [];
+    if (failIf.length) {
+      tiles(node, [[regressions.length ? 'REGRESSION (--fail-if ' + failIf.join(',') + ')'
+        : 'no threshold crossed (--fail-if ' + failIf.join(',') + ')',
+        regressions.length ? regressions.length + ' crossed' : 'pass', regressions.length > 0]]);
+      if (regressions.length) {
+        node.appendChild(el('ul', null, regressions.map(function (r) { return el('li', 'regression', [r]); })));
+      }
+    }
+    if ((c.mismatches || []).length) {
+      node.appendChild(el('p', 'caption', ['Not like for like (compared anyway): ' + c.mismatches.join('; ')]));
+    }
+    (c.pairs || []).forEach(function (pair) {
+      node.appendChild(el('h3', null, [pair.run + '  vs  ' + pair.baseline + ' (baseline)']));
+      node.appendChild(table(['metric', 'baseline', 'run', 'difference', 'difference %', ci, 'significant'],
+        pair.metrics.map(function (d) {
+          var interval = d.ci_low === null || d.ci_low === undefined ? '–'
+            : '[' + num(d.ci_low) + ', ' + num(d.ci_high) + ']';
+          var relative = d.relative_difference === null || d.relative_difference === undefined ? '–'
+            : (d.relative_difference > 0 ? '+' : '') + num(d.relative_difference * 100, 1) + ' %';
+          return [d.metric, num(d.baseline), num(d.value), num(d.difference), relative, interval,
+            d.significant ? '*' : d.few_samples ? 'few samples' : ''];
+        }), 1));
     });
-    notesSection(notes);
   }
 
   // ---- page ----
@@ -704,7 +901,12 @@
     } catch (e) {
       window.llmloadCheck.errors.push('inspect ' + c.id + ': ' + e.message);
     }
-    return {id: c.id, title: c.title, points: points, painted: painted, width: u.width};
+    var series = [];
+    for (var k = 1; k < u.data.length; k++) {
+      series.push({label: u.series[k].label,
+        points: u.data[k].filter(function (v) { return v !== null && v !== undefined; }).length});
+    }
+    return {id: c.id, title: c.title, points: points, painted: painted, width: u.width, series: series};
   }
 
   function rgb(color) {

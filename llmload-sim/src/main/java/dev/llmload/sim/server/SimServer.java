@@ -12,6 +12,7 @@ import dev.llmload.sim.metrics.SimMetrics;
 import dev.llmload.sim.truth.GroundTruthLog;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -34,7 +35,10 @@ import io.netty.util.concurrent.RejectedExecutionHandlers;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -42,8 +46,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The simulated OpenAI-compatible server: Netty HTTP/1.1 with keep-alive in front of an
  * {@link Engine}. {@link #start} binds and returns once the port is open; {@link #close} stops
- * listening, then the engine, then the event loops (once they wrote the engine's last callbacks),
- * then the ground-truth log.
+ * listening, then the engine, then closes every open connection (once the loops wrote the engine's
+ * last callbacks), then the event loops, then the ground-truth log.
  *
  * <p>Threading: {@code ioThreads} event loops ({@code sim-io-*}) serve the connections, each
  * connection on one loop, and the engine's callbacks reach each loop through its {@link LoopInbox};
@@ -58,13 +62,16 @@ public final class SimServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final Channel serverChannel;
     private final Map<EventLoop, LoopInbox> inboxes;
+    /** Open connections, each removed when it closes; added and removed on its loop, read by {@link #close}. */
+    private final Set<Channel> connections;
 
     private SimServer(SimServices services, EventLoopGroup group, Channel serverChannel,
-            Map<EventLoop, LoopInbox> inboxes) {
+            Map<EventLoop, LoopInbox> inboxes, Set<Channel> connections) {
         this.services = services;
         this.group = group;
         this.serverChannel = serverChannel;
         this.inboxes = inboxes;
+        this.connections = connections;
     }
 
     /** Starts the server with the engine {@code config} selects. */
@@ -90,6 +97,7 @@ public final class SimServer implements AutoCloseable {
         EventLoopGroup group = eventLoops(config.ioThreads(),
                 epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         Map<EventLoop, LoopInbox> inboxes = new ConcurrentHashMap<>();
+        Set<Channel> connections = ConcurrentHashMap.newKeySet();
         Class<? extends ServerChannel> channelType =
                 epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         try {
@@ -101,6 +109,8 @@ public final class SimServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            connections.add(ch);
+                            ch.closeFuture().addListener(closed -> connections.remove(ch));
                             HttpServerCodec codec = new HttpServerCodec();
                             ch.pipeline().addLast(codec, new HttpServerExpectContinueHandler(),
                                     new HttpObjectAggregator(MAX_REQUEST_BYTES));
@@ -116,7 +126,7 @@ public final class SimServer implements AutoCloseable {
                 group.schedule(() -> engine.pause(Duration.ofMillis(pause.durationMs())), pause.atMs(),
                         TimeUnit.MILLISECONDS);
             }
-            return new SimServer(services, group, channel, inboxes);
+            return new SimServer(services, group, channel, inboxes, connections);
         } catch (Exception e) {
             // Exception, not RuntimeException: Netty throws a failed bind's BindException unchecked.
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -175,6 +185,17 @@ public final class SimServer implements AutoCloseable {
         services.engine().close();
         for (LoopInbox inbox : inboxes.values()) {
             inbox.awaitDrained(Duration.ofSeconds(2));
+        }
+        // Closed here, not left to the loops' shutdown: a stopping loop was seen to end with its
+        // connections still open, and a client then waited on them for the rest of its run
+        // instead of seeing the server go away.
+        List<ChannelFuture> closing = new ArrayList<>();
+        for (Channel connection : connections) {
+            closing.add(connection.close());
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        for (ChannelFuture future : closing) {
+            future.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         if (services.groundTruth() != null) {
