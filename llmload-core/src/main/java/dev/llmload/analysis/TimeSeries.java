@@ -34,6 +34,25 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
     }
 
     /**
+     * Requests in flight, time-weighted over the measured window: the rows' in-flight seconds
+     * (Σ latency, Little's law) over the window's length. The series and {@code durationS} share
+     * their origin (the first intended send), so the last, partial second is not counted whole.
+     *
+     * @param durationS the measured window ({@code RunResults#durationS()}); null or 0 gives null
+     */
+    public Double inFlightMean(Double durationS) {
+        if (seconds.isEmpty() || durationS == null || durationS <= 0) {
+            return null;
+        }
+        return seconds.stream().mapToDouble(Second::inFlightMean).sum() / durationS;
+    }
+
+    /** The highest per-second output token rate; null when nothing was measured. */
+    public Double peakOutputTokensPerS() {
+        return seconds.stream().mapToDouble(Second::outputTokensPerS).max().stream().boxed().findFirst().orElse(null);
+    }
+
+    /**
      * One second of the run. Latency percentiles are null when no sample fell in the second.
      *
      * @param started          requests sent (after the concurrency gate) in the second

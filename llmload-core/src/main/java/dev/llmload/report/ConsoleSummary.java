@@ -2,6 +2,7 @@ package dev.llmload.report;
 
 import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.SteadyState;
+import dev.llmload.config.Sessions;
 import dev.llmload.http.ServerText;
 import dev.llmload.metrics.Goodput;
 import dev.llmload.metrics.RunResults;
@@ -9,6 +10,7 @@ import dev.llmload.metrics.ServerView;
 import dev.llmload.note.Note;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
+import dev.llmload.telemetry.analysis.TelemetrySummary;
 import java.util.Locale;
 import java.util.Map;
 
@@ -42,6 +44,12 @@ public final class ConsoleSummary {
         line(out, "Output tokens (mean / p50 / p99):", tokens(report.data().outputTokens().measured()));
         line(out, "Data source:", report.data().source());
         line(out, "Benchmark duration (s):", number(r.durationS()));
+        if (report.config() != null && report.config().sessions() != null) {
+            Sessions sessions = report.config().sessions();
+            line(out, "Sessions / turns:", "turns " + sessions.turns()
+                    + (sessions.thinkTimeMs() == null ? "" : ", think time " + sessions.thinkTimeMs() + " ms")
+                    + (sessions.maxSessions() == null ? "" : ", at most " + sessions.maxSessions() + " sessions in flight"));
+        }
         if (report.run().interrupted()) {
             line(out, "Interrupted:", "yes: only finished requests are counted");
         }
@@ -50,6 +58,10 @@ public final class ConsoleSummary {
         line(out, "Request throughput (req/s):", number(r.requestThroughput()));
         line(out, "Output token throughput (tok/s):", number(r.outputTokenThroughput()));
         line(out, "Total token throughput (tok/s):", number(r.totalTokenThroughput()));
+        if (report.timeseries() != null && !report.timeseries().seconds().isEmpty()) {
+            line(out, "Peak output throughput (tok/s):", number(report.timeseries().peakOutputTokensPerS()));
+            line(out, "Mean in flight (requests):", number(report.timeseries().inFlightMean(r.durationS())));
+        }
         if (r.outputTokenThroughput() != null && r.outputTokenThroughput() == 0 && r.inputTokenThroughput() != null) {
             line(out, "Input token throughput (tok/s):", number(r.inputTokenThroughput()));
         }
@@ -69,6 +81,9 @@ public final class ConsoleSummary {
             line(out, "Server decode p50 (ms):", number(view.serverDecodeMs().p50()));
             line(out, "Server total p50 (ms):", number(view.serverTotalMs().p50()));
             line(out, "Client E2E p50, same requests (ms):", number(view.clientE2eMs().p50()));
+        }
+        if (report.telemetry() != null) {
+            server(out, report.telemetry());
         }
         if (report.efficiency() != null) {
             efficiency(out, report.efficiency());
@@ -159,6 +174,35 @@ public final class ConsoleSummary {
             case "tpot" -> results.tpotMs();
             default -> results.e2eLatencyMs();
         };
+    }
+
+    /** What the server's /metrics and the GPUs showed; a signal they did not expose is left out. */
+    private static void server(StringBuilder out, TelemetrySummary t) {
+        ruler(out, "Server (scraped)", '-');
+        line(out, "Scrapes (gaps):", t.serverScrapes() + " (" + t.scrapeGaps() + ")");
+        gauge(out, "KV cache usage, mean / max:", t.kvCacheUsage(), true);
+        gauge(out, "Requests running, mean / max:", t.requestsRunning(), false);
+        gauge(out, "Requests waiting, mean / max:", t.requestsWaiting(), false);
+        if (t.serverQueueTimeMs() != null && t.serverQueueTimeMs().count() > 0) {
+            line(out, "Server queue time mean / p99 (ms):", number(t.serverQueueTimeMs().mean()) + " / "
+                    + number(t.serverQueueTimeMs().p99()));
+        }
+        if (t.gpu() != null) {
+            if (t.gpu().utilizationMean() != null) {
+                line(out, "GPU utilisation, mean (%):", number(t.gpu().utilizationMean()));
+            }
+            if (t.gpu().memoryUsedGibMax() != null) {
+                line(out, "GPU memory used, max (GiB):", number(t.gpu().memoryUsedGibMax())
+                        + (t.gpu().memoryTotalGib() == null ? "" : " of " + number(t.gpu().memoryTotalGib())));
+            }
+        }
+    }
+
+    private static void gauge(StringBuilder out, String label, TelemetrySummary.GaugeStats g, boolean share) {
+        if (g == null || g.mean() == null) {
+            return;
+        }
+        line(out, label, share ? percent(g.mean()) + " / " + percent(g.max()) : number(g.mean()) + " / " + number(g.max()));
     }
 
     private static void efficiency(StringBuilder out, Efficiency e) {

@@ -1,0 +1,204 @@
+package dev.llmload.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.sim.server.SimConfig;
+import dev.llmload.sim.server.SimServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The end-of-run summary of four kinds of run (plain, with SLOs, with the server's metrics scraped,
+ * multi-turn sessions), each a few dozen requests against the simulator over loopback. Each run's
+ * summary is compared by structure with {@code src/test/resources/console/<kind>.txt}, and a few of
+ * its numbers with the same run's report.json and timeseries.csv.
+ *
+ * <p>Masking rule (see {@link #structure}): from the {@code llmload benchmark result} ruler to the
+ * closing one, rulers and titles are kept as they are; a label/value line keeps its label (up to its
+ * first colon) and its value becomes {@code <v>}; the client's verdict, free text, becomes
+ * {@code <text>}. Sections whose presence or shape depends on timing are
+ * left out whole, ruler included: {@code Notes} (which notes fire depends on the machine's load) and
+ * {@code Steady State} (whether a window is found in a short run). Per-class error lines (indented
+ * under {@code Errors}) are left out too: a healthy loopback run has none, and a busy machine might.
+ */
+@Tag("loopback")
+class ConsoleSnapshotTest {
+
+    private static final int LABEL_WIDTH = 40;
+    private static final Pattern RULER = Pattern.compile("^[=-]{2,}.*[=-]{2,}$|^=+$");
+    private static final List<String> TIMING_SECTIONS = List.of("Notes", "Steady State");
+
+    private static SimServer sim;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startSimulator() throws Exception {
+        sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2,
+                "prefillMsPerToken", 0, "jitter", 0)));
+    }
+
+    @AfterAll
+    static void stopSimulator() {
+        sim.close();
+    }
+
+    @Test
+    void plainRun() throws Exception {
+        Run run = run("plain", "--concurrency", "2", "--num-requests", "24", "--output-tokens", "4", "--server-metrics", "off");
+        assertSnapshot("plain", run.console());
+        assertClientFigures(run);
+        assertThat(run.console()).doesNotContain("Goodput", "Server (scraped)", "Sessions / turns:");
+    }
+
+    @Test
+    void sloRun() throws Exception {
+        Run run = run("slo", "--concurrency", "2", "--num-requests", "24", "--output-tokens", "4", "--server-metrics", "off",
+                "--slo", "e2e:10000");
+        assertSnapshot("slo", run.console());
+        assertClientFigures(run);
+        JsonNode goodput = run.report().at("/results/goodput");
+        assertThat(valueOf(run.console(), "Request goodput (req/s):"))
+                .isCloseTo(goodput.get("request_goodput").asDouble(), within(0.005 + 1e-9));
+    }
+
+    @Test
+    void scrapedTelemetryRun() throws Exception {
+        Run run = run("telemetry", "--concurrency", "4", "--num-requests", "32", "--output-tokens", "40",
+                "--server-metrics", "auto", "--scrape-interval", "100ms");
+        assertSnapshot("telemetry", run.console());
+        assertClientFigures(run);
+        JsonNode kv = run.report().at("/telemetry/kv_cache_usage");
+        assertThat(kv.isObject()).as("telemetry in report.json").isTrue();
+        String[] kvPrinted = run.value("KV cache usage, mean / max:").replace("%", "").split(" / ");
+        assertThat(Double.parseDouble(kvPrinted[0])).isCloseTo(kv.get("mean").asDouble() * 100, within(0.005 + 1e-9));
+        assertThat(Double.parseDouble(kvPrinted[1])).isCloseTo(kv.get("max").asDouble() * 100, within(0.005 + 1e-9));
+        JsonNode waiting = run.report().at("/telemetry/requests_waiting");
+        String[] waitingPrinted = run.value("Requests waiting, mean / max:").split(" / ");
+        assertThat(Double.parseDouble(waitingPrinted[1])).isCloseTo(waiting.get("max").asDouble(), within(0.005 + 1e-9));
+    }
+
+    @Test
+    void sessionRun() throws Exception {
+        Run run = run("sessions", "--sessions", "3", "--think-time", "5", "--max-sessions", "2", "--num-requests", "12", "--output-tokens", "4",
+                "--server-metrics", "off");
+        assertSnapshot("sessions", run.console());
+        assertClientFigures(run);
+        assertThat(run.value("Sessions / turns:")).isEqualTo("turns 3, think time 5 ms, at most 2 sessions in flight");
+    }
+
+    /**
+     * Mean in flight and peak output throughput against timeseries.csv and report.json, read here
+     * without the console's code: Σ in_flight_mean over duration_s, and the largest output_tokens_per_s.
+     */
+    private static void assertClientFigures(Run run) throws IOException {
+        List<String> rows = Files.readAllLines(run.dir().resolve("timeseries.csv"));
+        List<String> header = List.of(rows.getFirst().split(","));
+        int inFlight = header.indexOf("in_flight_mean");
+        int tokens = header.indexOf("output_tokens_per_s");
+        double inFlightSeconds = 0;
+        double peak = 0;
+        for (String row : rows.subList(1, rows.size())) {
+            String[] cells = row.split(",");
+            inFlightSeconds += Double.parseDouble(cells[inFlight]);
+            peak = Math.max(peak, Double.parseDouble(cells[tokens]));
+        }
+        double durationS = run.report().at("/results/duration_s").asDouble();
+        assertThat(peak).as("a run that produced tokens").isPositive();
+        assertThat(Double.parseDouble(run.value("Peak output throughput (tok/s):"))).isCloseTo(peak, within(0.005 + 1e-9));
+        // The CSV's cells are rounded, so the sum of many may differ from the exact one in the last digit.
+        assertThat(Double.parseDouble(run.value("Mean in flight (requests):")))
+                .isCloseTo(inFlightSeconds / durationS, within(0.02));
+        assertThat(inFlightSeconds / durationS).as("requests were in flight").isPositive();
+    }
+
+    private void assertSnapshot(String kind, String console) throws IOException {
+        String actual = structure(console);
+        try (InputStream expected = getClass().getResourceAsStream("/console/" + kind + ".txt")) {
+            assertThat(expected).as("src/test/resources/console/%s.txt; this run's structure:%n%s", kind, actual)
+                    .isNotNull();
+            assertThat(actual).isEqualTo(new String(expected.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    /** The summary with its numbers masked and its timing-dependent sections left out (class doc). */
+    static String structure(String console) {
+        List<String> lines = console.lines().toList();
+        int from = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(" llmload benchmark result ")) {
+                from = i;
+                break;
+            }
+        }
+        assertThat(from).as("the summary in%n%s", console).isNotNegative();
+        StringBuilder out = new StringBuilder();
+        boolean skipping = false;
+        boolean freeText = false;
+        for (String line : lines.subList(from, lines.size())) {
+            if (RULER.matcher(line).matches()) {
+                skipping = TIMING_SECTIONS.stream().anyMatch(line::contains);
+                if (!skipping) {
+                    out.append(line).append('\n');
+                }
+                if (line.chars().allMatch(c -> c == '=')) {
+                    break;
+                }
+                freeText = line.contains(" Client (llmload itself) ");
+            } else if (!skipping && !line.startsWith("  ")) {
+                if (freeText) {
+                    out.append("<text>\n");
+                } else if (line.contains(":")) {
+                    out.append(line, 0, line.indexOf(':') + 1).append(" <v>\n");
+                } else {
+                    out.append(line).append('\n');
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    private Run run(String kind, String... options) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run", "--url", sim.url(), "--input-tokens", "16",
+                "--output-dir", dir.resolve(kind).toString()));
+        args.addAll(List.of(options));
+        CapturedRun captured = CapturedRun.of(args.toArray(String[]::new));
+        assertThat(captured.exitCode()).as(captured.err()).isZero();
+        Path runDir = Path.of(captured.out().lines().filter(l -> l.startsWith("Run directory: ")).findFirst()
+                .orElseThrow().substring("Run directory: ".length()).strip());
+        return new Run(captured.out(), runDir, new ObjectMapper().readTree(Files.readString(runDir.resolve("report.json"))));
+    }
+
+    private static double valueOf(String console, String label) {
+        return Double.parseDouble(Run.valueIn(console, label));
+    }
+
+    private record Run(String console, Path dir, JsonNode report) {
+
+        String value(String label) {
+            return valueIn(console, label);
+        }
+
+        /** The value printed after a 40-wide label. */
+        static String valueIn(String console, String label) {
+            return console.lines().filter(l -> l.startsWith(label)).findFirst().orElseThrow(() ->
+                    new AssertionError("no line " + label + " in\n" + console)).substring(LABEL_WIDTH).strip();
+        }
+    }
+}
