@@ -80,8 +80,12 @@ class ConsoleSnapshotTest {
 
     @Test
     void scrapedTelemetryRun() throws Exception {
-        Run run = run("telemetry", "--concurrency", "4", "--num-requests", "32", "--output-tokens", "40",
-                "--server-metrics", "auto", "--scrape-interval", "100ms");
+        // The batching engine (the fixed-latency one has no KV cache), twice as fast as its profile.
+        Run run;
+        try (SimServer batching = SimServer.start(SimConfig.load(null, Map.of("speedup", 2)))) {
+            run = runAt(batching.url(), "telemetry", "--concurrency", "4", "--num-requests", "32", "--output-tokens", "40",
+                    "--server-metrics", "auto", "--scrape-interval", "100ms");
+        }
         assertSnapshot("telemetry", run.console());
         assertClientFigures(run);
         JsonNode kv = run.report().at("/telemetry/kv_cache_usage");
@@ -177,7 +181,11 @@ class ConsoleSnapshotTest {
     }
 
     private Run run(String kind, String... options) throws IOException {
-        List<String> args = new ArrayList<>(List.of("run", "--url", sim.url(), "--input-tokens", "16",
+        return runAt(sim.url(), kind, options);
+    }
+
+    private Run runAt(String url, String kind, String... options) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run", "--url", url, "--input-tokens", "16",
                 "--output-dir", dir.resolve(kind).toString()));
         args.addAll(List.of(options));
         CapturedRun captured = CapturedRun.of(args.toArray(String[]::new));
