@@ -67,8 +67,21 @@ class TimeSeriesTest {
     }
 
     @Test
+    void meanInFlightIsTheLatencySumOverTheWindowAndPeakIsTheBusiestSecond() {
+        TimeSeries series = TimeSeries.of(records());
+        // Latencies A 1.3 s, B 1.0 s (sent 600, ended 1600), C 0.7 s = 3.0 s over a 2.5 s window;
+        // dividing by the 3 whole rows instead would give 1.0.
+        assertThat(series.inFlightMean(2.5)).isCloseTo(1.2, within(EXACT));
+        assertThat(series.peakOutputTokensPerS()).isEqualTo(6.0);
+        assertThat(series.inFlightMean(null)).isNull();
+        assertThat(series.inFlightMean(0.0)).isNull();
+    }
+
+    @Test
     void noMeasuredRequestsGiveNoRows() {
         assertThat(TimeSeries.of(List.of()).seconds()).isEmpty();
+        assertThat(TimeSeries.of(List.of()).inFlightMean(1.0)).isNull();
+        assertThat(TimeSeries.of(List.of()).peakOutputTokensPerS()).isNull();
     }
 
     @Test
