@@ -58,6 +58,7 @@ class RepeatsLoopbackTest {
         for (int i = 1; i <= 3; i++) {
             results[i - 1] = JSON.readTree(repeats.resolve("repeat-" + i).resolve("report.json").toFile()).get("results");
         }
+        DocSchemas.assertValidAndStrict("repeats.schema.json", repeats.resolve("repeats.json"));
         JsonNode summary = JSON.readTree(repeats.resolve("repeats.json").toFile());
         assertThat(summary.get("runs")).hasSize(3);
 

@@ -59,6 +59,7 @@ class SweepAndCompareLoopbackTest {
                 "--slo", "p99_ttft:100", "--max-points", "12", "--sim-config", sim.toString(),
                 "--output-dir", sweep.toString()}, FOUR_SEAT_WORKLOAD));
         assertThat(search.exitCode()).as(search.err()).isZero();
+        DocSchemas.assertValidAndStrict("sweep.schema.json", sweep.resolve("sweep.json"));
         JsonNode capacity = json(sweep.resolve("sweep.json")).get("capacity");
         assertThat(capacity.get("confirmed").asBoolean()).as(search.out()).isTrue();
         int found = capacity.get("capacity").asInt();
@@ -87,6 +88,7 @@ class SweepAndCompareLoopbackTest {
         CapturedRun outcome = CapturedRun.of(args(new String[] {"sweep", "--concurrency", "2,4,8", "--sim-config", sim.toString(),
                 "--output-dir", sweep.toString()}, FOUR_SEAT_WORKLOAD));
         assertThat(outcome.exitCode()).as(outcome.err()).isZero();
+        DocSchemas.assertValidAndStrict("sweep.schema.json", sweep.resolve("sweep.json"));
         JsonNode report = json(sweep.resolve("sweep.json"));
         JsonNode knee = report.get("knee");
         assertThat(knee.isNull()).as(outcome.out()).isFalse();
@@ -156,12 +158,14 @@ class SweepAndCompareLoopbackTest {
                 "--output-dir", dir.resolve("c3").toString());
         assertThat(allowed.exitCode()).as(allowed.err()).isZero();
         assertThat(allowed.out()).startsWith("WARNING");
+        DocSchemas.assertValidAndStrict("comparison.schema.json", dir.resolve("c3").resolve("comparison.json"));
 
         Path same = dir.resolve("same");
         CapturedRun repeat = CapturedRun.of("compare", a.toString(), b.toString(), "--output-dir", same.toString(),
                 "--fail-if", "p99_ttft:+10%,output_token_throughput:-10%");
         // 0 compared, 3 a threshold crossed (judged at the end).
         assertThat(repeat.exitCode()).as(repeat.out() + repeat.err()).isIn(0, 3);
+        DocSchemas.assertValidAndStrict("comparison.schema.json", same.resolve("comparison.json"));
         JsonNode comparison = json(same.resolve("comparison.json"));
         JsonNode metrics = comparison.get("pairs").get(0).get("metrics");
         assertThat(metrics).filteredOn(m -> m.get("metric").asText().endsWith("_ttft")).hasSize(4)
