@@ -135,8 +135,9 @@ public final class ConsoleSummary {
         }
         line(out, "Arrival window (s):", number(s.arrivalWindowS()));
         line(out, "Achieved request rate (req/s):", number(s.achievedRequestRate()));
-        line(out, "Backlog at last arrival (in flight/queued):", s.backlog() + " (" + s.backlogInFlight() + " / "
-                + s.backlogQueued() + ")");
+        // The label fits the 40 columns; the value says which part is which.
+        line(out, "Backlog at last arrival:", s.backlog() + " (" + s.backlogInFlight() + " in flight, "
+                + s.backlogQueued() + " queued)");
         if (s.steadyBacklog() != null) {
             line(out, "Backlog of a server keeping up:", String.format(Locale.ROOT, "%.1f", s.steadyBacklog()));
         }
