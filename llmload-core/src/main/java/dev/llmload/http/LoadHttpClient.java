@@ -9,6 +9,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
@@ -20,14 +22,12 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
@@ -46,8 +46,8 @@ public final class LoadHttpClient implements AutoCloseable {
     private final MultiThreadIoEventLoopGroup group;
     private final Bootstrap bootstrap;
     private final Map<EventLoop, ArrayDeque<Channel>> idleByLoop = new IdentityHashMap<>();
-    /** Every open connection, pooled or busy; added and removed on its loop, read by {@link #close}. */
-    private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
+    /** Every open connection, pooled or busy; the group drops each one as it closes. */
+    private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
     /**
      * @param apiKey  sent as a bearer token when not null; never logged
@@ -77,7 +77,6 @@ public final class LoadHttpClient implements AutoCloseable {
                     @Override
                     protected void initChannel(Channel channel) {
                         connections.add(channel);
-                        channel.closeFuture().addListener(closed -> connections.remove(channel));
                         if (ssl != null) {
                             channel.pipeline().addLast(ssl.newHandler(channel.alloc(), endpoint.host(), endpoint.port()));
                         }
@@ -263,14 +262,7 @@ public final class LoadHttpClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        List<ChannelFuture> closing = new ArrayList<>();
-        for (Channel connection : connections) {
-            closing.add(connection.close());
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        for (ChannelFuture future : closing) {
-            future.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        }
+        connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

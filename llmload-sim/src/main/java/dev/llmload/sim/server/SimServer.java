@@ -12,7 +12,6 @@ import dev.llmload.sim.metrics.SimMetrics;
 import dev.llmload.sim.truth.GroundTruthLog;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -25,20 +24,20 @@ import io.netty.channel.SingleThreadIoEventLoop;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.RejectedExecutionHandlers;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -62,11 +61,11 @@ public final class SimServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final Channel serverChannel;
     private final Map<EventLoop, LoopInbox> inboxes;
-    /** Open connections, each removed when it closes; added and removed on its loop, read by {@link #close}. */
-    private final Set<Channel> connections;
+    /** Open connections; the group drops each one as it closes. */
+    private final ChannelGroup connections;
 
     private SimServer(SimServices services, EventLoopGroup group, Channel serverChannel,
-            Map<EventLoop, LoopInbox> inboxes, Set<Channel> connections) {
+            Map<EventLoop, LoopInbox> inboxes, ChannelGroup connections) {
         this.services = services;
         this.group = group;
         this.serverChannel = serverChannel;
@@ -97,7 +96,7 @@ public final class SimServer implements AutoCloseable {
         EventLoopGroup group = eventLoops(config.ioThreads(),
                 epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         Map<EventLoop, LoopInbox> inboxes = new ConcurrentHashMap<>();
-        Set<Channel> connections = ConcurrentHashMap.newKeySet();
+        ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         Class<? extends ServerChannel> channelType =
                 epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         try {
@@ -110,7 +109,6 @@ public final class SimServer implements AutoCloseable {
                         @Override
                         protected void initChannel(Channel ch) {
                             connections.add(ch);
-                            ch.closeFuture().addListener(closed -> connections.remove(ch));
                             HttpServerCodec codec = new HttpServerCodec();
                             ch.pipeline().addLast(codec, new HttpServerExpectContinueHandler(),
                                     new HttpObjectAggregator(MAX_REQUEST_BYTES));
@@ -189,14 +187,7 @@ public final class SimServer implements AutoCloseable {
         // Closed here, not left to the loops' shutdown: a stopping loop was seen to end with its
         // connections still open, and a client then waited on them for the rest of its run
         // instead of seeing the server go away.
-        List<ChannelFuture> closing = new ArrayList<>();
-        for (Channel connection : connections) {
-            closing.add(connection.close());
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        for (ChannelFuture future : closing) {
-            future.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        }
+        connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         if (services.groundTruth() != null) {
             services.groundTruth().close();
