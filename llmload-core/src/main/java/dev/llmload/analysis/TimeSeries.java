@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 /**
  * The measured phase of a run second by second, for {@code timeseries.csv} and the HTML charts.
@@ -49,7 +50,8 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
 
     /** The highest per-second output token rate; null when nothing was measured. */
     public Double peakOutputTokensPerS() {
-        return seconds.stream().mapToDouble(Second::outputTokensPerS).max().stream().boxed().findFirst().orElse(null);
+        OptionalDouble peak = seconds.stream().mapToDouble(Second::outputTokensPerS).max();
+        return peak.isPresent() ? peak.getAsDouble() : null;
     }
 
     /**
