@@ -24,7 +24,8 @@ llmload_class_data() {
   [ "${LLMLOAD_CDS:-}" = off ] && return 0
   local release version key archive
   release="$(dirname "$(dirname "$java")")/release"
-  version=$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"$/\1/p' "$release" 2>/dev/null | head -n 1)
+  # No release file (an unusual JDK layout): no name to key the archive by, so none.
+  version=$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"$/\1/p' "$release" 2>/dev/null | head -n 1) || return 0
   [ -n "$version" ] || return 0
   key=$(printf '%s\n' "$java" "$@" | cksum | cut -d' ' -f1)
   archive="$(dirname "$jar")/llmload-cds-${version//[^A-Za-z0-9._+-]/_}-$key.jsa"
