@@ -42,11 +42,12 @@ llmload_class_data() {
 }
 
 # llmload_make_class_data JAVA JAR ARCHIVE OPTION...: makes ARCHIVE; fails (and says why in
-# class-data.log beside the jar) when it cannot.
+# class-data.log beside the jar) when it cannot. Interrupted (Ctrl-C), it ends the launcher, and the
+# next launch tries again.
 llmload_make_class_data() {
   local java=$1 jar=$2 archive=$3
   shift 3
-  local dir log work status=1
+  local dir log status=0
   dir=$(dirname "$archive")
   log="$dir/class-data.log"
   [ -w "$dir" ] || return 1
@@ -55,27 +56,40 @@ llmload_make_class_data() {
     exec 9>"$archive.lock"
     flock -n 9 || { exec 9>&-; return 1; }
   fi
-  work=$(mktemp -d "${TMPDIR:-/tmp}/llmload-cds.XXXXXX") || { exec 9>&-; return 1; }
+  llmload_class_data_work=$(mktemp -d "${TMPDIR:-/tmp}/llmload-cds.XXXXXX") || { exec 9>&-; return 1; }
+  trap 'rm -rf "$llmload_class_data_work"' EXIT
   echo "llmload: preparing class data for this JDK (once per build, a few seconds; LLMLOAD_CDS=off skips it) ..." >&2
   # The training run only has to load the classes, so its JIT stops at the first tier.
-  if "$java" "$@" -XX:TieredStopAtLevel=1 -XX:DumpLoadedClassList="$work/classes.txt" -jar "$jar" run \
-        --num-requests 8 --concurrency 4 --input-tokens 64 --output-tokens 16 --quiet \
-        --output-dir "$work/run" >"$log" 2>&1 \
-      && "$java" "$@" -Xshare:dump -XX:SharedClassListFile="$work/classes.txt" \
-        -XX:SharedArchiveFile="$archive.tmp" -cp "$jar" >>"$log" 2>&1 \
-      && "$java" "$@" -Xshare:on -XX:SharedArchiveFile="$archive.tmp" -jar "$jar" --version >>"$log" 2>&1 \
-      && mv -f "$archive.tmp" "$archive"; then
-    status=0
-    # Archives and failures of earlier builds of the jar are of no further use.
-    find "$dir" -maxdepth 1 \( -name 'llmload-cds-*.jsa' -o -name 'llmload-cds-*.failed' \) ! -newer "$jar" \
-      -exec rm -f {} + 2>/dev/null
-  else
-    echo "llmload: no class data (see $log); running without it" >&2
-    rm -f "$archive.tmp"
-    touch "$archive.failed"
+  "$java" "$@" -XX:TieredStopAtLevel=1 -XX:DumpLoadedClassList="$llmload_class_data_work/classes.txt" \
+    -jar "$jar" run --num-requests 8 --concurrency 4 --input-tokens 64 --output-tokens 16 --quiet \
+    --output-dir "$llmload_class_data_work/run" >"$log" 2>&1 || status=$?
+  if [ "$status" -eq 0 ]; then
+    "$java" "$@" -Xshare:dump -XX:SharedClassListFile="$llmload_class_data_work/classes.txt" \
+      -XX:SharedArchiveFile="$archive.tmp" -cp "$jar" >>"$log" 2>&1 || status=$?
   fi
-  rm -rf "$work"
-  rm -f "$archive.lock"
+  if [ "$status" -eq 0 ]; then
+    # Fails, rather than run without it, when the archive cannot be mapped.
+    "$java" "$@" -Xshare:on -XX:SharedArchiveFile="$archive.tmp" -jar "$jar" --version >>"$log" 2>&1 || status=$?
+  fi
+  if [ "$status" -eq 0 ]; then
+    mv -f "$archive.tmp" "$archive" || status=$?
+  fi
+  rm -rf "$llmload_class_data_work" "$archive.lock"
+  trap - EXIT
   exec 9>&-
-  return $status
+  case $status in
+    0)
+      # Archives and failures of earlier builds of the jar are of no further use.
+      find "$dir" -maxdepth 1 \( -name 'llmload-cds-*.jsa' -o -name 'llmload-cds-*.failed' \) ! -newer "$jar" \
+        -exec rm -f {} + 2>/dev/null
+      return 0 ;;
+    130 | 143)
+      rm -f "$archive.tmp"
+      exit "$status" ;;
+    *)
+      echo "llmload: no class data (see $log); running without it" >&2
+      rm -f "$archive.tmp"
+      touch "$archive.failed"
+      return 1 ;;
+  esac
 }
