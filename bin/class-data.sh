@@ -11,7 +11,7 @@
 # which every JDK from 21 on makes and maps alike, also with ZGC. Dump and use get the same JVM
 # options; the dump is checked once with -Xshare:on, which fails rather than run without it.
 #
-# LLMLOAD_CDS=off: no archive is made or used.
+# LLMLOAD_CDS=off (or -Xshare:off in LLMLOAD_JAVA_OPTS): no archive is made or used.
 
 # llmload_class_data JAVA JAR OPTION...
 # Sets the array llmload_class_data_options to the options that map the archive made for JAVA, JAR
@@ -22,6 +22,7 @@ llmload_class_data() {
   shift 2
   llmload_class_data_options=()
   [ "${LLMLOAD_CDS:-}" = off ] && return 0
+  case " $* " in *" -Xshare:off "*) return 0 ;; esac   # sharing turned off in LLMLOAD_JAVA_OPTS
   local release version key archive
   release="$(dirname "$(dirname "$java")")/release"
   # No release file (an unusual JDK layout): no name to key the archive by, so none.
