@@ -107,6 +107,20 @@ class ConsoleSnapshotTest {
         assertSnapshot("sessions", run.console());
         assertClientFigures(run);
         assertThat(run.value("Sessions / turns:")).isEqualTo("turns 3, think time 5 ms, at most 2 sessions in flight");
+        // What ran, against requests.jsonl read here: distinct sessions, and the most turns of one.
+        Map<Long, Integer> turns = new java.util.HashMap<>();
+        ObjectMapper json = new ObjectMapper();
+        for (String line : Files.readAllLines(run.dir().resolve("requests.jsonl"))) {
+            JsonNode request = json.readTree(line);
+            if (!request.path("warmup").asBoolean(false) && request.hasNonNull("session_id")) {
+                turns.merge(request.get("session_id").asLong(), 1, Integer::sum);
+            }
+        }
+        int total = turns.values().stream().mapToInt(Integer::intValue).sum();
+        assertThat(total).isEqualTo(12);
+        assertThat(run.value("Sessions run (all turns succeeded):")).isEqualTo(turns.size() + " (" + turns.size() + ")");
+        assertThat(run.value("Turns run (per session mean / max):")).isEqualTo(String.format(java.util.Locale.ROOT,
+                "%d (%.2f / %d)", total, (double) total / turns.size(), java.util.Collections.max(turns.values())));
     }
 
     @Test

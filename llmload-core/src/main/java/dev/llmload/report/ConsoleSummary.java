@@ -9,6 +9,7 @@ import dev.llmload.http.ServerText;
 import dev.llmload.metrics.Goodput;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.ServerView;
+import dev.llmload.metrics.SessionCounts;
 import dev.llmload.note.Note;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
@@ -52,6 +53,12 @@ public final class ConsoleSummary {
             line(out, "Sessions / turns:", "turns " + sessions.turns()
                     + (sessions.thinkTimeMs() == null ? "" : ", think time " + sessions.thinkTimeMs() + " ms")
                     + (sessions.maxSessions() == null ? "" : ", at most " + sessions.maxSessions() + " sessions in flight"));
+        }
+        if (r.sessions() != null) {
+            SessionCounts ran = r.sessions();
+            line(out, "Sessions run (all turns succeeded):", ran.sessions() + " (" + ran.sessionsAllSucceeded() + ")");
+            line(out, "Turns run (per session mean / max):", ran.turns() + " (" + number(ran.turnsPerSessionMean())
+                    + " / " + ran.turnsPerSessionMax() + ")");
         }
         if (report.run().interrupted()) {
             line(out, "Interrupted:", "yes: only finished requests are counted");
