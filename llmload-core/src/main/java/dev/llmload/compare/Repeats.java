@@ -1,6 +1,7 @@
 package dev.llmload.compare;
 
 import dev.llmload.metrics.PercentileSlo;
+import dev.llmload.report.RunGroup;
 import dev.llmload.report.RunReport;
 import dev.llmload.stats.StudentT;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import java.util.Locale;
  */
 public record Repeats(List<String> runs, double confidence, List<Metric> metrics) {
 
-    public static final String FILE_NAME = "repeats.json";
+    public static final String FILE_NAME = RunGroup.REPEATS_JSON;
     public static final double CONFIDENCE = 0.95;
 
     /**
