@@ -272,20 +272,20 @@ public final class SweepRunner {
                 resumed = false;
                 if (stopped.getCount() == 0 || anyRun && !coolDown.isZero()
                         && stopped.await(coolDown.toMillis(), TimeUnit.MILLISECONDS)) {
-                    if (reports.isEmpty()) {
-                        throw new Stopped();
-                    }
-                    interrupted = true; // the repeats so far are kept as the point's, marked below
-                    break;
+                    throw new Stopped();
                 }
                 anyRun = true;
                 report = runner.run(runConfig).report();
             }
+            interrupted = report.run().interrupted();
+            if (interrupted && repeats > 1) {
+                // Listed once all its runs have finished; --resume keeps those that did.
+                throw new Stopped();
+            }
             reports.add(report);
             runs.add(directory.relativize(runDir).toString());
-            interrupted = report.run().interrupted();
         }
-        if (repeats > 1 && !interrupted) {
+        if (repeats > 1) {
             Repeats summary = Repeats.of(runs.stream().map(r -> Path.of(r).getFileName().toString()).toList(), reports);
             ReportFiles.writeAtomically(dir.resolve(Repeats.FILE_NAME),
                     ReportFiles.JSON.writeValueAsString(summary) + "\n");
