@@ -128,12 +128,12 @@ class SweepRepeatsLoopbackTest {
         assertThat(gate.exitCode()).as(gate.out() + gate.err()).isEqualTo(3);
         assertThat(gate.out()).contains("REGRESSION").contains("mean_ttft");
 
-        // Single runs are still compared run against run, and say that their interval covers sampling only.
+        // Single runs are still compared run against run, and say that their interval covers sampling.
         Path single = dir.resolve("compare-single");
         CapturedRun runs = CapturedRun.of("compare", same.resolve("repeat-1").toString(),
                 same.resolve("repeat-2").toString(), "--output-dir", single.toString());
         assertThat(runs.exitCode()).as(runs.out() + runs.err()).isZero();
-        assertThat(runs.out()).contains("covers sampling only").doesNotContain("Welch");
+        assertThat(runs.out()).contains("Run against run (interval: sampling)").doesNotContain("Welch");
         assertThat(json(single.resolve("comparison.json")).at("/pairs/0/interval").asText()).isEqualTo("sampling");
     }
 

@@ -297,16 +297,16 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
         }
         text.append("* significant: the ").append(interval).append(" excludes 0.\n");
         if (pairs.stream().anyMatch(p -> p.interval().equals(SAMPLING))) {
-            text.append("Run against run, the interval covers sampling only (").append(resamples)
-                    .append(" bootstrap resamples, seed ").append(seed).append("), and how each run varied over\n")
-                    .append("  its course (blocks of consecutive requests), not a shift that lasted a whole run: compare\n")
-                    .append("  repeats (run --repeat K) to see that. Never significant for a percentile on fewer samples\n")
-                    .append("  than it needs (p90: 10, p99: 100).\n");
+            text.append("Run against run (interval: sampling): the interval covers sampling (").append(resamples)
+                    .append(" bootstrap resamples, seed ").append(seed).append(")\n")
+                    .append("  and how each run varied over its course (blocks of consecutive requests), not a shift that\n")
+                    .append("  lasted a whole run: compare repeats (run --repeat K) to see that. Never significant for a\n")
+                    .append("  percentile on fewer samples than it needs (p90: 10, p99: 100).\n");
         }
         if (pairs.stream().anyMatch(p -> p.interval().equals(RUNS))) {
-            text.append("Across runs, baseline and run are means over each side's repeats and the interval is Welch's\n")
-                    .append("  (Student t, Welch-Satterthwaite degrees of freedom) of their difference: it covers what\n")
-                    .append("  differs from run to run.\n");
+            text.append("Across runs (interval: runs): baseline and run are means over each side's repeats, and the\n")
+                    .append("  interval is Welch's of their difference (Student t, Welch-Satterthwaite degrees of\n")
+                    .append("  freedom): it covers what differs from run to run.\n");
         }
         if (!regressions.isEmpty()) {
             text.append("\nREGRESSION (--fail-if):\n");
