@@ -128,6 +128,18 @@ class SweepRepeatsLoopbackTest {
         assertThat(gate.exitCode()).as(gate.out() + gate.err()).isEqualTo(3);
         assertThat(gate.out()).contains("REGRESSION").contains("mean_ttft");
 
+        // Repeats against a single run: each repeat is compared with it run against run.
+        Path mixed = dir.resolve("compare-mixed");
+        CapturedRun oneSide = CapturedRun.of("compare", slower.resolve("repeat-1").toString(), same.toString(),
+                "--output-dir", mixed.toString());
+        assertThat(oneSide.exitCode()).as(oneSide.out() + oneSide.err()).isZero();
+        JsonNode mixedPairs = json(mixed.resolve("comparison.json")).get("pairs");
+        assertThat(mixedPairs).hasSize(2);
+        for (JsonNode each : mixedPairs) {
+            assertThat(each.get("interval").asText()).isEqualTo("sampling");
+            assertThat(each.get("run_runs").asInt()).isEqualTo(1);
+        }
+
         // Single runs are still compared run against run, and say that their interval covers sampling.
         Path single = dir.resolve("compare-single");
         CapturedRun runs = CapturedRun.of("compare", same.resolve("repeat-1").toString(),
