@@ -24,12 +24,13 @@ class SweepRepeatsLoopbackTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /**
-     * Fixed latency with seeded jitter: TTFT uniform on 15..45 ms; a second server five times as slow to
-     * the first token (120..180 ms). Two runs a side give Welch's interval as few as 1 degree of freedom
-     * (t = 12.7), so the slower server's difference must stand well clear of its runs' spread.
+     * Fixed latency with seeded jitter: TTFT uniform on 15..45 ms; a second server ten times as slow to
+     * the first token (270..330 ms). Two runs a side give Welch's interval as few as 1 degree of freedom
+     * (t = 12.7), so the slower server's difference must stand well clear of its runs' spread, and of
+     * what a busy machine adds to one run.
      */
     private static final String FIXED = "engine: fixed\nttftMs: 30\nprefillMsPerToken: 0\nitlMs: 2\njitter: 0.5\n";
-    private static final String SLOWER = "engine: fixed\nttftMs: 150\nprefillMsPerToken: 0\nitlMs: 2\njitter: 0.2\n";
+    private static final String SLOWER = "engine: fixed\nttftMs: 300\nprefillMsPerToken: 0\nitlMs: 2\njitter: 0.1\n";
     private static final String[] WORKLOAD = {"--num-requests", "30", "--input-tokens", "16", "--output-tokens", "4",
         "--seed", "7"};
     /** Student's t, two-sided 95%, 1 degree of freedom: the interval of the mean of two runs. */
