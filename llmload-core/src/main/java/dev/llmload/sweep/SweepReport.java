@@ -7,6 +7,8 @@ import dev.llmload.config.Load;
 import dev.llmload.compare.Repeats;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.OptionalDouble;
 import java.util.function.Function;
 
 /**
@@ -83,7 +85,9 @@ public record SweepReport(int schemaVersion, String mode, String axis, String sl
 
         /** The mean across the runs (the value itself for one run); null when no run has it. */
         private static Double mean(List<RunReport> reports, Function<RunResults, Double> value) {
-            return across(reports, "", value).mean();
+            OptionalDouble mean = reports.stream().map(r -> value.apply(r.results())).filter(Objects::nonNull)
+                    .mapToDouble(Double::doubleValue).average();
+            return mean.isPresent() ? mean.getAsDouble() : null;
         }
     }
 
