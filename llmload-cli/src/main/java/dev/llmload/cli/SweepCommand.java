@@ -90,8 +90,15 @@ public final class SweepCommand implements Callable<Integer> {
     int maxPoints;
 
     @Option(names = "--cool-down", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
-            description = "Pause between points, e.g. 10s. Default: ${DEFAULT-VALUE}.")
+            description = "Pause between runs (points, and repeats), e.g. 10s. Default: ${DEFAULT-VALUE}.")
     Duration coolDown;
+
+    @Option(names = "--repeat", paramLabel = "K", defaultValue = "1",
+            description = "Run each point K times, into POINT/repeat-1 .. repeat-K with POINT/repeats.json; a point is "
+                    + "judged on each metric's mean across its runs, and with --slo its pass is confirmed only when "
+                    + "each limit's 95%% interval lies within it (a capacity search counts only confirmed passes). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int repeat;
 
     @Option(names = "--knee-factor", paramLabel = "K", defaultValue = "2",
             description = "The knee is where throughput stops growing (within 10%% of the best so far) while p99 "
@@ -160,7 +167,7 @@ public final class SweepCommand implements Callable<Integer> {
         String commandLine = RunCommand.commandLine("llmload sweep", run.typedArguments(spec));
         SweepRunner runner;
         try {
-            runner = new SweepRunner(base, directory, mode, limits, coolDown, kneeFactor, config -> {
+            runner = new SweepRunner(base, directory, mode, limits, coolDown, kneeFactor, repeat, config -> {
                 BenchmarkRun run = new BenchmarkRun(config, target, apiKey, commandLine, VersionProvider.version(),
                         r -> {});
                 current.set(run);
@@ -259,6 +266,10 @@ public final class SweepCommand implements Callable<Integer> {
             text.append(capacity.capacity() == null ? "Capacity: none found"
                     : "Capacity: " + PercentileSlo.format(capacity.capacity()) + unit + " meets " + report.slo());
             text.append(" (").append(capacity.reason()).append(")\n");
+            if (report.repeats() > 1) {
+                text.append("Each point ran ").append(report.repeats()).append(" times: a pass counts only when each --slo "
+                        + "limit's 95% interval across its runs lies within the limit.\n");
+            }
             if (capacity.lowestFailure() != null) {
                 text.append("Lowest load that failed: ").append(PercentileSlo.format(capacity.lowestFailure()))
                         .append(unit).append(", limited by ").append(capacity.limitingMetric())

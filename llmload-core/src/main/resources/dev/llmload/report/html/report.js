@@ -837,7 +837,8 @@
     var node = section('Differences', 'Each run against its baseline. * significant: the ' + ci + ' excludes 0 ('
       + text(c.resamples) + ' bootstrap resamples, seed ' + text(c.seed) + '); never for a percentile on fewer samples'
       + ' than it needs (p90: 10, p99: 100), marked few samples. The interval covers sampling and how each run varied'
-      + ' over its course, not a shift that lasted a whole run: repeat runs to see that.');
+      + ' over its course, not a shift that lasted a whole run: repeat runs to see that. Pairs of repeats are compared'
+      + ' across runs: means over the runs, with Welch\'s interval of their difference.');
     var failIf = c.fail_if || [], regressions = c.regressions || [];
     if (failIf.length) {
       tiles(node, [[regressions.length ? 'REGRESSION (--fail-if ' + failIf.join(',') + ')'
@@ -851,7 +852,9 @@
       node.appendChild(el('p', 'caption', ['Not like for like (compared anyway): ' + c.mismatches.join('; ')]));
     }
     (c.pairs || []).forEach(function (pair) {
-      node.appendChild(el('h3', null, [pair.run + '  vs  ' + pair.baseline + ' (baseline)']));
+      node.appendChild(el('h3', null, [pair.run + '  vs  ' + pair.baseline + ' (baseline)'
+        + (pair.interval === 'runs' ? ', across runs: means of ' + pair.run_runs + ' vs ' + pair.baseline_runs
+          + ' runs, Welch interval (covers run-to-run variation)' : '')]));
       node.appendChild(table(['metric', 'baseline', 'run', 'difference', 'difference %', ci, 'significant'],
         pair.metrics.map(function (d) {
           var interval = d.ci_low === null || d.ci_low === undefined ? '–'
