@@ -152,6 +152,10 @@ public final class SweepCommand implements Callable<Integer> {
         RunConfig.Builder builder = run.builder();
         RunConfig base = (rates ? builder.requestRate(1.0) : builder.concurrency(1)).build();
         SweepMode mode = mode(base);
+        String tooManyFiles = OpenFileLimit.refusal(widest(mode, base));
+        if (tooManyFiles != null) {
+            throw new UsageException(tooManyFiles);
+        }
         String apiKey = base.target().keySource().read();
         PrintWriter out = spec.commandLine().getOut();
         try (TargetServer target = TargetServer.open(base.target().url(), run.simConfig, out, false)) {
@@ -200,6 +204,21 @@ public final class SweepCommand implements Callable<Integer> {
         out.println("Sweep directory: " + directory);
         out.flush();
         return RunCommand.exitCode(signals);
+    }
+
+    /**
+     * The point that keeps the most requests in flight, for the open-file check before the first
+     * point runs: the largest of a concurrency list, or {@code --auto}'s unbounded concurrency. A
+     * capacity search's points are not known ahead; a rate sweep's gate is {@code base}'s own.
+     */
+    private RunConfig widest(SweepMode mode, RunConfig base) {
+        int most = switch (mode) {
+            case SweepMode.Fixed fixed when fixed.axis() == SweepMode.Axis.CONCURRENCY ->
+                    (int) fixed.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
+            case SweepMode.Auto auto -> auto.unboundedConcurrency();
+            default -> 0;
+        };
+        return most > 0 ? run.builder().concurrency(most).build() : base;
     }
 
     private SweepMode mode(RunConfig base) {
