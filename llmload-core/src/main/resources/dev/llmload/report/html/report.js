@@ -380,6 +380,9 @@
         ['drain after last arrival (s)', num(sat.drain_s)],
         ['saturated', sat.saturated === null || sat.saturated === undefined ? '–' : sat.saturated ? 'yes' : 'no']]));
     }
+    if (sat && sat.stages) {
+      res.appendChild(stagesTable(sat.stages));
+    }
     var steady = report.steady_state;
     if (steady) {
       var sr = steady.results || {};
@@ -411,6 +414,19 @@
           {node: el('div', null, (e.samples || []).map(function (s) { return el('div', 'sample', [s]); }))}];
       })));
     }
+  }
+
+  /** A load that changes over the run: offered against served, stage by stage (report.md, saturation). */
+  function stagesTable(stages) {
+    var unit = stages[0].offered === 'concurrency' ? 'concurrency' : 'req/s';
+    function span(a, b) { return a === b ? num(a, 1) : num(a, 1) + '–' + num(b, 1); }
+    return el('div', 'stages', [el('h3', null, ['Load stages: offered / served']),
+      table(['stage (s)', 'offered ' + unit, 'sent', 'succeeded', 'ended per second', 'TTFT p50 (ms)', 'TTFT p99 (ms)',
+        'E2E p50 (ms)'], stages.map(function (st) {
+        return [span(st.start_s, st.end_s), span(st.offered_from, st.offered_to), text(st.arrivals),
+          text(st.succeeded), num(st.achieved_request_rate), num(st.ttft_p50_ms), num(st.ttft_p99_ms),
+          num(st.e2e_p50_ms)];
+      }), 1)]);
   }
 
   /** With SLOs: the share of requests that met every limit, and the throughput they make up. */
