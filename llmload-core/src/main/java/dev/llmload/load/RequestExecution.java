@@ -77,7 +77,7 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
     /** The server's token count of each token event, when the dialect gives them (-1: not given); else null. */
     private LongList tokenCounts;
     private ServerTimings serverTimings;
-    private final List<String> tokenTexts = new ArrayList<>();
+    private final TokenTexts tokenTexts = new TokenTexts();
     private Usage usage;
     private String finishReason;
     private boolean streamed;
@@ -370,7 +370,7 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos,
                 firstContentNanos, nanos, tokenTimes.toArray());
         onFinished.accept(this, new FinishedRequest(request, requestId, warmup,
-                timings, List.copyOf(tokenTexts), serverTokenCounts(), status, outcome, usage,
+                timings, tokenTexts, serverTokenCounts(), status, outcome, usage,
                 ServerText.clean(finishReason), streamed, ServerText.clean(retryAfter), endMarkerSeen, serverTimings));
     }
 
