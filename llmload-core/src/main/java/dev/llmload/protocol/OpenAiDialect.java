@@ -11,17 +11,21 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The OpenAI chat and completions APIs: request bodies with {@code stream_options.include_usage},
  * answers as SSE events of JSON chunks ended by {@code data: [DONE]}, errors as an
- * {@code error} object. Decoding walks the JSON with Jackson's streaming parser and keeps only
- * the fields llmload measures, so a chunk costs no tree of objects.
+ * {@code error} object. Decoding walks each event's bytes with Jackson's streaming parser (the
+ * factory shared with every dialect, so field names are canonical strings found, not made) and
+ * keeps only the fields llmload measures: a chunk costs no tree of objects and no string but the
+ * text it carries.
  */
 public final class OpenAiDialect implements Dialect {
 
-    private static final JsonFactory JSON = new JsonFactory();
-    private static final String END_MARKER = "[DONE]";
+    private static final JsonFactory JSON = JsonFields.JSON;
+    /** The data of the last event, {@code [DONE]}. */
+    private static final byte[] END_MARKER = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
     private static final byte[] SAMPLE_STREAM = ("""
             data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}
@@ -177,15 +181,15 @@ public final class OpenAiDialect implements Dialect {
         }
 
         @Override
-        public void message(String eventType, String data, long nanos) {
-            if (data.equals(END_MARKER)) {
+        public void message(String eventType, byte[] data, int offset, int length, long nanos) {
+            if (Arrays.equals(data, offset, offset + length, END_MARKER, 0, END_MARKER.length)) {
                 events.endMarker();
                 return;
             }
-            try (JsonParser parser = JSON.createParser(data)) {
+            try (JsonParser parser = JSON.createParser(data, offset, length)) {
                 chunk.read(parser);
             } catch (IOException | RuntimeException e) {
-                throw new MalformedMessageException("not a valid JSON chunk: " + JsonFields.abbreviate(data), e);
+                throw JsonFields.malformed("not a valid JSON chunk", data, offset, length, e);
             }
             if (chunk.error != null) {
                 events.error(chunk.error);
@@ -205,8 +209,7 @@ public final class OpenAiDialect implements Dialect {
             try (JsonParser parser = JSON.createParser(body)) {
                 chunk.read(parser);
             } catch (IOException | RuntimeException e) {
-                throw new MalformedMessageException("not a valid JSON body: "
-                        + JsonFields.abbreviate(new String(body, StandardCharsets.UTF_8)), e);
+                throw JsonFields.malformed("not a valid JSON body", body, 0, body.length, e);
             }
             if (chunk.error != null) {
                 events.error(chunk.error);

@@ -125,10 +125,10 @@ class NativeDialectDecodingTest {
             String type = message.startsWith("{\"delta\":\"a\"}") ? null : typeForNamed;
             if (fixture.api() == ApiKind.RESPONSES && message.equals("{\"delta\":\"a\"}")) {
                 // A Responses event without a type, named or in its data, cannot be placed.
-                assertThatThrownBy(() -> decoder.message(null, message, 1)).isInstanceOf(MalformedMessageException.class);
+                assertThatThrownBy(() -> Messages.send(decoder, null, message, 1)).isInstanceOf(MalformedMessageException.class);
                 continue;
             }
-            assertThatThrownBy(() -> decoder.message(type, message, 1))
+            assertThatThrownBy(() -> Messages.send(decoder, type, message, 1))
                     .as("message %.60s", message)
                     .isInstanceOf(MalformedMessageException.class)
                     .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300).doesNotContain("\n"));

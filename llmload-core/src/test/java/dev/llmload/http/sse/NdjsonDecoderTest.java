@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 class NdjsonDecoderTest {
 
     private final List<String> messages = new ArrayList<>();
-    private final NdjsonDecoder decoder = new NdjsonDecoder((type, data, nanos) -> {
+    private final NdjsonDecoder decoder = new NdjsonDecoder((type, data, offset, length, nanos) -> {
         assertThat(type).isNull();
-        messages.add(data + " @" + nanos);
+        messages.add(new String(data, offset, length, StandardCharsets.UTF_8) + " @" + nanos);
     });
 
     private void feed(String text, long nanos) {
