@@ -40,6 +40,28 @@ class OpenAiDialectTest {
     }
 
     @Test
+    void chunksHandedOverAsSlicesOfALargerReusedArrayGiveTheSameEvents() {
+        byte[] shared = new byte[4 * 1024];
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        Messages.sendEmbedded(decoder, null, """
+                {"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}""", 5, shared, random);
+        Messages.sendEmbedded(decoder, null, """
+                {"choices":[{"index":0,"delta":{"reasoning_content":"Hm","content":"Hello"},"finish_reason":null}]}""", 20,
+                shared, random);
+        Messages.sendEmbedded(decoder, null, """
+                {"choices":[{"index":0,"text":" Paris","finish_reason":"stop"}],"usage":null}""", 30, shared, random);
+        Messages.sendEmbedded(decoder, null, """
+                {"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":28}}""", 31, shared, random);
+        Messages.sendEmbedded(decoder, null, "[DONE]", 32, shared, random);
+        assertThat(events).containsExactly(
+                "text content=Hello reasoning=Hm at 20",
+                "text content= Paris reasoning=null at 30",
+                "finish stop",
+                "usage 12/28",
+                "end");
+    }
+
+    @Test
     void finishReasonUsageAndTheEndMarkerAreTheirOwnEvents() {
         message(null, """
                 {"choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop","stop_reason":null}]}""", 1);

@@ -65,6 +65,23 @@ class NdjsonDecoderTest {
     }
 
     @Test
+    void theBufferHoldsOnlyAPartialLineWhateverTheReadSizes() {
+        int lineBytes = 1_000;
+        String line = "{\"response\":\"" + "y".repeat(lineBytes - 16) + "\"}\n";
+        byte[] stream = line.repeat(300).getBytes(StandardCharsets.UTF_8);
+        for (int readBytes : new int[] {1, 7, 999, 1_000, 1_001, 4_096, stream.length}) {
+            messages.clear();
+            int largest = 0;
+            for (int offset = 0; offset < stream.length; offset += readBytes) {
+                feed(java.util.Arrays.copyOfRange(stream, offset, Math.min(stream.length, offset + readBytes)), 1);
+                largest = Math.max(largest, decoder.bufferCapacity());
+            }
+            assertThat(messages).as("reads of %d bytes", readBytes).hasSize(300);
+            assertThat(largest).as("reads of %d bytes", readBytes).isLessThanOrEqualTo(2 * lineBytes);
+        }
+    }
+
+    @Test
     void aHugeLineIsOneMessage() {
         String huge = "x".repeat(3_000_000);
         feed(huge.substring(0, 1_000_000), 1);

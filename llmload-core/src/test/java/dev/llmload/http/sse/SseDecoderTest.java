@@ -329,6 +329,61 @@ class SseDecoderTest {
         }
     }
 
+    @Test
+    void theBufferHoldsOnlyAnEventAndALineWhateverTheReadSizes() {
+        // 300 events with data lines of 1,000 bytes: the buffer may double past the longest line
+        // once, but a read of the whole stream (300 kB) must not make it hold the read.
+        int lineBytes = 1_000;
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            text.append("event: e").append(i % 3).append('\n').append("data: ")
+                    .append(String.valueOf((char) ('a' + i % 26)).repeat(lineBytes - "data: ".length())).append("\n\n");
+        }
+        byte[] stream = utf8(text.toString());
+        for (int readBytes : new int[] {1, 7, 999, 1_000, 1_001, 4_096, stream.length}) {
+            List<Event> events = new ArrayList<>();
+            SseDecoder decoder = recordingInto(events);
+            int largest = 0;
+            for (int offset = 0; offset < stream.length; offset += readBytes) {
+                decoder.feed(stream, offset, Math.min(readBytes, stream.length - offset), 0);
+                largest = Math.max(largest, decoder.bufferCapacity());
+            }
+            assertThat(events).as("reads of %d bytes", readBytes).hasSize(300);
+            assertThat(events.get(299)).isEqualTo(new Event("e2", "n".repeat(lineBytes - "data: ".length())));
+            assertThat(largest).as("reads of %d bytes", readBytes).isLessThanOrEqualTo(2 * lineBytes);
+        }
+    }
+
+    @Test
+    void aBufferThatAHugeEventGrewIsGivenBackOnceTheEventIsDispatched() {
+        List<Event> events = new ArrayList<>();
+        SseDecoder decoder = recordingInto(events);
+        byte[] huge = utf8("data: " + "x".repeat(1 << 20) + "\n\n");
+        for (int offset = 0; offset < huge.length; offset += 16 * 1024) {
+            decoder.feed(huge, offset, Math.min(16 * 1024, huge.length - offset), 0);
+        }
+        assertThat(decoder.bufferCapacity()).isGreaterThan(1 << 20);
+        byte[] small = utf8("data: small\n\n");
+        decoder.feed(small, 0, small.length, 1);
+        assertThat(events).hasSize(2).last().isEqualTo(new Event(null, "small"));
+        assertThat(decoder.bufferCapacity()).isEqualTo(FrameBuffer.INITIAL_CAPACITY);
+    }
+
+    @Test
+    void theDataIsASliceValidForTheCallThatTheNextEventReuses() {
+        // What a listener must not rely on, shown: the array of one event is written by the next.
+        List<byte[]> arrays = new ArrayList<>();
+        List<Event> events = new ArrayList<>();
+        SseDecoder decoder = new SseDecoder((type, data, offset, length, nanos) -> {
+            arrays.add(data);
+            events.add(new Event(type, text(data, offset, length)));
+        });
+        byte[] stream = utf8("data: first\n\ndata: second\n\n");
+        decoder.feed(stream, 0, stream.length, 0);
+        assertThat(events).containsExactly(new Event(null, "first"), new Event(null, "second"));
+        assertThat(arrays.get(0)).isSameAs(arrays.get(1)).isNotSameAs(stream);
+    }
+
     private static List<Event> decode(byte[] stream) {
         List<Event> events = new ArrayList<>();
         recordingInto(events).feed(stream, 0, stream.length, 0);
