@@ -13,13 +13,13 @@ import java.util.Arrays;
 
 /**
  * Reads the chosen fields of one JSON object, named by dotted paths ({@code "meta_info.completion_tokens"}),
- * with Jackson's streaming parser, straight from the message's bytes, into slots reused for every
- * message of a response: a message costs no tree of objects, only the strings of the fields asked
- * for. Objects on no asked path and
+ * with Jackson's streaming parser, straight from the message's bytes ({@link MessageParser}),
+ * into slots reused for every message of a response: a message costs no tree of objects and no
+ * parser, only the strings of the fields asked for. Objects on no asked path and
  * every array are skipped unread. Used by the native dialects' decoders, one instance per decoder
  * (so confined to its response's event loop).
  */
-final class JsonFields {
+final class JsonFields implements MessageParser.ObjectReader {
 
     /**
      * The one parser factory of every dialect: its canonical table of field names is shared, so
@@ -63,8 +63,8 @@ final class JsonFields {
         source = data;
         sourceOffset = offset;
         sourceLength = length;
-        try (JsonParser parser = JSON.createParser(data, offset, length)) {
-            read(parser);
+        try {
+            MessageParser.parse(data, offset, length, this);
         } catch (IOException | RuntimeException e) {
             throw malformed(what, data, offset, length, e);
         }
@@ -72,7 +72,14 @@ final class JsonFields {
 
     /** Reads a whole body, as {@link #read(byte[], int, int, String)} reads a message. */
     void read(byte[] body, String what) {
-        read(body, 0, body.length, what);
+        source = body;
+        sourceOffset = 0;
+        sourceLength = body.length;
+        try {
+            MessageParser.parseWhole(body, this);
+        } catch (IOException | RuntimeException e) {
+            throw malformed(what, body, 0, body.length, e);
+        }
     }
 
     /**
@@ -80,8 +87,8 @@ final class JsonFields {
      * fields then hold nothing). For {@link Dialect#errorMessage}, which answers null then.
      */
     boolean readsAsObject(byte[] body) {
-        try (JsonParser parser = JSON.createParser(body)) {
-            read(parser);
+        try {
+            MessageParser.parseWhole(body, this);
             return true;
         } catch (IOException | RuntimeException e) {
             Arrays.fill(kinds, null);
@@ -90,16 +97,12 @@ final class JsonFields {
         }
     }
 
-    private void read(JsonParser parser) throws IOException {
+    /** Reads the asked fields of one object, replacing what the previous one left. */
+    @Override
+    public void readObject(JsonParser parser) throws IOException {
         Arrays.fill(kinds, null);
         Arrays.fill(texts, null);
-        if (parser.nextToken() != JsonToken.START_OBJECT) {
-            throw new IOException("expected a JSON object");
-        }
         readObject(parser, 0);
-        if (parser.nextToken() != null) {
-            throw new IOException("unexpected content after the JSON object");
-        }
     }
 
     private void readObject(JsonParser parser, int depth) throws IOException {

@@ -16,10 +16,10 @@ import java.util.Arrays;
 /**
  * The OpenAI chat and completions APIs: request bodies with {@code stream_options.include_usage},
  * answers as SSE events of JSON chunks ended by {@code data: [DONE]}, errors as an
- * {@code error} object. Decoding walks each event's bytes with Jackson's streaming parser (the
- * factory shared with every dialect, so field names are canonical strings found, not made) and
- * keeps only the fields llmload measures: a chunk costs no tree of objects and no string but the
- * text it carries.
+ * {@code error} object. Decoding walks each event's bytes with the thread's reused Jackson parser
+ * ({@link MessageParser}: field names are canonical strings found, not made) and keeps only the
+ * fields llmload measures: a chunk costs no tree of objects, no parser, and no string but the text
+ * it carries.
  */
 public final class OpenAiDialect implements Dialect {
 
@@ -146,8 +146,8 @@ public final class OpenAiDialect implements Dialect {
     @Override
     public String errorMessage(byte[] body) {
         Chunk chunk = new Chunk();
-        try (JsonParser parser = JSON.createParser(body)) {
-            chunk.read(parser);
+        try {
+            MessageParser.parseWhole(body, chunk);
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -186,8 +186,8 @@ public final class OpenAiDialect implements Dialect {
                 events.endMarker();
                 return;
             }
-            try (JsonParser parser = JSON.createParser(data, offset, length)) {
-                chunk.read(parser);
+            try {
+                MessageParser.parse(data, offset, length, chunk);
             } catch (IOException | RuntimeException e) {
                 throw JsonFields.malformed("not a valid JSON chunk", data, offset, length, e);
             }
@@ -206,8 +206,8 @@ public final class OpenAiDialect implements Dialect {
         /** A body with an error object reports only the error: its other fields are not an answer. */
         @Override
         public void body(byte[] body, long nanos) {
-            try (JsonParser parser = JSON.createParser(body)) {
-                chunk.read(parser);
+            try {
+                MessageParser.parseWhole(body, chunk);
             } catch (IOException | RuntimeException e) {
                 throw JsonFields.malformed("not a valid JSON body", body, 0, body.length, e);
             }
@@ -238,7 +238,7 @@ public final class OpenAiDialect implements Dialect {
     }
 
     /** The fields of one chunk that llmload measures; absent ones are null (counts -1). */
-    private static final class Chunk {
+    private static final class Chunk implements MessageParser.ObjectReader {
         String content;
         String reasoning;
         String finishReason;
@@ -247,8 +247,9 @@ public final class OpenAiDialect implements Dialect {
         int promptTokens;
         int completionTokens;
 
-        /** Reads one whole JSON object, replacing whatever the previous chunk left here. */
-        void read(JsonParser parser) throws IOException {
+        /** Reads one chunk's object, replacing whatever the previous chunk left here. */
+        @Override
+        public void readObject(JsonParser parser) throws IOException {
             content = null;
             reasoning = null;
             finishReason = null;
@@ -256,9 +257,6 @@ public final class OpenAiDialect implements Dialect {
             hasUsage = false;
             promptTokens = -1;
             completionTokens = -1;
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException("expected a JSON object");
-            }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
                 JsonToken value = parser.nextToken();
@@ -268,9 +266,6 @@ public final class OpenAiDialect implements Dialect {
                     case "error" -> error = readError(parser, value);
                     default -> parser.skipChildren();
                 }
-            }
-            if (parser.currentToken() != JsonToken.END_OBJECT || parser.nextToken() != null) {
-                throw new IOException("unexpected content after the JSON object");
             }
         }
 
