@@ -18,8 +18,9 @@ package dev.llmload.protocol;
  *       the message.</li>
  *   <li>It reads only what the measurement needs (generated text of each channel, token counts,
  *       usage, finish reason, errors, the end marker, the server's timings) and skips the rest
- *       unread; field names are matched through the shared parser factory's canonical names, so
- *       a message costs no map and no string beyond the values reported.</li>
+ *       unread, with the thread's reused parser ({@link MessageParser}), whose field names are
+ *       canonical strings found, not made: a message costs no parser, no map and no string
+ *       beyond the values reported.</li>
  * </ul>
  */
 public interface ResponseDecoder {
