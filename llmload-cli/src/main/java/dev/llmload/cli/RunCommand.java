@@ -232,7 +232,7 @@ public final class RunCommand implements Callable<Integer> {
         BenchmarkRun run = new BenchmarkRun(config, target, apiKey,
                 commandLine("llmload run", options.typedArguments(spec)), VersionProvider.version(), progress::record);
         Signals signals = Signals.install(run::stop);
-        progress.start();
+        progress.start(run::inFlight);
         BenchmarkRun.Result result;
         try {
             result = run.execute();

@@ -102,7 +102,7 @@ class HtmlReportBrowserTest {
             runs.add(i < sweep.size() - 2 ? sweep.get(i) : new LabeledRun(sweep.get(i).label(), new RunReport(
                     r.schemaVersion(), r.tool(), r.run(), r.model(), r.service(), r.hardware(), r.load(), r.data(),
                     r.results(), r.telemetry(), r.efficiency(), r.notes(), r.config(), r.timeseries(), r.schedule(),
-                    r.client(), new Saturation(8.0, null, 120, 15.0, 8.0, 5.0, 30, 10, 0.1, 2.0, 20.0, 6.0, true),
+                    r.client(), new Saturation(8.0, null, 120, 15.0, 8.0, 5.0, 30, 10, 0.1, 2.0, 20.0, 6.0, true, null),
                     r.steadyState())));
         }
 
