@@ -9,7 +9,9 @@ import java.util.Arrays;
  *
  * <p>Why a copy: the reads arrive in Netty's direct buffers, where every single-byte access costs
  * a bounds and liveness check, and the dialects' JSON parser reads heap arrays. So each read is
- * copied in once, in bulk (one {@code getBytes} per buffer's worth), and scanned and parsed here.
+ * copied in once, in bulk (one {@code getBytes} per buffer's worth, for which Netty, when it may
+ * not use {@code sun.misc.Unsafe}, makes one {@code ByteBuffer} duplicate), and scanned and parsed
+ * here.
  *
  * <p>Memory: it starts at {@value #INITIAL_CAPACITY} bytes and grows (doubling) only when the
  * bytes it must keep — one message and the line after it — fill it, never for a large read, which
