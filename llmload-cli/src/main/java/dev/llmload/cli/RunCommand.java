@@ -216,7 +216,7 @@ public final class RunCommand implements Callable<Integer> {
         try {
             List<RunDirectory> runs = RunDirectory.load(baseline);
             if (runs.size() != 1) {
-                throw new UsageException("--baseline: give one run's directory, not a sweep's");
+                throw new UsageException("--baseline: give one run's directory, not a sweep's or a repeats directory's");
             }
             return new Verdict(maxErrorRate, thresholds, runs);
         } catch (IOException e) {

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.analysis.LoadStage;
 import dev.llmload.analysis.Saturation;
+import dev.llmload.config.Load;
 import dev.llmload.compare.Comparison;
 import dev.llmload.compare.FailIf;
 import dev.llmload.metrics.RequestMetrics;
@@ -80,6 +82,39 @@ class HtmlReportBrowserTest {
         assertThat(drawn).doesNotContain("\"met_share\"");
         // Notes come right after the summary, before any chart.
         assertThat(drawn.indexOf(">Notes<")).isPositive().isLessThan(drawn.indexOf(">Latency distributions<"));
+    }
+
+    @Test
+    void runPageShowsEachLoadStageWithItsRequests() throws Exception {
+        List<RequestRecord> records = ReportFixtures.records(200, 16, 1);
+        RunReport plain = ReportFixtures.report("m", 16, records);
+        Saturation staged = staged(plain.saturation(), records);
+        RunReport report = new RunReport(plain.schemaVersion(), plain.tool(), plain.run(), plain.model(),
+                plain.service(), plain.hardware(), plain.load(), plain.data(), plain.results(), plain.telemetry(),
+                plain.efficiency(), plain.notes(), plain.config(), plain.timeseries(), plain.schedule(), plain.client(),
+                staged, plain.steadyState());
+
+        Opened page = open("stages.html", HtmlReport.forRun(report, records));
+
+        page.assertClean();
+        String drawn = page.drawn();
+        assertThat(drawn).contains("Load stages: offered / served", "offered concurrency");
+        for (LoadStage stage : staged.stages()) {
+            // Span, offer and requests sent, as the page formats them (one decimal for the first two).
+            assertThat(drawn).contains(String.format(java.util.Locale.ROOT,
+                    "<td>%.1f–%.1f</td><td class=\"num\">%.1f</td><td class=\"num\">%d</td>",
+                    stage.startS(), stage.endS(), stage.offeredFrom(), stage.arrivals()));
+        }
+    }
+
+    /** {@code saturation} as a run with two concurrency steps (8, then 16, a second each) reports it. */
+    private static Saturation staged(Saturation s, List<RequestRecord> records) {
+        List<LoadStage> stages = LoadStage.of(records.stream().filter(r -> !r.warmup()).toList(),
+                Load.Closed.of(8, "8:1s,16:1s"));
+        assertThat(stages).hasSize(2).allMatch(stage -> stage.arrivals() > 0);
+        return new Saturation(s.offeredRequestRate(), s.offeredConcurrency(), s.arrivals(), s.arrivalWindowS(),
+                s.scheduledRequestRate(), s.achievedRequestRate(), s.backlogInFlight(), s.backlogQueued(),
+                s.startLatencyS(), s.steadyBacklog(), s.lateBacklogMean(), s.drainS(), s.saturated(), stages);
     }
 
     @Test
