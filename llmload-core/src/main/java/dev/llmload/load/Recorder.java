@@ -141,14 +141,14 @@ final class Recorder implements Consumer<FinishedRequest> {
         if (given != null) {
             // The server counted each event's tokens (SGLang): its counts stand; the tokenizer fills any gap.
             for (int i = 0; i < events; i++) {
-                counts[i] = given[i] >= 1 ? given[i] : Math.max(1, tokenizer.count(f.tokenEventTexts().get(i)));
+                counts[i] = given[i] >= 1 ? given[i] : Math.max(1, tokenizer.count(f.tokenEventTexts().event(i)));
             }
         } else if (serverOutput && usage.completionTokens() == events) {
             // One token per event, as the server's own count confirms.
             java.util.Arrays.fill(counts, 1);
         } else {
             for (int i = 0; i < events; i++) {
-                counts[i] = Math.max(1, tokenizer.count(f.tokenEventTexts().get(i)));
+                counts[i] = Math.max(1, tokenizer.count(f.tokenEventTexts().event(i)));
             }
         }
         int localOutput = 0;
