@@ -196,8 +196,16 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
         CompletionStream stream = new CompletionStream(services, connection, this::streamEnded, request, requestId,
                 tokenIds.length, arrivalNanos, arrivalUnixMs, fault.orElse(null), words, keepAlive);
-        GenerationRequest generation = new GenerationRequest(requestId, tokenIds, maxTokens, request.minTokens(),
-                request.ignoreEos(), arrivalNanos);
+        // A stream that errs or drops after N tokens is an engine that stopped at N: it generates no
+        // token the client never gets, so the server's token counters agree with the client's whatever
+        // the engine's lead over the event loop when the fault fires.
+        int generated = switch (fault.orElse(null)) {
+            case Fault.StreamErrorAfter e -> Math.min(maxTokens, e.tokens());
+            case Fault.DisconnectAfter d -> Math.min(maxTokens, d.tokens());
+            case null, default -> maxTokens;
+        };
+        GenerationRequest generation = new GenerationRequest(requestId, tokenIds, generated,
+                Math.min(request.minTokens(), generated), request.ignoreEos(), arrivalNanos);
         Admission admission = services.engine().submit(generation,
                 new MetricsSink(services.metrics(), arrivalNanos, stream));
         if (admission instanceof Admission.Rejected rejected) {
