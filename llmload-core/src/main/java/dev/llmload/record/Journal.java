@@ -17,7 +17,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code requests.jsonl}: one JSON line per finished request, appended and flushed as each request
@@ -25,6 +27,12 @@ import java.util.List;
  * precision: the send times as offsets from the run's start, token times as offsets from the
  * request's own send. Records are kept at microsecond precision in memory too, so a report rebuilt
  * from the journal equals the original. A writer is used by one thread (the recorder's).
+ *
+ * <p>A response whose tokens take long to count locally gets a provisional line at once, marked
+ * {@code "counts_pending": true} and carrying one token per event, and its whole line once counted:
+ * a later line of the same index stands in for a provisional one, and a provisional line that
+ * none followed (the process died while counting) is read as it is. So the request is on disk as
+ * soon as it ends, whatever its counting costs.
  *
  * <p>A write that fails (a full disk) is cut back to the last whole line, so the file never ends
  * in a torn line, and is reported as a {@link JournalWriteException}; the writer takes no more.
@@ -69,10 +77,22 @@ public final class Journal implements AutoCloseable {
      *         so that statistics computed now and from the file later are the same
      */
     public RequestRecord append(RequestRecord record) throws IOException {
+        return fromJson(writeLine(toJson(record, false)));
+    }
+
+    /**
+     * Writes {@code record}'s provisional line, before its tokens are counted: its counts stand
+     * until {@link #append} writes the same index's whole line.
+     */
+    public void appendPending(RequestRecord record) throws IOException {
+        writeLine(toJson(record, true));
+    }
+
+    /** Writes {@code line} as one whole line, or cuts a failed write back to the last whole line. */
+    private String writeLine(String line) throws IOException {
         if (failure != null) {
             throw failure;
         }
-        String line = toJson(record);
         ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
         try {
             write(bytes);
@@ -88,7 +108,7 @@ public final class Journal implements AutoCloseable {
         }
         wholeBytes += bytes.limit();
         lines++;
-        return fromJson(line);
+        return line;
     }
 
     /** Writes all of {@code bytes} to the operating system (no fsync: a killed process loses nothing written). */
@@ -111,6 +131,11 @@ public final class Journal implements AutoCloseable {
     }
 
     static String toJson(RequestRecord r) {
+        return toJson(r, false);
+    }
+
+    /** @param pending mark the line provisional ({@code "counts_pending": true}) */
+    private static String toJson(RequestRecord r, boolean pending) {
         StringWriter text = new StringWriter(256 + r.tokenEventCounts().length * 12);
         try (JsonGenerator json = JSON.createGenerator(text)) {
             json.writeStartObject();
@@ -158,6 +183,9 @@ public final class Journal implements AutoCloseable {
             json.writeEndArray();
             if (r.serverTimings() != null) {
                 writeServerTimings(json, r.serverTimings());
+            }
+            if (pending) {
+                json.writeBooleanField("counts_pending", true);
             }
             json.writeEndObject();
         } catch (IOException e) {
@@ -214,8 +242,11 @@ public final class Journal implements AutoCloseable {
     /**
      * Hands each record of a journal to {@code consumer} in file order as it is read, holding one
      * line at a time: the way to read a journal larger than the heap. The rules of {@link #read}.
+     * A provisional line is held back until the whole line of its index stands in for it; one that
+     * none followed is handed over at the end, as written.
      */
     public static void forEach(Path file, java.util.function.Consumer<RequestRecord> consumer) throws IOException {
+        Map<Long, RequestRecord> pending = new LinkedHashMap<>();
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
             int number = 0;
@@ -228,16 +259,24 @@ public final class Journal implements AutoCloseable {
                 if (line.isBlank()) {
                     continue;
                 }
+                Line parsed;
                 RequestRecord record;
                 try {
-                    record = fromJson(line);
+                    parsed = parse(line);
+                    record = parsed.record();
                 } catch (IOException | RuntimeException e) {
                     pendingBad = file + ":" + number + ": not a valid journal line (" + e.getMessage() + ")";
                     continue;
                 }
-                consumer.accept(record);
+                if (parsed.countsPending) {
+                    pending.put(record.index(), record);
+                } else {
+                    pending.remove(record.index());
+                    consumer.accept(record);
+                }
             }
         }
+        pending.values().forEach(consumer);
     }
 
     /**
@@ -247,6 +286,10 @@ public final class Journal implements AutoCloseable {
      * @throws IOException when the line is not JSON, or a field the record needs is missing
      */
     static RequestRecord fromJson(String line) throws IOException {
+        return parse(line).record();
+    }
+
+    private static Line parse(String line) throws IOException {
         Line l = new Line();
         try (JsonParser json = JSON.createParser(line)) {
             expect(json.nextToken(), JsonToken.START_OBJECT);
@@ -280,11 +323,12 @@ public final class Journal implements AutoCloseable {
                     case "token_times_ms" -> l.tokenTimes = longs(json, value);
                     case "token_counts" -> l.tokenCounts = ints(json, value);
                     case "server_timings" -> l.serverTimings = serverTimings(json, value);
+                    case "counts_pending" -> l.countsPending = value == JsonToken.VALUE_TRUE;
                     default -> json.skipChildren();
                 }
             }
         }
-        return l.record();
+        return l;
     }
 
     /** The fields of one line as read; {@link #record} checks that the needed ones were there. */
@@ -314,6 +358,7 @@ public final class Journal implements AutoCloseable {
         long[] tokenTimes;
         int[] tokenCounts;
         ServerTimings serverTimings;
+        boolean countsPending;
 
         RequestRecord record() throws IOException {
             long sentNanos = need(sent, "sent_ms");
