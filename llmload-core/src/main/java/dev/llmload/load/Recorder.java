@@ -17,7 +17,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * Turns finished requests into {@link RequestRecord}s and journals them. Its own thread
- * ({@code llmload-recorder}) owns the journal and the list of records and writes each line as
+ * ({@code llmload-recorder}) owns the journal and the list of records (each held without its token
+ * gaps, {@link RequestRecord#withoutTokenGaps}: the journal keeps them) and writes each line as
  * soon as the request's token counts are known. Counting with the local tokenizer, which can take
  * seconds for one huge event, runs on the counting threads ({@code llmload-count-N}) instead, so
  * that it never holds back the lines of requests that finished after it; and a response with at
@@ -126,7 +127,8 @@ final class Recorder implements Consumer<FinishedRequest> {
                 onWriteFailure.run();
             }
         }
-        records.add(record);
+        // Held without its token gaps, a few hundred bytes: the report streams the gaps from the journal.
+        records.add(record.withoutTokenGaps());
         listener.accept(record);
     }
 
@@ -218,7 +220,8 @@ final class Recorder implements Consumer<FinishedRequest> {
     }
 
     /**
-     * Waits until every request handed over so far is journaled, then returns all records.
+     * Waits until every request handed over so far is journaled, then returns all records, without
+     * their token gaps.
      *
      * @throws IOException when the journal could not be written (the records are still complete)
      */
