@@ -5,14 +5,12 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -247,36 +245,95 @@ public final class Journal implements AutoCloseable {
      */
     public static void forEach(Path file, java.util.function.Consumer<RequestRecord> consumer) throws IOException {
         Map<Long, RequestRecord> pending = new LinkedHashMap<>();
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
+        // Lines are found in the bytes and parsed from them: no String, no decoding per line.
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            byte[] buffer = new byte[READ_BUFFER_BYTES];
+            int start = 0;
+            int end = 0;
+            int scanned = 0;
             int number = 0;
             String pendingBad = null;
-            while ((line = reader.readLine()) != null) {
+            boolean eof = false;
+            while (true) {
+                int newline = -1;
+                for (int i = scanned; i < end; i++) {
+                    if (buffer[i] == '\n') {
+                        newline = i;
+                        break;
+                    }
+                }
+                if (newline < 0 && !eof) {
+                    scanned = end;
+                    if (start > 0) {
+                        // Move the line begun onto the buffer's start, then read on after it.
+                        System.arraycopy(buffer, start, buffer, 0, end - start);
+                        scanned -= start;
+                        end -= start;
+                        start = 0;
+                    }
+                    if (end == buffer.length) {
+                        buffer = Arrays.copyOf(buffer, 2 * buffer.length);
+                    }
+                    int read = in.read(ByteBuffer.wrap(buffer, end, buffer.length - end));
+                    if (read < 0) {
+                        eof = true;
+                    } else {
+                        end += read;
+                    }
+                    continue;
+                }
+                int lineEnd = newline < 0 ? end : newline;
+                if (newline < 0 && start == end) {
+                    break;
+                }
                 number++;
                 if (pendingBad != null) {
                     throw new IOException(pendingBad);
                 }
-                if (line.isBlank()) {
-                    continue;
+                int length = lineEnd - start;
+                if (length > 0 && buffer[lineEnd - 1] == '\r') {
+                    length--;
                 }
-                Line parsed;
-                RequestRecord record;
-                try {
-                    parsed = parse(line);
-                    record = parsed.record();
-                } catch (IOException | RuntimeException e) {
-                    pendingBad = file + ":" + number + ": not a valid journal line (" + e.getMessage() + ")";
-                    continue;
+                if (!isBlank(buffer, start, length)) {
+                    Line parsed;
+                    RequestRecord record = null;
+                    try {
+                        parsed = parse(JSON.createParser(buffer, start, length));
+                        record = parsed.record();
+                    } catch (IOException | RuntimeException e) {
+                        parsed = null;
+                        pendingBad = file + ":" + number + ": not a valid journal line (" + e.getMessage() + ")";
+                    }
+                    if (parsed == null) {
+                        // Reported only when another line follows: a crash may cut the last one short.
+                    } else if (parsed.countsPending) {
+                        pending.put(record.index(), record);
+                    } else {
+                        pending.remove(record.index());
+                        consumer.accept(record);
+                    }
                 }
-                if (parsed.countsPending) {
-                    pending.put(record.index(), record);
-                } else {
-                    pending.remove(record.index());
-                    consumer.accept(record);
+                if (newline < 0) {
+                    break;
                 }
+                start = newline + 1;
+                scanned = start;
             }
         }
         pending.values().forEach(consumer);
+    }
+
+    /** Bytes read at a time; a longer line grows the buffer. */
+    private static final int READ_BUFFER_BYTES = 1 << 20;
+
+    private static boolean isBlank(byte[] bytes, int from, int length) {
+        for (int i = from; i < from + length; i++) {
+            byte b = bytes[i];
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -286,12 +343,12 @@ public final class Journal implements AutoCloseable {
      * @throws IOException when the line is not JSON, or a field the record needs is missing
      */
     static RequestRecord fromJson(String line) throws IOException {
-        return parse(line).record();
+        return parse(JSON.createParser(line)).record();
     }
 
-    private static Line parse(String line) throws IOException {
+    private static Line parse(JsonParser parser) throws IOException {
         Line l = new Line();
-        try (JsonParser json = JSON.createParser(line)) {
+        try (JsonParser json = parser) {
             expect(json.nextToken(), JsonToken.START_OBJECT);
             while (json.nextToken() == JsonToken.FIELD_NAME) {
                 String name = json.currentName();
@@ -426,7 +483,59 @@ public final class Journal implements AutoCloseable {
         if (value == JsonToken.VALUE_NULL) {
             return null;
         }
-        return Math.round(json.getValueAsDouble() * 1000.0) * 1000;
+        return micros(json, value) * 1000;
+    }
+
+    /**
+     * Milliseconds as whole microseconds: {@code round(ms × 1000)}. The journal writes them with at
+     * most three decimals, which are read as digits, exactly as the rounding of the parsed double
+     * gives them (its error is far below half a microsecond); any other form goes through the double.
+     */
+    private static long micros(JsonParser json, JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_FLOAT) {
+            long micros = decimalMicros(json.getTextCharacters(), json.getTextOffset(), json.getTextLength());
+            if (micros != NOT_DECIMAL) {
+                return micros;
+            }
+        }
+        return Math.round(json.getValueAsDouble() * 1000.0);
+    }
+
+    private static final long NOT_DECIMAL = Long.MIN_VALUE;
+
+    /** {@code [-]d…d.d[d[d]]} with at most 12 digits before the point, in microseconds; else {@link #NOT_DECIMAL}. */
+    static long decimalMicros(char[] text, int offset, int length) {
+        int i = offset;
+        int end = offset + length;
+        boolean negative = i < end && text[i] == '-';
+        if (negative) {
+            i++;
+        }
+        long whole = 0;
+        int digits = 0;
+        while (i < end && text[i] >= '0' && text[i] <= '9') {
+            whole = whole * 10 + (text[i++] - '0');
+            digits++;
+        }
+        if (digits == 0 || digits > 12 || i >= end || text[i] != '.') {
+            return NOT_DECIMAL;
+        }
+        i++;
+        int decimals = end - i;
+        if (decimals < 1 || decimals > 3) {
+            return NOT_DECIMAL;
+        }
+        long fraction = 0;
+        for (; i < end; i++) {
+            char c = text[i];
+            if (c < '0' || c > '9') {
+                return NOT_DECIMAL;
+            }
+            fraction = fraction * 10 + (c - '0');
+        }
+        fraction *= decimals == 1 ? 100 : decimals == 2 ? 10 : 1;
+        long micros = whole * 1000 + fraction;
+        return negative ? -micros : micros;
     }
 
     private static long[] longs(JsonParser json, JsonToken value) throws IOException {
@@ -437,7 +546,7 @@ public final class Journal implements AutoCloseable {
             if (n == values.length) {
                 values = Arrays.copyOf(values, 2 * n);
             }
-            values[n++] = Math.round(json.getValueAsDouble() * 1000.0) * 1000;
+            values[n++] = micros(json, json.currentToken()) * 1000;
         }
         return Arrays.copyOf(values, n);
     }

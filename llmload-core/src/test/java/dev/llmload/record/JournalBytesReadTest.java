@@ -1,0 +1,85 @@
+package dev.llmload.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The journal read from its bytes (lines found in the bytes, numbers as digits) gives each record
+ * exactly as Jackson's parse of the line as a String does, whatever form a line's JSON takes.
+ */
+class JournalBytesReadTest {
+
+    private static final String LINE = "{\"index\":%d,\"request_id\":\"r-%d\",\"warmup\":false,\"outcome\":\"success\","
+            + "\"http_status\":200,\"streamed\":true,\"input_tokens\":16,\"input_tokens_source\":\"server\","
+            + "\"output_tokens\":3,\"output_tokens_source\":\"server\",\"finish_reason\":\"stop\","
+            + "\"intended_send_ms\":%s,\"sent_ms\":%s,\"first_byte_ms\":2.0,\"ttft_ms\":3.25,\"ttfc_ms\":null,"
+            + "\"e2e_latency_ms\":9.0,\"end_ms\":9.5,\"token_times_ms\":[%s],\"token_counts\":[1,1,1]%s}";
+
+    @TempDir
+    Path dir;
+
+    private static String line(int i, String intended, String sent, String times, String extra) {
+        return String.format(LINE, i, i, intended, sent, times, extra);
+    }
+
+    @Test
+    void everyFormOfALineReadsAsItsStringParseDoes() throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add(line(0, "0.0", "0.11", "3.25,4.5,9.0", ""));
+        lines.add(line(1, "1", "1.5e0", "3.2501,4.0E1,-0.125", ""));
+        lines.add(line(2, "123456789.123", "123456789.124", "0.001,0.01,0.1", ",\"unknown\":{\"a\":[1,2]}"));
+        lines.add(line(3, "9999999999999.5", "12.3456789", "1,2,3", ""));
+        lines.add("  " + line(4, "5.0", "5.5", " 3.0 , 4.0 , 5.0 ", "").replace(",\"warmup\"", " , \"warmup\" "));
+        lines.add(line(5, "6.0", "6.5", "7,8,9", ",\"error\":\"caf\u00e9 \\u00e9 \uD83D\uDE00 \\\"quoted\\\"\""));
+        lines.add(line(6, "7.0", "7.5", "1.0,2.0,3.0", ",\"retry_after\":\"" + "x".repeat(3 << 20) + "\""));
+        Path file = dir.resolve(Journal.FILE_NAME);
+        // CRLF and blank lines between, and no newline after the last line.
+        Files.writeString(file, String.join("\r\n\n  \n", lines), StandardCharsets.UTF_8);
+
+        List<RequestRecord> read = Journal.read(file);
+        assertThat(read).hasSize(lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            assertThat(Journal.toJson(read.get(i))).isEqualTo(Journal.toJson(Journal.fromJson(lines.get(i).trim())));
+        }
+        assertThat(read.get(2).timings().intendedSendNanos()).isEqualTo(123_456_789_123_000L);
+        assertThat(read.get(1).timings().tokenEventNanos()).containsExactly(1_500_000L + 3_250_000L,
+                1_500_000L + 40_000_000L, 1_500_000L - 125_000L);
+        assertThat(read.get(5).outcome()).isEqualTo(Outcome.SUCCESS);
+    }
+
+    @Test
+    void aBadLineIsNamedOnlyWhenALineFollowsIt() throws IOException {
+        Path file = dir.resolve(Journal.FILE_NAME);
+        String good = line(0, "0.0", "0.5", "1.0,2.0,3.0", "");
+        Files.writeString(file, good + "\n" + good.substring(0, 80));
+        assertThat(Journal.read(file)).hasSize(1);
+        Files.writeString(file, good + "\n" + good.substring(0, 80) + "\n\n");
+        assertThatThrownBy(() -> Journal.read(file)).isInstanceOf(IOException.class)
+                .hasMessageStartingWith(file + ":2: not a valid journal line");
+    }
+
+    @Test
+    void decimalsAreReadAsTheRoundedDoubleGivesThem() {
+        java.util.Random random = new java.util.Random(5);
+        for (int i = 0; i < 200_000; i++) {
+            long micros = random.nextLong(2_000_000_000_000L) * (i % 7 == 0 ? -1 : 1);
+            String text = Double.toString(micros / 1000.0);
+            long expected = Math.round(Double.parseDouble(text) * 1000.0);
+            long read = Journal.decimalMicros(text.toCharArray(), 0, text.length());
+            if (read != Long.MIN_VALUE) {
+                assertThat(read).as(text).isEqualTo(expected);
+            }
+        }
+        assertThat(Journal.decimalMicros("12.5".toCharArray(), 0, 4)).isEqualTo(12_500);
+        assertThat(Journal.decimalMicros("1.0E3".toCharArray(), 0, 5)).isEqualTo(Long.MIN_VALUE);
+    }
+}
