@@ -13,11 +13,17 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code requests.jsonl}: one JSON line per finished request, appended and flushed as each request
@@ -238,93 +244,151 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Hands each record of a journal to {@code consumer} in file order as it is read, holding one
-     * line at a time: the way to read a journal larger than the heap. The rules of {@link #read}.
-     * A provisional line is held back until the whole line of its index stands in for it; one that
-     * none followed is handed over at the end, as written.
+     * Hands each record of a journal to {@code consumer} in file order as it is read, holding a few
+     * MB of lines at a time: the way to read a journal larger than the heap. The rules of
+     * {@link #read}. A provisional line is held back until the whole line of its index stands in
+     * for it; one that none followed is handed over at the end, as written.
+     *
+     * <p>The lines are parsed on {@link #parsingThreads} threads of their own, a chunk of lines each
+     * at a time, and handed to {@code consumer} on the caller's thread in file order, so what the
+     * consumer computes does not depend on the threads.
      */
     public static void forEach(Path file, java.util.function.Consumer<RequestRecord> consumer) throws IOException {
         Map<Long, RequestRecord> pending = new LinkedHashMap<>();
-        // Lines are found in the bytes and parsed from them: no String, no decoding per line.
+        int threads = parsingThreads();
+        AtomicInteger named = new AtomicInteger();
+        ExecutorService parsing = Executors.newFixedThreadPool(threads, task -> {
+            Thread thread = new Thread(task, "llmload-journal-" + named.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        ArrayDeque<Future<Object[]>> parsed = new ArrayDeque<>();
+        long[] number = {0};
+        String[] bad = {null};
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-            byte[] buffer = new byte[READ_BUFFER_BYTES];
-            int start = 0;
-            int end = 0;
-            int scanned = 0;
-            int number = 0;
-            String pendingBad = null;
+            byte[] carried = new byte[0];
             boolean eof = false;
-            while (true) {
-                int newline = -1;
-                for (int i = scanned; i < end; i++) {
-                    if (buffer[i] == '\n') {
-                        newline = i;
-                        break;
+            while (!eof) {
+                // A chunk: what was carried from the last one, then whole lines up to its last newline.
+                byte[] chunk = Arrays.copyOf(carried, Math.max(CHUNK_BYTES, 2 * carried.length));
+                int end = carried.length;
+                int scanned = 0;
+                int lastNewline = -1;
+                while (lastNewline < 0 && !eof) {
+                    if (end == chunk.length) {
+                        chunk = Arrays.copyOf(chunk, 2 * chunk.length);
                     }
-                }
-                if (newline < 0 && !eof) {
-                    scanned = end;
-                    if (start > 0) {
-                        // Move the line begun onto the buffer's start, then read on after it.
-                        System.arraycopy(buffer, start, buffer, 0, end - start);
-                        scanned -= start;
-                        end -= start;
-                        start = 0;
-                    }
-                    if (end == buffer.length) {
-                        buffer = Arrays.copyOf(buffer, 2 * buffer.length);
-                    }
-                    int read = in.read(ByteBuffer.wrap(buffer, end, buffer.length - end));
+                    int read = in.read(ByteBuffer.wrap(chunk, end, chunk.length - end));
                     if (read < 0) {
                         eof = true;
-                    } else {
-                        end += read;
+                        break;
                     }
-                    continue;
-                }
-                int lineEnd = newline < 0 ? end : newline;
-                if (newline < 0 && start == end) {
-                    break;
-                }
-                number++;
-                if (pendingBad != null) {
-                    throw new IOException(pendingBad);
-                }
-                int length = lineEnd - start;
-                if (length > 0 && buffer[lineEnd - 1] == '\r') {
-                    length--;
-                }
-                if (!isBlank(buffer, start, length)) {
-                    Line parsed;
-                    RequestRecord record = null;
-                    try {
-                        parsed = parse(JSON.createParser(buffer, start, length));
-                        record = parsed.record();
-                    } catch (IOException | RuntimeException e) {
-                        parsed = null;
-                        pendingBad = file + ":" + number + ": not a valid journal line (" + e.getMessage() + ")";
-                    }
-                    if (parsed == null) {
-                        // Reported only when another line follows: a crash may cut the last one short.
-                    } else if (parsed.countsPending) {
-                        pending.put(record.index(), record);
-                    } else {
-                        pending.remove(record.index());
-                        consumer.accept(record);
+                    end += read;
+                    if (end == chunk.length) {
+                        for (int i = end - 1; i >= scanned; i--) {
+                            if (chunk[i] == '\n') {
+                                lastNewline = i;
+                                break;
+                            }
+                        }
+                        scanned = end;
                     }
                 }
-                if (newline < 0) {
-                    break;
+                int wholeEnd = eof ? end : lastNewline + 1;
+                carried = Arrays.copyOfRange(chunk, wholeEnd, end);
+                byte[] lines = chunk;
+                int length = wholeEnd;
+                if (length > 0) {
+                    parsed.add(parsing.submit(() -> parseLines(lines, length)));
                 }
-                start = newline + 1;
-                scanned = start;
+                while (parsed.size() > 2 * threads || (eof && !parsed.isEmpty())) {
+                    hand(file, await(parsed.poll()), number, bad, pending, consumer);
+                }
             }
+        } finally {
+            parsing.shutdownNow();
         }
         pending.values().forEach(consumer);
     }
 
-    /** Bytes read at a time; a longer line grows the buffer. */
-    private static final int READ_BUFFER_BYTES = 1 << 20;
+    /** Bytes of lines parsed as one task. */
+    private static final int CHUNK_BYTES = 1 << 22;
+
+    /** Threads that parse a journal being read: as many as the processors, at most four. */
+    private static int parsingThreads() {
+        return Math.min(4, Math.max(1, Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** What a line of a chunk became: a record, a provisional one, nothing (blank) or why it is bad. */
+    private record Provisional(RequestRecord record) {}
+
+    private record Bad(String reason) {}
+
+    private static final Object BLANK = new Object();
+
+    /** The lines of {@code bytes[0, length)}, each parsed: a record, {@link Provisional}, {@link Bad} or {@link #BLANK}. */
+    private static Object[] parseLines(byte[] bytes, int length) {
+        List<Object> items = new ArrayList<>(length / 1024 + 16);
+        int start = 0;
+        while (start < length) {
+            int newline = start;
+            while (newline < length && bytes[newline] != '\n') {
+                newline++;
+            }
+            int lineLength = newline - start;
+            if (lineLength > 0 && bytes[newline - 1] == '\r') {
+                lineLength--;
+            }
+            if (isBlank(bytes, start, lineLength)) {
+                items.add(BLANK);
+            } else {
+                try {
+                    Line line = parse(JSON.createParser(bytes, start, lineLength));
+                    RequestRecord record = line.record();
+                    items.add(line.countsPending ? new Provisional(record) : record);
+                } catch (IOException | RuntimeException e) {
+                    items.add(new Bad(String.valueOf(e.getMessage())));
+                }
+            }
+            start = newline + 1;
+        }
+        return items.toArray();
+    }
+
+    /** Hands a chunk's records over in order, holding provisional ones back; a bad line is an error once a line follows it. */
+    private static void hand(Path file, Object[] items, long[] number, String[] bad, Map<Long, RequestRecord> pending,
+                             java.util.function.Consumer<RequestRecord> consumer) throws IOException {
+        for (Object item : items) {
+            number[0]++;
+            if (bad[0] != null) {
+                throw new IOException(bad[0]);
+            }
+            switch (item) {
+                case RequestRecord record -> {
+                    pending.remove(record.index());
+                    consumer.accept(record);
+                }
+                case Provisional provisional -> pending.put(provisional.record().index(), provisional.record());
+                case Bad reason -> bad[0] = file + ":" + number[0] + ": not a valid journal line (" + reason.reason() + ")";
+                default -> { } // a blank line
+            }
+        }
+    }
+
+    private static Object[] await(Future<Object[]> chunk) throws IOException {
+        try {
+            return chunk.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while reading the journal");
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
+        }
+    }
 
     private static boolean isBlank(byte[] bytes, int from, int length) {
         for (int i = from; i < from + length; i++) {

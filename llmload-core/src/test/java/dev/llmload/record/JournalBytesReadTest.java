@@ -40,7 +40,11 @@ class JournalBytesReadTest {
         lines.add(line(3, "9999999999999.5", "12.3456789", "1,2,3", ""));
         lines.add("  " + line(4, "5.0", "5.5", " 3.0 , 4.0 , 5.0 ", "").replace(",\"warmup\"", " , \"warmup\" "));
         lines.add(line(5, "6.0", "6.5", "7,8,9", ",\"error\":\"caf\u00e9 \\u00e9 \uD83D\uDE00 \\\"quoted\\\"\""));
-        lines.add(line(6, "7.0", "7.5", "1.0,2.0,3.0", ",\"retry_after\":\"" + "x".repeat(3 << 20) + "\""));
+        // A line longer than a chunk of parsing, and enough lines for many chunks, cut anywhere.
+        lines.add(line(6, "7.0", "7.5", "1.0,2.0,3.0", ",\"retry_after\":\"" + "x".repeat(5 << 20) + "\""));
+        for (int i = 7; i < 60_000; i++) {
+            lines.add(line(i, i + ".5", i + ".75", (i + 1) + ".125," + (i + 2) + ".25," + (i + 3), ""));
+        }
         Path file = dir.resolve(Journal.FILE_NAME);
         // CRLF and blank lines between, and no newline after the last line.
         Files.writeString(file, String.join("\r\n\n  \n", lines), StandardCharsets.UTF_8);
