@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code requests.jsonl}: one JSON line per finished request, appended and flushed as each request
@@ -254,6 +255,16 @@ public final class Journal implements AutoCloseable {
      * consumer computes does not depend on the threads.
      */
     public static void forEach(Path file, java.util.function.Consumer<RequestRecord> consumer) throws IOException {
+        forEach(file, UnaryOperator.identity(), consumer);
+    }
+
+    /**
+     * {@link #forEach(Path, java.util.function.Consumer)} with each record first turned into
+     * {@code map}'s on the parsing threads, e.g. {@link RequestRecord#withoutTokenGaps}: work taken
+     * off the caller's thread. {@code map} must be pure.
+     */
+    public static void forEach(Path file, UnaryOperator<RequestRecord> map,
+                               java.util.function.Consumer<RequestRecord> consumer) throws IOException {
         Map<Long, RequestRecord> pending = new LinkedHashMap<>();
         int threads = parsingThreads();
         AtomicInteger named = new AtomicInteger();
@@ -299,7 +310,7 @@ public final class Journal implements AutoCloseable {
                 byte[] lines = chunk;
                 int length = wholeEnd;
                 if (length > 0) {
-                    parsed.add(parsing.submit(() -> parseLines(lines, length)));
+                    parsed.add(parsing.submit(() -> parseLines(lines, length, map)));
                 }
                 while (parsed.size() > 2 * threads || (eof && !parsed.isEmpty())) {
                     hand(file, await(parsed.poll()), number, bad, pending, consumer);
@@ -327,7 +338,7 @@ public final class Journal implements AutoCloseable {
     private static final Object BLANK = new Object();
 
     /** The lines of {@code bytes[0, length)}, each parsed: a record, {@link Provisional}, {@link Bad} or {@link #BLANK}. */
-    private static Object[] parseLines(byte[] bytes, int length) {
+    private static Object[] parseLines(byte[] bytes, int length, UnaryOperator<RequestRecord> map) {
         List<Object> items = new ArrayList<>(length / 1024 + 16);
         int start = 0;
         while (start < length) {
@@ -344,7 +355,7 @@ public final class Journal implements AutoCloseable {
             } else {
                 try {
                     Line line = parse(JSON.createParser(bytes, start, lineLength));
-                    RequestRecord record = line.record();
+                    RequestRecord record = map.apply(line.record());
                     items.add(line.countsPending ? new Provisional(record) : record);
                 } catch (IOException | RuntimeException e) {
                     items.add(new Bad(String.valueOf(e.getMessage())));

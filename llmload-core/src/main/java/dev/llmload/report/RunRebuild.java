@@ -43,7 +43,7 @@ public final class RunRebuild {
         List<RequestRecord> records = new ArrayList<>();
         RecordSource full = consumer -> {};
         if (Files.exists(journal)) {
-            Journal.forEach(journal, record -> records.add(keepTokens ? record : record.withoutTokenGaps()));
+            Journal.forEach(journal, keepTokens ? record -> record : RequestRecord::withoutTokenGaps, records::add);
             full = keepTokens ? records::forEach : consumer -> Journal.forEach(journal, consumer);
         }
         Measurements measurements = Measurements.derive(records, full, base.config());
