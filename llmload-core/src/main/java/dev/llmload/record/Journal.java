@@ -354,7 +354,10 @@ public final class Journal implements AutoCloseable {
                 items.add(BLANK);
             } else {
                 try {
-                    Line line = parse(JSON.createParser(bytes, start, lineLength));
+                    Line line = JournalLineScanner.scan(bytes, start, lineLength);
+                    if (line == null) {
+                        line = parse(JSON.createParser(bytes, start, lineLength));
+                    }
                     RequestRecord record = map.apply(line.record());
                     items.add(line.countsPending ? new Provisional(record) : record);
                 } catch (IOException | RuntimeException e) {
@@ -464,7 +467,7 @@ public final class Journal implements AutoCloseable {
     }
 
     /** The fields of one line as read; {@link #record} checks that the needed ones were there. */
-    private static final class Line {
+    static final class Line {
         Long index;
         String requestId;
         Boolean warmup;

@@ -86,4 +86,81 @@ class JournalBytesReadTest {
         assertThat(Journal.decimalMicros("12.5".toCharArray(), 0, 4)).isEqualTo(12_500);
         assertThat(Journal.decimalMicros("1.0E3".toCharArray(), 0, 5)).isEqualTo(Long.MIN_VALUE);
     }
+
+    /** Records of every kind the writer writes: sessions, failures with any message, retries, server timings. */
+    private static List<RequestRecord> writerRecords() {
+        java.util.Random random = new java.util.Random(11);
+        String[] messages = {"HTTP 503: <html>Service Unavailable</html>", "caf\u00e9 \"quoted\" \\ back\nslash",
+            "no token within 60 s", "\uD83D\uDE00 emoji", "tab\tand\u001b escape"};
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            int events = random.nextInt(40);
+            long sent = 1_000_000L * i + random.nextInt(1_000) * 1_000L;
+            long[] times = new long[events];
+            int[] counts = new int[events];
+            long t = sent + 20_000_000L + random.nextInt(1_000_000) * 1_000L;
+            for (int k = 0; k < events; k++) {
+                times[k] = t;
+                counts[k] = 1 + random.nextInt(3);
+                t += random.nextInt(30_000) * 1_000L + (random.nextInt(5) == 0 ? 123 : 0);
+            }
+            boolean failed = i % 7 == 3;
+            Outcome outcome = !failed ? Outcome.SUCCESS : i % 2 == 0
+                    ? Outcome.Failure.of(FailureClass.HTTP_5XX, messages[i % messages.length])
+                    : Outcome.Failure.timeout(TimeoutKind.IDLE, messages[(i + 1) % messages.length]);
+            RequestTimings timings = new RequestTimings(sent - 200_000L, sent, i % 5 == 0 ? -1 : sent + 9_000_000L,
+                    events == 0 ? -1 : times[0], events == 0 || i % 3 == 0 ? -1 : times[0], t + 1_000_000L, times);
+            records.add(new RequestRecord(i, "run-" + i, i < 10, timings, counts, failed ? 503 : 200, outcome,
+                    100 + i, i % 2 == 0, java.util.Arrays.stream(counts).sum(),
+                    i % 4 == 0 ? TokenSource.LOCAL_TOKENIZER : TokenSource.SERVER, i % 9 == 0 ? null : "length",
+                    i % 11 != 0, i % 13 == 0 ? "5" : null, i % 6 == 0 ? new SessionTurn(i / 6, i % 4) : null,
+                    i % 17 == 0 ? new ServerTimings(1.5, Double.NaN, 3.25, 4, 64) : null));
+        }
+        return records;
+    }
+
+    @Test
+    void linesAsTheWriterWritesThemReadAsTheirStringParse() throws IOException {
+        Path file = dir.resolve(Journal.FILE_NAME);
+        List<String> lines = new ArrayList<>();
+        try (Journal journal = Journal.create(file)) {
+            for (RequestRecord record : writerRecords()) {
+                journal.append(record);
+                lines.add(Journal.toJson(record));
+            }
+        }
+        List<RequestRecord> read = Journal.read(file);
+        assertThat(read).hasSize(lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            assertThat(Journal.toJson(read.get(i))).isEqualTo(Journal.toJson(Journal.fromJson(lines.get(i))));
+        }
+    }
+
+    @Test
+    void noLineCutShortReadsAsARecord() throws IOException {
+        Path file = dir.resolve(Journal.FILE_NAME);
+        String good = Journal.toJson(writerRecords().get(21));
+        for (int cut = 1; cut < good.length(); cut++) {
+            Files.writeString(file, good + "\n" + good.substring(0, cut));
+            assertThat(Journal.read(file)).as("cut at %d", cut).hasSize(1);
+            Files.writeString(file, good + "\n" + good.substring(0, cut) + "\n" + good + "\n");
+            assertThatThrownBy(() -> Journal.read(file)).as("cut at %d", cut).isInstanceOf(IOException.class);
+        }
+    }
+
+    @Test
+    void theWritersFormIsScannedAndEveryOtherFormLeftToJackson() throws IOException {
+        List<RequestRecord> records = writerRecords();
+        byte[] plain = Journal.toJson(records.get(1)).getBytes(StandardCharsets.UTF_8);
+        assertThat(JournalLineScanner.scan(plain, 0, plain.length)).isNotNull();
+        String[] others = {Journal.toJson(records.get(17)), // server timings
+            Journal.toJson(records.get(3)), // an escaped message
+            Journal.toJson(records.get(1)).replace(",\"warmup\"", ", \"warmup\""),
+            Journal.toJson(records.get(1)).replace("\"index\":1,", "\"index\":1.0,"),
+            Journal.toJson(records.get(1)).replace("}", ",\"new_field\":1}")};
+        for (String other : others) {
+            byte[] bytes = other.getBytes(StandardCharsets.UTF_8);
+            assertThat(JournalLineScanner.scan(bytes, 0, bytes.length)).as(other).isNull();
+        }
+    }
 }
