@@ -67,13 +67,17 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         }
         InterTokenGaps gaps = new InterTokenGaps();
         InterTokenGaps windowGaps = new InterTokenGaps();
-        full.forEach(record -> {
-            gaps.add(record);
-            series.addTokenEvents(record);
-            if (inWindow.contains(record.index())) {
-                windowGaps.add(record);
-            }
-        });
+        // The whole run's gaps are taken on a thread of their own; each accumulator still gets its
+        // values from one thread in the order of the records, so no figure depends on the threads.
+        try (OrderedHandOff wholeRun = new OrderedHandOff(gaps::add)) {
+            full.forEach(record -> {
+                wholeRun.accept(record);
+                series.addTokenEvents(record);
+                if (inWindow.contains(record.index())) {
+                    windowGaps.add(record);
+                }
+            });
+        }
         RunResults results = RunResults.compute(records, slo, gaps);
         Integer gate = config.sessionGate();
         Saturation saturation = Saturation.of(records, config.load());
