@@ -5,7 +5,7 @@ import dev.llmload.compare.FailIf;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.HtmlReport;
 import dev.llmload.report.LabeledRun;
-import dev.llmload.report.RunDirectory;
+import dev.llmload.report.RunGroup;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -29,8 +29,10 @@ import picocli.CommandLine.Parameters;
         sortOptions = false, usageHelpWidth = 110,
         description = {
             "Compare finished runs side by side against the first (the baseline) and write a comparison directory.",
-            "A sweep directory stands for its points. Exit codes: 0 compared, 2 bad usage or runs not like for like,",
-            "3 a --fail-if threshold was crossed by a significant change. See docs/sweep-and-compare.md."})
+            "A sweep directory stands for its points. Two repeats directories (run --repeat K) are compared across runs:",
+            "a Welch interval of the difference of the per-run means; otherwise the interval covers sampling only.",
+            "Exit codes: 0 compared, 2 bad usage or runs not like for like, 3 a --fail-if threshold was crossed by a",
+            "significant change. See docs/sweep-and-compare.md."})
 public final class CompareCommand implements Callable<Integer> {
 
     /** The exit code when {@code --fail-if} finds a regression. */
@@ -46,7 +48,7 @@ public final class CompareCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(paramLabel = "RUN_OR_SWEEP", arity = "1..*",
-            description = "Run directories or sweep directories; the first is the baseline.")
+            description = "Run, repeats or sweep directories; the first is the baseline.")
     List<Path> inputs = new ArrayList<>();
 
     @Option(names = "--allow-mismatch",
@@ -89,18 +91,19 @@ public final class CompareCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--fail-if: " + e.getMessage());
         }
-        List<List<RunDirectory>> groups = new ArrayList<>();
+        List<List<RunGroup>> groups = new ArrayList<>();
         for (Path input : inputs) {
             try {
-                groups.add(RunDirectory.load(input));
+                groups.add(RunGroup.load(input));
             } catch (IOException e) {
                 throw new UsageException(e.getMessage());
             }
         }
         if (groups.size() == 1 && groups.getFirst().size() == 1) {
-            throw new UsageException("give at least two runs (or a sweep) to compare");
+            throw new UsageException("give at least two runs (or a sweep, or two repeats directories) to compare");
         }
-        Comparison comparison = Comparison.of(groups, new Comparison.Settings(resamples, confidence, seed), thresholds);
+        Comparison comparison = Comparison.ofGroups(groups, new Comparison.Settings(resamples, confidence, seed),
+                thresholds);
         if (!comparison.mismatches().isEmpty() && !allowMismatch) {
             throw new UsageException("the runs are not like for like (give --allow-mismatch to compare anyway):\n  "
                     + String.join("\n  ", comparison.mismatches()));
@@ -110,7 +113,7 @@ public final class CompareCommand implements Callable<Integer> {
         ReportFiles.writeAtomically(directory.resolve(Comparison.FILE_NAME),
                 ReportFiles.JSON.writeValueAsString(comparison) + "\n");
         ReportFiles.writeAtomically(directory.resolve(Comparison.CSV_FILE_NAME), comparison.csv());
-        List<LabeledRun> runs = groups.stream().flatMap(List::stream)
+        List<LabeledRun> runs = groups.stream().flatMap(List::stream).flatMap(group -> group.runs().stream())
                 .map(run -> new LabeledRun(run.label(), run.report(), run.records())).toList();
         ReportFiles.writeAtomically(directory.resolve(HtmlReport.FILE_NAME), HtmlReport.forComparison(runs,
                 ReportFiles.JSON.valueToTree(comparison)));

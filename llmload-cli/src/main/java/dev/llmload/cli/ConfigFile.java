@@ -22,7 +22,7 @@ import java.util.Map;
  * run is accepted too: its recorded configuration repeats that run. Which keys exist, and what a
  * recorded configuration says for each, is {@link RunOptions#KEYS}.
  */
-record ConfigFile(Path path, Map<String, String> options, Map<String, String> metadata, List<String> notes) {
+record ConfigFile(Path path, Map<String, List<String>> options, Map<String, String> metadata, List<String> notes) {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -36,7 +36,7 @@ record ConfigFile(Path path, Map<String, String> options, Map<String, String> me
         if (root == null || !root.isObject()) {
             throw new UsageException("--config " + path + ": expected a mapping of option names to values");
         }
-        Map<String, String> options = new LinkedHashMap<>();
+        Map<String, List<String>> options = new LinkedHashMap<>();
         Map<String, String> metadata = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
         if (root.has("schema_version") && root.has("config")) {
@@ -50,16 +50,17 @@ record ConfigFile(Path path, Map<String, String> options, Map<String, String> me
                     case "notes" -> value.forEach(n -> notes.add(n.asText()));
                     case "model", "service", "hardware" -> value.properties().forEach(e ->
                             metadata.put(key + "." + snake(e.getKey()), e.getValue().asText()));
-                    default -> options.put(key, scalar(path, field.getKey(), value));
+                    default -> options.put(key, values(path, field.getKey(), value));
                 }
             }
         }
         return new ConfigFile(path, options, metadata, notes);
     }
 
-    /** The value for a long option name (without dashes), or null. */
+    /** The (first) value for a long option name (without dashes), or null. */
     String option(String longName) {
-        return options.get(normalise(longName));
+        List<String> values = options.get(normalise(longName));
+        return values == null ? null : values.getFirst();
     }
 
     /** Lower-case letters and digits only, so every spelling of a name meets. */
@@ -71,23 +72,27 @@ record ConfigFile(Path path, Map<String, String> options, Map<String, String> me
         return key.replaceAll("([a-z])([A-Z])", "$1_$2").replace('-', '_').toLowerCase(Locale.ROOT);
     }
 
-    private static String scalar(Path path, String key, JsonNode value) {
+    /**
+     * A key's values: a scalar is one value, commas and all (a header or a stop string may hold
+     * them); a list gives one value per item, as the flag given once per item would.
+     */
+    private static List<String> values(Path path, String key, JsonNode value) {
         if (value.isValueNode()) {
-            return value.asText();
+            return List.of(value.asText());
         }
-        if (value.isArray()) {
+        if (value.isArray() && !value.isEmpty()) {
             List<String> items = new ArrayList<>();
             value.forEach(item -> items.add(item.asText()));
-            return String.join(",", items);
+            return List.copyOf(items);
         }
-        throw new UsageException("--config " + path + ": '" + key + "' must be a single value or a list");
+        throw new UsageException("--config " + path + ": '" + key + "' must be a single value or a non-empty list");
     }
 
     /**
      * Reads the {@code config} section of a report.json as the run configuration it records, and
      * puts each run option's recorded value ({@link RunOptions#KEYS}) under its name.
      */
-    private static void fromRecordedConfig(Path path, JsonNode recorded, Map<String, String> options,
+    private static void fromRecordedConfig(Path path, JsonNode recorded, Map<String, List<String>> options,
                                            Map<String, String> metadata, List<String> notes) {
         RunConfig config;
         try {
@@ -97,9 +102,9 @@ record ConfigFile(Path path, Map<String, String> options, Map<String, String> me
                     + firstLine(e.getMessage()));
         }
         for (RunOptions.Key key : RunOptions.KEYS) {
-            String value = key.recordedText(config);
-            if (value != null) {
-                options.put(key.normalised(), value);
+            List<String> values = key.recordedValues(config);
+            if (values != null) {
+                options.put(key.normalised(), values);
             }
         }
         metadata.putAll(config.output().metadata());

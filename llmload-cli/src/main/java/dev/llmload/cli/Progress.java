@@ -10,13 +10,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.IntSupplier;
 
 /**
  * Live progress on standard error: a line rewritten in place on a terminal, a plain line every
  * few seconds otherwise (CI logs). The counters are written only by the recorder thread (through
  * {@link #record}) and read by the progress thread ({@code llmload-progress}), which alone
  * formats and prints; the counters are atomics, so neither thread ever waits on the other, and no
- * event-loop thread touches this class.
+ * event-loop thread touches this class. The in-flight count is asked of the run when a line is
+ * printed (the size of the launcher's concurrent in-flight set), not counted per request here.
  */
 final class Progress {
 
@@ -30,6 +32,7 @@ final class Progress {
     private final AtomicLongArray failedByClass = new AtomicLongArray(CLASSES.length);
     private volatile double lastTtftMs = Double.NaN;
     private final long startNanos = System.nanoTime();
+    private IntSupplier inFlight = () -> 0;
     private Thread thread;
 
     /**
@@ -71,7 +74,9 @@ final class Progress {
         done.incrementAndGet();
     }
 
-    void start() {
+    /** @param inFlight the run's requests sent and not yet finished, asked on the progress thread */
+    void start(IntSupplier inFlight) {
+        this.inFlight = inFlight;
         thread = new Thread(this::loop, "llmload-progress");
         thread.setDaemon(true);
         thread.start();
@@ -106,7 +111,7 @@ final class Progress {
                 failed.put(c, n);
             }
         }
-        String line = line((System.nanoTime() - startNanos) / 1e9, done.get(), total,
+        String line = line((System.nanoTime() - startNanos) / 1e9, done.get(), inFlight.getAsInt(), total,
                 duration == null ? null : duration.toNanos() / 1e9, failed, lastTtftMs);
         if (terminal) {
             err.print("\r" + line + (last ? "\n" : ""));
@@ -123,12 +128,13 @@ final class Progress {
      *
      * @param elapsedS  seconds since the run started
      * @param finished  requests finished, failed ones included
+     * @param inFlight  requests sent and not yet finished
      * @param total     the request bound, or null
      * @param durationS the time bound in seconds, or null
      * @param failed    failed requests by class, classes without failures left out
      * @param lastTtftMs TTFT of the last successful request, NaN before the first
      */
-    static String line(double elapsedS, long finished, Long total, Double durationS, Map<FailureClass, Long> failed,
+    static String line(double elapsedS, long finished, int inFlight, Long total, Double durationS, Map<FailureClass, Long> failed,
                        double lastTtftMs) {
         double rate = finished / Math.max(elapsedS, 1e-9);
         long failures = failed.values().stream().mapToLong(Long::longValue).sum();
@@ -147,8 +153,8 @@ final class Progress {
             double left = Math.max(0, durationS - elapsedS);
             etaS = etaS == null ? left : Math.min(etaS, left);
         }
-        return String.format(Locale.ROOT, "progress: %d%s done, %d failed%s, %.1f s, %.2f req/s, last TTFT %s%s",
-                finished, total == null ? "" : "/" + total, failures, errors, elapsedS, rate,
+        return String.format(Locale.ROOT, "progress: %d%s done, %d in flight, %d failed%s, %.1f s, %.2f req/s, last TTFT %s%s",
+                finished, total == null ? "" : "/" + total, inFlight, failures, errors, elapsedS, rate,
                 Double.isNaN(lastTtftMs) ? "n/a" : String.format(Locale.ROOT, "%.1f ms", lastTtftMs),
                 etaS == null ? "" : String.format(Locale.ROOT, ", ETA %.0f s", etaS));
     }

@@ -216,7 +216,7 @@ public final class RunCommand implements Callable<Integer> {
         try {
             List<RunDirectory> runs = RunDirectory.load(baseline);
             if (runs.size() != 1) {
-                throw new UsageException("--baseline: give one run's directory, not a sweep's");
+                throw new UsageException("--baseline: give one run's directory, not a sweep's or a repeats directory's");
             }
             return new Verdict(maxErrorRate, thresholds, runs);
         } catch (IOException e) {
@@ -232,7 +232,7 @@ public final class RunCommand implements Callable<Integer> {
         BenchmarkRun run = new BenchmarkRun(config, target, apiKey,
                 commandLine("llmload run", options.typedArguments(spec)), VersionProvider.version(), progress::record);
         Signals signals = Signals.install(run::stop);
-        progress.start();
+        progress.start(run::inFlight);
         BenchmarkRun.Result result;
         try {
             result = run.execute();

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -326,13 +325,13 @@ public final class RunOptions {
             return ConfigFile.normalise(option);
         }
 
-        /** The recorded value as typed text; lists joined by commas. */
-        String recordedText(RunConfig config) {
+        /** The recorded value as typed text, one item per value of a repeatable option; null when unset. */
+        List<String> recordedValues(RunConfig config) {
             Object value = recorded.apply(config);
             if (value instanceof List<?> list) {
-                return list.isEmpty() ? null : list.stream().map(String::valueOf).collect(Collectors.joining(","));
+                return list.isEmpty() ? null : list.stream().map(String::valueOf).toList();
             }
-            return value == null ? null : value.toString();
+            return value == null ? null : List.of(value.toString());
         }
     }
 
@@ -545,21 +544,22 @@ public final class RunOptions {
             if (given.contains(name) || (key.point() && !points) || name.equals("config") || name.equals("scenario")) {
                 continue;
             }
-            String value = file != null && file.options().containsKey(name) ? file.options().get(name) : fromPreset.get(name);
+            List<String> values = file != null && file.options().containsKey(name) ? file.options().get(name)
+                    : fromPreset.containsKey(name) ? List.of(fromPreset.get(name)) : null;
             CommandLine.Model.OptionSpec option = command.findOption("--" + key.option());
-            if (value == null || option == null) {
+            if (values == null || option == null) {
                 continue;
             }
             if (option.arity().max() == 0) {
-                if (Boolean.parseBoolean(value)) {
+                if (Boolean.parseBoolean(values.getFirst())) {
                     merged.add(canonicalName(option));
                 }
             } else if (option.isMultiValue() && !option.typeInfo().isMap()) {
-                for (String item : value.split(",")) {
-                    merged.add(canonicalName(option) + "=" + item.trim());
-                }
+                // One flag per value: a header's or a stop string's commas are its own.
+                values.forEach(item -> merged.add(canonicalName(option) + "=" + item));
             } else {
-                merged.add(canonicalName(option) + "=" + value);
+                // A list for a single-valued option is the comma list the flag takes (e.g. slo).
+                merged.add(canonicalName(option) + "=" + String.join(",", values));
             }
         }
         List<String> typed = argumentsOf(command);

@@ -90,8 +90,15 @@ public final class SweepCommand implements Callable<Integer> {
     int maxPoints;
 
     @Option(names = "--cool-down", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
-            description = "Pause between points, e.g. 10s. Default: ${DEFAULT-VALUE}.")
+            description = "Pause between runs (points, and repeats), e.g. 10s. Default: ${DEFAULT-VALUE}.")
     Duration coolDown;
+
+    @Option(names = "--repeat", paramLabel = "K", defaultValue = "1",
+            description = "Run each point K times, into POINT/repeat-1 .. repeat-K with POINT/repeats.json; a point is "
+                    + "judged on each metric's mean across its runs, and with --slo its pass is confirmed only when "
+                    + "each limit's 95%% interval lies within it (a capacity search counts only confirmed passes). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int repeat;
 
     @Option(names = "--knee-factor", paramLabel = "K", defaultValue = "2",
             description = "The knee is where throughput stops growing (within 10%% of the best so far) while p99 "
@@ -145,6 +152,10 @@ public final class SweepCommand implements Callable<Integer> {
         RunConfig.Builder builder = run.builder();
         RunConfig base = (rates ? builder.requestRate(1.0) : builder.concurrency(1)).build();
         SweepMode mode = mode(base);
+        String tooManyFiles = OpenFileLimit.refusal(widest(mode, base));
+        if (tooManyFiles != null) {
+            throw new UsageException(tooManyFiles);
+        }
         String apiKey = base.target().keySource().read();
         PrintWriter out = spec.commandLine().getOut();
         try (TargetServer target = TargetServer.open(base.target().url(), run.simConfig, out, false)) {
@@ -160,7 +171,7 @@ public final class SweepCommand implements Callable<Integer> {
         String commandLine = RunCommand.commandLine("llmload sweep", run.typedArguments(spec));
         SweepRunner runner;
         try {
-            runner = new SweepRunner(base, directory, mode, limits, coolDown, kneeFactor, config -> {
+            runner = new SweepRunner(base, directory, mode, limits, coolDown, kneeFactor, repeat, config -> {
                 BenchmarkRun run = new BenchmarkRun(config, target, apiKey, commandLine, VersionProvider.version(),
                         r -> {});
                 current.set(run);
@@ -193,6 +204,21 @@ public final class SweepCommand implements Callable<Integer> {
         out.println("Sweep directory: " + directory);
         out.flush();
         return RunCommand.exitCode(signals);
+    }
+
+    /**
+     * The point that keeps the most requests in flight, for the open-file check before the first
+     * point runs: the largest of a concurrency list, or {@code --auto}'s unbounded concurrency. A
+     * capacity search's points are not known ahead; a rate sweep's gate is {@code base}'s own.
+     */
+    private RunConfig widest(SweepMode mode, RunConfig base) {
+        int most = switch (mode) {
+            case SweepMode.Fixed fixed when fixed.axis() == SweepMode.Axis.CONCURRENCY ->
+                    (int) fixed.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
+            case SweepMode.Auto auto -> auto.unboundedConcurrency();
+            default -> 0;
+        };
+        return most > 0 ? run.builder().concurrency(most).build() : base;
     }
 
     private SweepMode mode(RunConfig base) {
@@ -259,6 +285,10 @@ public final class SweepCommand implements Callable<Integer> {
             text.append(capacity.capacity() == null ? "Capacity: none found"
                     : "Capacity: " + PercentileSlo.format(capacity.capacity()) + unit + " meets " + report.slo());
             text.append(" (").append(capacity.reason()).append(")\n");
+            if (report.repeats() > 1) {
+                text.append("Each point ran ").append(report.repeats()).append(" times: a pass counts only when each --slo "
+                        + "limit's 95% interval across its runs lies within the limit.\n");
+            }
             if (capacity.lowestFailure() != null) {
                 text.append("Lowest load that failed: ").append(PercentileSlo.format(capacity.lowestFailure()))
                         .append(unit).append(", limited by ").append(capacity.limitingMetric())

@@ -42,7 +42,8 @@ class ConfigReplayTest {
                     "closed", List.of("--concurrency", "2", "--num-requests", "6", "--warmup", "1", "--seed", "3",
                             "--api", "completions", "--no-ignore-eos", "--slo", "ttft:500,tpot:50", "--export", "vllm",
                             "--metadata", "team=perf", "--note", "replayed", "--server-metrics", "off",
-                            "--first-token-timeout", "30s"),
+                            "--first-token-timeout", "30s", "--header", "x-route: pool-a,pool-b", "--stop", "end,here",
+                            "--stop", ","),
                     "open-shape", List.of("--stages", "40:0.15s,80:0.1s", "--max-concurrency", "4",
                             "--shared-prefix", "2:8", "--range-ratio", "0.25", "--warmup", "50ms"),
                     "open-gamma", List.of("--request-rate", "60", "--burstiness", "0.5", "--num-requests", "8",
@@ -73,6 +74,9 @@ class ConfigReplayTest {
         assertThat(report(dir.resolve("sessions")).at("/config/data/sessions/max_sessions").asInt()).isEqualTo(2);
         assertThat(report(dir.resolve("trace")).at("/config/load/arrival").asText()).isEqualTo("trace");
         assertThat(report(dir.resolve("closed")).at("/config/metadata/team").asText()).isEqualTo("perf");
+        // Commas inside a header value or a stop string survive the repeat (compared whole above).
+        assertThat(report(dir.resolve("closed")).at("/config/headers/x-route").asText()).isEqualTo("pool-a,pool-b");
+        assertThat(report(dir.resolve("closed")).at("/config/stop").size()).isEqualTo(2);
     }
 
     @Test
@@ -84,6 +88,8 @@ class ConfigReplayTest {
                 inputTokens: 12
                 output-tokens: 2
                 gpu-metrics: [http://127.0.0.1:1/metrics]
+                header: "x-route: pool-a,pool-b"
+                stop: [",", "end,here"]
                 metadata: {team: perf}
                 notes: [from the file]
                 """);
@@ -99,6 +105,11 @@ class ConfigReplayTest {
             assertThat(config.at("/telemetry/gpu_metrics/0").asText()).isEqualTo("http://127.0.0.1:1/metrics");
             assertThat(config.at("/metadata/team").asText()).isEqualTo("perf");
             assertThat(config.at("/notes/0").asText()).isEqualTo("from the file");
+            // A value's commas are its own: one header, two stop strings as listed.
+            assertThat(config.at("/headers/x-route").asText()).isEqualTo("pool-a,pool-b");
+            assertThat(config.get("stop")).hasSize(2);
+            assertThat(config.at("/stop/0").asText()).isEqualTo(",");
+            assertThat(config.at("/stop/1").asText()).isEqualTo("end,here");
         }
 
         Files.writeString(yaml, "concurency: 3\n");

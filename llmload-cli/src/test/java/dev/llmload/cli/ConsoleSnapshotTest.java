@@ -23,15 +23,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The end-of-run summary of four kinds of run (plain, with SLOs, with the server's metrics scraped,
- * multi-turn sessions), each a few dozen requests against the simulator over loopback. Each run's
+ * The end-of-run summary of five kinds of run (plain, with SLOs, with the server's metrics scraped,
+ * multi-turn sessions, stages of load), each a few dozen requests against the simulator over loopback. Each run's
  * summary is compared by structure with {@code src/test/resources/console/<kind>.txt}, and a few of
  * its numbers with the same run's report.json and timeseries.csv.
  *
  * <p>Masking rule (see {@link #structure}): from the {@code llmload benchmark result} ruler to the
  * closing one, rulers and titles are kept as they are; a label/value line keeps its label (up to its
  * first colon) and its value becomes {@code <v>}; the client's verdict, free text, becomes
- * {@code <text>}. Sections whose presence or shape depends on timing are
+ * {@code <text>}; a table row (it starts with a digit) becomes {@code <row>}. Sections whose presence or shape depends on timing are
  * left out whole, ruler included: {@code Notes} (which notes fire depends on the machine's load) and
  * {@code Steady State} (whether a window is found in a short run). Per-class error lines (indented
  * under {@code Errors}) are left out too: a healthy loopback run has none, and a busy machine might.
@@ -107,6 +107,46 @@ class ConsoleSnapshotTest {
         assertSnapshot("sessions", run.console());
         assertClientFigures(run);
         assertThat(run.value("Sessions / turns:")).isEqualTo("turns 3, think time 5 ms, at most 2 sessions in flight");
+        // What ran, against requests.jsonl read here: distinct sessions, and the most turns of one.
+        Map<Long, Integer> turns = new java.util.HashMap<>();
+        ObjectMapper json = new ObjectMapper();
+        for (String line : Files.readAllLines(run.dir().resolve("requests.jsonl"))) {
+            JsonNode request = json.readTree(line);
+            if (!request.path("warmup").asBoolean(false) && request.hasNonNull("session_id")) {
+                turns.merge(request.get("session_id").asLong(), 1, Integer::sum);
+            }
+        }
+        int total = turns.values().stream().mapToInt(Integer::intValue).sum();
+        assertThat(total).isEqualTo(12);
+        assertThat(run.value("Sessions run (all turns succeeded):")).isEqualTo(turns.size() + " (" + turns.size() + ")");
+        assertThat(run.value("Turns run (per session mean / max):")).isEqualTo(String.format(java.util.Locale.ROOT,
+                "%d (%.2f / %d)", total, (double) total / turns.size(), java.util.Collections.max(turns.values())));
+    }
+
+    @Test
+    void stagedRun() throws Exception {
+        Run run = run("stages", "--stages", "20:1s,40:1s", "--output-tokens", "4", "--server-metrics", "off");
+        assertSnapshot("stages", run.console());
+        assertThat(run.value("Load:")).isEqualTo("open loop, stages 20:1s,40:1s");
+        // Each stage's row against saturation.stages in report.json: its span, offer and requests sent.
+        JsonNode stages = run.report().at("/saturation/stages");
+        List<String> rows = run.console().lines().dropWhile(l -> !l.startsWith("Stage (s)")).skip(1)
+                .takeWhile(l -> !l.startsWith("-") && !l.startsWith("=")).toList();
+        assertThat(rows).hasSize(2);
+        assertThat(stages.size()).isEqualTo(2);
+        long sent = 0;
+        for (int i = 0; i < 2; i++) {
+            String[] cells = rows.get(i).trim().split("\\s+");
+            JsonNode stage = stages.get(i);
+            assertThat(stage.get("offered").asText()).isEqualTo("request_rate");
+            assertThat(cells[0]).isEqualTo(i == 0 ? "0-1" : "1-2");
+            assertThat(cells[1]).isEqualTo(i == 0 ? "20" : "40");
+            assertThat(Long.parseLong(cells[2])).isEqualTo(stage.get("arrivals").asLong());
+            assertThat(Long.parseLong(cells[3])).isEqualTo(stage.get("succeeded").asLong());
+            sent += stage.get("arrivals").asLong();
+        }
+        // However the arrivals fell, every measured request belongs to one stage.
+        assertThat(sent).isEqualTo(run.report().at("/results/requests/attempted").asLong());
     }
 
     /**
@@ -170,6 +210,8 @@ class ConsoleSnapshotTest {
             } else if (!skipping && !line.startsWith("  ")) {
                 if (freeText) {
                     out.append("<text>\n");
+                } else if (!line.isEmpty() && Character.isDigit(line.charAt(0))) {
+                    out.append("<row>\n"); // a row of a table (the load stages)
                 } else if (line.contains(":")) {
                     out.append(line, 0, line.indexOf(':') + 1).append(" <v>\n");
                 } else {

@@ -35,20 +35,35 @@ class OpenFileLimitTest {
     @Test
     @Tag("process")
     void aConcurrencyAboveUlimitIsRefusedBeforeAnyRequest() throws Exception {
+        String console = underUlimit512("run", "--concurrency", "100000", "--num-requests", "10");
+        assertThat(console).contains("--concurrency 100000 needs about 100128 open files");
+    }
+
+    /** A sweep is refused for its largest point before its first one runs. */
+    @Test
+    @Tag("process")
+    void aSweepPointAboveUlimitIsRefusedBeforeTheFirstPoint() throws Exception {
+        String console = underUlimit512("sweep", "--concurrency", "1,4,2000", "--num-requests", "10");
+        assertThat(console).contains("--concurrency 2000 needs about 2128 open files");
+    }
+
+    /** Runs {@code llmload ARGS} under {@code ulimit -n 512} against a closed port; its one line of output. */
+    private String underUlimit512(String... args) throws Exception {
         assumeTrue(Files.isReadable(Path.of("/proc/self/limits")), "no /proc/self/limits: not Linux");
         assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "no /bin/bash to set ulimit -n");
         Path log = dir.resolve("console.log");
         List<String> command = new ArrayList<>(List.of("/bin/bash", "-c", "ulimit -n 512 && exec \"$@\"", "run-limited",
                 ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "run", "--url", "http://127.0.0.1:9", "--concurrency", "100000",
-                "--num-requests", "10", "--output-dir", dir.resolve("run").toString()));
+                Main.class.getName()));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--url", "http://127.0.0.1:9", "--output-dir", dir.resolve("out").toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String console = Files.readString(log);
         assertThat(process.exitValue()).as(console).isEqualTo(Main.EXIT_USAGE);
         assertThat(console.strip().lines()).as(console).hasSize(1);
-        assertThat(console).contains("--concurrency 100000 needs about 100128 open files")
-                .contains("may open 512 (ulimit -n)").doesNotContain("connection refused");
-        assertThat(dir.resolve("run")).doesNotExist();
+        assertThat(console).contains("may open 512 (ulimit -n)").doesNotContain("connection refused");
+        assertThat(dir.resolve("out")).doesNotExist();
+        return console;
     }
 }

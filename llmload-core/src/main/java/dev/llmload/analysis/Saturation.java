@@ -43,6 +43,8 @@ import java.util.List;
  * @param lateBacklogMean      mean backlog met by the arrivals of the last third; null for a closed loop
  * @param drainS               last arrival to the last end of a measured request
  * @param saturated            null for a closed loop, a session run, or fewer than {@link #MIN_ARRIVALS} arrivals
+ * @param stages               the same offered against served stage by stage for a load that changes over
+ *                             the run (a ramp, stages, a concurrency profile: {@link LoadStage}); null otherwise
  */
 public record Saturation(
         Double offeredRequestRate,
@@ -57,7 +59,8 @@ public record Saturation(
         Double steadyBacklog,
         Double lateBacklogMean,
         Double drainS,
-        Boolean saturated) {
+        Boolean saturated,
+        List<LoadStage> stages) {
 
     static final int MIN_ARRIVALS = 10;
     static final int START_SAMPLE = 5;
@@ -156,7 +159,7 @@ public record Saturation(
                 load instanceof Load.Open o ? o.requestRate() : null,
                 load instanceof Load.Closed c ? c.concurrency() : null,
                 n, window, scheduled, window == null ? null : completed / window, inFlight, queued, startLatency, steady,
-                lateMean, Math.max(0, lastEnd - last) / 1e9, saturated);
+                lateMean, Math.max(0, lastEnd - last) / 1e9, saturated, LoadStage.of(measured, load));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.llmload.compare;
 import dev.llmload.config.Load;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.report.RunDirectory;
+import dev.llmload.report.RunGroup;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,9 +13,14 @@ import java.util.Objects;
 
 /**
  * {@code comparison.json}: runs side by side, each against its baseline. The baseline runs are
- * those of the first argument (one run, or a sweep's points); each later run is set against the
- * baseline run of the same load, else the first baseline run. With a single argument, its first
- * run is the baseline of the others.
+ * those of the first argument (one run, a repeats directory, or a sweep's points); each later run
+ * is set against the baseline run of the same load, else the first baseline run. With a single
+ * argument, its first run is the baseline of the others. When both sides of a pair are the repeats
+ * of one configuration ({@link RunGroup#repeated}), the pair is compared across runs: each
+ * metric's per-run values, Welch's interval of the difference of their means
+ * ({@link Repeats#welch}), which sees what differs from run to run; otherwise run against run,
+ * by the bootstrap over requests, whose interval covers sampling and each run's own course only
+ * (a repeats directory against a single run stands for its runs one by one).
  *
  * @param runs        every run's label, baselines first
  * @param mismatches  what makes pairs unfair, {@code run vs baseline: key: a vs b}; empty when fair
@@ -33,14 +39,28 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
     /** How the intervals are computed. */
     public record Settings(int resamples, double confidence, long seed) {}
 
-    /** One run against its baseline. */
-    public record Pair(String baseline, String run, List<Difference> metrics) {}
+    /** The interval of a pair: across runs (Welch, repeats on both sides), or bootstrap over one run's requests. */
+    public static final String RUNS = "runs";
+    public static final String SAMPLING = "sampling";
+
+    /**
+     * One run, or one set of repeats, against its baseline.
+     *
+     * @param interval     {@link #RUNS} or {@link #SAMPLING}: what the differences' intervals are
+     * @param baselineRuns runs behind the baseline's values (their means for {@link #RUNS}); 1 otherwise
+     * @param runRuns      the same for the run
+     */
+    public record Pair(String baseline, String run, String interval, int baselineRuns, int runRuns,
+                       List<Difference> metrics) {}
 
     /**
      * One metric of a pair. {@code ciLow}/{@code ciHigh} bound the difference (run − baseline): the
      * union of the request bootstrap's interval ({@code samplingCiLow}/{@code samplingCiHigh}, which
      * covers sampling only) and the block bootstrap's, which also covers how much each run varied
-     * over its own course. Null without journals or for throughputs. {@code significant} is null
+     * over its own course. Null without journals or for throughputs. Across runs, {@code baseline}
+     * and {@code value} are means over the runs, {@code ciLow}/{@code ciHigh} Welch's interval of their
+     * difference (throughputs included; null with fewer than 2 values a side) and the sampling
+     * interval null. {@code significant} is null
      * when there is no interval, and false when {@code fewSamples}: a percentile resting on fewer
      * samples than it needs (p99: 100) in either run, whose bootstrap interval is too narrow to trust.
      */
@@ -75,30 +95,53 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
      * @param failIf thresholds, or null
      */
     public static Comparison of(List<List<RunDirectory>> groups, Settings settings, FailIf failIf) {
-        List<RunDirectory> baselines = groups.size() == 1 ? groups.getFirst().subList(0, 1) : groups.getFirst();
-        List<RunDirectory> others = new ArrayList<>();
-        if (groups.size() == 1) {
-            others.addAll(groups.getFirst().subList(1, groups.getFirst().size()));
+        return ofGroups(groups.stream().map(runs -> runs.stream().map(RunGroup::of).toList()).toList(), settings,
+                failIf);
+    }
+
+    /**
+     * Compares the runs, across runs where both sides of a pair are repeats.
+     *
+     * @param arguments the run groups of each argument, in the order given
+     * @param failIf    thresholds, or null
+     */
+    public static Comparison ofGroups(List<List<RunGroup>> arguments, Settings settings, FailIf failIf) {
+        List<RunGroup> baselines = arguments.size() == 1 ? arguments.getFirst().subList(0, 1) : arguments.getFirst();
+        List<RunGroup> others = new ArrayList<>();
+        if (arguments.size() == 1) {
+            others.addAll(arguments.getFirst().subList(1, arguments.getFirst().size()));
         }
-        groups.stream().skip(1).forEach(others::addAll);
+        arguments.stream().skip(1).forEach(others::addAll);
         List<String> labels = new ArrayList<>();
-        baselines.forEach(b -> labels.add(b.label()));
-        others.forEach(o -> labels.add(o.label()));
+        baselines.forEach(b -> b.runs().forEach(r -> labels.add(r.label())));
+        others.forEach(o -> o.runs().forEach(r -> labels.add(r.label())));
         List<String> mismatches = new ArrayList<>();
         List<Pair> pairs = new ArrayList<>();
+        for (RunGroup group : others) {
+            RunGroup baselineGroup = baselines.stream().filter(b -> sameLoad(b.runs().getFirst(), group.runs().getFirst()))
+                    .findFirst().orElse(baselines.getFirst());
+            if (baselineGroup.repeated() && group.repeated()) {
+                // The repeats of a set share one configuration: their first runs stand for them.
+                Fairness.differences(baselineGroup.runs().getFirst().report(), group.runs().getFirst().report())
+                        .forEach(d -> mismatches.add(group.label() + " vs " + baselineGroup.label() + ": " + d));
+                pairs.add(acrossRuns(baselineGroup, group, settings.confidence()));
+                continue;
+            }
+            RunDirectory baseline = baselineGroup.runs().getFirst();
+            for (RunDirectory run : group.runs()) {
+                Fairness.differences(baseline.report(), run.report())
+                        .forEach(d -> mismatches.add(run.label() + " vs " + baseline.label() + ": " + d));
+                pairs.add(pair(baseline, run, settings));
+            }
+        }
         List<String> regressions = new ArrayList<>();
-        for (RunDirectory run : others) {
-            RunDirectory baseline = baselines.stream().filter(b -> sameLoad(b, run)).findFirst().orElse(baselines.getFirst());
-            Fairness.differences(baseline.report(), run.report())
-                    .forEach(d -> mismatches.add(run.label() + " vs " + baseline.label() + ": " + d));
-            Pair pair = pair(baseline, run, settings);
-            pairs.add(pair);
+        for (Pair pair : pairs) {
             if (failIf != null) {
                 for (FailIf.Threshold threshold : failIf.thresholds()) {
                     Difference difference = pair.metrics().stream().filter(d -> d.metric().equals(threshold.metric()))
                             .findFirst().orElseThrow();
                     if (difference.crosses(threshold)) {
-                        regressions.add(run.label() + ": " + threshold.metric() + " " + format(difference.baseline())
+                        regressions.add(pair.run() + ": " + threshold.metric() + " " + format(difference.baseline())
                                 + " -> " + format(difference.value()) + " (" + percent(difference.relativeDifference())
                                 + ") crosses " + threshold);
                     }
@@ -157,7 +200,25 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
                     interval == null ? null : interval.excludesZero() && !few, few,
                     sampling == null ? null : sampling.low(), sampling == null ? null : sampling.high()));
         }
-        return new Pair(baseline.label(), run.label(), differences);
+        return new Pair(baseline.label(), run.label(), SAMPLING, 1, 1, differences);
+    }
+
+    /** Each metric's mean over the runs of each side, and Welch's interval of their difference. */
+    private static Pair acrossRuns(RunGroup baseline, RunGroup run, double confidence) {
+        List<Difference> differences = new ArrayList<>();
+        for (ComparedMetric metric : ComparedMetric.ALL) {
+            List<Double> a = baseline.runs().stream().map(r -> metric.value().apply(r.report().results())).toList();
+            List<Double> b = run.runs().stream().map(r -> metric.value().apply(r.report().results())).toList();
+            Double meanA = Repeats.across(metric.key(), a).mean();
+            Double meanB = Repeats.across(metric.key(), b).mean();
+            Double difference = meanA == null || meanB == null ? null : meanB - meanA;
+            Double relative = difference == null || meanA == 0 ? null : difference / meanA;
+            Bootstrap.Interval interval = Repeats.welch(a, b, confidence);
+            differences.add(new Difference(metric.key(), meanA, meanB, difference, relative,
+                    interval == null ? null : interval.low(), interval == null ? null : interval.high(),
+                    interval == null ? null : interval.excludesZero(), false, null, null));
+        }
+        return new Pair(baseline.label(), run.label(), RUNS, baseline.runs().size(), run.runs().size(), differences);
     }
 
     /** The interval of {@code metric} among its family's; null when there is none. */
@@ -220,7 +281,9 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
         }
         String interval = PercentileSlo.format(confidence * 100) + "% CI of diff";
         for (Pair pair : pairs) {
-            text.append(pair.run()).append("  vs  ").append(pair.baseline()).append(" (baseline)\n");
+            text.append(pair.run()).append("  vs  ").append(pair.baseline()).append(" (baseline)")
+                    .append(pair.interval().equals(RUNS) ? ", across runs: means of " + pair.runRuns() + " vs "
+                            + pair.baselineRuns() + " runs, Welch interval" : "").append('\n');
             text.append(String.format(Locale.ROOT, "%-34s %12s %12s %12s %9s  %-25s%n", "Metric", "baseline", "run",
                     "diff", "diff %", interval));
             for (Difference d : pair.metrics()) {
@@ -232,11 +295,19 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
             }
             text.append('\n');
         }
-        text.append("* significant: the ").append(interval).append(" excludes 0 (").append(resamples)
-                .append(" bootstrap resamples, seed ").append(seed).append("); never for a percentile on\n")
-                .append("  fewer samples than it needs (p90: 10, p99: 100). The interval covers sampling and how each run\n")
-                .append("  varied over its course (blocks of consecutive requests), not a shift that lasted a whole run:\n")
-                .append("  repeat runs to see that\n");
+        text.append("* significant: the ").append(interval).append(" excludes 0.\n");
+        if (pairs.stream().anyMatch(p -> p.interval().equals(SAMPLING))) {
+            text.append("Run against run (interval: sampling): the interval covers sampling (").append(resamples)
+                    .append(" bootstrap resamples, seed ").append(seed).append(")\n")
+                    .append("  and how each run varied over its course (blocks of consecutive requests), not a shift that\n")
+                    .append("  lasted a whole run: compare repeats (run --repeat K) to see that. Never significant for a\n")
+                    .append("  percentile on fewer samples than it needs (p90: 10, p99: 100).\n");
+        }
+        if (pairs.stream().anyMatch(p -> p.interval().equals(RUNS))) {
+            text.append("Across runs (interval: runs): baseline and run are means over each side's repeats, and the\n")
+                    .append("  interval is Welch's of their difference (Student t, Welch-Satterthwaite degrees of\n")
+                    .append("  freedom): it covers what differs from run to run.\n");
+        }
         if (!regressions.isEmpty()) {
             text.append("\nREGRESSION (--fail-if):\n");
             regressions.forEach(r -> text.append("  ").append(r).append('\n'));
@@ -247,11 +318,11 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
     /** {@code comparison.csv}: one row per pair and metric. */
     public String csv() {
         StringBuilder csv = new StringBuilder(
-                "baseline,run,metric,baseline_value,value,difference,relative_difference,ci_low,ci_high,significant,"
+                "baseline,run,interval,metric,baseline_value,value,difference,relative_difference,ci_low,ci_high,significant,"
                         + "few_samples,sampling_ci_low,sampling_ci_high\n");
         for (Pair pair : pairs) {
             for (Difference d : pair.metrics()) {
-                csv.append(String.join(",", cell(pair.baseline()), cell(pair.run()), d.metric(), cell(d.baseline()),
+                csv.append(String.join(",", cell(pair.baseline()), cell(pair.run()), pair.interval(), d.metric(), cell(d.baseline()),
                         cell(d.value()), cell(d.difference()), cell(d.relativeDifference()), cell(d.ciLow()),
                         cell(d.ciHigh()), cell(d.significant()), cell(d.fewSamples()), cell(d.samplingCiLow()),
                         cell(d.samplingCiHigh()))).append('\n');

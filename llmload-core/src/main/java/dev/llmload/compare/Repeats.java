@@ -1,7 +1,9 @@
 package dev.llmload.compare;
 
 import dev.llmload.metrics.PercentileSlo;
+import dev.llmload.report.RunGroup;
 import dev.llmload.report.RunReport;
+import dev.llmload.stats.StudentT;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,7 +22,7 @@ import java.util.Locale;
  */
 public record Repeats(List<String> runs, double confidence, List<Metric> metrics) {
 
-    public static final String FILE_NAME = "repeats.json";
+    public static final String FILE_NAME = RunGroup.REPEATS_JSON;
     public static final double CONFIDENCE = 0.95;
 
     /**
@@ -34,11 +36,6 @@ public record Repeats(List<String> runs, double confidence, List<Metric> metrics
      */
     public record Metric(String metric, List<Double> values, Double mean, Double std, Double ciLow, Double ciHigh,
                          Double predictionLow, Double predictionHigh) {}
-
-    /** Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom. */
-    private static final double[] T95 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
-        2.056, 2.052, 2.048, 2.045, 2.042};
 
     public static Repeats of(List<String> runs, List<RunReport> reports) {
         List<Metric> metrics = new ArrayList<>();
@@ -54,31 +51,63 @@ public record Repeats(List<String> runs, double confidence, List<Metric> metrics
      * one normal distribution; with ~20 metrics per run, about one of a further run's values is
      * expected outside its interval.
      */
-    static Metric across(String key, List<Double> values) {
+    public static Metric across(String key, List<Double> values) {
         double[] present = values.stream().filter(v -> v != null).mapToDouble(Double::doubleValue).toArray();
         int n = present.length;
         if (n < 2) {
             return new Metric(key, values, n == 1 ? present[0] : null, null, null, null, null, null);
         }
         double mean = Arrays.stream(present).average().orElseThrow();
-        double squares = 0;
-        for (double v : present) {
-            squares += (v - mean) * (v - mean);
-        }
-        double std = Math.sqrt(squares / (n - 1));
+        double std = Math.sqrt(variance(present, mean));
         double t = t95(n - 1);
         double half = t * std / Math.sqrt(n);
         double predicted = t * std * Math.sqrt(1 + 1.0 / n);
         return new Metric(key, values, mean, std, mean - half, mean + half, mean - predicted, mean + predicted);
     }
 
-    /** The two-sided 95% quantile of Student's t; beyond 30 degrees of freedom by its expansion about the normal's. */
+    /** The two-sided 95% quantile of Student's t. */
     static double t95(int degrees) {
-        if (degrees <= T95.length) {
-            return T95[degrees - 1];
+        return StudentT.twoSided(CONFIDENCE, degrees);
+    }
+
+    /**
+     * Welch's interval of the difference of two means across runs, {@code mean(run) − mean(baseline)},
+     * each side's runs taken as independent draws with a variance of their own: mean difference ±
+     * t·√(s²ₐ/nₐ + s²ᵦ/nᵦ), with t Student's two-sided quantile for the Welch–Satterthwaite degrees of
+     * freedom (s²ₐ/nₐ + s²ᵦ/nᵦ)² / ((s²ₐ/nₐ)²/(nₐ − 1) + (s²ᵦ/nᵦ)²/(nᵦ − 1)). Nulls (runs without the
+     * metric) are left out.
+     *
+     * @return null when either side has fewer than 2 values; a zero-width interval at the difference
+     *         when neither side varies
+     */
+    public static Bootstrap.Interval welch(List<Double> baseline, List<Double> run, double confidence) {
+        double[] a = baseline.stream().filter(v -> v != null).mapToDouble(Double::doubleValue).toArray();
+        double[] b = run.stream().filter(v -> v != null).mapToDouble(Double::doubleValue).toArray();
+        if (a.length < 2 || b.length < 2) {
+            return null;
         }
-        double z = 1.959964;
-        return z + (z * z * z + z) / (4.0 * degrees);
+        double meanA = Arrays.stream(a).average().orElseThrow();
+        double meanB = Arrays.stream(b).average().orElseThrow();
+        double shareA = variance(a, meanA) / a.length;
+        double shareB = variance(b, meanB) / b.length;
+        double difference = meanB - meanA;
+        double squared = shareA + shareB;
+        if (squared == 0) {
+            return new Bootstrap.Interval(difference, difference, difference);
+        }
+        double degrees = squared * squared
+                / (shareA * shareA / (a.length - 1) + shareB * shareB / (b.length - 1));
+        double half = StudentT.twoSided(confidence, degrees) * Math.sqrt(squared);
+        return new Bootstrap.Interval(difference, difference - half, difference + half);
+    }
+
+    /** Sample variance (n − 1). */
+    private static double variance(double[] values, double mean) {
+        double squares = 0;
+        for (double v : values) {
+            squares += (v - mean) * (v - mean);
+        }
+        return squares / (values.length - 1);
     }
 
     /** The console table: each metric's mean, its interval and the range a further run is expected in. */

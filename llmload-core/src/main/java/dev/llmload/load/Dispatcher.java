@@ -148,6 +148,11 @@ final class Dispatcher implements Sender {
         wakeDispatcher();
     }
 
+    @Override
+    public int inFlight() {
+        return launcher.inFlight();
+    }
+
     private void wakeDispatcher() {
         Thread thread = dispatcherThread;
         if (thread != null && thread != Thread.currentThread()) {

@@ -5,7 +5,6 @@ import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.workload.RequestSpec;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -36,7 +35,14 @@ final class Launcher {
     private final String requestIdPrefix;
     private final int warmup;
     private final long warmupEndNanos;
-    private final Set<RequestExecution> inFlight = ConcurrentHashMap.newKeySet();
+    /**
+     * Requests sent and not yet ended. An execution can end on its event loop before the sending
+     * thread has added it (a send due at once that fails at once), so the sender and the ending
+     * each flip the entry atomically: whichever comes second removes it, and no entry outlives its
+     * request (the count the progress line shows would otherwise drift up). The value says which
+     * came first: true for the send, false for an end that beat it (nothing to cancel).
+     */
+    private final ConcurrentHashMap<RequestExecution, Boolean> inFlight = new ConcurrentHashMap<>();
 
     /**
      * @param recorder       hears every finished request first, on its event loop
@@ -78,7 +84,7 @@ final class Launcher {
               Consumer<FinishedRequest> then) {
         RequestExecution execution = new RequestExecution(request, requestId, warmupRequest, intendedNanos, startNanos,
                 dialect, timeouts, (done, finished) -> {
-                    inFlight.remove(done);
+                    flip(done, false);
                     recorder.accept(finished);
                     then.accept(finished);
                 });
@@ -87,7 +93,12 @@ final class Launcher {
         execution.started(client.sendAt(new HttpExchangeRequest("POST", dialect.path(), headers, request.body()),
                 execution, startNanos));
         // Added once it can be cancelled; one that ended before this line is cancelled in vain, harmlessly.
-        inFlight.add(execution);
+        flip(execution, true);
+    }
+
+    /** The first of a request's send and its end adds its entry, the second removes it. */
+    private void flip(RequestExecution execution, boolean sent) {
+        inFlight.compute(execution, (e, present) -> present == null ? sent : null);
     }
 
     private static Map<String, String> withRequestId(Map<String, String> dialectHeaders, String requestId) {
@@ -102,10 +113,17 @@ final class Launcher {
         recorder.accept(FinishedRequest.neverSent(request, requestId, warmupRequest, intendedNanos, endedNanos, why));
     }
 
+    /** Requests sent and not yet finished. Any thread. */
+    int inFlight() {
+        return inFlight.size();
+    }
+
     /** Ends every request in flight as cancelled, for {@code reason}. Any thread. */
     void cancelInFlight(String reason) {
-        for (RequestExecution execution : inFlight) {
-            execution.cancel(reason);
+        for (Map.Entry<RequestExecution, Boolean> entry : inFlight.entrySet()) {
+            if (entry.getValue()) {
+                entry.getKey().cancel(reason);
+            }
         }
     }
 

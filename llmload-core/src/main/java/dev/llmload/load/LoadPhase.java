@@ -134,6 +134,12 @@ public final class LoadPhase implements AutoCloseable {
         }
     }
 
+    /** Requests sent and not yet finished, 0 before sending starts. Any thread. */
+    public int inFlight() {
+        Sender current = sender;
+        return current == null ? 0 : current.inFlight();
+    }
+
     @Override
     public void close() {
         if (feed != null) {

@@ -14,4 +14,7 @@ sealed interface Sender permits Dispatcher, SessionDispatcher {
 
     /** Stops sending; requests in flight get the grace period given to {@link #run}. */
     void stop();
+
+    /** Requests sent and not yet finished; any thread may ask (the live progress line does). */
+    int inFlight();
 }

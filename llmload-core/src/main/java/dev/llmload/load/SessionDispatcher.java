@@ -152,6 +152,11 @@ final class SessionDispatcher implements Sender {
         }
     }
 
+    @Override
+    public int inFlight() {
+        return launcher.inFlight();
+    }
+
     /** Requests in flight may finish until the grace period after the stop or the deadline. */
     private long graceLimit(Duration grace) {
         long stoppedAt = stopRequestedNanos;

@@ -27,6 +27,7 @@ import java.util.Set;
  *                             matters for embeddings and rerank)
  * @param serverView           the server's own timings beside the client's; null when the server
  *                             reported none (every OpenAI-shaped API)
+ * @param sessions             the sessions and turns a multi-turn run ran; null outside sessions
  */
 public record RunResults(
         RequestCounts requests,
@@ -51,7 +52,8 @@ public record RunResults(
         Summary inputTokens,
         Summary outputTokens,
         Double inputTokenThroughput,
-        ServerView serverView) {
+        ServerView serverView,
+        SessionCounts sessions) {
 
     /** How many sample messages each failure class keeps. */
     static final int SAMPLE_MESSAGES = 3;
@@ -140,7 +142,8 @@ public record RunResults(
                 inputTokens.summary(),
                 outputTokens.summary(),
                 timed ? inputSum / duration : null,
-                ServerView.of(measured));
+                ServerView.of(measured),
+                SessionCounts.of(measured));
     }
 
     private static Map<String, ErrorClassSummary> errors(List<RequestRecord> measured) {

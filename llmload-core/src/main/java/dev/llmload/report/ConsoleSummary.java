@@ -1,16 +1,20 @@
 package dev.llmload.report;
 
+import dev.llmload.analysis.LoadStage;
 import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.SteadyState;
+import dev.llmload.config.Load;
 import dev.llmload.config.Sessions;
 import dev.llmload.http.ServerText;
 import dev.llmload.metrics.Goodput;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.ServerView;
+import dev.llmload.metrics.SessionCounts;
 import dev.llmload.note.Note;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -36,7 +40,7 @@ public final class ConsoleSummary {
                 + (report.service().framework() == null ? "" : " (" + report.service().framework() + ")"));
         line(out, "Model:", report.model().name());
         line(out, "API:", report.service().api() + (report.service().streaming() ? ", streaming" : ", not streaming"));
-        line(out, "Load:", describeLoad(report.load()));
+        line(out, "Load:", describeLoad(report));
         line(out, "Requests (measured, warm-up excluded):", String.valueOf(r.requests().attempted()));
         line(out, "Input tokens (requested):", report.data().inputTokens().requested());
         line(out, "Input tokens (mean / p50 / p99):", tokens(report.data().inputTokens().measured()));
@@ -49,6 +53,12 @@ public final class ConsoleSummary {
             line(out, "Sessions / turns:", "turns " + sessions.turns()
                     + (sessions.thinkTimeMs() == null ? "" : ", think time " + sessions.thinkTimeMs() + " ms")
                     + (sessions.maxSessions() == null ? "" : ", at most " + sessions.maxSessions() + " sessions in flight"));
+        }
+        if (r.sessions() != null) {
+            SessionCounts ran = r.sessions();
+            line(out, "Sessions run (all turns succeeded):", ran.sessions() + " (" + ran.sessionsAllSucceeded() + ")");
+            line(out, "Turns run (per session mean / max):", ran.turns() + " (" + number(ran.turnsPerSessionMean())
+                    + " / " + ran.turnsPerSessionMax() + ")");
         }
         if (report.run().interrupted()) {
             line(out, "Interrupted:", "yes: only finished requests are counted");
@@ -143,6 +153,34 @@ public final class ConsoleSummary {
         }
         line(out, "Drain after last arrival (s):", number(s.drainS()));
         line(out, "Saturated:", s.saturated() == null ? "n/a" : s.saturated() ? "YES (see notes)" : "no");
+        if (s.stages() != null) {
+            stages(out, s.stages());
+        }
+    }
+
+    /**
+     * A changing load stage by stage: where the latency climbed or the completions stopped keeping
+     * up. A row is wider than the 50 columns of the rest; it is a table, not a label and a value.
+     */
+    private static void stages(StringBuilder out, List<LoadStage> stages) {
+        String unit = stages.getFirst().offered() == LoadStage.Offered.CONCURRENCY ? "conc." : "req/s";
+        ruler(out, "Load stages: offered / served", '-');
+        String row = "%-15s %-13s %7s %7s %8s %19s%n";
+        out.append(String.format(Locale.ROOT, row, "Stage (s)", "Offered " + unit, "Sent", "OK", "Ended/s",
+                "TTFT p50 / p99 (ms)"));
+        for (LoadStage stage : stages) {
+            String offered = stage.offeredFrom() == stage.offeredTo() ? compact(stage.offeredFrom())
+                    : compact(stage.offeredFrom()) + "-" + compact(stage.offeredTo());
+            out.append(String.format(Locale.ROOT, row, compact(stage.startS()) + "-" + compact(stage.endS()), offered,
+                    stage.arrivals(), stage.succeeded(), number(stage.achievedRequestRate()),
+                    number(stage.ttftP50Ms()) + " / " + number(stage.ttftP99Ms())));
+        }
+    }
+
+    /** Up to one decimal, without a trailing {@code .0}. */
+    private static String compact(double value) {
+        String text = String.format(Locale.ROOT, "%.1f", value);
+        return text.endsWith(".0") ? text.substring(0, text.length() - 2) : text;
     }
 
     /** The headline figures of the steady-state window beside the whole run's. */
@@ -224,14 +262,19 @@ public final class ConsoleSummary {
         return amount == null ? "n/a" : String.format(Locale.ROOT, "%.4f %s", amount, currency);
     }
 
-    private static String describeLoad(RunReport.Load load) {
+    private static String describeLoad(RunReport report) {
+        RunReport.Load load = report.load();
+        Load configured = report.config() == null ? null : report.config().load();
         if ("open".equals(load.mode())) {
-            String text = "open loop, " + number(load.requestRate()) + " req/s " + load.arrival()
+            String profile = configured instanceof Load.Open open ? open.profile() : null;
+            String text = "open loop, " + (load.requestRate() == null && profile != null ? load.arrival() + " " + profile
+                    : number(load.requestRate()) + " req/s " + load.arrival()
                     + (load.burstiness() != null && !"poisson".equals(load.arrival()) && !"constant".equals(load.arrival())
-                    ? " (burstiness " + load.burstiness() + ")" : "");
+                    ? " (burstiness " + load.burstiness() + ")" : ""));
             return load.maxConcurrency() == null ? text : text + ", max concurrency " + load.maxConcurrency();
         }
-        return "closed loop, concurrency " + load.concurrency();
+        String profile = configured instanceof Load.Closed closed ? closed.profile() : null;
+        return "closed loop, " + (profile == null ? "concurrency " + load.concurrency() : "concurrency profile " + profile);
     }
 
     private static void block(StringBuilder out, String title, String label, Summary summary) {

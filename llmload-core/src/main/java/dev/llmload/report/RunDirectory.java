@@ -1,12 +1,10 @@
 package dev.llmload.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,32 +30,16 @@ public record RunDirectory(String label, Path path, RunReport report, List<Reque
     }
 
     /**
-     * The runs of a run directory (one) or of a sweep directory (each point listed in its
-     * {@code sweep.json}, in the sweep's load order).
+     * The runs of a run directory (one), of a repeats directory (its runs) or of a sweep directory
+     * (each point's run, or runs, in the sweep's load order): {@link RunGroup#load}'s runs, one list.
      *
-     * @throws IOException with a one-line reason when {@code path} is neither or cannot be read
+     * @throws IOException with a one-line reason when {@code path} is none of these or cannot be read
      */
     public static List<RunDirectory> load(Path path) throws IOException {
-        Path sweepFile = path.resolve(ReportFiles.SWEEP_JSON);
-        if (Files.isRegularFile(sweepFile)) {
-            JsonNode sweep = ReportFiles.JSON.readTree(sweepFile.toFile());
-            List<RunDirectory> runs = new ArrayList<>();
-            for (JsonNode point : sweep.path("points")) {
-                Path dir = path.resolve(point.path("directory").asText());
-                runs.add(loadRun(dir, path.getFileName() + "/" + dir.getFileName()));
-            }
-            if (runs.isEmpty()) {
-                throw new IOException(sweepFile + " lists no finished point");
-            }
-            return runs;
-        }
-        if (!Files.isDirectory(path)) {
-            throw new IOException("no such directory: " + path);
-        }
-        return List.of(loadRun(path, String.valueOf(path.toAbsolutePath().normalize().getFileName())));
+        return RunGroup.load(path).stream().flatMap(group -> group.runs().stream()).toList();
     }
 
-    private static RunDirectory loadRun(Path dir, String label) throws IOException {
+    static RunDirectory loadRun(Path dir, String label) throws IOException {
         RunReport report = readReport(dir);
         Path journal = dir.resolve(Journal.FILE_NAME);
         List<RequestRecord> records = Files.isRegularFile(journal) ? Journal.read(journal) : List.of();

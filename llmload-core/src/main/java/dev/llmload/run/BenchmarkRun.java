@@ -57,6 +57,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import io.netty.channel.EventLoop;
 
 /**
@@ -92,6 +93,8 @@ public final class BenchmarkRun {
     private final Consumer<RequestRecord> progress;
     /** Stops the dispatcher (of requests or of sessions) once there is one. */
     private volatile Runnable stopSending;
+    /** Counts the requests in flight once there is a load phase. */
+    private volatile IntSupplier inFlight = () -> 0;
     private volatile boolean stopRequested;
     /** Hears the client's event loops once the client is ready, before the load: a test's way onto them. */
     private Consumer<List<EventLoop>> eventLoopHook = loops -> {};
@@ -131,6 +134,11 @@ public final class BenchmarkRun {
         if (current != null) {
             current.run();
         }
+    }
+
+    /** Requests sent and not yet finished (warm-up ones included), 0 outside the load. Any thread. */
+    public int inFlight() {
+        return inFlight.getAsInt();
     }
 
     public Result execute() throws RunException, IOException, InterruptedException {
@@ -309,6 +317,7 @@ public final class BenchmarkRun {
              Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME));
              LoadPhase phase = LoadPhase.open(source, sessions, client, dialect, bounds.timeouts(), plan, count)) {
             stopSending = phase::stop;
+            inFlight = phase::inFlight;
             SaturationWatch watch = bounds.stopOnSaturation() && sessions == null && plan instanceof LoadPlan.OpenLoop open
                     ? new SaturationWatch(open.offsetsNanos(), bounds.warmup(), phase::stop) : null;
             if (stopRequested) {

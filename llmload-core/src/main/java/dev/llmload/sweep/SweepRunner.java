@@ -1,6 +1,7 @@
 package dev.llmload.sweep;
 
 import dev.llmload.analysis.Saturation;
+import dev.llmload.compare.Repeats;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.PercentileSlo;
@@ -32,7 +33,10 @@ import java.util.function.Consumer;
  * {@code sweep.json}, {@code summary.csv} and {@code report.html} up to date after every point.
  * A point's directory is named by its place in the run order and its load ({@code 03-r12.5}), so
  * a resumed sweep, which makes the same choices from the same results, finds it again; a point
- * whose directory holds a complete report of the same configuration is not run again.
+ * whose directory holds a complete report of the same configuration is not run again. With
+ * {@code repeats} above 1, a point runs that many times, into {@code repeat-1} .. {@code repeat-K}
+ * under its directory, with their {@code repeats.json}; it is judged on its runs together
+ * ({@link PointVerdict}), and a capacity search counts it as passing only when confirmed.
  *
  * <p>{@link #run} runs on the caller's thread; {@link #stop} may be called from any thread and
  * ends the sweep after the point in progress.
@@ -45,8 +49,19 @@ public final class SweepRunner {
         BenchmarkRun.Result run(RunConfig config) throws RunException, IOException, InterruptedException;
     }
 
-    /** A finished point; {@code order} sorts points by the load offered. */
-    private record Finished(SweepReport.Point point, double order, RunReport report, RunConfig config) {}
+    /**
+     * A finished point; {@code order} sorts points by the load offered.
+     *
+     * @param reports its runs' reports, one per repeat
+     * @param runs    their directories, relative to the sweep directory
+     */
+    private record Finished(SweepReport.Point point, double order, List<RunReport> reports, List<String> runs,
+                            RunConfig config) {
+        /** The first run's report: what sizes a capacity probe. */
+        RunReport report() {
+            return reports.getFirst();
+        }
+    }
 
     /**
      * The re-runs of a capacity search's bracket run this many times the requests of the point they
@@ -72,6 +87,7 @@ public final class SweepRunner {
     private final PercentileSlo slo;
     private final Duration coolDown;
     private final double kneeFactor;
+    private final int repeats;
     private final PointRunner runner;
     private final Consumer<String> log;
     private final List<Finished> finished = new ArrayList<>();
@@ -83,11 +99,15 @@ public final class SweepRunner {
      * @param base       every point's configuration but its load and directory; for rate points, its
      *                   load's arrival process, burstiness and gate are kept
      * @param slo        limits each point is judged by; required by a capacity search, else optional (null)
-     * @param coolDown   pause before each point after the first one run; zero for none
+     * @param coolDown   pause before each run after the first one run; zero for none
+     * @param repeats    runs per point, at least 1
      * @param log        hears one line per point, for the console
      */
     public SweepRunner(RunConfig base, Path directory, SweepMode mode, PercentileSlo slo, Duration coolDown,
-                       double kneeFactor, PointRunner runner, Consumer<String> log) {
+                       double kneeFactor, int repeats, PointRunner runner, Consumer<String> log) {
+        if (repeats < 1) {
+            throw new IllegalArgumentException("--repeat must be at least 1, got " + repeats);
+        }
         if (mode instanceof SweepMode.Capacity search && slo == null) {
             throw new IllegalArgumentException("a capacity search needs an SLO");
         }
@@ -106,6 +126,7 @@ public final class SweepRunner {
         this.slo = slo;
         this.coolDown = coolDown;
         this.kneeFactor = kneeFactor;
+        this.repeats = repeats;
         this.runner = runner;
         this.log = log;
     }
@@ -156,11 +177,13 @@ public final class SweepRunner {
         CapacitySearch state = new CapacitySearch(search.start(), search.precision(), search.maxPoints(),
                 search.axis() == SweepMode.Axis.CONCURRENCY);
         while (state.next() instanceof CapacitySearch.Step.Probe probe) {
-            RunReport report = sizedPoint(search.axis(), probe).report();
-            PointVerdict verdict = PointVerdict.of(report, slo);
+            List<RunReport> reports = sizedPoint(search.axis(), probe).reports();
+            PointVerdict verdict = PointVerdict.of(reports, slo);
             // What a saturated server achieved is what it can serve: no load above it needs trying.
-            state.record(verdict.passed(), verdict.limiting(), PointVerdict.SATURATION.equals(verdict.limiting())
-                    ? report.saturation().achievedRequestRate() : null);
+            Double served = reports.stream().map(RunReport::saturation)
+                    .filter(s -> s != null && Boolean.TRUE.equals(s.saturated()))
+                    .map(Saturation::achievedRequestRate).min(Double::compare).orElse(null);
+            state.record(verdict.confirmedPass(), verdict.searchLimiting(), served);
         }
         capacity = ((CapacitySearch.Step.Done) state.next()).result();
         Double found = capacity.capacity();
@@ -205,7 +228,7 @@ public final class SweepRunner {
         Finished run = point(role, axis, probe.value(), probe.value(), requests);
         for (int resize = 0; resize < 2 && !probe.recheck(); resize++) {
             Saturation saturation = run.report().saturation();
-            if (saturation == null || !saturation.tooShort() || Boolean.TRUE.equals(saturation.saturated())
+            if (saturation == null || !run.point().tooShort() || Boolean.TRUE.equals(run.point().saturated())
                     || requests >= cap) {
                 break;
             }
@@ -237,21 +260,42 @@ public final class SweepRunner {
         String name = String.format(Locale.ROOT, "%02d-%s", index, load.label());
         Path dir = directory.resolve(name);
         RunConfig config = (requests == null ? base : base.withNumRequests(requests)).withLoad(load).withOutputDir(dir);
-        RunReport report = completeEarlierRun(dir, config);
-        boolean resumed = report != null;
-        if (!resumed) {
-            if (anyRun && !coolDown.isZero() && stopped.await(coolDown.toMillis(), TimeUnit.MILLISECONDS)) {
+        List<RunReport> reports = new ArrayList<>();
+        List<String> runs = new ArrayList<>();
+        boolean resumed = true;
+        boolean interrupted = false;
+        for (int repeat = 1; repeat <= repeats && !interrupted; repeat++) {
+            Path runDir = repeats == 1 ? dir : dir.resolve("repeat-" + repeat);
+            RunConfig runConfig = config.withOutputDir(runDir);
+            RunReport report = completeEarlierRun(runDir, runConfig);
+            if (report == null) {
+                resumed = false;
+                if (stopped.getCount() == 0 || anyRun && !coolDown.isZero()
+                        && stopped.await(coolDown.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new Stopped();
+                }
+                anyRun = true;
+                report = runner.run(runConfig).report();
+            }
+            interrupted = report.run().interrupted();
+            if (interrupted && repeats > 1) {
+                // Listed once all its runs have finished; --resume keeps those that did.
                 throw new Stopped();
             }
-            anyRun = true;
-            report = runner.run(config).report();
+            reports.add(report);
+            runs.add(directory.relativize(runDir).toString());
         }
-        SweepReport.Point point = SweepReport.Point.of(index, role, name, value, report, slo, resumed);
-        Finished done = new Finished(point, order, report, config);
+        if (repeats > 1) {
+            Repeats summary = Repeats.of(runs.stream().map(r -> Path.of(r).getFileName().toString()).toList(), reports);
+            ReportFiles.writeAtomically(dir.resolve(Repeats.FILE_NAME),
+                    ReportFiles.JSON.writeValueAsString(summary) + "\n");
+        }
+        SweepReport.Point point = SweepReport.Point.of(index, role, name, value, reports, slo, resumed);
+        Finished done = new Finished(point, order, List.copyOf(reports), List.copyOf(runs), config);
         finished.add(done);
         log.accept(describe(point, resumed));
         write(false);
-        if (report.run().interrupted()) {
+        if (interrupted) {
             throw new Stopped();
         }
         return done;
@@ -285,16 +329,22 @@ public final class SweepRunner {
         String axis = mode instanceof SweepMode.Fixed fixed ? fixed.axis().cliName()
                 : mode instanceof SweepMode.Capacity search ? search.axis().cliName() : SweepMode.Axis.RATE.cliName();
         SweepReport report = new SweepReport(SweepReport.SCHEMA_VERSION, mode.name(), axis,
-                slo == null ? null : slo.toString(), ordered.stream().map(Finished::point).toList(), knee, capacity,
+                slo == null ? null : slo.toString(), repeats, ordered.stream().map(Finished::point).toList(), knee, capacity,
                 interrupted);
         ReportFiles.writeAtomically(directory.resolve(ReportFiles.SWEEP_JSON), ReportFiles.JSON.writeValueAsString(report) + "\n");
         StringBuilder csv = new StringBuilder(SummaryCsv.header()).append('\n');
-        ordered.forEach(f -> csv.append(SummaryCsv.row(f.report())).append('\n'));
+        ordered.forEach(f -> f.reports().forEach(r -> csv.append(SummaryCsv.row(r)).append('\n')));
         ReportFiles.writeAtomically(directory.resolve(ReportFiles.SUMMARY_CSV), csv.toString());
-        List<LabeledRun> runs = ordered.stream().map(f -> new LabeledRun(f.point().directory(), f.report())).toList();
+        // Each repeat is drawn as a run of its own, so the page shows how far the repeats scatter.
+        List<LabeledRun> runs = new ArrayList<>();
         Map<String, SweepMarkers.PointLabel> labels = new LinkedHashMap<>();
-        ordered.forEach(f -> labels.put(f.point().directory(),
-                new SweepMarkers.PointLabel(f.point().role(), f.point().meetsSlo(), f.point().violations())));
+        for (Finished f : ordered) {
+            for (int i = 0; i < f.reports().size(); i++) {
+                runs.add(new LabeledRun(f.runs().get(i), f.reports().get(i)));
+                labels.put(f.runs().get(i),
+                        new SweepMarkers.PointLabel(f.point().role(), f.point().meetsSlo(), f.point().violations()));
+            }
+        }
         SweepMarkers markers = new SweepMarkers(slo == null ? null : slo.latencyLinesMs(), capacityThroughput(),
                 capacity == null ? null : capacity.capacity(), axis, knee == null ? null : knee.requestThroughput(),
                 labels);
@@ -319,8 +369,14 @@ public final class SweepRunner {
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-14s %-10s %8s req/s  p99 TTFT %s  p99 E2E %s  errors %s",
                 p.directory(), p.role(), number(p.requestThroughput(), "%.2f"), ms(p.p99TtftMs()), ms(p.p99E2eMs()),
                 p.errorRate() == null ? "-" : String.format(Locale.ROOT, "%.1f%%", p.errorRate() * 100)));
+        if (p.repeats() > 1) {
+            line.append("  (mean of ").append(p.repeats()).append(" runs)");
+        }
         if (p.meetsSlo() != null) {
-            line.append(p.meetsSlo() ? "  meets the SLO" : "  misses " + String.join(", ", p.violations()));
+            line.append(!p.meetsSlo() ? "  misses " + String.join(", ", p.violations())
+                    : Boolean.FALSE.equals(p.confirmed()) ? "  meets the SLO on the mean, UNCONFIRMED: "
+                            + String.join(", ", p.unconfirmed())
+                    : Boolean.TRUE.equals(p.confirmed()) ? "  meets the SLO, confirmed across the runs" : "  meets the SLO");
         } else if (Boolean.TRUE.equals(p.saturated())) {
             line.append("  ").append(p.violations().getFirst());
         }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.analysis.LoadStage;
 import dev.llmload.analysis.Saturation;
+import dev.llmload.config.Load;
 import dev.llmload.compare.Comparison;
 import dev.llmload.compare.FailIf;
 import dev.llmload.metrics.RequestMetrics;
@@ -83,6 +85,39 @@ class HtmlReportBrowserTest {
     }
 
     @Test
+    void runPageShowsEachLoadStageWithItsRequests() throws Exception {
+        List<RequestRecord> records = ReportFixtures.records(200, 16, 1);
+        RunReport plain = ReportFixtures.report("m", 16, records);
+        Saturation staged = staged(plain.saturation(), records);
+        RunReport report = new RunReport(plain.schemaVersion(), plain.tool(), plain.run(), plain.model(),
+                plain.service(), plain.hardware(), plain.load(), plain.data(), plain.results(), plain.telemetry(),
+                plain.efficiency(), plain.notes(), plain.config(), plain.timeseries(), plain.schedule(), plain.client(),
+                staged, plain.steadyState());
+
+        Opened page = open("stages.html", HtmlReport.forRun(report, records));
+
+        page.assertClean();
+        String drawn = page.drawn();
+        assertThat(drawn).contains("Load stages: offered / served", "offered concurrency");
+        for (LoadStage stage : staged.stages()) {
+            // Span, offer and requests sent, as the page formats them (one decimal for the first two).
+            assertThat(drawn).contains(String.format(java.util.Locale.ROOT,
+                    "<td>%.1f–%.1f</td><td class=\"num\">%.1f</td><td class=\"num\">%d</td>",
+                    stage.startS(), stage.endS(), stage.offeredFrom(), stage.arrivals()));
+        }
+    }
+
+    /** {@code saturation} as a run with two concurrency steps (8, then 16, a second each) reports it. */
+    private static Saturation staged(Saturation s, List<RequestRecord> records) {
+        List<LoadStage> stages = LoadStage.of(records.stream().filter(r -> !r.warmup()).toList(),
+                Load.Closed.of(8, "8:1s,16:1s"));
+        assertThat(stages).hasSize(2).allMatch(stage -> stage.arrivals() > 0);
+        return new Saturation(s.offeredRequestRate(), s.offeredConcurrency(), s.arrivals(), s.arrivalWindowS(),
+                s.scheduledRequestRate(), s.achievedRequestRate(), s.backlogInFlight(), s.backlogQueued(),
+                s.startLatencyS(), s.steadyBacklog(), s.lateBacklogMean(), s.drainS(), s.saturated(), stages);
+    }
+
+    @Test
     void runPageWithoutTelemetryLeavesTheTelemetryChartOut() throws Exception {
         List<RequestRecord> records = ReportFixtures.records(200, 8, 2);
 
@@ -102,7 +137,7 @@ class HtmlReportBrowserTest {
             runs.add(i < sweep.size() - 2 ? sweep.get(i) : new LabeledRun(sweep.get(i).label(), new RunReport(
                     r.schemaVersion(), r.tool(), r.run(), r.model(), r.service(), r.hardware(), r.load(), r.data(),
                     r.results(), r.telemetry(), r.efficiency(), r.notes(), r.config(), r.timeseries(), r.schedule(),
-                    r.client(), new Saturation(8.0, null, 120, 15.0, 8.0, 5.0, 30, 10, 0.1, 2.0, 20.0, 6.0, true),
+                    r.client(), new Saturation(8.0, null, 120, 15.0, 8.0, 5.0, 30, 10, 0.1, 2.0, 20.0, 6.0, true, null),
                     r.steadyState())));
         }
 

@@ -380,6 +380,9 @@
         ['drain after last arrival (s)', num(sat.drain_s)],
         ['saturated', sat.saturated === null || sat.saturated === undefined ? '–' : sat.saturated ? 'yes' : 'no']]));
     }
+    if (sat && sat.stages) {
+      res.appendChild(stagesTable(sat.stages));
+    }
     var steady = report.steady_state;
     if (steady) {
       var sr = steady.results || {};
@@ -411,6 +414,19 @@
           {node: el('div', null, (e.samples || []).map(function (s) { return el('div', 'sample', [s]); }))}];
       })));
     }
+  }
+
+  /** A load that changes over the run: offered against served, stage by stage (report.md, saturation). */
+  function stagesTable(stages) {
+    var unit = stages[0].offered === 'concurrency' ? 'concurrency' : 'req/s';
+    function span(a, b) { return a === b ? num(a, 1) : num(a, 1) + '–' + num(b, 1); }
+    return el('div', 'stages', [el('h3', null, ['Load stages: offered / served']),
+      table(['stage (s)', 'offered ' + unit, 'sent', 'succeeded', 'ended per second', 'TTFT p50 (ms)', 'TTFT p99 (ms)',
+        'E2E p50 (ms)'], stages.map(function (st) {
+        return [span(st.start_s, st.end_s), span(st.offered_from, st.offered_to), text(st.arrivals),
+          text(st.succeeded), num(st.achieved_request_rate), num(st.ttft_p50_ms), num(st.ttft_p99_ms),
+          num(st.e2e_p50_ms)];
+      }), 1)]);
   }
 
   /** With SLOs: the share of requests that met every limit, and the throughput they make up. */
@@ -837,7 +853,8 @@
     var node = section('Differences', 'Each run against its baseline. * significant: the ' + ci + ' excludes 0 ('
       + text(c.resamples) + ' bootstrap resamples, seed ' + text(c.seed) + '); never for a percentile on fewer samples'
       + ' than it needs (p90: 10, p99: 100), marked few samples. The interval covers sampling and how each run varied'
-      + ' over its course, not a shift that lasted a whole run: repeat runs to see that.');
+      + ' over its course, not a shift that lasted a whole run: repeat runs to see that. Pairs of repeats are compared'
+      + ' across runs: means over the runs, with Welch\'s interval of their difference.');
     var failIf = c.fail_if || [], regressions = c.regressions || [];
     if (failIf.length) {
       tiles(node, [[regressions.length ? 'REGRESSION (--fail-if ' + failIf.join(',') + ')'
@@ -851,7 +868,9 @@
       node.appendChild(el('p', 'caption', ['Not like for like (compared anyway): ' + c.mismatches.join('; ')]));
     }
     (c.pairs || []).forEach(function (pair) {
-      node.appendChild(el('h3', null, [pair.run + '  vs  ' + pair.baseline + ' (baseline)']));
+      node.appendChild(el('h3', null, [pair.run + '  vs  ' + pair.baseline + ' (baseline)'
+        + (pair.interval === 'runs' ? ', across runs: means of ' + pair.run_runs + ' vs ' + pair.baseline_runs
+          + ' runs, Welch interval (covers run-to-run variation)' : '')]));
       node.appendChild(table(['metric', 'baseline', 'run', 'difference', 'difference %', ci, 'significant'],
         pair.metrics.map(function (d) {
           var interval = d.ci_low === null || d.ci_low === undefined ? '–'
