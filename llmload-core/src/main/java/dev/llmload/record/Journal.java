@@ -24,7 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 
 /**
  * {@code requests.jsonl}: one JSON line per finished request, appended and flushed as each request
@@ -255,16 +254,22 @@ public final class Journal implements AutoCloseable {
      * consumer computes does not depend on the threads.
      */
     public static void forEach(Path file, java.util.function.Consumer<RequestRecord> consumer) throws IOException {
-        forEach(file, UnaryOperator.identity(), consumer);
+        forEach(file, false, consumer);
     }
 
     /**
-     * {@link #forEach(Path, java.util.function.Consumer)} with each record first turned into
-     * {@code map}'s on the parsing threads, e.g. {@link RequestRecord#withoutTokenGaps}: work taken
-     * off the caller's thread. {@code map} must be pure.
+     * {@link #forEach(Path, java.util.function.Consumer)} with each record without its token gaps
+     * ({@link RequestRecord#withoutTokenGaps}), made so on the parsing threads, and for a line in
+     * the writer's form without building its token arrays at all: the way to hold a big run's
+     * requests.
      */
-    public static void forEach(Path file, UnaryOperator<RequestRecord> map,
-                               java.util.function.Consumer<RequestRecord> consumer) throws IOException {
+    public static void forEachWithoutTokenGaps(Path file, java.util.function.Consumer<RequestRecord> consumer)
+            throws IOException {
+        forEach(file, true, consumer);
+    }
+
+    private static void forEach(Path file, boolean withoutTokenGaps, java.util.function.Consumer<RequestRecord> consumer)
+            throws IOException {
         Map<Long, RequestRecord> pending = new LinkedHashMap<>();
         int threads = parsingThreads();
         AtomicInteger named = new AtomicInteger();
@@ -310,7 +315,7 @@ public final class Journal implements AutoCloseable {
                 byte[] lines = chunk;
                 int length = wholeEnd;
                 if (length > 0) {
-                    parsed.add(parsing.submit(() -> parseLines(lines, length, map)));
+                    parsed.add(parsing.submit(() -> parseLines(lines, length, withoutTokenGaps)));
                 }
                 while (parsed.size() > 2 * threads || (eof && !parsed.isEmpty())) {
                     hand(file, await(parsed.poll()), number, bad, pending, consumer);
@@ -338,7 +343,7 @@ public final class Journal implements AutoCloseable {
     private static final Object BLANK = new Object();
 
     /** The lines of {@code bytes[0, length)}, each parsed: a record, {@link Provisional}, {@link Bad} or {@link #BLANK}. */
-    private static Object[] parseLines(byte[] bytes, int length, UnaryOperator<RequestRecord> map) {
+    private static Object[] parseLines(byte[] bytes, int length, boolean withoutTokenGaps) {
         List<Object> items = new ArrayList<>(length / 1024 + 16);
         int start = 0;
         while (start < length) {
@@ -354,11 +359,11 @@ public final class Journal implements AutoCloseable {
                 items.add(BLANK);
             } else {
                 try {
-                    Line line = JournalLineScanner.scan(bytes, start, lineLength);
+                    Line line = JournalLineScanner.scan(bytes, start, lineLength, withoutTokenGaps);
                     if (line == null) {
                         line = parse(JSON.createParser(bytes, start, lineLength));
                     }
-                    RequestRecord record = map.apply(line.record());
+                    RequestRecord record = withoutTokenGaps ? line.record().withoutTokenGaps() : line.record();
                     items.add(line.countsPending ? new Provisional(record) : record);
                 } catch (IOException | RuntimeException e) {
                     items.add(new Bad(String.valueOf(e.getMessage())));

@@ -29,18 +29,26 @@ final class JournalLineScanner {
 
     private final byte[] b;
     private final int end;
+    /** Keep of the token events only their last time and their tokens' sum, as {@link RequestRecord#withoutTokenGaps}. */
+    private final boolean lastEventOnly;
     private int i;
 
-    private JournalLineScanner(byte[] bytes, int from, int end) {
+    private JournalLineScanner(byte[] bytes, int from, int end, boolean lastEventOnly) {
         this.b = bytes;
         this.i = from;
         this.end = end;
+        this.lastEventOnly = lastEventOnly;
     }
 
-    /** The fields of the line {@code bytes[from, from + length)}; null when it is not in the writer's form. */
-    static Journal.Line scan(byte[] bytes, int from, int length) {
+    /**
+     * The fields of the line {@code bytes[from, from + length)}; null when it is not in the writer's form.
+     *
+     * @param lastEventOnly read the token events as {@link RequestRecord#withoutTokenGaps} keeps
+     *                      them (the last time, all the tokens), without building their arrays
+     */
+    static Journal.Line scan(byte[] bytes, int from, int length, boolean lastEventOnly) {
         try {
-            return new JournalLineScanner(bytes, from, from + length).line();
+            return new JournalLineScanner(bytes, from, from + length, lastEventOnly).line();
         } catch (RuntimeException e) {
             if (e == OTHER_FORM || e instanceof ArrayIndexOutOfBoundsException) {
                 return null;
@@ -243,6 +251,9 @@ final class JournalLineScanner {
     }
 
     private long[] nanosArray() {
+        if (lastEventOnly) {
+            return lastNanos();
+        }
         expect('[');
         long[] values = new long[16];
         int n = 0;
@@ -266,6 +277,9 @@ final class JournalLineScanner {
     }
 
     private int[] intArray() {
+        if (lastEventOnly) {
+            return countsSum();
+        }
         expect('[');
         int[] values = new int[16];
         int n = 0;
@@ -286,5 +300,65 @@ final class JournalLineScanner {
                 throw OTHER_FORM;
             }
         }
+    }
+
+    /** Events of the token times read so far in {@link #lastEventOnly} mode; -1 before them. */
+    private int events = -1;
+
+    /** The last of the token times, alone (none for none); counts them into {@link #events}. */
+    private long[] lastNanos() {
+        expect('[');
+        events = 0;
+        if (b[i] == ']') {
+            i++;
+            return new long[0];
+        }
+        long last;
+        while (true) {
+            last = micros() * 1000;
+            events++;
+            byte c = b[i++];
+            if (c == ']') {
+                return new long[] {last};
+            }
+            if (c != ',') {
+                throw OTHER_FORM;
+            }
+        }
+    }
+
+    /**
+     * The sum of the token counts of the {@link #events} token times, alone (none for none). Counts
+     * before the times, or fewer counts than times, are left to Jackson's reading.
+     */
+    private int[] countsSum() {
+        if (events < 0) {
+            throw OTHER_FORM;
+        }
+        expect('[');
+        int n = 0;
+        int sum = 0;
+        if (b[i] == ']') {
+            i++;
+        } else {
+            while (true) {
+                int count = smallInteger();
+                if (n < events) {
+                    sum += count;
+                }
+                n++;
+                byte c = b[i++];
+                if (c == ']') {
+                    break;
+                }
+                if (c != ',') {
+                    throw OTHER_FORM;
+                }
+            }
+        }
+        if (n < events) {
+            throw OTHER_FORM;
+        }
+        return events == 0 ? new int[0] : new int[] {sum};
     }
 }

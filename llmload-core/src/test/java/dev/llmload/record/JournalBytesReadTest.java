@@ -152,7 +152,9 @@ class JournalBytesReadTest {
     void theWritersFormIsScannedAndEveryOtherFormLeftToJackson() throws IOException {
         List<RequestRecord> records = writerRecords();
         byte[] plain = Journal.toJson(records.get(1)).getBytes(StandardCharsets.UTF_8);
-        assertThat(JournalLineScanner.scan(plain, 0, plain.length)).isNotNull();
+        assertThat(JournalLineScanner.scan(plain, 0, plain.length, false)).isNotNull();
+        assertThat(records.get(1).timings().tokenEventNanos().length).isGreaterThan(1);
+        assertThat(JournalLineScanner.scan(plain, 0, plain.length, true).tokenTimes).hasSize(1);
         String[] others = {Journal.toJson(records.get(17)), // server timings
             Journal.toJson(records.get(3)), // an escaped message
             Journal.toJson(records.get(1)).replace(",\"warmup\"", ", \"warmup\""),
@@ -160,7 +162,32 @@ class JournalBytesReadTest {
             Journal.toJson(records.get(1)).replace("}", ",\"new_field\":1}")};
         for (String other : others) {
             byte[] bytes = other.getBytes(StandardCharsets.UTF_8);
-            assertThat(JournalLineScanner.scan(bytes, 0, bytes.length)).as(other).isNull();
+            assertThat(JournalLineScanner.scan(bytes, 0, bytes.length, false)).as(other).isNull();
         }
+    }
+
+    @Test
+    void withoutTokenGapsReadsAsEachRecordMadeCompact() throws IOException {
+        Path file = dir.resolve(Journal.FILE_NAME);
+        List<String> lines = new ArrayList<>();
+        for (RequestRecord record : writerRecords()) {
+            lines.add(Journal.toJson(record));
+        }
+        // More counts than times, one event, none, and counts before times (left to Jackson).
+        lines.add(line(5000, "1.0", "1.5", "2.0,3.0", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[2,3,4,5]"));
+        lines.add(line(5001, "1.0", "1.5", "2.0", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[7,8]"));
+        lines.add(line(5002, "1.0", "1.5", "", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[]"));
+        lines.add(line(5003, "1.0", "1.5", "2.0,3.0", "").replace(",\"token_times_ms\":[2.0,3.0],\"token_counts\":[1,1,1]",
+                ",\"token_counts\":[4,5,6],\"token_times_ms\":[2.0,3.0]"));
+        Files.writeString(file, String.join("\n", lines) + "\n");
+        List<RequestRecord> compact = new ArrayList<>();
+        Journal.forEachWithoutTokenGaps(file, compact::add);
+        List<RequestRecord> full = Journal.read(file);
+        assertThat(compact).hasSize(full.size());
+        for (int i = 0; i < full.size(); i++) {
+            assertThat(Journal.toJson(compact.get(i))).isEqualTo(Journal.toJson(full.get(i).withoutTokenGaps()));
+        }
+        assertThat(compact.get(compact.size() - 4).tokenEventCounts()).containsExactly(5);
+        assertThat(compact.get(compact.size() - 1).tokenEventCounts()).containsExactly(9);
     }
 }
