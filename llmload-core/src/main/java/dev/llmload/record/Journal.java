@@ -345,6 +345,7 @@ public final class Journal implements AutoCloseable {
     /** The lines of {@code bytes[0, length)}, each parsed: a record, {@link Provisional}, {@link Bad} or {@link #BLANK}. */
     private static Object[] parseLines(byte[] bytes, int length, boolean withoutTokenGaps) {
         List<Object> items = new ArrayList<>(length / 1024 + 16);
+        JournalLineScanner.Scratch scratch = new JournalLineScanner.Scratch();
         int start = 0;
         while (start < length) {
             int newline = start;
@@ -359,7 +360,7 @@ public final class Journal implements AutoCloseable {
                 items.add(BLANK);
             } else {
                 try {
-                    Line line = JournalLineScanner.scan(bytes, start, lineLength, withoutTokenGaps);
+                    Line line = JournalLineScanner.scan(bytes, start, lineLength, withoutTokenGaps, scratch);
                     if (line == null) {
                         line = parse(JSON.createParser(bytes, start, lineLength));
                     }

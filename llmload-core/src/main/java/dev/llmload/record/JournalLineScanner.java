@@ -33,11 +33,24 @@ final class JournalLineScanner {
     private final boolean lastEventOnly;
     private int i;
 
-    private JournalLineScanner(byte[] bytes, int from, int end, boolean lastEventOnly) {
+    private final Scratch scratch;
+
+    private JournalLineScanner(byte[] bytes, int from, int end, boolean lastEventOnly, Scratch scratch) {
         this.b = bytes;
         this.i = from;
         this.end = end;
         this.lastEventOnly = lastEventOnly;
+        this.scratch = scratch;
+    }
+
+    /**
+     * Arrays the token events are read into before each is copied to its own size, reused from
+     * line to line by one thread: a big journal's report reads a billion token times, and growing
+     * an array for each line made most of its garbage.
+     */
+    static final class Scratch {
+        private long[] times = new long[256];
+        private int[] counts = new int[256];
     }
 
     /**
@@ -46,9 +59,9 @@ final class JournalLineScanner {
      * @param lastEventOnly read the token events as {@link RequestRecord#withoutTokenGaps} keeps
      *                      them (the last time, all the tokens), without building their arrays
      */
-    static Journal.Line scan(byte[] bytes, int from, int length, boolean lastEventOnly) {
+    static Journal.Line scan(byte[] bytes, int from, int length, boolean lastEventOnly, Scratch scratch) {
         try {
-            return new JournalLineScanner(bytes, from, from + length, lastEventOnly).line();
+            return new JournalLineScanner(bytes, from, from + length, lastEventOnly, scratch).line();
         } catch (RuntimeException e) {
             if (e == OTHER_FORM || e instanceof ArrayIndexOutOfBoundsException) {
                 return null;
@@ -255,7 +268,7 @@ final class JournalLineScanner {
             return lastNanos();
         }
         expect('[');
-        long[] values = new long[16];
+        long[] values = scratch.times;
         int n = 0;
         if (b[i] == ']') {
             i++;
@@ -264,6 +277,7 @@ final class JournalLineScanner {
         while (true) {
             if (n == values.length) {
                 values = java.util.Arrays.copyOf(values, 2 * n);
+                scratch.times = values;
             }
             values[n++] = micros() * 1000;
             byte c = b[i++];
@@ -281,7 +295,7 @@ final class JournalLineScanner {
             return countsSum();
         }
         expect('[');
-        int[] values = new int[16];
+        int[] values = scratch.counts;
         int n = 0;
         if (b[i] == ']') {
             i++;
@@ -290,6 +304,7 @@ final class JournalLineScanner {
         while (true) {
             if (n == values.length) {
                 values = java.util.Arrays.copyOf(values, 2 * n);
+                scratch.counts = values;
             }
             values[n++] = smallInteger();
             byte c = b[i++];

@@ -152,9 +152,9 @@ class JournalBytesReadTest {
     void theWritersFormIsScannedAndEveryOtherFormLeftToJackson() throws IOException {
         List<RequestRecord> records = writerRecords();
         byte[] plain = Journal.toJson(records.get(1)).getBytes(StandardCharsets.UTF_8);
-        assertThat(JournalLineScanner.scan(plain, 0, plain.length, false)).isNotNull();
+        assertThat(JournalLineScanner.scan(plain, 0, plain.length, false, new JournalLineScanner.Scratch())).isNotNull();
         assertThat(records.get(1).timings().tokenEventNanos().length).isGreaterThan(1);
-        assertThat(JournalLineScanner.scan(plain, 0, plain.length, true).tokenTimes).hasSize(1);
+        assertThat(JournalLineScanner.scan(plain, 0, plain.length, true, new JournalLineScanner.Scratch()).tokenTimes).hasSize(1);
         String[] others = {Journal.toJson(records.get(17)), // server timings
             Journal.toJson(records.get(3)), // an escaped message
             Journal.toJson(records.get(1)).replace(",\"warmup\"", ", \"warmup\""),
@@ -162,7 +162,7 @@ class JournalBytesReadTest {
             Journal.toJson(records.get(1)).replace("}", ",\"new_field\":1}")};
         for (String other : others) {
             byte[] bytes = other.getBytes(StandardCharsets.UTF_8);
-            assertThat(JournalLineScanner.scan(bytes, 0, bytes.length, false)).as(other).isNull();
+            assertThat(JournalLineScanner.scan(bytes, 0, bytes.length, false, new JournalLineScanner.Scratch())).as(other).isNull();
         }
     }
 
