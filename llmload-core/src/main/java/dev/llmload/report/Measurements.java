@@ -67,15 +67,17 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         }
         InterTokenGaps gaps = new InterTokenGaps();
         InterTokenGaps windowGaps = new InterTokenGaps();
-        // The whole run's gaps are taken on a thread of their own; each accumulator still gets its
-        // values from one thread in the order of the records, so no figure depends on the threads.
-        try (OrderedHandOff wholeRun = new OrderedHandOff(gaps::add)) {
+        // The whole run's gaps and the window's are each taken on a thread of their own beside the
+        // series; each accumulator still gets its values from one thread in the order of the
+        // records, so no figure depends on the threads.
+        try (OrderedHandOff wholeRun = new OrderedHandOff(gaps::add);
+             OrderedHandOff steadyWindow = new OrderedHandOff(windowGaps::add)) {
             full.forEach(record -> {
                 wholeRun.accept(record);
-                series.addTokenEvents(record);
                 if (inWindow.contains(record.index())) {
-                    windowGaps.add(record);
+                    steadyWindow.accept(record);
                 }
+                series.addTokenEvents(record);
             });
         }
         RunResults results = RunResults.compute(records, slo, gaps);
