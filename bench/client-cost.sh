@@ -9,6 +9,7 @@
 #   bench/client-cost.sh                                # concurrency 64, 512 and 2000
 #   CONCURRENCY=512 ROUNDS=4 bench/client-cost.sh
 #   LLMLOAD_JAVA_OPTS='-XX:+UseZGC' bench/client-cost.sh   # the client on other JVM options
+#   LLMLOAD_CDS=off bench/client-cost.sh                 # both without the launcher's class-data archive
 #
 # Environment: CONCURRENCY ("64 512 2000"), ROUNDS (8: requests = ROUNDS x concurrency),
 # OUTPUT_TOKENS (64), TTFT_MS (30), ITL_MS (40), SIM_CPU (0), CLIENT_CPU (1; empty: no pinning),
@@ -22,6 +23,10 @@ mkdir -p "$OUT"
 (cd "$root" && ./mvnw -B -q -pl llmload-cli -am package -DskipTests >"$OUT/build.log" 2>&1) \
     || { echo "build failed: $OUT/build.log" >&2; exit 1; }
 touch "$root/llmload-cli/target/llmload.jar"   # the launcher then runs it as built
+# The launcher makes a class-data archive per set of JVM options on its first launch after a build:
+# here, for the simulator's options and the client's, rather than inside a measured start-up.
+LLMLOAD_JAVA_OPTS=${SIM_JAVA_OPTS:-} "$root/llmload" --version >/dev/null
+"$root/llmload" --version >/dev/null
 if [ "$(nproc)" -lt 2 ]; then SIM_CPU= CLIENT_CPU=; fi
 export SIM_CPU=${SIM_CPU-0} CLIENT_CPU=${CLIENT_CPU-1}
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -45,6 +45,8 @@ public class ClientHotPathBenchmarks {
             + "\"created\":1733000000,\"model\":\"llmload-sim\",\"choices\":[{\"index\":0,\"delta\":"
             + "{\"content\":\" quick\"},\"logprobs\":null,\"finish_reason\":null}]}";
 
+    private static final byte[] CHUNK_BYTES = CHUNK_JSON.getBytes(StandardCharsets.UTF_8);
+
     private ByteBuf event;
     private SseDecoder decoder;
     private Blackhole sink;
@@ -55,7 +57,7 @@ public class ClientHotPathBenchmarks {
     public void setUp(Blackhole blackhole) {
         sink = blackhole;
         event = Unpooled.directBuffer().writeBytes(("data: " + CHUNK_JSON + "\n\n").getBytes(StandardCharsets.UTF_8));
-        decoder = new SseDecoder((type, data, nanos) -> sink.consume(data));
+        decoder = new SseDecoder((type, data, offset, length, nanos) -> sink.consume(length));
         chunkDecoder = Dialect.of(new RequestOptions(ApiKind.CHAT, "llmload-sim", true, true, null))
                 .newDecoder(new Sink(blackhole));
         SplittableRandom random = new SplittableRandom(1);
@@ -75,7 +77,7 @@ public class ClientHotPathBenchmarks {
     /** Decoding one chat chunk into its typed events (the name is kept so results compare across versions). */
     @Benchmark
     public void openAiCodecDecodeChunk() {
-        chunkDecoder.message(null, CHUNK_JSON, 1L);
+        chunkDecoder.message(null, CHUNK_BYTES, 0, CHUNK_BYTES.length, 1L);
     }
 
     /** Hands every event to the blackhole, as the request's measurement would take it. */

@@ -1,20 +1,39 @@
 package dev.llmload.cli;
 
 import dev.llmload.http.ServerText;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** Entry point of the {@code llmload} command line: subcommands, error handling and exit codes. */
 @Command(name = "llmload", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "Load tester and benchmark for LLM inference services (OpenAI-compatible APIs).",
-        subcommands = {RunCommand.class, SweepCommand.class, CompareCommand.class, ReportCommand.class, MergeCommand.class,
-                SimCommand.class, CommandLine.HelpCommand.class})
+        description = "Load tester and benchmark for LLM inference services (OpenAI-compatible APIs).")
 public final class Main implements Runnable {
 
     /** Exit code for bad usage: an unknown flag, a bad value, a config that does not parse. */
     public static final int EXIT_USAGE = 2;
     /** Exit code for a run that could not start: unreachable server, bad dataset. */
     public static final int EXIT_CANNOT_START = 1;
+
+    /**
+     * The subcommands in the order {@code --help} lists them. Each one's model (its options read by
+     * reflection, its classes loaded) costs start-up time, so a command line gets only those it can
+     * reach: {@code llmload run ...} builds {@code run} alone, {@code llmload --version} none.
+     */
+    private static final List<String> SUBCOMMANDS = List.of("run", "sweep", "compare", "report", "merge", "sim", "help");
+
+    private static Object subcommand(String name) {
+        return switch (name) {
+            case "run" -> new RunCommand();
+            case "sweep" -> new SweepCommand();
+            case "compare" -> new CompareCommand();
+            case "report" -> new ReportCommand();
+            case "merge" -> new MergeCommand();
+            case "sim" -> new SimCommand();
+            case "help" -> new CommandLine.HelpCommand();
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -30,11 +49,34 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns the exit code, without exiting (for tests). */
     public static int execute(String... args) {
-        return commandLine().execute(args);
+        return commandLineFor(args).execute(args);
     }
 
+    /** The whole command line, every subcommand included. */
     static CommandLine commandLine() {
+        return commandLine(SUBCOMMANDS);
+    }
+
+    /**
+     * The command line with the subcommands {@code args} can reach: the one they name first, none for a lone
+     * {@code --version}, and all of them otherwise ({@code help}, {@code --help}, a usage error
+     * whose message suggests a subcommand).
+     */
+    static CommandLine commandLineFor(String... args) {
+        if (args.length > 0 && SUBCOMMANDS.contains(args[0]) && !args[0].equals("help")) {
+            return commandLine(List.of(args[0]));
+        }
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            return commandLine(List.of());
+        }
+        return commandLine();
+    }
+
+    private static CommandLine commandLine(List<String> subcommands) {
         CommandLine commandLine = new CommandLine(new Main());
+        for (String name : subcommands) {
+            commandLine.addSubcommand(name, subcommand(name));
+        }
         commandLine.setParameterExceptionHandler((exception, arguments) -> {
             CommandLine failed = exception.getCommandLine();
             String message = exception instanceof CommandLine.UnmatchedArgumentException unmatched

@@ -9,7 +9,7 @@ record CapturedRun(int exitCode, String out, String err) {
     static CapturedRun of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        var commandLine = Main.commandLine();
+        var commandLine = Main.commandLineFor(args);
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
         int code = commandLine.execute(args);

@@ -5,7 +5,6 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.record.ServerTimings;
-import java.util.List;
 
 /**
  * What one request left behind when it ended, before token counting: its moments (absolute
@@ -23,7 +22,7 @@ record FinishedRequest(
         String requestId,
         boolean warmup,
         RequestTimings timings,
-        List<String> tokenEventTexts,
+        TokenTexts tokenEventTexts,
         int[] serverTokenCounts,
         int httpStatus,
         Outcome outcome,
@@ -41,7 +40,7 @@ record FinishedRequest(
     public static FinishedRequest neverSent(PreparedRequest request, String requestId, boolean warmup,
                                             long intendedSendNanos, long endedNanos, String why) {
         return new FinishedRequest(request, requestId, warmup, RequestTimings.neverSent(intendedSendNanos, endedNanos),
-                List.of(), null, 0, Outcome.Failure.of(FailureClass.CANCELLED, "never sent: " + why), null, null, false,
+                TokenTexts.none(), null, 0, Outcome.Failure.of(FailureClass.CANCELLED, "never sent: " + why), null, null, false,
                 null, false, null);
     }
 }

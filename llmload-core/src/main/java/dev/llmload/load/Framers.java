@@ -11,7 +11,7 @@ final class Framers {
     private Framers() {}
 
     /** A new framer for one stream; null for {@link Framing#WHOLE_BODY}, which is read whole. */
-    static StreamFramer of(Framing framing, SseDecoder.Listener listener) {
+    static StreamFramer of(Framing framing, StreamFramer.Listener listener) {
         return switch (framing) {
             case SSE -> new SseDecoder(listener);
             case NDJSON -> new NdjsonDecoder(listener);

@@ -102,7 +102,7 @@ final class Recorder implements Consumer<FinishedRequest> {
                         write(counted.record());
                     }
                     case Finished finished when needsTokenizer(finished.request()) -> {
-                        if (textChars(finished.request()) >= PROVISIONAL_LINE_CHARS) {
+                        if (finished.request().tokenEventTexts().length() >= PROVISIONAL_LINE_CHARS) {
                             writePending(toRecord(finished.request(), text -> 1));
                         }
                         beingCounted++;
@@ -144,14 +144,6 @@ final class Recorder implements Consumer<FinishedRequest> {
         }
     }
 
-    private static long textChars(FinishedRequest f) {
-        long chars = 0;
-        for (String text : f.tokenEventTexts()) {
-            chars += text.length();
-        }
-        return chars;
-    }
-
     /** Whether {@link #toRecord} will ask the local tokenizer: the server did not count every event itself. */
     private static boolean needsTokenizer(FinishedRequest f) {
         int events = f.timings().tokenEventNanos().length;
@@ -185,14 +177,14 @@ final class Recorder implements Consumer<FinishedRequest> {
         if (given != null) {
             // The server counted each event's tokens (SGLang): its counts stand; the tokenizer fills any gap.
             for (int i = 0; i < events; i++) {
-                counts[i] = given[i] >= 1 ? given[i] : Math.max(1, tokensOf.applyAsInt(f.tokenEventTexts().get(i)));
+                counts[i] = given[i] >= 1 ? given[i] : Math.max(1, tokensOf.applyAsInt(f.tokenEventTexts().event(i)));
             }
         } else if (serverOutput && usage.completionTokens() == events) {
             // One token per event, as the server's own count confirms.
             java.util.Arrays.fill(counts, 1);
         } else {
             for (int i = 0; i < events; i++) {
-                counts[i] = Math.max(1, tokensOf.applyAsInt(f.tokenEventTexts().get(i)));
+                counts[i] = Math.max(1, tokensOf.applyAsInt(f.tokenEventTexts().event(i)));
             }
         }
         int localOutput = 0;

@@ -4,7 +4,6 @@ import dev.llmload.http.Exchange;
 import dev.llmload.http.ExchangeFailure;
 import dev.llmload.http.ResponseListener;
 import dev.llmload.http.ServerText;
-import dev.llmload.http.sse.SseDecoder;
 import dev.llmload.http.sse.StreamFramer;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.MalformedMessageException;
@@ -38,7 +37,7 @@ import java.util.function.BiConsumer;
  * carrying the time of the network read that completed it, and the dialect's
  * {@link ResponseDecoder} reads a message only after that time was taken.
  */
-final class RequestExecution implements ResponseListener, SseDecoder.Listener, ResponseEvents {
+final class RequestExecution implements ResponseListener, StreamFramer.Listener, ResponseEvents {
 
     /** Error bodies are kept up to this size for the failure message. */
     private static final int MAX_ERROR_BODY = 8 * 1024;
@@ -77,7 +76,7 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
     /** The server's token count of each token event, when the dialect gives them (-1: not given); else null. */
     private LongList tokenCounts;
     private ServerTimings serverTimings;
-    private final List<String> tokenTexts = new ArrayList<>();
+    private final TokenTexts tokenTexts = new TokenTexts();
     private Usage usage;
     private String finishReason;
     private boolean streamed;
@@ -206,15 +205,15 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         }
     }
 
-    /** One framed message of the stream, completed by the read at {@code nanos}. */
+    /** One framed message of the stream, completed by the read at {@code nanos}; its bytes are valid only during the call. */
     @Override
-    public void onEvent(String eventType, String data, long nanos) {
+    public void onMessage(String eventType, byte[] data, int offset, int length, long nanos) {
         pendingEventBytes = 0;
         if (finished || pendingFailure != null) {
             return;
         }
         try {
-            decoder.message(eventType, data, nanos);
+            decoder.message(eventType, data, offset, length, nanos);
         } catch (MalformedMessageException e) {
             abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, e.getMessage()));
         } catch (RuntimeException e) {
@@ -370,7 +369,7 @@ final class RequestExecution implements ResponseListener, SseDecoder.Listener, R
         RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos,
                 firstContentNanos, nanos, tokenTimes.toArray());
         onFinished.accept(this, new FinishedRequest(request, requestId, warmup,
-                timings, List.copyOf(tokenTexts), serverTokenCounts(), status, outcome, usage,
+                timings, tokenTexts, serverTokenCounts(), status, outcome, usage,
                 ServerText.clean(finishReason), streamed, ServerText.clean(retryAfter), endMarkerSeen, serverTimings));
     }
 

@@ -293,7 +293,7 @@ final class SessionDispatcher implements Sender {
                 endSession();
                 continue;
             }
-            RequestSpec next = session.nextTurn(String.join("", finished.tokenEventTexts()));
+            RequestSpec next = session.nextTurn(finished.tokenEventTexts().whole());
             due.add(new Turn(session, launcher.prepare(next), intended));
         }
     }

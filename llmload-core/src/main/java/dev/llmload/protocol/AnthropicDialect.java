@@ -135,11 +135,11 @@ public final class AnthropicDialect extends NativeDialect {
         }
 
         @Override
-        public void message(String eventType, String data, long nanos) {
-            fields.read(data, "not a valid Anthropic event");
+        public void message(String eventType, byte[] data, int offset, int length, long nanos) {
+            fields.read(data, offset, length, "not a valid Anthropic event");
             String type = eventType != null ? eventType : fields.text(TYPE);
             if (type == null) {
-                throw JsonFields.malformed("Anthropic event without a type", data, null);
+                throw fields.malformed("Anthropic event without a type");
             }
             switch (type) {
                 case "message_start" -> {
@@ -150,7 +150,7 @@ public final class AnthropicDialect extends NativeDialect {
                 case "content_block_delta" -> {
                     String deltaType = fields.text(DELTA_TYPE);
                     if (deltaType == null) {
-                        throw JsonFields.malformed("content_block_delta without a delta type", data, null);
+                        throw fields.malformed("content_block_delta without a delta type");
                     }
                     String text = fields.nonEmptyText(DELTA_TEXT);
                     String thinking = fields.nonEmptyText(DELTA_THINKING);

@@ -76,8 +76,8 @@ public final class EmbeddingsDialect extends NativeDialect {
         }
 
         @Override
-        public void message(String eventType, String data, long nanos) {
-            throw JsonFields.malformed("an embeddings or rerank answer is never streamed", data, null);
+        public void message(String eventType, byte[] data, int offset, int length, long nanos) {
+            throw JsonFields.malformed("an embeddings or rerank answer is never streamed", data, offset, length, null);
         }
 
         @Override
@@ -89,7 +89,7 @@ public final class EmbeddingsDialect extends NativeDialect {
                 return;
             }
             if (!fields.present(DATA) && !fields.present(RESULTS)) {
-                throw JsonFields.malformed("answer without data or results", new String(body, StandardCharsets.UTF_8), null);
+                throw fields.malformed("answer without data or results");
             }
             int prompt = fields.count(PROMPT);
             events.usage(new Usage(prompt >= 0 ? prompt : fields.count(TOTAL), 0));

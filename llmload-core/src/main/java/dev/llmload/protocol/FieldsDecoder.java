@@ -1,10 +1,11 @@
 package dev.llmload.protocol;
 
 /**
- * A native dialect's decoder: it reads each message into its {@link JsonFields} and reports to its
- * events; the same fields read an error body ({@link NativeDialect#errorMessage}), since the
- * dialect's error shape is one of its messages. Confined to its response's event loop, as every
- * {@link ResponseDecoder}.
+ * A native dialect's decoder: it reads each message's bytes into its {@link JsonFields} and
+ * reports to its events (a message of the wrong shape is quoted by
+ * {@link JsonFields#malformed(String)}); the same fields read an error body
+ * ({@link NativeDialect#errorMessage}), since the dialect's error shape is one of its messages.
+ * Confined to its response's event loop, as every {@link ResponseDecoder}.
  */
 abstract class FieldsDecoder implements ResponseDecoder {
 

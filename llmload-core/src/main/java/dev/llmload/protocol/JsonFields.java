@@ -13,20 +13,31 @@ import java.util.Arrays;
 
 /**
  * Reads the chosen fields of one JSON object, named by dotted paths ({@code "meta_info.completion_tokens"}),
- * with Jackson's streaming parser into slots reused for every message of a response: a message
- * costs no tree of objects, only the strings of the fields asked for. Objects on no asked path and
+ * with Jackson's streaming parser, straight from the message's bytes ({@link MessageParser}),
+ * into slots reused for every message of a response: a message costs no tree of objects and no
+ * parser, only the strings of the fields asked for. Objects on no asked path and
  * every array are skipped unread. Used by the native dialects' decoders, one instance per decoder
  * (so confined to its response's event loop).
  */
-final class JsonFields {
+final class JsonFields implements MessageParser.ObjectReader {
 
+    /**
+     * The one parser factory of every dialect: its canonical table of field names is shared, so
+     * after the first messages a field name costs a lookup, not a string.
+     */
     static final JsonFactory JSON = new JsonFactory();
+    /** The most bytes of a malformed message decoded for its quote (200 characters of up to 4 bytes). */
+    private static final int QUOTED_BYTES = 800;
 
     private final String[][] paths;
     private final JsonToken[] kinds;
     private final String[] texts;
     private final double[] numbers;
     private final String[] names;
+    /** The message last read, for {@link #malformed(String)}: a slice that is the caller's, not copied. */
+    private byte[] source;
+    private int sourceOffset;
+    private int sourceLength;
 
     /** @param dotted the fields to read; their index in this list is how they are asked for after {@link #read} */
     JsonFields(String... dotted) {
@@ -42,25 +53,32 @@ final class JsonFields {
         names = new String[depth];
     }
 
-    /** Reads one whole JSON object from {@code data}, replacing what the previous one left. */
     /**
-     * Reads one message of a stream; {@code what} names what it should have been, for the
-     * {@link MalformedMessageException} thrown when it is not one JSON object.
+     * Reads one message of a stream, the bytes {@code data[offset, offset + length)}, which need to
+     * stay as they are only during this call and the handling of what it read; {@code what} names
+     * what the message should have been, for the {@link MalformedMessageException} thrown when it is
+     * not one JSON object.
      */
-    void read(String data, String what) {
-        try (JsonParser parser = JSON.createParser(data)) {
-            read(parser);
+    void read(byte[] data, int offset, int length, String what) {
+        source = data;
+        sourceOffset = offset;
+        sourceLength = length;
+        try {
+            MessageParser.parse(data, offset, length, this);
         } catch (IOException | RuntimeException e) {
-            throw malformed(what, data, e);
+            throw malformed(what, data, offset, length, e);
         }
     }
 
-    /** Reads a whole body, as {@link #read(String, String)} reads a message. */
+    /** Reads a whole body, as {@link #read(byte[], int, int, String)} reads a message. */
     void read(byte[] body, String what) {
-        try (JsonParser parser = JSON.createParser(body)) {
-            read(parser);
+        source = body;
+        sourceOffset = 0;
+        sourceLength = body.length;
+        try {
+            MessageParser.parseWhole(body, this);
         } catch (IOException | RuntimeException e) {
-            throw malformed(what, new String(body, StandardCharsets.UTF_8), e);
+            throw malformed(what, body, 0, body.length, e);
         }
     }
 
@@ -69,8 +87,8 @@ final class JsonFields {
      * fields then hold nothing). For {@link Dialect#errorMessage}, which answers null then.
      */
     boolean readsAsObject(byte[] body) {
-        try (JsonParser parser = JSON.createParser(body)) {
-            read(parser);
+        try {
+            MessageParser.parseWhole(body, this);
             return true;
         } catch (IOException | RuntimeException e) {
             Arrays.fill(kinds, null);
@@ -79,16 +97,12 @@ final class JsonFields {
         }
     }
 
-    private void read(JsonParser parser) throws IOException {
+    /** Reads the asked fields of one object, replacing what the previous one left. */
+    @Override
+    public void readObject(JsonParser parser) throws IOException {
         Arrays.fill(kinds, null);
         Arrays.fill(texts, null);
-        if (parser.nextToken() != JsonToken.START_OBJECT) {
-            throw new IOException("expected a JSON object");
-        }
         readObject(parser, 0);
-        if (parser.nextToken() != null) {
-            throw new IOException("unexpected content after the JSON object");
-        }
     }
 
     private void readObject(JsonParser parser, int depth) throws IOException {
@@ -222,8 +236,18 @@ final class JsonFields {
         return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
     }
 
-    /** A malformed message of {@code what}, quoting the start of it. */
-    static MalformedMessageException malformed(String what, String data, Exception cause) {
-        return new MalformedMessageException(what + ": " + abbreviate(data), cause);
+    /**
+     * The message last read is not what {@code what} says it should be (its fields are of the
+     * wrong kinds); quotes its start. Only while that message is being handled.
+     */
+    MalformedMessageException malformed(String what) {
+        return malformed(what, source, sourceOffset, sourceLength, null);
+    }
+
+    /** A malformed message of {@code what}, the bytes {@code data[offset, offset + length)}, quoting the start of it. */
+    static MalformedMessageException malformed(String what, byte[] data, int offset, int length, Exception cause) {
+        // Enough bytes for the quote's 200 characters, however they are encoded; not all of a huge message.
+        String text = new String(data, offset, Math.min(length, QUOTED_BYTES), StandardCharsets.UTF_8);
+        return new MalformedMessageException(what + ": " + abbreviate(text), cause);
     }
 }

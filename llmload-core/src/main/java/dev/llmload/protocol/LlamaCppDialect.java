@@ -72,26 +72,25 @@ public final class LlamaCppDialect extends NativeDialect {
         }
 
         @Override
-        public void message(String eventType, String data, long nanos) {
-            fields.read(data, "not a valid llama.cpp event");
-            report(data, nanos);
+        public void message(String eventType, byte[] data, int offset, int length, long nanos) {
+            fields.read(data, offset, length, "not a valid llama.cpp event");
+            report(nanos);
         }
 
         @Override
         public void body(byte[] body, long nanos) {
-            String data = new String(body, StandardCharsets.UTF_8);
             fields.read(body, "not a valid llama.cpp answer");
-            report(data, nanos);
+            report(nanos);
         }
 
-        private void report(String data, long nanos) {
+        private void report(long nanos) {
             String error = fields.error(ERROR, ERROR_MESSAGE);
             if (error != null) {
                 events.error(error);
                 return;
             }
             if (fields.text(CONTENT) == null || fields.kindIsNot(STOP, JsonToken.VALUE_TRUE, JsonToken.VALUE_FALSE)) {
-                throw JsonFields.malformed("llama.cpp event without content and stop", data, null);
+                throw fields.malformed("llama.cpp event without content and stop");
             }
             String content = fields.nonEmptyText(CONTENT);
             if (content != null) {

@@ -96,26 +96,25 @@ public final class OllamaDialect extends NativeDialect {
         }
 
         @Override
-        public void message(String eventType, String data, long nanos) {
-            fields.read(data, "not a valid Ollama line");
-            report(data, nanos);
+        public void message(String eventType, byte[] data, int offset, int length, long nanos) {
+            fields.read(data, offset, length, "not a valid Ollama line");
+            report(nanos);
         }
 
         @Override
         public void body(byte[] body, long nanos) {
-            String data = new String(body, StandardCharsets.UTF_8);
             fields.read(body, "not a valid Ollama answer");
-            report(data, nanos);
+            report(nanos);
         }
 
-        private void report(String data, long nanos) {
+        private void report(long nanos) {
             String error = fields.error(ERROR, -1);
             if (error != null) {
                 events.error(error);
                 return;
             }
             if (fields.kindIsNot(DONE, JsonToken.VALUE_TRUE, JsonToken.VALUE_FALSE)) {
-                throw JsonFields.malformed("Ollama line without a boolean \"done\"", data, null);
+                throw fields.malformed("Ollama line without a boolean \"done\"");
             }
             String content = fields.nonEmptyText(chat ? CONTENT : RESPONSE);
             String reasoning = fields.nonEmptyText(chat ? MESSAGE_THINKING : THINKING);

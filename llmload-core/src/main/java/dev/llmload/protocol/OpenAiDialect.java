@@ -11,17 +11,21 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The OpenAI chat and completions APIs: request bodies with {@code stream_options.include_usage},
  * answers as SSE events of JSON chunks ended by {@code data: [DONE]}, errors as an
- * {@code error} object. Decoding walks the JSON with Jackson's streaming parser and keeps only
- * the fields llmload measures, so a chunk costs no tree of objects.
+ * {@code error} object. Decoding walks each event's bytes with the thread's reused Jackson parser
+ * ({@link MessageParser}: field names are canonical strings found, not made) and keeps only the
+ * fields llmload measures: a chunk costs no tree of objects, no parser, and no string but the text
+ * it carries.
  */
 public final class OpenAiDialect implements Dialect {
 
-    private static final JsonFactory JSON = new JsonFactory();
-    private static final String END_MARKER = "[DONE]";
+    private static final JsonFactory JSON = JsonFields.JSON;
+    /** The data of the last event, {@code [DONE]}. */
+    private static final byte[] END_MARKER = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
     private static final byte[] SAMPLE_STREAM = ("""
             data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}
@@ -142,8 +146,8 @@ public final class OpenAiDialect implements Dialect {
     @Override
     public String errorMessage(byte[] body) {
         Chunk chunk = new Chunk();
-        try (JsonParser parser = JSON.createParser(body)) {
-            chunk.read(parser);
+        try {
+            MessageParser.parseWhole(body, chunk);
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -177,15 +181,15 @@ public final class OpenAiDialect implements Dialect {
         }
 
         @Override
-        public void message(String eventType, String data, long nanos) {
-            if (data.equals(END_MARKER)) {
+        public void message(String eventType, byte[] data, int offset, int length, long nanos) {
+            if (Arrays.equals(data, offset, offset + length, END_MARKER, 0, END_MARKER.length)) {
                 events.endMarker();
                 return;
             }
-            try (JsonParser parser = JSON.createParser(data)) {
-                chunk.read(parser);
+            try {
+                MessageParser.parse(data, offset, length, chunk);
             } catch (IOException | RuntimeException e) {
-                throw new MalformedMessageException("not a valid JSON chunk: " + JsonFields.abbreviate(data), e);
+                throw JsonFields.malformed("not a valid JSON chunk", data, offset, length, e);
             }
             if (chunk.error != null) {
                 events.error(chunk.error);
@@ -202,11 +206,10 @@ public final class OpenAiDialect implements Dialect {
         /** A body with an error object reports only the error: its other fields are not an answer. */
         @Override
         public void body(byte[] body, long nanos) {
-            try (JsonParser parser = JSON.createParser(body)) {
-                chunk.read(parser);
+            try {
+                MessageParser.parseWhole(body, chunk);
             } catch (IOException | RuntimeException e) {
-                throw new MalformedMessageException("not a valid JSON body: "
-                        + JsonFields.abbreviate(new String(body, StandardCharsets.UTF_8)), e);
+                throw JsonFields.malformed("not a valid JSON body", body, 0, body.length, e);
             }
             if (chunk.error != null) {
                 events.error(chunk.error);
@@ -235,7 +238,7 @@ public final class OpenAiDialect implements Dialect {
     }
 
     /** The fields of one chunk that llmload measures; absent ones are null (counts -1). */
-    private static final class Chunk {
+    private static final class Chunk implements MessageParser.ObjectReader {
         String content;
         String reasoning;
         String finishReason;
@@ -244,8 +247,9 @@ public final class OpenAiDialect implements Dialect {
         int promptTokens;
         int completionTokens;
 
-        /** Reads one whole JSON object, replacing whatever the previous chunk left here. */
-        void read(JsonParser parser) throws IOException {
+        /** Reads one chunk's object, replacing whatever the previous chunk left here. */
+        @Override
+        public void readObject(JsonParser parser) throws IOException {
             content = null;
             reasoning = null;
             finishReason = null;
@@ -253,9 +257,6 @@ public final class OpenAiDialect implements Dialect {
             hasUsage = false;
             promptTokens = -1;
             completionTokens = -1;
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException("expected a JSON object");
-            }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
                 JsonToken value = parser.nextToken();
@@ -265,9 +266,6 @@ public final class OpenAiDialect implements Dialect {
                     case "error" -> error = readError(parser, value);
                     default -> parser.skipChildren();
                 }
-            }
-            if (parser.currentToken() != JsonToken.END_OBJECT || parser.nextToken() != null) {
-                throw new IOException("unexpected content after the JSON object");
             }
         }
 

@@ -90,11 +90,11 @@ public final class ResponsesDialect extends NativeDialect {
         }
 
         @Override
-        public void message(String eventType, String data, long nanos) {
-            fields.read(data, "not a valid Responses event");
+        public void message(String eventType, byte[] data, int offset, int length, long nanos) {
+            fields.read(data, offset, length, "not a valid Responses event");
             String type = eventType != null ? eventType : fields.text(TYPE);
             if (type == null) {
-                throw JsonFields.malformed("Responses event without a type", data, null);
+                throw fields.malformed("Responses event without a type");
             }
             switch (type) {
                 case "response.output_text.delta" -> {

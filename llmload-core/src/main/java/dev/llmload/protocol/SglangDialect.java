@@ -3,6 +3,7 @@ package dev.llmload.protocol;
 import dev.llmload.record.ServerTimings;
 import dev.llmload.workload.RequestSpec;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * SGLang's native {@code POST /generate}: SSE of JSON objects whose {@code text} is all the text
@@ -15,7 +16,8 @@ import java.nio.charset.StandardCharsets;
  */
 public final class SglangDialect extends NativeDialect {
 
-    private static final String END_MARKER = "[DONE]";
+    /** The data of the last event, {@code [DONE]}. */
+    private static final byte[] END_MARKER = "[DONE]".getBytes(StandardCharsets.US_ASCII);
     private static final double MS_PER_SECOND = 1000.0;
 
     private static final byte[] SAMPLE_STREAM = ("""
@@ -84,23 +86,22 @@ public final class SglangDialect extends NativeDialect {
         }
 
         @Override
-        public void message(String eventType, String data, long nanos) {
-            if (data.equals(END_MARKER)) {
+        public void message(String eventType, byte[] data, int offset, int length, long nanos) {
+            if (Arrays.equals(data, offset, offset + length, END_MARKER, 0, END_MARKER.length)) {
                 events.endMarker();
                 return;
             }
-            fields.read(data, "not a valid SGLang event");
-            report(data, nanos, true);
+            fields.read(data, offset, length, "not a valid SGLang event");
+            report(nanos, true);
         }
 
         @Override
         public void body(byte[] body, long nanos) {
-            String data = new String(body, StandardCharsets.UTF_8);
             fields.read(body, "not a valid SGLang answer");
-            report(data, nanos, false);
+            report(nanos, false);
         }
 
-        private void report(String data, long nanos, boolean stream) {
+        private void report(long nanos, boolean stream) {
             String error = fields.error(ERROR, ERROR_MESSAGE);
             if (error != null) {
                 events.error(error);
@@ -108,9 +109,9 @@ public final class SglangDialect extends NativeDialect {
             }
             String text = fields.text(TEXT);
             if (text == null || !fields.isObject(META)) {
-                throw JsonFields.malformed("SGLang event without text and meta_info", data, null);
+                throw fields.malformed("SGLang event without text and meta_info");
             }
-            String fresh = stream ? newText(text, data) : text;
+            String fresh = stream ? newText(text) : text;
             int completion = fields.count(COMPLETION);
             if (!fresh.isEmpty()) {
                 events.text(fresh, null, nanos);
@@ -130,7 +131,7 @@ public final class SglangDialect extends NativeDialect {
         }
 
         /** The text this event adds: the suffix of a cumulative text, or all of an incremental one. */
-        private String newText(String text, String data) {
+        private String newText(String text) {
             if (text.isEmpty()) {
                 return text;
             }
@@ -148,7 +149,7 @@ public final class SglangDialect extends NativeDialect {
                 return text;
             }
             if (text.length() < seenChars) {
-                throw JsonFields.malformed("SGLang's cumulative text got shorter", data, null);
+                throw fields.malformed("SGLang's cumulative text got shorter");
             }
             String fresh = text.substring(seenChars);
             seenChars = text.length();

@@ -76,15 +76,15 @@ public final class TgiDialect extends NativeDialect {
         }
 
         @Override
-        public void message(String eventType, String data, long nanos) {
-            fields.read(data, "not a valid TGI event");
+        public void message(String eventType, byte[] data, int offset, int length, long nanos) {
+            fields.read(data, offset, length, "not a valid TGI event");
             String error = error();
             if (error != null) {
                 events.error(error);
                 return;
             }
             if (!fields.isObject(TOKEN) || fields.text(TEXT) == null) {
-                throw JsonFields.malformed("TGI event without a token text", data, null);
+                throw fields.malformed("TGI event without a token text");
             }
             String text = fields.nonEmptyText(TEXT);
             if (text != null && !fields.isTrue(SPECIAL)) {
@@ -103,8 +103,8 @@ public final class TgiDialect extends NativeDialect {
 
         @Override
         public void body(byte[] body, long nanos) {
-            String text = new String(body, StandardCharsets.UTF_8);
-            throw JsonFields.malformed("TGI answered /generate_stream with a body that is not a stream", text, null);
+            throw JsonFields.malformed("TGI answered /generate_stream with a body that is not a stream", body, 0,
+                    body.length, null);
         }
     }
 }

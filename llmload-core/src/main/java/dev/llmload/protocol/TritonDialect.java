@@ -69,8 +69,8 @@ public final class TritonDialect extends NativeDialect {
         }
 
         @Override
-        public void message(String eventType, String data, long nanos) {
-            fields.read(data, "not a valid Triton event");
+        public void message(String eventType, byte[] data, int offset, int length, long nanos) {
+            fields.read(data, offset, length, "not a valid Triton event");
             String error = fields.error(ERROR, -1);
             if (error != null) {
                 events.error(error);
@@ -78,7 +78,7 @@ public final class TritonDialect extends NativeDialect {
             }
             String text = fields.text(TEXT);
             if (text == null) {
-                throw JsonFields.malformed("Triton event without text_output", data, null);
+                throw fields.malformed("Triton event without text_output");
             }
             if (text.isEmpty()) {
                 return;
@@ -97,7 +97,7 @@ public final class TritonDialect extends NativeDialect {
             String fresh = text;
             if (cumulative) {
                 if (text.length() < seenChars) {
-                    throw JsonFields.malformed("Triton's cumulative text_output got shorter", data, null);
+                    throw fields.malformed("Triton's cumulative text_output got shorter");
                 }
                 fresh = text.substring(seenChars);
                 seenChars = text.length();

@@ -13,7 +13,7 @@
  * // on the event loop, when the response head arrives:
  * Framing framing = dialect.streamFraming().forResponse(status, contentType);  // SSE, NDJSON or WHOLE_BODY
  * ResponseDecoder decoder = dialect.newDecoder(events);                         // one per response
- * decoder.message(eventType, data, readNanos);    // each framed message of a stream
+ * decoder.message(eventType, bytes, offset, length, readNanos);  // each framed message: a slice valid for the call
  * decoder.body(bytes, endNanos);                  // or the whole body of an answer not streamed
  * dialect.errorMessage(bytes);                    // the server's message in an HTTP error body
  * }</pre>
@@ -32,8 +32,10 @@
  * A class implementing {@code Dialect} (add it to the {@code permits} list, to
  * {@link dev.llmload.protocol.ApiKind} and to {@link dev.llmload.protocol.Dialect#of}), with a
  * decoder that keeps whatever state its wire format needs across the messages of one response.
- * Native decoders read their fields with {@code JsonFields}, which walks a message with Jackson's
- * streaming parser into slots reused for every message, so a message costs no tree of objects.
+ * Native decoders read their fields with {@code JsonFields}, which walks a message's bytes with
+ * the thread's reused Jackson parser ({@code MessageParser}) into slots reused for every message,
+ * so a message costs no tree of objects and no parser; a decoder keeps nothing of the bytes it was
+ * handed, which the framer reuses for its next message.
  * Its fixture (documented stream, error shape) goes into the tests' {@code DialectFixtures}, which
  * run it whole, split at every byte, with CRLF, hostile, and over loopback. Its body writes the
  * sampling parameters of {@link dev.llmload.protocol.RequestExtras} where its servers read them (or

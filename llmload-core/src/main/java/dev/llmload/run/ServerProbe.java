@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.http.Endpoint;
 import dev.llmload.http.ServerText;
 import dev.llmload.http.KeyHeader;
+import dev.llmload.http.PlainHttp;
 import dev.llmload.protocol.AnthropicDialect;
 import dev.llmload.protocol.ApiKind;
 import java.io.IOException;
@@ -62,11 +63,7 @@ final class ServerProbe {
     public static ServerInfo probe(Endpoint endpoint, String apiKey, ApiKind api, Map<String, String> headers,
                                    boolean insecure) throws RunException {
         Map<String, String> auth = authHeaders(apiKey, api, headers);
-        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1);
-        if (insecure) {
-            builder.sslContext(TrustEverything.sslContext());
-        }
-        HttpClient client = builder.build();
+        HttpClient client = client(endpoint, insecure);
         String modelsUrl = endpoint.url("/models");
         HttpResponse<String> models;
         try {
@@ -146,11 +143,7 @@ final class ServerProbe {
         if (server.model() != null) {
             return ApiKind.CHAT;
         }
-        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1);
-        if (insecure) {
-            builder.sslContext(TrustEverything.sslContext());
-        }
-        HttpClient client = builder.build();
+        HttpClient client = client(openAi, insecure);
         String nativeApi = nativeApiOf(client, openAi, authHeaders(apiKey, ApiKind.CHAT, headers));
         if (nativeApi != null) {
             throw new RunException("the server at " + openAi.rootUrl("") + " answers no OpenAI API (/v1/models) but "
@@ -197,6 +190,20 @@ final class ServerProbe {
             case "llmload-sim" -> "llmload-sim";
             default -> ownedBy;
         };
+    }
+
+    /**
+     * The probe's client (it follows no redirect): TLS as the endpoint needs it, any certificate
+     * with {@code --insecure}; none for a plain-HTTP endpoint.
+     */
+    private static HttpClient client(Endpoint endpoint, boolean insecure) {
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1);
+        if (!endpoint.tls()) {
+            PlainHttp.withoutTls(builder);
+        } else if (insecure) {
+            builder.sslContext(TrustEverything.sslContext());
+        }
+        return builder.build();
     }
 
     private static HttpResponse<String> get(HttpClient client, String url, Map<String, String> auth) {

@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.llmload.http.PlainHttp;
 import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineProfile;
 import dev.llmload.telemetry.gpu.DcgmExporter;
@@ -73,11 +74,20 @@ public final class TelemetryCollector implements AutoCloseable {
         this.config = config;
         this.owner = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("llmload-telemetry").factory());
-        this.http = HttpClient.newBuilder()
+        HttpClient.Builder http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(config.requestTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+                .followRedirects(HttpClient.Redirect.NEVER);
+        this.http = PlainHttp.only(scraped(config)) ? PlainHttp.withoutTls(http).build() : http.build();
+    }
+
+    /** Every URL the collector may ask. */
+    private static List<URI> scraped(TelemetryConfig config) {
+        List<URI> urls = new ArrayList<>(config.gpuMetrics());
+        if (config.serverMetrics() != null) {
+            urls.add(config.serverMetrics());
+        }
+        return urls;
     }
 
     /**

@@ -84,6 +84,27 @@ class NativeDialectDecodingTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dialects")
+    void messagesHandedOverAsSlicesOfALargerReusedArrayGiveTheSameEvents(DialectFixtures fixture) {
+        Dialect dialect = fixture.dialect();
+        List<String[]> framed = new ArrayList<>();
+        StreamFramer.Listener keep = (type, data, offset, length, nanos) ->
+                framed.add(new String[] {type, new String(data, offset, length, StandardCharsets.UTF_8)});
+        StreamFramer framer = dialect.streamFraming() == Framing.NDJSON ? new NdjsonDecoder(keep) : new SseDecoder(keep);
+        framer.feed(io.netty.buffer.Unpooled.wrappedBuffer(utf8(fixture.stream())), 0);
+        framer.endOfStream();
+
+        List<String> events = new ArrayList<>();
+        ResponseDecoder decoder = dialect.newDecoder(new RecordingEvents(events));
+        byte[] shared = new byte[8 * 1024];
+        java.util.SplittableRandom random = new java.util.SplittableRandom(fixture.api().ordinal());
+        for (String[] message : framed) {
+            Messages.sendEmbedded(decoder, message[0], message[1], 1, shared, random);
+        }
+        assertThat(withoutTimes(events)).containsExactlyElementsOf(fixture.expected());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dialects")
     void crlfLineEndsGiveTheSameEvents(DialectFixtures fixture) {
         byte[] crlf = utf8(fixture.stream().replace("\n", "\r\n"));
         assertThat(withoutTimes(decode(fixture, crlf))).containsExactlyElementsOf(fixture.expected());
@@ -125,10 +146,10 @@ class NativeDialectDecodingTest {
             String type = message.startsWith("{\"delta\":\"a\"}") ? null : typeForNamed;
             if (fixture.api() == ApiKind.RESPONSES && message.equals("{\"delta\":\"a\"}")) {
                 // A Responses event without a type, named or in its data, cannot be placed.
-                assertThatThrownBy(() -> decoder.message(null, message, 1)).isInstanceOf(MalformedMessageException.class);
+                assertThatThrownBy(() -> Messages.send(decoder, null, message, 1)).isInstanceOf(MalformedMessageException.class);
                 continue;
             }
-            assertThatThrownBy(() -> decoder.message(type, message, 1))
+            assertThatThrownBy(() -> Messages.send(decoder, type, message, 1))
                     .as("message %.60s", message)
                     .isInstanceOf(MalformedMessageException.class)
                     .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300).doesNotContain("\n"));

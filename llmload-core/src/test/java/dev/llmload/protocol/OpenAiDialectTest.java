@@ -20,18 +20,18 @@ class OpenAiDialectTest {
 
     @Test
     void aRoleOnlyFirstChunkIsNoTokenEvent() {
-        decoder.message(null, """
+        message(null, """
                 {"id":"chatcmpl-9b","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}""", 1);
         assertThat(events).isEmpty();
     }
 
     @Test
     void textOnEachChannelIsOneTokenEventAtTheReadThatCompletedIt() {
-        decoder.message(null, """
+        message(null, """
                 {"choices":[{"index":0,"delta":{"reasoning":"Let me think"},"finish_reason":null}]}""", 10);
-        decoder.message(null, """
+        message(null, """
                 {"choices":[{"index":0,"delta":{"reasoning_content":"Hm","content":"Hello"},"finish_reason":null}]}""", 20);
-        decoder.message(null, """
+        message(null, """
                 {"choices":[{"index":0,"text":" Paris","logprobs":null,"finish_reason":null}],"usage":null}""", 30);
         assertThat(events).containsExactly(
                 "text content=null reasoning=Let me think at 10",
@@ -40,38 +40,60 @@ class OpenAiDialectTest {
     }
 
     @Test
+    void chunksHandedOverAsSlicesOfALargerReusedArrayGiveTheSameEvents() {
+        byte[] shared = new byte[4 * 1024];
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        Messages.sendEmbedded(decoder, null, """
+                {"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}""", 5, shared, random);
+        Messages.sendEmbedded(decoder, null, """
+                {"choices":[{"index":0,"delta":{"reasoning_content":"Hm","content":"Hello"},"finish_reason":null}]}""", 20,
+                shared, random);
+        Messages.sendEmbedded(decoder, null, """
+                {"choices":[{"index":0,"text":" Paris","finish_reason":"stop"}],"usage":null}""", 30, shared, random);
+        Messages.sendEmbedded(decoder, null, """
+                {"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":28}}""", 31, shared, random);
+        Messages.sendEmbedded(decoder, null, "[DONE]", 32, shared, random);
+        assertThat(events).containsExactly(
+                "text content=Hello reasoning=Hm at 20",
+                "text content= Paris reasoning=null at 30",
+                "finish stop",
+                "usage 12/28",
+                "end");
+    }
+
+    @Test
     void finishReasonUsageAndTheEndMarkerAreTheirOwnEvents() {
-        decoder.message(null, """
+        message(null, """
                 {"choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop","stop_reason":null}]}""", 1);
-        decoder.message(null, """
+        message(null, """
                 {"choices":[],"usage":{"prompt_tokens":12,"total_tokens":40,"completion_tokens":28,"prompt_tokens_details":{"cached_tokens":0}}}""", 2);
-        decoder.message(null, "[DONE]", 3);
+        message(null, "[DONE]", 3);
         assertThat(events).containsExactly("finish stop", "usage 12/28", "end");
     }
 
     @Test
     void aUsageObjectWithoutCountsReportsThemAsMissing() {
-        decoder.message(null, "{\"choices\":[],\"usage\":{\"total_tokens\":3}}", 1);
+        message(null, "{\"choices\":[],\"usage\":{\"total_tokens\":3}}", 1);
         assertThat(events).containsExactly("usage -1/-1");
     }
 
     @Test
     void anErrorObjectInsideTheStreamIsAnErrorEventWithItsCode() {
-        decoder.message(null, """
+        message(null, """
                 {"error":{"message":"engine died","type":"InternalServerError","code":500}}""", 1);
         assertThat(events).containsExactly("error engine died (code 500)");
     }
 
     @Test
     void aMalformedChunkReportsNothingAndSaysWhatItWas() {
-        assertThatThrownBy(() -> decoder.message(null, "{\"choices\":[{\"delta\":{\"content\":\"oops\"", 1))
+        assertThatThrownBy(() -> message(null, "{\"choices\":[{\"delta\":{\"content\":\"oops\"", 1))
                 .isInstanceOf(MalformedMessageException.class)
                 .hasMessageStartingWith("not a valid JSON chunk: {\"choices\"");
-        assertThatThrownBy(() -> decoder.message(null, "{\"choices\":[{\"delta\":{\"content\":\"x\"}}]} trailing", 2))
+        assertThatThrownBy(() -> message(null, "{\"choices\":[{\"delta\":{\"content\":\"x\"}}]} trailing", 2))
                 .isInstanceOf(MalformedMessageException.class);
         assertThat(events).isEmpty();
         // The decoder is not left in a bad state by the chunk it could not read.
-        decoder.message(null, "{\"choices\":[{\"delta\":{\"content\":\"ok\"}}]}", 3);
+        message(null, "{\"choices\":[{\"delta\":{\"content\":\"ok\"}}]}", 3);
         assertThat(events).containsExactly("text content=ok reasoning=null at 3");
     }
 
@@ -104,10 +126,14 @@ class OpenAiDialectTest {
         byte[] sample = dialect.sampleStream();
         List<String> seen = new ArrayList<>();
         ResponseDecoder reader = dialect.newDecoder(new RecordingEvents(seen));
-        new dev.llmload.http.sse.SseDecoder((type, data, nanos) -> reader.message(type, data, nanos))
+        new dev.llmload.http.sse.SseDecoder(reader::message)
                 .feed(sample, 0, sample.length, 5);
         assertThat(seen).filteredOn(e -> e.startsWith("text")).hasSize(3);
         assertThat(seen).last().isEqualTo("end");
+    }
+
+    private void message(String eventType, String data, long nanos) {
+        Messages.send(decoder, eventType, data, nanos);
     }
 
     private static byte[] utf8(String text) {

@@ -1,34 +1,31 @@
 package dev.llmload.http.sse;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.util.ByteProcessor;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Incremental framer of newline-delimited JSON (Ollama's native streams): each line is one
  * message, delivered with a null event type and the time of the read that completed it.
  *
  * <p>Contract: lines end with LF; a CR before the LF is dropped; blank lines (also those of only
- * spaces and tabs) are skipped. A line is decoded as UTF-8 only once it is whole, so a
- * multi-byte character split between reads decodes correctly. A last line without its LF is still
- * a message when the body ends ({@link #endOfStream}), with the time of the last read, since
- * NDJSON does not require the final newline. Lines have no size limit; content is not trimmed.
+ * spaces and tabs) are skipped. A line is passed on as bytes only once it is whole, so a
+ * multi-byte character split between reads stays whole; the bytes are valid only during the
+ * {@link StreamFramer.Listener} call. A last line without its LF is still a message when the body
+ * ends ({@link #endOfStream}), with the time of the last read, since NDJSON does not require the
+ * final newline. Lines have no size limit of their own; content is not trimmed.
  *
- * <p>Threading and allocation: as {@link SseDecoder}: one stream, its event loop only; the line
- * accumulates in a reused buffer and a message costs one {@code String}.
+ * <p>Threading and memory: as {@link SseDecoder}: one stream, its event loop only; each read is
+ * copied once into one reused buffer ({@link FrameBuffer}) that keeps at most a partial line, and a
+ * message allocates nothing.
  */
 public final class NdjsonDecoder implements StreamFramer {
 
-    private static final int INITIAL_CAPACITY = 1024;
-    private static final int RETAINED_CAPACITY = 64 * 1024;
-
-    private final SseDecoder.Listener listener;
-    private byte[] line = new byte[INITIAL_CAPACITY];
-    private int length;
+    private final Listener listener;
+    private final FrameBuffer buffer = new FrameBuffer();
+    /** Where the line being scanned begins in the buffer. */
+    private int lineStart;
     private long lastNanos;
 
-    public NdjsonDecoder(SseDecoder.Listener listener) {
+    public NdjsonDecoder(Listener listener) {
         this.listener = listener;
     }
 
@@ -38,51 +35,52 @@ public final class NdjsonDecoder implements StreamFramer {
         int index = in.readerIndex();
         int end = in.writerIndex();
         while (index < end) {
-            int lineEnd = in.forEachByte(index, end - index, ByteProcessor.FIND_LF);
-            if (lineEnd < 0) {
-                append(in, index, end - index);
-                break;
-            }
-            append(in, index, lineEnd - index);
-            index = lineEnd + 1;
-            dispatch(nanos);
+            int kept = buffer.length;
+            int shift = buffer.refill(in, index, end, lineStart);
+            kept -= shift;
+            index += buffer.length - kept;
+            lineStart -= shift;
+            scan(kept, nanos);
         }
         in.readerIndex(end);
     }
 
     @Override
     public void endOfStream() {
-        if (length > 0) {
-            dispatch(lastNanos);
+        if (lineStart < buffer.length) {
+            dispatch(lineStart, buffer.length, lastNanos);
         }
-        length = 0;
-        if (line.length > RETAINED_CAPACITY) {
-            line = new byte[INITIAL_CAPACITY];
+        buffer.reset();
+        lineStart = 0;
+    }
+
+    /** The capacity of the framer's buffer, in bytes: what it holds on to between reads. */
+    int bufferCapacity() {
+        return buffer.capacity();
+    }
+
+    private void scan(int from, long nanos) {
+        byte[] bytes = buffer.bytes;
+        int end = buffer.length;
+        for (int i = from; i < end; i++) {
+            if (bytes[i] == '\n') {
+                dispatch(lineStart, i, nanos);
+                lineStart = i + 1;
+            }
         }
     }
 
-    private void append(ByteBuf source, int index, int count) {
-        int needed = Math.addExact(length, count);
-        if (needed > line.length) {
-            int doubled = line.length > Integer.MAX_VALUE / 2 ? Integer.MAX_VALUE - 8 : line.length * 2;
-            line = Arrays.copyOf(line, Math.max(needed, doubled));
-        }
-        source.getBytes(index, line, length, count);
-        length += count;
-    }
-
-    private void dispatch(long nanos) {
-        int end = length;
-        if (end > 0 && line[end - 1] == '\r') {
+    private void dispatch(int start, int end, long nanos) {
+        byte[] bytes = buffer.bytes;
+        if (end > start && bytes[end - 1] == '\r') {
             end--;
         }
         boolean blank = true;
-        for (int i = 0; i < end && blank; i++) {
-            blank = line[i] == ' ' || line[i] == '\t';
+        for (int i = start; i < end && blank; i++) {
+            blank = bytes[i] == ' ' || bytes[i] == '\t';
         }
-        length = 0;
         if (!blank) {
-            listener.onEvent(null, new String(line, 0, end, StandardCharsets.UTF_8), nanos);
+            listener.onMessage(null, bytes, start, end - start, nanos);
         }
     }
 }

@@ -2,7 +2,6 @@ package dev.llmload.http.sse;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.util.ByteProcessor;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -18,17 +17,19 @@ import java.util.Arrays;
  *       read with every buffer, and that is the arrival time of every event the buffer
  *       completes. An event begun in one read and finished in a later one carries the later
  *       read's time.</li>
+ *   <li>An event reaches the {@link StreamFramer.Listener} as the bytes of its data, a slice of
+ *       this decoder's own buffer that is valid only during the call (see the listener).</li>
  *   <li>Lines end with LF, CRLF or CR, also when a CRLF pair is split between two buffers.</li>
  *   <li>A blank line dispatches the event; lines starting with {@code :} are comments; a line is
  *       {@code field:value} with one optional space after the colon removed, or just a field name
  *       with an empty value. {@code data} lines are joined with {@code \n}; {@code event} sets the
  *       type; {@code id}, {@code retry} and unknown fields are ignored. An event without any
  *       {@code data} line is not dispatched.</li>
- *   <li>A UTF-8 byte order mark at the start of the stream is skipped. Text is decoded as UTF-8
- *       only once a whole line (for data: a whole event) has arrived, so a multi-byte character
- *       split between buffers decodes correctly.</li>
- *   <li>Lines and events have no size limit. Content is never trimmed or rewritten beyond the
- *       rules above.</li>
+ *   <li>A UTF-8 byte order mark at the start of the stream is skipped. The event type is decoded
+ *       as UTF-8 only once its whole line has arrived, and the data is passed on undecoded, so a
+ *       multi-byte character split between buffers stays whole.</li>
+ *   <li>Lines and events have no size limit of their own (the response's per-event byte limit
+ *       bounds them). Content is never trimmed or rewritten beyond the rules above.</li>
  *   <li>{@link #endOfStream()} drops an unterminated event, as the SSE specification requires,
  *       and returns the decoder to its initial state for the next stream.</li>
  * </ul>
@@ -36,34 +37,32 @@ import java.util.Arrays;
  * <p>Threading: not thread-safe. An instance belongs to one stream and is used only by the event
  * loop thread of that stream's channel; the listener is called on that thread.
  *
- * <p>Allocation: the current line and the current event's data accumulate in reusable byte
- * buffers; a dispatched event costs one {@code String} for its data (plus one for its type when an
- * {@code event} field is present).
+ * <p>Allocation and memory: each read is copied once, in bulk, into one reused heap buffer
+ * ({@link FrameBuffer}), where it is scanned for line ends; a single-line event's data is handed on
+ * where it lies, further data lines are moved down to join it. A dispatched event allocates
+ * nothing; an {@code event} field costs a {@code String} only when it differs from the previous
+ * one. The buffer keeps at most the event being gathered and a partial line, so it stays under
+ * twice the longest event and line of the stream.
  */
 public final class SseDecoder implements StreamFramer {
 
-    /** Receives each complete event, on the thread that called {@link #feed}. */
-    public interface Listener {
-        /**
-         * @param eventType the value of the event's {@code event} field, or {@code null} when it
-         *                  has none (or an empty one): the SSE default type "message"
-         * @param data      the event's {@code data} lines joined with {@code \n}; may be empty
-         * @param nanos     the time given to {@link #feed} with the bytes that completed the event
-         */
-        void onEvent(String eventType, String data, long nanos);
-    }
-
     private static final byte[] DATA = ascii("data");
     private static final byte[] EVENT = ascii("event");
-    private static final int INITIAL_CAPACITY = 1024;
-    /** A buffer grown beyond this by a huge event is not kept for the next stream. */
-    private static final int RETAINED_CAPACITY = 64 * 1024;
 
     private final Listener listener;
-    private final GrowableBytes line = new GrowableBytes();
-    /** The event's data lines so far, each followed by LF (the last LF is dropped at dispatch). */
-    private final GrowableBytes data = new GrowableBytes();
+    private final FrameBuffer buffer = new FrameBuffer();
+    /** Where the line being scanned begins in the buffer. */
+    private int lineStart;
+    /**
+     * The event's data so far, {@code [dataStart, dataEnd)} of the buffer, each data line followed
+     * by LF (the last LF is left out at dispatch); empty when the two are equal.
+     */
+    private int dataStart;
+    private int dataEnd;
     private String eventType;
+    /** The last event type decoded, and its bytes: a stream of named events decodes each name once. */
+    private String lastType;
+    private byte[] lastTypeBytes;
     private boolean atStreamStart = true;
     /** The previous line ended with CR: an LF that comes next completes that CRLF, not a new line. */
     private boolean skipLineFeed;
@@ -82,22 +81,17 @@ public final class SseDecoder implements StreamFramer {
         int index = in.readerIndex();
         int end = in.writerIndex();
         while (index < end) {
-            if (skipLineFeed) {
-                skipLineFeed = false;
-                if (in.getByte(index) == '\n') {
-                    index++;
-                    continue;
-                }
+            boolean hasData = dataEnd > dataStart;
+            int kept = buffer.length;
+            int shift = buffer.refill(in, index, end, hasData ? dataStart : lineStart);
+            kept -= shift;
+            index += buffer.length - kept;
+            lineStart -= shift;
+            if (hasData) {
+                dataStart -= shift;
+                dataEnd -= shift;
             }
-            int lineEnd = in.forEachByte(index, end - index, ByteProcessor.FIND_CRLF);
-            if (lineEnd < 0) {
-                line.append(in, index, end - index);
-                break;
-            }
-            line.append(in, index, lineEnd - index);
-            skipLineFeed = in.getByte(lineEnd) == '\r';
-            index = lineEnd + 1;
-            processLine(nanos);
+            scan(kept, nanos);
         }
         in.readerIndex(end);
     }
@@ -110,55 +104,115 @@ public final class SseDecoder implements StreamFramer {
     /** The input has ended: an event not yet terminated by a blank line is dropped. */
     @Override
     public void endOfStream() {
-        line.reset();
-        data.reset();
+        buffer.reset();
+        lineStart = 0;
+        dataStart = 0;
+        dataEnd = 0;
         eventType = null;
         atStreamStart = true;
         skipLineFeed = false;
     }
 
-    private void processLine(long nanos) {
-        byte[] bytes = line.bytes;
-        int length = line.length;
-        int start = 0;
+    /** The capacity of the decoder's buffer, in bytes: what it holds on to between reads. */
+    int bufferCapacity() {
+        return buffer.capacity();
+    }
+
+    /** Processes every line that ends in the buffer's bytes from {@code from} on. */
+    private void scan(int from, long nanos) {
+        byte[] bytes = buffer.bytes;
+        int end = buffer.length;
+        int i = from;
+        while (i < end) {
+            if (skipLineFeed) {
+                skipLineFeed = false;
+                if (bytes[i] == '\n') {
+                    lineStart = ++i;
+                    continue;
+                }
+            }
+            int lineEnd = indexOfLineEnd(bytes, i, end);
+            if (lineEnd < 0) {
+                return;
+            }
+            skipLineFeed = bytes[lineEnd] == '\r';
+            processLine(bytes, lineStart, lineEnd, nanos);
+            i = lineEnd + 1;
+            lineStart = i;
+        }
+    }
+
+    /** The line {@code bytes[start, end)}; the byte at {@code end} was its line end and may be overwritten. */
+    private void processLine(byte[] bytes, int start, int end, long nanos) {
         if (atStreamStart) {
             atStreamStart = false;
-            if (length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
-                start = 3;
+            if (end - start >= 3 && bytes[start] == (byte) 0xEF && bytes[start + 1] == (byte) 0xBB
+                    && bytes[start + 2] == (byte) 0xBF) {
+                start += 3;
             }
         }
-        if (start == length) {
+        if (start == end) {
             dispatch(nanos);
         } else if (bytes[start] != ':') {
-            int colon = indexOf(bytes, start, length, (byte) ':');
-            int fieldEnd = colon < 0 ? length : colon;
-            int valueStart = colon < 0 ? length : colon + 1;
-            if (valueStart < length && bytes[valueStart] == ' ') {
+            int colon = indexOf(bytes, start, end, (byte) ':');
+            int fieldEnd = colon < 0 ? end : colon;
+            int valueStart = colon < 0 ? end : colon + 1;
+            if (valueStart < end && bytes[valueStart] == ' ') {
                 valueStart++;
             }
             if (regionEquals(bytes, start, fieldEnd, DATA)) {
-                data.append(bytes, valueStart, length - valueStart);
-                data.append((byte) '\n');
+                appendData(bytes, valueStart, end);
             } else if (regionEquals(bytes, start, fieldEnd, EVENT)) {
-                eventType = valueStart == length
-                        ? null
-                        : new String(bytes, valueStart, length - valueStart, StandardCharsets.UTF_8);
+                eventType = valueStart == end ? null : typeName(bytes, valueStart, end);
             }
         }
-        line.clear();
+    }
+
+    /**
+     * Adds a data line's value and its LF to the event's data. The first value stays where it is
+     * (its line end becomes the LF); a later one moves down to follow the data before it, which
+     * always lies earlier in the buffer than the line being processed.
+     */
+    private void appendData(byte[] bytes, int valueStart, int lineEnd) {
+        if (dataEnd == dataStart) {
+            dataStart = valueStart;
+            dataEnd = lineEnd;
+        } else {
+            System.arraycopy(bytes, valueStart, bytes, dataEnd, lineEnd - valueStart);
+            dataEnd += lineEnd - valueStart;
+        }
+        bytes[dataEnd++] = '\n';
     }
 
     private void dispatch(long nanos) {
-        if (data.length == 0) {
-            eventType = null;
+        String type = eventType;
+        eventType = null;
+        if (dataEnd == dataStart) {
             return;
         }
-        String text = new String(data.bytes, 0, data.length - 1, StandardCharsets.UTF_8);
-        String type = eventType;
-        // Reset before calling out, so a listener that feeds this decoder again sees a clean state.
-        data.clear();
-        eventType = null;
-        listener.onEvent(type, text, nanos);
+        int from = dataStart;
+        int length = dataEnd - 1 - dataStart;
+        dataStart = 0;
+        dataEnd = 0;
+        listener.onMessage(type, buffer.bytes, from, length, nanos);
+    }
+
+    private String typeName(byte[] bytes, int from, int to) {
+        if (lastTypeBytes == null || !Arrays.equals(bytes, from, to, lastTypeBytes, 0, lastTypeBytes.length)) {
+            lastTypeBytes = Arrays.copyOfRange(bytes, from, to);
+            lastType = new String(lastTypeBytes, StandardCharsets.UTF_8);
+        }
+        return lastType;
+    }
+
+    private static int indexOfLineEnd(byte[] bytes, int from, int to) {
+        for (int i = from; i < to; i++) {
+            byte b = bytes[i];
+            if (b == '\n' || b == '\r') {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static int indexOf(byte[] bytes, int from, int to, byte wanted) {
@@ -176,48 +230,5 @@ public final class SseDecoder implements StreamFramer {
 
     private static byte[] ascii(String text) {
         return text.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /** A byte array that doubles when full and is reused across lines and events. */
-    private static final class GrowableBytes {
-        byte[] bytes = new byte[INITIAL_CAPACITY];
-        int length;
-
-        void append(ByteBuf source, int index, int count) {
-            ensureRoom(count);
-            source.getBytes(index, bytes, length, count);
-            length += count;
-        }
-
-        void append(byte[] source, int offset, int count) {
-            ensureRoom(count);
-            System.arraycopy(source, offset, bytes, length, count);
-            length += count;
-        }
-
-        void append(byte b) {
-            ensureRoom(1);
-            bytes[length++] = b;
-        }
-
-        void clear() {
-            length = 0;
-        }
-
-        /** Clears, and gives back the memory of a buffer that one huge event made large. */
-        void reset() {
-            length = 0;
-            if (bytes.length > RETAINED_CAPACITY) {
-                bytes = new byte[INITIAL_CAPACITY];
-            }
-        }
-
-        private void ensureRoom(int count) {
-            int needed = Math.addExact(length, count);
-            if (needed > bytes.length) {
-                int doubled = bytes.length > Integer.MAX_VALUE / 2 ? Integer.MAX_VALUE - 8 : bytes.length * 2;
-                bytes = Arrays.copyOf(bytes, Math.max(needed, doubled));
-            }
-        }
     }
 }

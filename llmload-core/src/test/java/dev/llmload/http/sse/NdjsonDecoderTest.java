@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 class NdjsonDecoderTest {
 
     private final List<String> messages = new ArrayList<>();
-    private final NdjsonDecoder decoder = new NdjsonDecoder((type, data, nanos) -> {
+    private final NdjsonDecoder decoder = new NdjsonDecoder((type, data, offset, length, nanos) -> {
         assertThat(type).isNull();
-        messages.add(data + " @" + nanos);
+        messages.add(new String(data, offset, length, StandardCharsets.UTF_8) + " @" + nanos);
     });
 
     private void feed(String text, long nanos) {
@@ -62,6 +62,23 @@ class NdjsonDecoderTest {
         decoder.endOfStream();
         feed("{\"c\":3}\n", 4);
         assertThat(messages).last().isEqualTo("{\"c\":3} @4");
+    }
+
+    @Test
+    void theBufferHoldsOnlyAPartialLineWhateverTheReadSizes() {
+        int lineBytes = 1_000;
+        String line = "{\"response\":\"" + "y".repeat(lineBytes - 16) + "\"}\n";
+        byte[] stream = line.repeat(300).getBytes(StandardCharsets.UTF_8);
+        for (int readBytes : new int[] {1, 7, 999, 1_000, 1_001, 4_096, stream.length}) {
+            messages.clear();
+            int largest = 0;
+            for (int offset = 0; offset < stream.length; offset += readBytes) {
+                feed(java.util.Arrays.copyOfRange(stream, offset, Math.min(stream.length, offset + readBytes)), 1);
+                largest = Math.max(largest, decoder.bufferCapacity());
+            }
+            assertThat(messages).as("reads of %d bytes", readBytes).hasSize(300);
+            assertThat(largest).as("reads of %d bytes", readBytes).isLessThanOrEqualTo(2 * lineBytes);
+        }
     }
 
     @Test

@@ -145,8 +145,8 @@ class SseDecoderTest {
         for (int split = 0; split <= bytes.length; split++) {
             List<Event> events = new ArrayList<>();
             List<Long> times = new ArrayList<>();
-            SseDecoder decoder = new SseDecoder((type, data, nanos) -> {
-                events.add(new Event(type, data));
+            SseDecoder decoder = new SseDecoder((type, data, offset, length, nanos) -> {
+                events.add(new Event(type, text(data, offset, length)));
                 times.add(nanos);
             });
             decoder.feed(bytes, 0, split, 1);
@@ -165,7 +165,7 @@ class SseDecoderTest {
     void eachEventCarriesTheTimeOfTheByteThatCompletedIt(String name, String stream, List<Event> expected) {
         byte[] bytes = utf8(stream);
         List<Long> times = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data, nanos) -> times.add(nanos));
+        SseDecoder decoder = new SseDecoder((type, data, offset, length, nanos) -> times.add(nanos));
         for (int i = 0; i < bytes.length; i++) {
             decoder.feed(bytes, i, 1, i);
         }
@@ -221,7 +221,7 @@ class SseDecoderTest {
     @Test
     void crAtTheEndOfOneBufferAndLfAtTheStartOfTheNextAreOneLineEnd() {
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
+        SseDecoder decoder = recordingInto(events);
         // Were the LF taken as a second line end, the blank line would dispatch "a" alone.
         decoder.feed(utf8("data: a\r"), 0, 8, 0);
         decoder.feed(utf8("\ndata: b\r\n\r\n"), 0, 12, 0);
@@ -231,7 +231,7 @@ class SseDecoderTest {
     @Test
     void anEventBegunInOneReadAndEndedInALaterOneCarriesTheLaterReadsTime() {
         List<Long> times = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data, nanos) -> times.add(nanos));
+        SseDecoder decoder = new SseDecoder((type, data, offset, length, nanos) -> times.add(nanos));
         decoder.feed(utf8("data: {\"a\":"), 0, 11, 100);
         decoder.feed(utf8("1}\n"), 0, 3, 200);
         assertThat(times).isEmpty();
@@ -261,7 +261,7 @@ class SseDecoderTest {
         byte[] stream = utf8("event: 名前\ndata: " + text + "\n\n");
         for (int split = 0; split <= stream.length; split++) {
             List<Event> events = new ArrayList<>();
-            SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
+            SseDecoder decoder = recordingInto(events);
             decoder.feed(stream, 0, split, 0);
             decoder.feed(stream, split, stream.length - split, 0);
             assertThat(events).as("split at byte %d", split).containsExactly(new Event("名前", text));
@@ -276,7 +276,7 @@ class SseDecoderTest {
         String big = new String(filler);
         byte[] stream = utf8("data: " + big + "\ndata: tail\n\ndata: next\n\n");
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
+        SseDecoder decoder = recordingInto(events);
         for (int offset = 0; offset < stream.length; offset += 16 * 1024) {
             decoder.feed(stream, offset, Math.min(16 * 1024, stream.length - offset), 0);
         }
@@ -288,7 +288,7 @@ class SseDecoderTest {
     @Test
     void endOfStreamDropsAnUnterminatedEventAndResets() {
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
+        SseDecoder decoder = recordingInto(events);
         byte[] first = utf8("data: done\n\nevent: cut\ndata: partial\n");
         decoder.feed(first, 0, first.length, 0);
         decoder.endOfStream();
@@ -303,7 +303,7 @@ class SseDecoderTest {
     @Test
     void endOfStreamDropsAnUnterminatedLine() {
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
+        SseDecoder decoder = recordingInto(events);
         byte[] stream = utf8("data: no line end");
         decoder.feed(stream, 0, stream.length, 0);
         decoder.endOfStream();
@@ -313,7 +313,7 @@ class SseDecoderTest {
     @Test
     void consumesTheByteBufWithoutReleasingIt() {
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
+        SseDecoder decoder = recordingInto(events);
         ByteBuf direct = Unpooled.directBuffer();
         try {
             direct.writeBytes(utf8("xxdata: a\n\ndata: b"));
@@ -329,19 +329,83 @@ class SseDecoderTest {
         }
     }
 
+    @Test
+    void theBufferHoldsOnlyAnEventAndALineWhateverTheReadSizes() {
+        // 300 events with data lines of 1,000 bytes: the buffer may double past the longest line
+        // once, but a read of the whole stream (300 kB) must not make it hold the read.
+        int lineBytes = 1_000;
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            text.append("event: e").append(i % 3).append('\n').append("data: ")
+                    .append(String.valueOf((char) ('a' + i % 26)).repeat(lineBytes - "data: ".length())).append("\n\n");
+        }
+        byte[] stream = utf8(text.toString());
+        for (int readBytes : new int[] {1, 7, 999, 1_000, 1_001, 4_096, stream.length}) {
+            List<Event> events = new ArrayList<>();
+            SseDecoder decoder = recordingInto(events);
+            int largest = 0;
+            for (int offset = 0; offset < stream.length; offset += readBytes) {
+                decoder.feed(stream, offset, Math.min(readBytes, stream.length - offset), 0);
+                largest = Math.max(largest, decoder.bufferCapacity());
+            }
+            assertThat(events).as("reads of %d bytes", readBytes).hasSize(300);
+            assertThat(events.get(299)).isEqualTo(new Event("e2", "n".repeat(lineBytes - "data: ".length())));
+            assertThat(largest).as("reads of %d bytes", readBytes).isLessThanOrEqualTo(2 * lineBytes);
+        }
+    }
+
+    @Test
+    void aBufferThatAHugeEventGrewIsGivenBackOnceTheEventIsDispatched() {
+        List<Event> events = new ArrayList<>();
+        SseDecoder decoder = recordingInto(events);
+        byte[] huge = utf8("data: " + "x".repeat(1 << 20) + "\n\n");
+        for (int offset = 0; offset < huge.length; offset += 16 * 1024) {
+            decoder.feed(huge, offset, Math.min(16 * 1024, huge.length - offset), 0);
+        }
+        assertThat(decoder.bufferCapacity()).isGreaterThan(1 << 20);
+        byte[] small = utf8("data: small\n\n");
+        decoder.feed(small, 0, small.length, 1);
+        assertThat(events).hasSize(2).last().isEqualTo(new Event(null, "small"));
+        assertThat(decoder.bufferCapacity()).isEqualTo(FrameBuffer.INITIAL_CAPACITY);
+    }
+
+    @Test
+    void theDataIsASliceValidForTheCallThatTheNextEventReuses() {
+        // What a listener must not rely on, shown: the array of one event is written by the next.
+        List<byte[]> arrays = new ArrayList<>();
+        List<Event> events = new ArrayList<>();
+        SseDecoder decoder = new SseDecoder((type, data, offset, length, nanos) -> {
+            arrays.add(data);
+            events.add(new Event(type, text(data, offset, length)));
+        });
+        byte[] stream = utf8("data: first\n\ndata: second\n\n");
+        decoder.feed(stream, 0, stream.length, 0);
+        assertThat(events).containsExactly(new Event(null, "first"), new Event(null, "second"));
+        assertThat(arrays.get(0)).isSameAs(arrays.get(1)).isNotSameAs(stream);
+    }
+
     private static List<Event> decode(byte[] stream) {
         List<Event> events = new ArrayList<>();
-        new SseDecoder((type, data, nanos) -> events.add(new Event(type, data))).feed(stream, 0, stream.length, 0);
+        recordingInto(events).feed(stream, 0, stream.length, 0);
         return events;
     }
 
     private static List<Event> decodeByteAtATime(byte[] stream) {
         List<Event> events = new ArrayList<>();
-        SseDecoder decoder = new SseDecoder((type, data, nanos) -> events.add(new Event(type, data)));
+        SseDecoder decoder = recordingInto(events);
         for (int i = 0; i < stream.length; i++) {
             decoder.feed(stream, i, 1, 0);
         }
         return events;
+    }
+
+    /** A decoder that adds each event it dispatches to {@code events}. */
+    private static SseDecoder recordingInto(List<Event> events) {
+        return new SseDecoder((type, data, offset, length, nanos) -> events.add(new Event(type, text(data, offset, length))));
+    }
+
+    private static String text(byte[] data, int offset, int length) {
+        return new String(data, offset, length, StandardCharsets.UTF_8);
     }
 
     private static byte[] utf8(String text) {

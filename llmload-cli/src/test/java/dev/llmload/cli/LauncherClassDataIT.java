@@ -1,0 +1,130 @@
+package dev.llmload.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code ./llmload} launcher's class-data archive (bin/class-data.sh), on a copy of the
+ * launcher with the jar as {@code ./mvnw package} built it: made on the first launch, mapped by
+ * later ones without a word from the JVM, skipped silently when the JVM cannot use it, made again
+ * for a newer jar, and neither made nor used with {@code LLMLOAD_CDS=off}. Whether a class came
+ * from the archive is the JVM's own class-loading log of the launched process.
+ */
+@Tag("process")
+class LauncherClassDataIT {
+
+    private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+    private static final String PREPARING = "llmload: preparing class data";
+    private static final String MAIN_FROM_ARCHIVE = "dev.llmload.cli.Main source: shared objects file";
+
+    @TempDir
+    Path root;
+    private Path target;
+    private Path jar;
+
+    @BeforeEach
+    void copyOfTheLauncher() throws IOException {
+        assumeTrue(Files.isExecutable(Path.of(System.getProperty("java.home"), "bin", "javac")),
+                "the tests run on a JRE; the launcher needs a JDK");
+        Files.createDirectories(root.resolve("bin"));
+        Files.copy(REPOSITORY.resolve("llmload"), root.resolve("llmload"));
+        for (String script : List.of("java-home.sh", "class-data.sh")) {
+            Files.copy(REPOSITORY.resolve("bin").resolve(script), root.resolve("bin").resolve(script));
+        }
+        target = Files.createDirectories(root.resolve("llmload-cli").resolve("target"));
+        jar = Files.copy(Path.of("target", "llmload.jar"), target.resolve("llmload.jar"));
+    }
+
+    @Test
+    void theFirstLaunchMakesTheArchiveAndLaterOnesMapItWithoutAWord() throws Exception {
+        Launch first = launch(Map.of(), "--version");
+
+        assertThat(first.exitCode()).as(first.output()).isZero();
+        assertThat(first.output()).contains(PREPARING).contains("llmload ");
+        assertThat(archives()).hasSize(1);
+        assertThat(first.classes()).contains(MAIN_FROM_ARCHIVE);
+
+        Launch later = launch(Map.of(), "--version");
+
+        assertThat(later.exitCode()).as(later.output()).isZero();
+        assertThat(later.output().lines().toList()).as(later.output()).hasSize(2)
+                .allSatisfy(line -> assertThat(line).matches("(llmload|Java) \\S+"));
+        assertThat(later.classes()).contains(MAIN_FROM_ARCHIVE);
+
+        // An archive this JVM cannot map (here: not an archive at all) is skipped without a word.
+        Path archive = archives().getFirst();
+        Files.writeString(archive, "not a class-data archive");
+        Launch foreign = launch(Map.of(), "--version");
+
+        assertThat(foreign.exitCode()).as(foreign.output()).isZero();
+        assertThat(foreign.output()).isEqualTo(later.output());
+        assertThat(foreign.classes()).contains("dev.llmload.cli.Main source: file:").doesNotContain(MAIN_FROM_ARCHIVE);
+
+        // A jar built after the archive gets a new one.
+        Files.setLastModifiedTime(archive, FileTime.from(Instant.now().minusSeconds(60)));
+        Files.setLastModifiedTime(jar, FileTime.from(Instant.now()));
+        Launch rebuilt = launch(Map.of(), "--version");
+
+        assertThat(rebuilt.exitCode()).as(rebuilt.output()).isZero();
+        assertThat(rebuilt.output()).contains(PREPARING);
+        assertThat(rebuilt.classes()).contains(MAIN_FROM_ARCHIVE);
+        assertThat(archives()).containsExactly(archive);
+    }
+
+    @Test
+    void offNeitherMakesNorUsesAnArchive() throws Exception {
+        Launch off = launch(Map.of("LLMLOAD_CDS", "off"), "--version");
+
+        assertThat(off.exitCode()).as(off.output()).isZero();
+        assertThat(off.output()).doesNotContain(PREPARING);
+        assertThat(archives()).isEmpty();
+        assertThat(off.classes()).contains("dev.llmload.cli.Main source: file:");
+    }
+
+    private List<Path> archives() throws IOException {
+        try (Stream<Path> files = Files.list(target)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".jsa")).toList();
+        }
+    }
+
+    /**
+     * @param output  standard output and error together
+     * @param classes the launched JVM's class-loading log (the launcher execs java, so its process
+     *                is the launcher's)
+     */
+    private record Launch(int exitCode, String output, String classes) {}
+
+    private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("bash", root.resolve("llmload").toString()));
+        command.addAll(List.of(args));
+        Path log = Files.createTempFile(root, "launch", ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().remove("LLMLOAD_CDS");
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("LLMLOAD_JAVA_OPTS", "-Xlog:class+load=info:file=" + root.resolve("classes-%p.log"));
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        if (!process.waitFor(3, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError("./llmload " + String.join(" ", args) + " did not finish in 3 minutes");
+        }
+        Path classes = root.resolve("classes-" + process.pid() + ".log");
+        return new Launch(process.exitValue(), Files.readString(log),
+                Files.exists(classes) ? Files.readString(classes) : "");
+    }
+}
