@@ -44,8 +44,10 @@ final class Recorder implements Consumer<FinishedRequest> {
 
     /**
      * Text to count from which a response is journaled provisionally first. The local tokenizer
-     * counts a few MB per second, so below this the count takes about a millisecond, and most
-     * responses need no second line.
+     * counts in the order of a million characters a second (an 8 MiB event took about 7 s), so
+     * below this a count ends within some tens of milliseconds, about as long as a line waits in
+     * the recorder's queue on a busy host; the answers of ordinary requests (a few KB) need no
+     * second line.
      */
     static final int PROVISIONAL_LINE_CHARS = 64 * 1024;
 
