@@ -294,8 +294,10 @@ final class CompletionStream implements TokenSink {
             // Stamped before the flush: on loopback the reader can hold the bytes before the send
             // returns, and the ground truth must never be later than what a client can see.
             long now = System.nanoTime();
-            belowEncoder.flush();
+            // Counted before the flush too: a client that has read the event and then scrapes
+            // /metrics must find it counted (the loop could otherwise be descheduled in between).
             services.metrics().observeWriteDelay(now - newestTokenNanos);
+            belowEncoder.flush();
             recordTokenWrite(now);
         }
         written += n;
