@@ -24,9 +24,9 @@ big_journals() {
   "$JAVA_HOME/bin/java" -cp "$root/llmload-bench/target/classes:$jar" dev.llmload.bench.BenchJournals \
     "$WORK/template" "$1" "$2" "$3"
 }
-# Runs llmload with HEAP (-Xmx) and prints wall seconds, peak RSS and the last console line.
+# Runs llmload with HEAP (-Xmx) and prints wall and CPU seconds, peak RSS and the last console line.
 timed_llmload() {
-  /usr/bin/time -f '%e s wall, %M KiB peak RSS' -o "$WORK/time.txt" \
+  /usr/bin/time -f '%e s wall, %U s user + %S s sys CPU, %M KiB peak RSS' -o "$WORK/time.txt" \
     "$JAVA_HOME/bin/java" -XX:+UseZGC -Xmx"$HEAP" -jar "$jar" "$@" >"$WORK/console.txt" 2>&1
   local rc=$?
   echo "exit $rc, $(cat "$WORK/time.txt" | tail -1); $(tail -1 "$WORK/console.txt")"

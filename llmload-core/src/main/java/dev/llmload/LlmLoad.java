@@ -3,6 +3,7 @@ package dev.llmload;
 import dev.llmload.config.ConfigException;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Target;
+import dev.llmload.record.RequestRecord;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.OutputDirectory;
 import dev.llmload.run.RunException;
@@ -11,6 +12,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Stream;
@@ -81,7 +83,7 @@ public final class LlmLoad {
                 throw new ConfigException(refusal);
             }
             BenchmarkRun.Result result = execute(config, serverUrl, apiKey);
-            return new RunResult(Optional.of(result.directory()), result.report(), result.records());
+            return new RunResult(Optional.of(result.directory()), result.report(), journaled(result));
         }
         Path temporary;
         try {
@@ -90,8 +92,10 @@ public final class LlmLoad {
             throw new RunException("cannot create a temporary run directory: " + e.getMessage(), e);
         }
         BenchmarkRun.Result result;
+        List<RequestRecord> records;
         try {
             result = execute(config.withOutputDir(temporary), serverUrl, apiKey);
+            records = journaled(result);
         } catch (Throwable e) {
             try {
                 deleteTree(temporary);
@@ -105,7 +109,7 @@ public final class LlmLoad {
         } catch (IOException e) {
             throw new RunException("cannot remove the temporary run directory " + temporary + ": " + e.getMessage(), e);
         }
-        return new RunResult(Optional.empty(), result.report(), result.records());
+        return new RunResult(Optional.empty(), result.report(), records);
     }
 
     private static BenchmarkRun.Result execute(RunConfig config, String serverUrl, String apiKey)
@@ -114,6 +118,15 @@ public final class LlmLoad {
             return new BenchmarkRun(config, serverUrl, apiKey, COMMAND_LINE, version(), record -> {}).execute();
         } catch (IOException e) {
             throw new RunException("cannot write the run directory " + config.output().dir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The run's records with their token events, which the run itself held without them. */
+    private static List<RequestRecord> journaled(BenchmarkRun.Result result) throws RunException {
+        try {
+            return result.journaledRecords();
+        } catch (IOException e) {
+            throw new RunException("cannot read the journal of " + result.directory() + ": " + e.getMessage(), e);
         }
     }
 

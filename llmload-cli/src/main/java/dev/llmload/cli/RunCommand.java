@@ -269,7 +269,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** 0, or the exit code of the first verdict the finished run fails, with its one line on standard error. */
-    private int judge(BenchmarkRun.Result result, Verdict verdict, PrintWriter out) {
+    private int judge(BenchmarkRun.Result result, Verdict verdict, PrintWriter out) throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         RunResults results = result.report().results();
         long attempted = results.requests().attempted();
@@ -288,7 +288,7 @@ public final class RunCommand implements Callable<Integer> {
             return 0;
         }
         RunDirectory run = new RunDirectory(result.directory().getFileName().toString(), result.directory(),
-                result.report(), result.records());
+                result.report(), result.journaledRecords());
         Comparison comparison = Comparison.of(List.of(verdict.baseline(), List.of(run)),
                 CompareCommand.DEFAULT_SETTINGS, verdict.thresholds());
         out.print(comparison.render());

@@ -62,6 +62,18 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
      */
     public static SteadyState of(List<RequestRecord> all, Slo slo,
                                  java.util.function.Function<List<RequestRecord>, dev.llmload.metrics.InterTokenGaps> gapsOf) {
+        Cut cut = cut(all);
+        return cut == null ? null : cut.steadyState(slo, gapsOf);
+    }
+
+    /**
+     * Where MSER-5 cuts the measured requests: the first half of {@link #of}, so that the window's
+     * requests are known before their token events are streamed past (one pass for every
+     * inter-token statistic of a big run).
+     *
+     * @return null with fewer than {@link #MIN_BATCHES} batches of measured requests
+     */
+    public static Cut cut(List<RequestRecord> all) {
         List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
                 .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
         int batches = measured.size() / BATCH;
@@ -78,21 +90,41 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
         }
         // Searched over the first half only: the last few batches may have a small spread by chance.
         double[] mser = mser(means);
-        int cutBatches = best(mser, batches / 2);
-        long origin = measured.getFirst().timings().intendedSendNanos();
-        long lastArrival = measured.getLast().timings().intendedSendNanos();
-        double endS = (lastArrival - origin) / 1e9;
-        int cut = cutBatches * BATCH;
-        if (cutBatches == batches / 2) {
-            // Still falling at the middle: where would the plateau start, over the whole run?
-            int plateau = best(mser, batches - 3);
-            long needed = plateau >= batches - 3 ? 2L * measured.size() : 2L * plateau * BATCH;
-            Double rate = endS > 0 ? (measured.size() - 1) / endS : null;
-            return new SteadyState(false, null, endS, 0, cut, needed, rate == null ? null : needed / rate, null);
+        return new Cut(measured, batches, mser, best(mser, batches / 2));
+    }
+
+    /**
+     * The measured requests in order of intended send and the batches MSER-5 cuts from them.
+     *
+     * @param measured   the measured requests in order of intended send
+     * @param cutBatches the batches cut; the window was not reached when they are half of all
+     */
+    public record Cut(List<RequestRecord> measured, int batches, double[] mser, int cutBatches) {
+
+        /** The requests of the window, in order of intended send; null when it was not reached. */
+        public List<RequestRecord> window() {
+            return cutBatches == batches / 2 ? null : measured.subList(cutBatches * BATCH, measured.size());
         }
-        List<RequestRecord> window = measured.subList(cut, measured.size());
-        double startS = (window.getFirst().timings().intendedSendNanos() - origin) / 1e9;
-        return new SteadyState(true, startS, endS, window.size(), cut, null, null, RunResults.compute(window, slo, gapsOf.apply(window)));
+
+        /** @param gapsOf the inter-token gaps of the window's requests, from their full records */
+        public SteadyState steadyState(Slo slo,
+                                       java.util.function.Function<List<RequestRecord>, dev.llmload.metrics.InterTokenGaps> gapsOf) {
+            long origin = measured.getFirst().timings().intendedSendNanos();
+            long lastArrival = measured.getLast().timings().intendedSendNanos();
+            double endS = (lastArrival - origin) / 1e9;
+            int cut = cutBatches * BATCH;
+            List<RequestRecord> window = window();
+            if (window == null) {
+                // Still falling at the middle: where would the plateau start, over the whole run?
+                int plateau = best(mser, batches - 3);
+                long needed = plateau >= batches - 3 ? 2L * measured.size() : 2L * plateau * BATCH;
+                Double rate = endS > 0 ? (measured.size() - 1) / endS : null;
+                return new SteadyState(false, null, endS, 0, cut, needed, rate == null ? null : needed / rate, null);
+            }
+            double startS = (window.getFirst().timings().intendedSendNanos() - origin) / 1e9;
+            return new SteadyState(true, startS, endS, window.size(), cut, null, null,
+                    RunResults.compute(window, slo, gapsOf.apply(window)));
+        }
     }
 
     /**

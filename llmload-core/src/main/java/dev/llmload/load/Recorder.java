@@ -13,14 +13,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 
 /**
  * Turns finished requests into {@link RequestRecord}s and journals them. Its own thread
- * ({@code llmload-recorder}) owns the journal and the list of records and writes each line as
+ * ({@code llmload-recorder}) owns the journal and the list of records (each held without its token
+ * gaps, {@link RequestRecord#withoutTokenGaps}: the journal keeps them) and writes each line as
  * soon as the request's token counts are known. Counting with the local tokenizer, which can take
  * seconds for one huge event, runs on the counting threads ({@code llmload-count-N}) instead, so
- * that it never holds back the lines of requests that finished after it: finished means on disk,
- * whatever the responses hold. Lines are therefore in the order their records were ready.
+ * that it never holds back the lines of requests that finished after it; and a response with at
+ * least {@link #PROVISIONAL_LINE_CHARS} characters to count gets a provisional line before its
+ * counting starts ({@link Journal#appendPending}), so that it is on disk too while it is counted:
+ * finished means on disk, whatever the responses hold. Whole lines are therefore in the order
+ * their records were ready.
  *
  * <p>A journal write that fails stops the run at once through {@code onWriteFailure}; no further
  * line is attempted, and {@link #finish} reports the failure.
@@ -36,6 +41,15 @@ final class Recorder implements Consumer<FinishedRequest> {
 
     /** Queued by {@link #finish} after the last request: the recorder thread stops once everything before it is written. */
     private record End() implements Entry {}
+
+    /**
+     * Text to count from which a response is journaled provisionally first. The local tokenizer
+     * counts in the order of a million characters a second (an 8 MiB event took about 7 s), so
+     * below this a count ends within some tens of milliseconds, about as long as a line waits in
+     * the recorder's queue on a busy host; the answers of ordinary requests (a few KB) need no
+     * second line.
+     */
+    static final int PROVISIONAL_LINE_CHARS = 64 * 1024;
 
     private final LinkedBlockingQueue<Entry> queue = new LinkedBlockingQueue<>();
     private final Journal journal;
@@ -90,6 +104,9 @@ final class Recorder implements Consumer<FinishedRequest> {
                         write(counted.record());
                     }
                     case Finished finished when needsTokenizer(finished.request()) -> {
+                        if (finished.request().tokenEventTexts().length() >= PROVISIONAL_LINE_CHARS) {
+                            writePending(toRecord(finished.request(), text -> 1));
+                        }
                         beingCounted++;
                         counting.execute(() -> queue.add(new Counted(toRecord(finished.request()))));
                     }
@@ -112,8 +129,21 @@ final class Recorder implements Consumer<FinishedRequest> {
                 onWriteFailure.run();
             }
         }
-        records.add(record);
+        // Held without its token gaps, a few hundred bytes: the report streams the gaps from the journal.
+        records.add(record.withoutTokenGaps());
         listener.accept(record);
+    }
+
+    /** The provisional line of a request still being counted; its record is not kept, the counted one is. */
+    private void writePending(RequestRecord provisional) {
+        if (writeFailure == null) {
+            try {
+                journal.appendPending(provisional);
+            } catch (IOException e) {
+                writeFailure = e;
+                onWriteFailure.run();
+            }
+        }
     }
 
     /** Whether {@link #toRecord} will ask the local tokenizer: the server did not count every event itself. */
@@ -133,6 +163,14 @@ final class Recorder implements Consumer<FinishedRequest> {
     }
 
     RequestRecord toRecord(FinishedRequest f) {
+        return toRecord(f, tokenizer::count);
+    }
+
+    /**
+     * @param tokensOf the tokens of an event's text that the server did not count: the tokenizer's,
+     *              or one for a provisional line
+     */
+    private RequestRecord toRecord(FinishedRequest f, ToIntFunction<String> tokensOf) {
         int events = f.timings().tokenEventNanos().length;
         int[] counts = new int[events];
         Usage usage = f.usage();
@@ -141,14 +179,14 @@ final class Recorder implements Consumer<FinishedRequest> {
         if (given != null) {
             // The server counted each event's tokens (SGLang): its counts stand; the tokenizer fills any gap.
             for (int i = 0; i < events; i++) {
-                counts[i] = given[i] >= 1 ? given[i] : Math.max(1, tokenizer.count(f.tokenEventTexts().event(i)));
+                counts[i] = given[i] >= 1 ? given[i] : Math.max(1, tokensOf.applyAsInt(f.tokenEventTexts().event(i)));
             }
         } else if (serverOutput && usage.completionTokens() == events) {
             // One token per event, as the server's own count confirms.
             java.util.Arrays.fill(counts, 1);
         } else {
             for (int i = 0; i < events; i++) {
-                counts[i] = Math.max(1, tokenizer.count(f.tokenEventTexts().event(i)));
+                counts[i] = Math.max(1, tokensOf.applyAsInt(f.tokenEventTexts().event(i)));
             }
         }
         int localOutput = 0;
@@ -176,7 +214,8 @@ final class Recorder implements Consumer<FinishedRequest> {
     }
 
     /**
-     * Waits until every request handed over so far is journaled, then returns all records.
+     * Waits until every request handed over so far is journaled, then returns all records, without
+     * their token gaps.
      *
      * @throws IOException when the journal could not be written (the records are still complete)
      */

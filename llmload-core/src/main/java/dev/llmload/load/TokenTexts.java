@@ -44,6 +44,11 @@ final class TokenTexts {
         return text.substring(i == 0 ? 0 : ends[i - 1], ends[i]);
     }
 
+    /** Characters of all the events' text together. */
+    int length() {
+        return text.length();
+    }
+
     /** Every event's text, in order. */
     String whole() {
         return text.toString();

@@ -5,19 +5,25 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code requests.jsonl}: one JSON line per finished request, appended and flushed as each request
@@ -25,6 +31,12 @@ import java.util.List;
  * precision: the send times as offsets from the run's start, token times as offsets from the
  * request's own send. Records are kept at microsecond precision in memory too, so a report rebuilt
  * from the journal equals the original. A writer is used by one thread (the recorder's).
+ *
+ * <p>A response whose tokens take long to count locally gets a provisional line at once, marked
+ * {@code "counts_pending": true} and carrying one token per event, and its whole line once counted:
+ * a later line of the same index stands in for a provisional one, and a provisional line that
+ * none followed (the process died while counting) is read as it is. So the request is on disk as
+ * soon as it ends, whatever its counting costs.
  *
  * <p>A write that fails (a full disk) is cut back to the last whole line, so the file never ends
  * in a torn line, and is reported as a {@link JournalWriteException}; the writer takes no more.
@@ -69,10 +81,22 @@ public final class Journal implements AutoCloseable {
      *         so that statistics computed now and from the file later are the same
      */
     public RequestRecord append(RequestRecord record) throws IOException {
+        return fromJson(writeLine(toJson(record, false)));
+    }
+
+    /**
+     * Writes {@code record}'s provisional line, before its tokens are counted: its counts stand
+     * until {@link #append} writes the same index's whole line.
+     */
+    public void appendPending(RequestRecord record) throws IOException {
+        writeLine(toJson(record, true));
+    }
+
+    /** Writes {@code line} as one whole line, or cuts a failed write back to the last whole line. */
+    private String writeLine(String line) throws IOException {
         if (failure != null) {
             throw failure;
         }
-        String line = toJson(record);
         ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
         try {
             write(bytes);
@@ -88,7 +112,7 @@ public final class Journal implements AutoCloseable {
         }
         wholeBytes += bytes.limit();
         lines++;
-        return fromJson(line);
+        return line;
     }
 
     /** Writes all of {@code bytes} to the operating system (no fsync: a killed process loses nothing written). */
@@ -111,6 +135,11 @@ public final class Journal implements AutoCloseable {
     }
 
     static String toJson(RequestRecord r) {
+        return toJson(r, false);
+    }
+
+    /** @param pending mark the line provisional ({@code "counts_pending": true}) */
+    private static String toJson(RequestRecord r, boolean pending) {
         StringWriter text = new StringWriter(256 + r.tokenEventCounts().length * 12);
         try (JsonGenerator json = JSON.createGenerator(text)) {
             json.writeStartObject();
@@ -158,6 +187,9 @@ public final class Journal implements AutoCloseable {
             json.writeEndArray();
             if (r.serverTimings() != null) {
                 writeServerTimings(json, r.serverTimings());
+            }
+            if (pending) {
+                json.writeBooleanField("counts_pending", true);
             }
             json.writeEndObject();
         } catch (IOException e) {
@@ -212,32 +244,180 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Hands each record of a journal to {@code consumer} in file order as it is read, holding one
-     * line at a time: the way to read a journal larger than the heap. The rules of {@link #read}.
+     * Hands each record of a journal to {@code consumer} in file order as it is read, holding a few
+     * MB of lines at a time: the way to read a journal larger than the heap. The rules of
+     * {@link #read}. A provisional line is held back until the whole line of its index stands in
+     * for it; one that none followed is handed over at the end, as written.
+     *
+     * <p>The lines are parsed on {@link #parsingThreads} threads of their own, a chunk of lines each
+     * at a time, and handed to {@code consumer} on the caller's thread in file order, so what the
+     * consumer computes does not depend on the threads.
      */
     public static void forEach(Path file, java.util.function.Consumer<RequestRecord> consumer) throws IOException {
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            int number = 0;
-            String pendingBad = null;
-            while ((line = reader.readLine()) != null) {
-                number++;
-                if (pendingBad != null) {
-                    throw new IOException(pendingBad);
+        forEach(file, false, consumer);
+    }
+
+    /**
+     * {@link #forEach(Path, java.util.function.Consumer)} with each record without its token gaps
+     * ({@link RequestRecord#withoutTokenGaps}), made so on the parsing threads, and for a line in
+     * the writer's form without building its token arrays at all: the way to hold a big run's
+     * requests.
+     */
+    public static void forEachWithoutTokenGaps(Path file, java.util.function.Consumer<RequestRecord> consumer)
+            throws IOException {
+        forEach(file, true, consumer);
+    }
+
+    private static void forEach(Path file, boolean withoutTokenGaps, java.util.function.Consumer<RequestRecord> consumer)
+            throws IOException {
+        Map<Long, RequestRecord> pending = new LinkedHashMap<>();
+        int threads = parsingThreads();
+        AtomicInteger named = new AtomicInteger();
+        ExecutorService parsing = Executors.newFixedThreadPool(threads, task -> {
+            Thread thread = new Thread(task, "llmload-journal-" + named.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        ArrayDeque<Future<Object[]>> parsed = new ArrayDeque<>();
+        long[] number = {0};
+        String[] bad = {null};
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            byte[] carried = new byte[0];
+            boolean eof = false;
+            while (!eof) {
+                // A chunk: what was carried from the last one, then whole lines up to its last newline.
+                byte[] chunk = Arrays.copyOf(carried, Math.max(CHUNK_BYTES, 2 * carried.length));
+                int end = carried.length;
+                int scanned = 0;
+                int lastNewline = -1;
+                while (lastNewline < 0 && !eof) {
+                    if (end == chunk.length) {
+                        chunk = Arrays.copyOf(chunk, 2 * chunk.length);
+                    }
+                    int read = in.read(ByteBuffer.wrap(chunk, end, chunk.length - end));
+                    if (read < 0) {
+                        eof = true;
+                        break;
+                    }
+                    end += read;
+                    if (end == chunk.length) {
+                        for (int i = end - 1; i >= scanned; i--) {
+                            if (chunk[i] == '\n') {
+                                lastNewline = i;
+                                break;
+                            }
+                        }
+                        scanned = end;
+                    }
                 }
-                if (line.isBlank()) {
-                    continue;
+                int wholeEnd = eof ? end : lastNewline + 1;
+                carried = Arrays.copyOfRange(chunk, wholeEnd, end);
+                byte[] lines = chunk;
+                int length = wholeEnd;
+                if (length > 0) {
+                    parsed.add(parsing.submit(() -> parseLines(lines, length, withoutTokenGaps)));
                 }
-                RequestRecord record;
+                while (parsed.size() > 2 * threads || (eof && !parsed.isEmpty())) {
+                    hand(file, await(parsed.poll()), number, bad, pending, consumer);
+                }
+            }
+        } finally {
+            parsing.shutdownNow();
+        }
+        pending.values().forEach(consumer);
+    }
+
+    /** Bytes of lines parsed as one task. */
+    private static final int CHUNK_BYTES = 1 << 22;
+
+    /** Threads that parse a journal being read: as many as the processors, at most four. */
+    private static int parsingThreads() {
+        return Math.min(4, Math.max(1, Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** What a line of a chunk became: a record, a provisional one, nothing (blank) or why it is bad. */
+    private record Provisional(RequestRecord record) {}
+
+    private record Bad(String reason) {}
+
+    private static final Object BLANK = new Object();
+
+    /** The lines of {@code bytes[0, length)}, each parsed: a record, {@link Provisional}, {@link Bad} or {@link #BLANK}. */
+    private static Object[] parseLines(byte[] bytes, int length, boolean withoutTokenGaps) {
+        List<Object> items = new ArrayList<>(length / 1024 + 16);
+        JournalLineScanner.Scratch scratch = new JournalLineScanner.Scratch();
+        int start = 0;
+        while (start < length) {
+            int newline = start;
+            while (newline < length && bytes[newline] != '\n') {
+                newline++;
+            }
+            int lineLength = newline - start;
+            if (lineLength > 0 && bytes[newline - 1] == '\r') {
+                lineLength--;
+            }
+            if (isBlank(bytes, start, lineLength)) {
+                items.add(BLANK);
+            } else {
                 try {
-                    record = fromJson(line);
+                    Line line = JournalLineScanner.scan(bytes, start, lineLength, withoutTokenGaps, scratch);
+                    if (line == null) {
+                        line = parse(JSON.createParser(bytes, start, lineLength));
+                    }
+                    RequestRecord record = withoutTokenGaps ? line.record().withoutTokenGaps() : line.record();
+                    items.add(line.countsPending ? new Provisional(record) : record);
                 } catch (IOException | RuntimeException e) {
-                    pendingBad = file + ":" + number + ": not a valid journal line (" + e.getMessage() + ")";
-                    continue;
+                    items.add(new Bad(String.valueOf(e.getMessage())));
                 }
-                consumer.accept(record);
+            }
+            start = newline + 1;
+        }
+        return items.toArray();
+    }
+
+    /** Hands a chunk's records over in order, holding provisional ones back; a bad line is an error once a line follows it. */
+    private static void hand(Path file, Object[] items, long[] number, String[] bad, Map<Long, RequestRecord> pending,
+                             java.util.function.Consumer<RequestRecord> consumer) throws IOException {
+        for (Object item : items) {
+            number[0]++;
+            if (bad[0] != null) {
+                throw new IOException(bad[0]);
+            }
+            switch (item) {
+                case RequestRecord record -> {
+                    pending.remove(record.index());
+                    consumer.accept(record);
+                }
+                case Provisional provisional -> pending.put(provisional.record().index(), provisional.record());
+                case Bad reason -> bad[0] = file + ":" + number[0] + ": not a valid journal line (" + reason.reason() + ")";
+                default -> { } // a blank line
             }
         }
+    }
+
+    private static Object[] await(Future<Object[]> chunk) throws IOException {
+        try {
+            return chunk.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while reading the journal");
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
+        }
+    }
+
+    private static boolean isBlank(byte[] bytes, int from, int length) {
+        for (int i = from; i < from + length; i++) {
+            byte b = bytes[i];
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -247,8 +427,12 @@ public final class Journal implements AutoCloseable {
      * @throws IOException when the line is not JSON, or a field the record needs is missing
      */
     static RequestRecord fromJson(String line) throws IOException {
+        return parse(JSON.createParser(line)).record();
+    }
+
+    private static Line parse(JsonParser parser) throws IOException {
         Line l = new Line();
-        try (JsonParser json = JSON.createParser(line)) {
+        try (JsonParser json = parser) {
             expect(json.nextToken(), JsonToken.START_OBJECT);
             while (json.nextToken() == JsonToken.FIELD_NAME) {
                 String name = json.currentName();
@@ -280,15 +464,16 @@ public final class Journal implements AutoCloseable {
                     case "token_times_ms" -> l.tokenTimes = longs(json, value);
                     case "token_counts" -> l.tokenCounts = ints(json, value);
                     case "server_timings" -> l.serverTimings = serverTimings(json, value);
+                    case "counts_pending" -> l.countsPending = value == JsonToken.VALUE_TRUE;
                     default -> json.skipChildren();
                 }
             }
         }
-        return l.record();
+        return l;
     }
 
     /** The fields of one line as read; {@link #record} checks that the needed ones were there. */
-    private static final class Line {
+    static final class Line {
         Long index;
         String requestId;
         Boolean warmup;
@@ -314,6 +499,7 @@ public final class Journal implements AutoCloseable {
         long[] tokenTimes;
         int[] tokenCounts;
         ServerTimings serverTimings;
+        boolean countsPending;
 
         RequestRecord record() throws IOException {
             long sentNanos = need(sent, "sent_ms");
@@ -381,7 +567,59 @@ public final class Journal implements AutoCloseable {
         if (value == JsonToken.VALUE_NULL) {
             return null;
         }
-        return Math.round(json.getValueAsDouble() * 1000.0) * 1000;
+        return micros(json, value) * 1000;
+    }
+
+    /**
+     * Milliseconds as whole microseconds: {@code round(ms × 1000)}. The journal writes them with at
+     * most three decimals, which are read as digits, exactly as the rounding of the parsed double
+     * gives them (its error is far below half a microsecond); any other form goes through the double.
+     */
+    private static long micros(JsonParser json, JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_FLOAT) {
+            long micros = decimalMicros(json.getTextCharacters(), json.getTextOffset(), json.getTextLength());
+            if (micros != NOT_DECIMAL) {
+                return micros;
+            }
+        }
+        return Math.round(json.getValueAsDouble() * 1000.0);
+    }
+
+    private static final long NOT_DECIMAL = Long.MIN_VALUE;
+
+    /** {@code [-]d…d.d[d[d]]} with at most 12 digits before the point, in microseconds; else {@link #NOT_DECIMAL}. */
+    static long decimalMicros(char[] text, int offset, int length) {
+        int i = offset;
+        int end = offset + length;
+        boolean negative = i < end && text[i] == '-';
+        if (negative) {
+            i++;
+        }
+        long whole = 0;
+        int digits = 0;
+        while (i < end && text[i] >= '0' && text[i] <= '9') {
+            whole = whole * 10 + (text[i++] - '0');
+            digits++;
+        }
+        if (digits == 0 || digits > 12 || i >= end || text[i] != '.') {
+            return NOT_DECIMAL;
+        }
+        i++;
+        int decimals = end - i;
+        if (decimals < 1 || decimals > 3) {
+            return NOT_DECIMAL;
+        }
+        long fraction = 0;
+        for (; i < end; i++) {
+            char c = text[i];
+            if (c < '0' || c > '9') {
+                return NOT_DECIMAL;
+            }
+            fraction = fraction * 10 + (c - '0');
+        }
+        fraction *= decimals == 1 ? 100 : decimals == 2 ? 10 : 1;
+        long micros = whole * 1000 + fraction;
+        return negative ? -micros : micros;
     }
 
     private static long[] longs(JsonParser json, JsonToken value) throws IOException {
@@ -392,7 +630,7 @@ public final class Journal implements AutoCloseable {
             if (n == values.length) {
                 values = Arrays.copyOf(values, 2 * n);
             }
-            values[n++] = Math.round(json.getValueAsDouble() * 1000.0) * 1000;
+            values[n++] = micros(json, json.currentToken()) * 1000;
         }
         return Arrays.copyOf(values, n);
     }

@@ -14,7 +14,9 @@ import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.record.RecordSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What a run's requests say about it, from its journaled records and its configuration alone: the
@@ -43,11 +45,11 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
     }
 
     /**
-     * The derivation in two passes, for runs too large to hold with their token events: the
-     * records as held (without their token gaps, {@link RequestRecord#withoutTokenGaps}, or with
-     * them), then the same records in full streamed from {@code full} once, for the inter-token
-     * gaps and the tokens per second. Memory: the held records and the accumulators' bounded
-     * budget, never every token event.
+     * The derivation for runs too large to hold with their token events: the records as held
+     * (without their token gaps, {@link RequestRecord#withoutTokenGaps}, or with them), then the
+     * same records in full streamed from {@code full} once, for every inter-token statistic: the
+     * whole run's gaps, the per-second series and the steady-state window's gaps. Memory: the held
+     * records and the accumulators' bounded budget, never every token event.
      *
      * @param records every record of the run, warm-up included, in the order of {@code full}
      * @param full    the same records with their token events
@@ -56,35 +58,32 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
             throws IOException {
         Slo slo = config.slo() == null ? null : config.slo().slo();
         TimeSeries.Builder series = TimeSeries.builder(records);
+        // The steady window is cut from the held records, so its requests' gaps join the same pass.
+        SteadyState.Cut cut = SteadyState.cut(records);
+        List<RequestRecord> window = cut == null ? null : cut.window();
+        Set<Long> inWindow = new HashSet<>();
+        if (window != null) {
+            window.forEach(record -> inWindow.add(record.index()));
+        }
         InterTokenGaps gaps = new InterTokenGaps();
-        full.forEach(record -> {
-            gaps.add(record);
-            series.addTokenEvents(record);
-        });
+        InterTokenGaps windowGaps = new InterTokenGaps();
+        // The whole run's gaps and the window's are each taken on a thread of their own beside the
+        // series; each accumulator still gets its values from one thread in the order of the
+        // records, so no figure depends on the threads.
+        try (OrderedHandOff wholeRun = new OrderedHandOff(gaps::add);
+             OrderedHandOff steadyWindow = new OrderedHandOff(windowGaps::add)) {
+            full.forEach(record -> {
+                wholeRun.accept(record);
+                if (inWindow.contains(record.index())) {
+                    steadyWindow.accept(record);
+                }
+                series.addTokenEvents(record);
+            });
+        }
         RunResults results = RunResults.compute(records, slo, gaps);
         Integer gate = config.sessionGate();
         Saturation saturation = Saturation.of(records, config.load());
-        // The steady window's gaps: one more pass over the full records, for those in the window.
-        SteadyState steady;
-        try {
-            steady = SteadyState.of(records, slo, window -> {
-                java.util.Set<Long> indexes = new java.util.HashSet<>();
-                window.forEach(record -> indexes.add(record.index()));
-                InterTokenGaps windowGaps = new InterTokenGaps();
-                try {
-                    full.forEach(record -> {
-                        if (indexes.contains(record.index())) {
-                            windowGaps.add(record);
-                        }
-                    });
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                return windowGaps;
-            });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
+        SteadyState steady = cut == null ? null : cut.steadyState(slo, ignored -> windowGaps);
         return new Measurements(results, series.build(), ScheduleFidelity.of(records, config.load(), gate),
                 saturation, steady, NoteDetector.detect(records, results, config.load(), gate,
                         config.target().stream(), saturation, steady),

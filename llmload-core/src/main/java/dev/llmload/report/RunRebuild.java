@@ -43,7 +43,11 @@ public final class RunRebuild {
         List<RequestRecord> records = new ArrayList<>();
         RecordSource full = consumer -> {};
         if (Files.exists(journal)) {
-            Journal.forEach(journal, record -> records.add(keepTokens ? record : record.withoutTokenGaps()));
+            if (keepTokens) {
+                Journal.forEach(journal, records::add);
+            } else {
+                Journal.forEachWithoutTokenGaps(journal, records::add);
+            }
             full = keepTokens ? records::forEach : consumer -> Journal.forEach(journal, consumer);
         }
         Measurements measurements = Measurements.derive(records, full, base.config());

@@ -71,8 +71,19 @@ public final class BenchmarkRun {
 
     public static final String TOOL_NAME = "llmload";
 
-    /** What a finished run left: its directory, its report and every request's record. */
-    public record Result(Path directory, RunReport report, List<RequestRecord> records) {}
+    /**
+     * What a finished run left: its directory, its report and every request's record.
+     *
+     * @param records every request's record without its token gaps ({@link RequestRecord#withoutTokenGaps}),
+     *                as the run held them; {@link #journaledRecords} has them in full
+     */
+    public record Result(Path directory, RunReport report, List<RequestRecord> records) {
+
+        /** Every request's record with its token events, read back from the run's journal. */
+        public List<RequestRecord> journaledRecords() throws IOException {
+            return Journal.read(directory.resolve(Journal.FILE_NAME));
+        }
+    }
 
     private final RunConfig config;
     private final String targetUrl;
@@ -187,14 +198,21 @@ public final class BenchmarkRun {
                     telemetryNotes.add(sent.stopNote());
                 }
                 TelemetryRecording recording = telemetry.stop();
-                Measurements measurements = Measurements.derive(sent.records(), config);
+                // The run holds its records without their token gaps; their token events are
+                // streamed from the journal, as 'llmload report' reads them, so memory stays bounded.
+                Path journal = directory.resolve(Journal.FILE_NAME);
+                Measurements measurements = Measurements.derive(sent.records(),
+                        consumer -> Journal.forEach(journal, consumer), config);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
                 ClientCost client = clientCost(sent, measurements);
                 client.note().ifPresent(telemetryNotes::add);
                 RunReport report = report(parts, summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
                 try {
-                    ReportFiles.writeRun(directory, report, sent.records(), measurements.itlSpectrum());
+                    // The vLLM export lists every request's token times: it reads them from the journal.
+                    boolean tokens = config.output().exports().contains("vllm");
+                    ReportFiles.writeRun(directory, report, tokens ? Journal.read(journal) : sent.records(),
+                            measurements.itlSpectrum());
                 } catch (IOException e) {
                     // The journal is whole: the report can be written from it later, once there is room.
                     throw new RunException("cannot write the report in " + directory + " (" + e.getMessage()

@@ -79,8 +79,12 @@ public final class DistributionAccumulator implements SampleSink {
         max = Math.max(max, value);
         if (positive == null && size + times <= exactCapacity) {
             ensureExact(size + (int) times);
-            Arrays.fill(values, size, size + (int) times, value);
-            size += (int) times;
+            if (times == 1) {
+                values[size++] = value;
+            } else {
+                Arrays.fill(values, size, size + (int) times, value);
+                size += (int) times;
+            }
         } else {
             toHistogram();
             addToHistogram(value, times);

@@ -29,7 +29,7 @@ class StreamMeasurementTest {
             RunConfig config = RunConfig.builder().url(server.url()).concurrency(1).numRequests(1L).inputTokens("16")
                     .outputTokens("4").tokenizer("cl100k_base").seed(1).grace(Duration.ofSeconds(5)).outputDir(dir)
                     .ioThreads(1).build();
-            List<RequestRecord> records = new BenchmarkRun(config, server.url(), null, "t", "t", r -> {}).execute().records();
+            List<RequestRecord> records = new BenchmarkRun(config, server.url(), null, "t", "t", r -> {}).execute().journaledRecords();
             assertThat(records).hasSize(1);
             return records.getFirst();
         }

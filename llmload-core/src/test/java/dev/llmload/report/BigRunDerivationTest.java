@@ -2,7 +2,9 @@ package dev.llmload.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.TimeSeries;
+import dev.llmload.metrics.RunResults;
 import dev.llmload.config.RunConfig;
 import dev.llmload.record.Journal;
 import dev.llmload.record.Outcome;
@@ -46,6 +48,17 @@ class BigRunDerivationTest {
         assertThat(ReportFiles.JSON.writeValueAsString(streamed)).isEqualTo(ReportFiles.JSON.writeValueAsString(whole));
         assertThat(whole.results().itlMs().count()).isPositive();
         assertThat(streamed.itlSpectrum().exact()).isTrue();
+
+        // Each part as computed on its own from the records in full: the one stream gives the same.
+        List<RequestRecord> read = Journal.read(journal);
+        assertThat(streamed.steadyState().reached()).isTrue();
+        assertThat(json(streamed.steadyState())).isEqualTo(json(SteadyState.of(read, null)));
+        assertThat(json(streamed.results())).isEqualTo(json(RunResults.compute(read, null)));
+        assertThat(json(streamed.timeseries())).isEqualTo(json(TimeSeries.of(read)));
+    }
+
+    private static String json(Object value) throws Exception {
+        return ReportFiles.JSON.writeValueAsString(value);
     }
 
     @Test

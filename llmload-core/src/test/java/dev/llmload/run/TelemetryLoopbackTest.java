@@ -101,7 +101,7 @@ class TelemetryLoopbackTest {
         try (SimServer sim = smallEngine()) {
             BenchmarkRun.Result result = run(sim, Load.closed(3), 15);
             TelemetrySummary telemetry = result.report().telemetry();
-            List<RequestRecord> ok = result.records().stream().filter(RequestRecord::succeeded).toList();
+            List<RequestRecord> ok = result.journaledRecords().stream().filter(RequestRecord::succeeded).toList();
             assertThat(ok).hasSize(15);
             assertThat(telemetry.promptTokens().delta()).isEqualTo(ok.stream().mapToLong(RequestRecord::inputTokens).sum());
             assertThat(telemetry.generationTokens().delta())

@@ -1,0 +1,379 @@
+package dev.llmload.record;
+
+/**
+ * Reads a journal line in the one form {@link Journal}'s writer gives it, straight from its bytes:
+ * no whitespace, numbers as plain integers or milliseconds with at most three decimals, strings of
+ * printable ASCII without escapes, and only the fields the writer writes (server timings aside).
+ * Anything else (a line edited by hand, an escaped or non-ASCII string, server timings, a number
+ * in another form) is not read here at all but left to Jackson's parser, so a line reads the same
+ * either way. A big journal's report reads hundreds of millions of token times; this is the fast
+ * way to them. Pure; one instance per line.
+ */
+final class JournalLineScanner {
+
+    /** Thrown, without a stack, when the line is not in the writer's form; the line then goes to Jackson. */
+    private static final RuntimeException OTHER_FORM = new RuntimeException("not in the writer's form", null, false, false) {};
+
+    /** The writer's field names in the writer's order: the next is tried first. */
+    private static final String[] NAMES = {"index", "request_id", "warmup", "session_id", "turn", "outcome", "error",
+        "timeout_kind", "http_status", "streamed", "input_tokens", "input_tokens_source", "output_tokens",
+        "output_tokens_source", "finish_reason", "retry_after", "intended_send_ms", "sent_ms", "first_byte_ms",
+        "ttft_ms", "ttfc_ms", "e2e_latency_ms", "end_ms", "token_times_ms", "token_counts", "counts_pending"};
+    private static final byte[][] NAME_BYTES = new byte[NAMES.length][];
+
+    static {
+        for (int i = 0; i < NAMES.length; i++) {
+            NAME_BYTES[i] = NAMES[i].getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
+    }
+
+    private final byte[] b;
+    private final int end;
+    /** Keep of the token events only their last time and their tokens' sum, as {@link RequestRecord#withoutTokenGaps}. */
+    private final boolean lastEventOnly;
+    private int i;
+
+    private final Scratch scratch;
+
+    private JournalLineScanner(byte[] bytes, int from, int end, boolean lastEventOnly, Scratch scratch) {
+        this.b = bytes;
+        this.i = from;
+        this.end = end;
+        this.lastEventOnly = lastEventOnly;
+        this.scratch = scratch;
+    }
+
+    /**
+     * Arrays the token events are read into before each is copied to its own size, reused from
+     * line to line by one thread: a big journal's report reads a billion token times, and growing
+     * an array for each line made most of its garbage.
+     */
+    static final class Scratch {
+        private long[] times = new long[256];
+        private int[] counts = new int[256];
+    }
+
+    /**
+     * The fields of the line {@code bytes[from, from + length)}; null when it is not in the writer's form.
+     *
+     * @param lastEventOnly read the token events as {@link RequestRecord#withoutTokenGaps} keeps
+     *                      them (the last time, all the tokens), without building their arrays
+     */
+    static Journal.Line scan(byte[] bytes, int from, int length, boolean lastEventOnly, Scratch scratch) {
+        try {
+            return new JournalLineScanner(bytes, from, from + length, lastEventOnly, scratch).line();
+        } catch (RuntimeException e) {
+            if (e == OTHER_FORM || e instanceof ArrayIndexOutOfBoundsException) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private Journal.Line line() {
+        Journal.Line l = new Journal.Line();
+        expect('{');
+        int next = 0;
+        while (true) {
+            int name = name(next);
+            next = name + 1;
+            expect(':');
+            switch (name) {
+                case 0 -> l.index = integer();
+                case 1 -> l.requestId = string();
+                case 2 -> l.warmup = bool();
+                case 3 -> l.sessionId = isNull() ? null : integer();
+                case 4 -> l.turn = isNull() ? 0 : smallInteger();
+                case 5 -> l.outcome = string();
+                case 6 -> l.error = string();
+                case 7 -> l.timeoutKind = string();
+                case 8 -> l.httpStatus = smallInteger();
+                case 9 -> l.streamed = bool();
+                case 10 -> l.inputTokens = smallInteger();
+                case 11 -> l.inputFromServer = "server".equals(string());
+                case 12 -> l.outputTokens = smallInteger();
+                case 13 -> l.outputFromServer = "server".equals(string());
+                case 14 -> {
+                    String reason = string();
+                    l.finishReason = reason == null ? null : reason.intern();
+                }
+                case 15 -> l.retryAfter = string();
+                case 16 -> l.intended = nanos();
+                case 17 -> l.sent = nanos();
+                case 18 -> l.firstByte = nanos();
+                case 19 -> l.firstToken = nanos();
+                case 20 -> l.firstContent = nanos();
+                case 21 -> nanos();
+                case 22 -> l.end = nanos();
+                case 23 -> l.tokenTimes = nanosArray();
+                case 24 -> l.tokenCounts = intArray();
+                case 25 -> l.countsPending = bool();
+                default -> throw OTHER_FORM;
+            }
+            byte c = b[i++];
+            if (c == '}') {
+                break;
+            }
+            if (c != ',') {
+                throw OTHER_FORM;
+            }
+        }
+        if (i != end) {
+            throw OTHER_FORM;
+        }
+        return l;
+    }
+
+    private void expect(char c) {
+        if (b[i++] != c) {
+            throw OTHER_FORM;
+        }
+    }
+
+    /** The index in {@link #NAMES} of the field name at the cursor, trying {@code guess} first. */
+    private int name(int guess) {
+        expect('"');
+        int start = i;
+        while (b[i] != '"') {
+            if (b[i] == '\\') {
+                throw OTHER_FORM;
+            }
+            i++;
+        }
+        int length = i - start;
+        i++;
+        if (guess < NAMES.length && matches(NAME_BYTES[guess], start, length)) {
+            return guess;
+        }
+        for (int n = 0; n < NAMES.length; n++) {
+            if (matches(NAME_BYTES[n], start, length)) {
+                return n;
+            }
+        }
+        throw OTHER_FORM;
+    }
+
+    private boolean matches(byte[] name, int start, int length) {
+        return java.util.Arrays.equals(name, 0, name.length, b, start, start + length);
+    }
+
+    private boolean isNull() {
+        if (b[i] == 'n') {
+            literal("null");
+            return true;
+        }
+        return false;
+    }
+
+    private void literal(String word) {
+        for (int k = 0; k < word.length(); k++) {
+            expect(word.charAt(k));
+        }
+    }
+
+    private boolean bool() {
+        if (b[i] == 't') {
+            literal("true");
+            return true;
+        }
+        literal("false");
+        return false;
+    }
+
+    /** A string of printable ASCII without escapes, or null. */
+    private String string() {
+        if (isNull()) {
+            return null;
+        }
+        expect('"');
+        int start = i;
+        while (true) {
+            byte c = b[i];
+            if (c == '"') {
+                break;
+            }
+            if (c < 0x20 || c == '\\' || c == 0x7f) {
+                // Negative: a byte of a multi-byte character; those, escapes and controls are Jackson's.
+                throw OTHER_FORM;
+            }
+            i++;
+        }
+        String text = new String(b, start, i - start, java.nio.charset.StandardCharsets.ISO_8859_1);
+        i++;
+        return text;
+    }
+
+    /** A JSON integer of at most 18 digits. */
+    private long integer() {
+        boolean negative = b[i] == '-';
+        if (negative) {
+            i++;
+        }
+        int start = i;
+        long value = 0;
+        while (b[i] >= '0' && b[i] <= '9') {
+            value = value * 10 + (b[i++] - '0');
+        }
+        int digits = i - start;
+        if (digits == 0 || digits > 18 || (digits > 1 && b[start] == '0') || b[i] == '.' || b[i] == 'e' || b[i] == 'E') {
+            throw OTHER_FORM;
+        }
+        return negative ? -value : value;
+    }
+
+    private int smallInteger() {
+        long value = integer();
+        if (value < -999_999_999 || value > 999_999_999) {
+            throw OTHER_FORM;
+        }
+        return (int) value;
+    }
+
+    /** Milliseconds with one to three decimals as nanoseconds at microsecond precision, or null. */
+    private Long nanos() {
+        return isNull() ? null : micros() * 1000;
+    }
+
+    /** {@code [-]d…d.d[d[d]]}, at most 12 digits before the point, in microseconds: what rounding the double gives. */
+    private long micros() {
+        boolean negative = b[i] == '-';
+        if (negative) {
+            i++;
+        }
+        int start = i;
+        long whole = 0;
+        while (b[i] >= '0' && b[i] <= '9') {
+            whole = whole * 10 + (b[i++] - '0');
+        }
+        int digits = i - start;
+        if (digits == 0 || digits > 12 || (digits > 1 && b[start] == '0') || b[i] != '.') {
+            throw OTHER_FORM;
+        }
+        i++;
+        int decimalsStart = i;
+        long fraction = 0;
+        while (b[i] >= '0' && b[i] <= '9') {
+            fraction = fraction * 10 + (b[i++] - '0');
+        }
+        int decimals = i - decimalsStart;
+        if (decimals < 1 || decimals > 3 || b[i] == 'e' || b[i] == 'E') {
+            throw OTHER_FORM;
+        }
+        long micros = whole * 1000 + fraction * (decimals == 1 ? 100 : decimals == 2 ? 10 : 1);
+        return negative ? -micros : micros;
+    }
+
+    private long[] nanosArray() {
+        if (lastEventOnly) {
+            return lastNanos();
+        }
+        expect('[');
+        long[] values = scratch.times;
+        int n = 0;
+        if (b[i] == ']') {
+            i++;
+            return new long[0];
+        }
+        while (true) {
+            if (n == values.length) {
+                values = java.util.Arrays.copyOf(values, 2 * n);
+                scratch.times = values;
+            }
+            values[n++] = micros() * 1000;
+            byte c = b[i++];
+            if (c == ']') {
+                return java.util.Arrays.copyOf(values, n);
+            }
+            if (c != ',') {
+                throw OTHER_FORM;
+            }
+        }
+    }
+
+    private int[] intArray() {
+        if (lastEventOnly) {
+            return countsSum();
+        }
+        expect('[');
+        int[] values = scratch.counts;
+        int n = 0;
+        if (b[i] == ']') {
+            i++;
+            return new int[0];
+        }
+        while (true) {
+            if (n == values.length) {
+                values = java.util.Arrays.copyOf(values, 2 * n);
+                scratch.counts = values;
+            }
+            values[n++] = smallInteger();
+            byte c = b[i++];
+            if (c == ']') {
+                return java.util.Arrays.copyOf(values, n);
+            }
+            if (c != ',') {
+                throw OTHER_FORM;
+            }
+        }
+    }
+
+    /** Events of the token times read so far in {@link #lastEventOnly} mode; -1 before them. */
+    private int events = -1;
+
+    /** The last of the token times, alone (none for none); counts them into {@link #events}. */
+    private long[] lastNanos() {
+        expect('[');
+        events = 0;
+        if (b[i] == ']') {
+            i++;
+            return new long[0];
+        }
+        long last;
+        while (true) {
+            last = micros() * 1000;
+            events++;
+            byte c = b[i++];
+            if (c == ']') {
+                return new long[] {last};
+            }
+            if (c != ',') {
+                throw OTHER_FORM;
+            }
+        }
+    }
+
+    /**
+     * The sum of the token counts of the {@link #events} token times, alone (none for none). Counts
+     * before the times, or fewer counts than times, are left to Jackson's reading.
+     */
+    private int[] countsSum() {
+        if (events < 0) {
+            throw OTHER_FORM;
+        }
+        expect('[');
+        int n = 0;
+        int sum = 0;
+        if (b[i] == ']') {
+            i++;
+        } else {
+            while (true) {
+                int count = smallInteger();
+                if (n < events) {
+                    sum += count;
+                }
+                n++;
+                byte c = b[i++];
+                if (c == ']') {
+                    break;
+                }
+                if (c != ',') {
+                    throw OTHER_FORM;
+                }
+            }
+        }
+        if (n < events) {
+            throw OTHER_FORM;
+        }
+        return events == 0 ? new int[0] : new int[] {sum};
+    }
+}

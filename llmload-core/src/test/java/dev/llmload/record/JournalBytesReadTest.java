@@ -1,0 +1,193 @@
+package dev.llmload.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The journal read from its bytes (lines found in the bytes, numbers as digits) gives each record
+ * exactly as Jackson's parse of the line as a String does, whatever form a line's JSON takes.
+ */
+class JournalBytesReadTest {
+
+    private static final String LINE = "{\"index\":%d,\"request_id\":\"r-%d\",\"warmup\":false,\"outcome\":\"success\","
+            + "\"http_status\":200,\"streamed\":true,\"input_tokens\":16,\"input_tokens_source\":\"server\","
+            + "\"output_tokens\":3,\"output_tokens_source\":\"server\",\"finish_reason\":\"stop\","
+            + "\"intended_send_ms\":%s,\"sent_ms\":%s,\"first_byte_ms\":2.0,\"ttft_ms\":3.25,\"ttfc_ms\":null,"
+            + "\"e2e_latency_ms\":9.0,\"end_ms\":9.5,\"token_times_ms\":[%s],\"token_counts\":[1,1,1]%s}";
+
+    @TempDir
+    Path dir;
+
+    private static String line(int i, String intended, String sent, String times, String extra) {
+        return String.format(LINE, i, i, intended, sent, times, extra);
+    }
+
+    @Test
+    void everyFormOfALineReadsAsItsStringParseDoes() throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add(line(0, "0.0", "0.11", "3.25,4.5,9.0", ""));
+        lines.add(line(1, "1", "1.5e0", "3.2501,4.0E1,-0.125", ""));
+        lines.add(line(2, "123456789.123", "123456789.124", "0.001,0.01,0.1", ",\"unknown\":{\"a\":[1,2]}"));
+        lines.add(line(3, "9999999999999.5", "12.3456789", "1,2,3", ""));
+        lines.add("  " + line(4, "5.0", "5.5", " 3.0 , 4.0 , 5.0 ", "").replace(",\"warmup\"", " , \"warmup\" "));
+        lines.add(line(5, "6.0", "6.5", "7,8,9", ",\"error\":\"caf\u00e9 \\u00e9 \uD83D\uDE00 \\\"quoted\\\"\""));
+        // A line longer than a chunk of parsing, and enough lines for many chunks, cut anywhere.
+        lines.add(line(6, "7.0", "7.5", "1.0,2.0,3.0", ",\"retry_after\":\"" + "x".repeat(5 << 20) + "\""));
+        for (int i = 7; i < 60_000; i++) {
+            lines.add(line(i, i + ".5", i + ".75", (i + 1) + ".125," + (i + 2) + ".25," + (i + 3), ""));
+        }
+        Path file = dir.resolve(Journal.FILE_NAME);
+        // CRLF and blank lines between, and no newline after the last line.
+        Files.writeString(file, String.join("\r\n\n  \n", lines), StandardCharsets.UTF_8);
+
+        List<RequestRecord> read = Journal.read(file);
+        assertThat(read).hasSize(lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            assertThat(Journal.toJson(read.get(i))).isEqualTo(Journal.toJson(Journal.fromJson(lines.get(i).trim())));
+        }
+        assertThat(read.get(2).timings().intendedSendNanos()).isEqualTo(123_456_789_123_000L);
+        assertThat(read.get(1).timings().tokenEventNanos()).containsExactly(1_500_000L + 3_250_000L,
+                1_500_000L + 40_000_000L, 1_500_000L - 125_000L);
+        assertThat(read.get(5).outcome()).isEqualTo(Outcome.SUCCESS);
+    }
+
+    @Test
+    void aBadLineIsNamedOnlyWhenALineFollowsIt() throws IOException {
+        Path file = dir.resolve(Journal.FILE_NAME);
+        String good = line(0, "0.0", "0.5", "1.0,2.0,3.0", "");
+        Files.writeString(file, good + "\n" + good.substring(0, 80));
+        assertThat(Journal.read(file)).hasSize(1);
+        Files.writeString(file, good + "\n" + good.substring(0, 80) + "\n\n");
+        assertThatThrownBy(() -> Journal.read(file)).isInstanceOf(IOException.class)
+                .hasMessageStartingWith(file + ":2: not a valid journal line");
+    }
+
+    @Test
+    void decimalsAreReadAsTheRoundedDoubleGivesThem() {
+        java.util.Random random = new java.util.Random(5);
+        for (int i = 0; i < 200_000; i++) {
+            long micros = random.nextLong(2_000_000_000_000L) * (i % 7 == 0 ? -1 : 1);
+            String text = Double.toString(micros / 1000.0);
+            long expected = Math.round(Double.parseDouble(text) * 1000.0);
+            long read = Journal.decimalMicros(text.toCharArray(), 0, text.length());
+            if (read != Long.MIN_VALUE) {
+                assertThat(read).as(text).isEqualTo(expected);
+            }
+        }
+        assertThat(Journal.decimalMicros("12.5".toCharArray(), 0, 4)).isEqualTo(12_500);
+        assertThat(Journal.decimalMicros("1.0E3".toCharArray(), 0, 5)).isEqualTo(Long.MIN_VALUE);
+    }
+
+    /** Records of every kind the writer writes: sessions, failures with any message, retries, server timings. */
+    private static List<RequestRecord> writerRecords() {
+        java.util.Random random = new java.util.Random(11);
+        String[] messages = {"HTTP 503: <html>Service Unavailable</html>", "caf\u00e9 \"quoted\" \\ back\nslash",
+            "no token within 60 s", "\uD83D\uDE00 emoji", "tab\tand\u001b escape"};
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            int events = random.nextInt(40);
+            long sent = 1_000_000L * i + random.nextInt(1_000) * 1_000L;
+            long[] times = new long[events];
+            int[] counts = new int[events];
+            long t = sent + 20_000_000L + random.nextInt(1_000_000) * 1_000L;
+            for (int k = 0; k < events; k++) {
+                times[k] = t;
+                counts[k] = 1 + random.nextInt(3);
+                t += random.nextInt(30_000) * 1_000L + (random.nextInt(5) == 0 ? 123 : 0);
+            }
+            boolean failed = i % 7 == 3;
+            Outcome outcome = !failed ? Outcome.SUCCESS : i % 2 == 0
+                    ? Outcome.Failure.of(FailureClass.HTTP_5XX, messages[i % messages.length])
+                    : Outcome.Failure.timeout(TimeoutKind.IDLE, messages[(i + 1) % messages.length]);
+            RequestTimings timings = new RequestTimings(sent - 200_000L, sent, i % 5 == 0 ? -1 : sent + 9_000_000L,
+                    events == 0 ? -1 : times[0], events == 0 || i % 3 == 0 ? -1 : times[0], t + 1_000_000L, times);
+            records.add(new RequestRecord(i, "run-" + i, i < 10, timings, counts, failed ? 503 : 200, outcome,
+                    100 + i, i % 2 == 0, java.util.Arrays.stream(counts).sum(),
+                    i % 4 == 0 ? TokenSource.LOCAL_TOKENIZER : TokenSource.SERVER, i % 9 == 0 ? null : "length",
+                    i % 11 != 0, i % 13 == 0 ? "5" : null, i % 6 == 0 ? new SessionTurn(i / 6, i % 4) : null,
+                    i % 17 == 0 ? new ServerTimings(1.5, Double.NaN, 3.25, 4, 64) : null));
+        }
+        return records;
+    }
+
+    @Test
+    void linesAsTheWriterWritesThemReadAsTheirStringParse() throws IOException {
+        Path file = dir.resolve(Journal.FILE_NAME);
+        List<String> lines = new ArrayList<>();
+        try (Journal journal = Journal.create(file)) {
+            for (RequestRecord record : writerRecords()) {
+                journal.append(record);
+                lines.add(Journal.toJson(record));
+            }
+        }
+        List<RequestRecord> read = Journal.read(file);
+        assertThat(read).hasSize(lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            assertThat(Journal.toJson(read.get(i))).isEqualTo(Journal.toJson(Journal.fromJson(lines.get(i))));
+        }
+    }
+
+    @Test
+    void noLineCutShortReadsAsARecord() throws IOException {
+        Path file = dir.resolve(Journal.FILE_NAME);
+        String good = Journal.toJson(writerRecords().get(21));
+        for (int cut = 1; cut < good.length(); cut++) {
+            Files.writeString(file, good + "\n" + good.substring(0, cut));
+            assertThat(Journal.read(file)).as("cut at %d", cut).hasSize(1);
+            Files.writeString(file, good + "\n" + good.substring(0, cut) + "\n" + good + "\n");
+            assertThatThrownBy(() -> Journal.read(file)).as("cut at %d", cut).isInstanceOf(IOException.class);
+        }
+    }
+
+    @Test
+    void theWritersFormIsScannedAndEveryOtherFormLeftToJackson() throws IOException {
+        List<RequestRecord> records = writerRecords();
+        byte[] plain = Journal.toJson(records.get(1)).getBytes(StandardCharsets.UTF_8);
+        assertThat(JournalLineScanner.scan(plain, 0, plain.length, false, new JournalLineScanner.Scratch())).isNotNull();
+        assertThat(records.get(1).timings().tokenEventNanos().length).isGreaterThan(1);
+        assertThat(JournalLineScanner.scan(plain, 0, plain.length, true, new JournalLineScanner.Scratch()).tokenTimes).hasSize(1);
+        String[] others = {Journal.toJson(records.get(17)), // server timings
+            Journal.toJson(records.get(3)), // an escaped message
+            Journal.toJson(records.get(1)).replace(",\"warmup\"", ", \"warmup\""),
+            Journal.toJson(records.get(1)).replace("\"index\":1,", "\"index\":1.0,"),
+            Journal.toJson(records.get(1)).replace("}", ",\"new_field\":1}")};
+        for (String other : others) {
+            byte[] bytes = other.getBytes(StandardCharsets.UTF_8);
+            assertThat(JournalLineScanner.scan(bytes, 0, bytes.length, false, new JournalLineScanner.Scratch())).as(other).isNull();
+        }
+    }
+
+    @Test
+    void withoutTokenGapsReadsAsEachRecordMadeCompact() throws IOException {
+        Path file = dir.resolve(Journal.FILE_NAME);
+        List<String> lines = new ArrayList<>();
+        for (RequestRecord record : writerRecords()) {
+            lines.add(Journal.toJson(record));
+        }
+        // More counts than times, one event, none, and counts before times (left to Jackson).
+        lines.add(line(5000, "1.0", "1.5", "2.0,3.0", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[2,3,4,5]"));
+        lines.add(line(5001, "1.0", "1.5", "2.0", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[7,8]"));
+        lines.add(line(5002, "1.0", "1.5", "", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[]"));
+        lines.add(line(5003, "1.0", "1.5", "2.0,3.0", "").replace(",\"token_times_ms\":[2.0,3.0],\"token_counts\":[1,1,1]",
+                ",\"token_counts\":[4,5,6],\"token_times_ms\":[2.0,3.0]"));
+        Files.writeString(file, String.join("\n", lines) + "\n");
+        List<RequestRecord> compact = new ArrayList<>();
+        Journal.forEachWithoutTokenGaps(file, compact::add);
+        List<RequestRecord> full = Journal.read(file);
+        assertThat(compact).hasSize(full.size());
+        for (int i = 0; i < full.size(); i++) {
+            assertThat(Journal.toJson(compact.get(i))).isEqualTo(Journal.toJson(full.get(i).withoutTokenGaps()));
+        }
+        assertThat(compact.get(compact.size() - 4).tokenEventCounts()).containsExactly(5);
+        assertThat(compact.get(compact.size() - 1).tokenEventCounts()).containsExactly(9);
+    }
+}
