@@ -58,7 +58,7 @@ class CompareRepeatsLoopbackTest {
 
     private Path run(Path sim, String name) {
         Path run = dir.resolve(name);
-        CapturedRun outcome = CapturedRun.of("run", "--concurrency", "4", "--num-requests", "204", "--warmup", "4",
+        CapturedRun outcome = CapturedRun.of("run", "--concurrency", "8", "--num-requests", "204", "--warmup", "4",
                 "--input-tokens", "32", "--output-tokens", "16", "--seed", "3", "--sim-config", sim.toString(),
                 "--output-dir", run.toString());
         assertThat(outcome.exitCode()).as(outcome.err()).isZero();

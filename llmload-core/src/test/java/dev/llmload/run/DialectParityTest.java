@@ -49,7 +49,7 @@ class DialectParityTest {
     }
 
     private static RunConfig.Builder builder(String url, ApiKind api, Path out) {
-        return RunConfig.builder().url(url).api(api.cliName()).load(Load.closed(4)).numRequests((long) REQUESTS)
+        return RunConfig.builder().url(url).api(api.cliName()).load(Load.closed(8)).numRequests((long) REQUESTS)
                 .inputTokens("32").outputTokens(String.valueOf(OUTPUT_TOKENS)).tokenizer("cl100k_base").seed(7)
                 .grace(Duration.ofSeconds(5)).outputDir(out).ioThreads(2);
     }
