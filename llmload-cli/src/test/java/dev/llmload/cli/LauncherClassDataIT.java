@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code ./llmload} launcher's class-data archive (bin/class-data.sh), on a copy of the
+ * The {@code ./llmload} launcher's JVM settings and its class-data archive (bin/class-data.sh), on a copy of the
  * launcher with the jar as {@code ./mvnw package} built it: made on the first launch, mapped by
  * later ones without a word from the JVM, skipped silently when the JVM cannot use it, made again
  * for a newer jar, and neither made nor used with {@code LLMLOAD_CDS=off}. Whether a class came
@@ -94,6 +94,23 @@ class LauncherClassDataIT {
         assertThat(off.output()).doesNotContain(PREPARING);
         assertThat(archives()).isEmpty();
         assertThat(off.classes()).contains("dev.llmload.cli.Main source: file:");
+    }
+
+    /** The client's commands get the quick JIT compiler alone, the simulator the optimising one; LLMLOAD_JAVA_OPTS wins. */
+    @Test
+    void theQuickCompilerForTheClientNotForTheSimulatorAndTheUsersOptionWins() throws Exception {
+        Map<String, String> flags = Map.of("LLMLOAD_CDS", "off", "LLMLOAD_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
+
+        Launch client = launch(flags, "--version");
+        Launch simulator = launch(flags, "sim", "--help");
+        Launch overridden = launch(Map.of("LLMLOAD_CDS", "off",
+                "LLMLOAD_JAVA_OPTS", "-XX:+PrintCommandLineFlags -XX:TieredStopAtLevel=4"), "--version");
+
+        assertThat(client.exitCode()).as(client.output()).isZero();
+        assertThat(client.output()).contains("-XX:TieredStopAtLevel=1");
+        assertThat(simulator.exitCode()).as(simulator.output()).isZero();
+        assertThat(simulator.output()).contains("-XX:+UseZGC").doesNotContain("TieredStopAtLevel");
+        assertThat(overridden.output()).contains("-XX:TieredStopAtLevel=4").doesNotContain("-XX:TieredStopAtLevel=1");
     }
 
     private List<Path> archives() throws IOException {
