@@ -21,9 +21,7 @@ WORKDIR /home/llmload
 # tokenizer library; a soft heap limit of 256 MiB, which ZGC keeps to unless the live data needs
 # more, and compact object headers (docs/performance.md). MaxRAMPercentage: by default the heap
 # may take a quarter of the container's memory limit; a container that runs only llmload can give
-# it three quarters, past the soft limit when a long run's records need it. The quick JIT compiler
-# only, as the launcher gives every command but sim: the optimising compiler's start-up work cost
-# the client more CPU and event-loop lag than it saved (docs/performance.md). More flags:
+# it three quarters, past the soft limit when a long run's records need it. More flags:
 # JAVA_TOOL_OPTIONS.
-ENTRYPOINT ["java", "-XX:+UseZGC", "-XX:SoftMaxHeapSize=256m", "-XX:MaxRAMPercentage=75", "--enable-native-access=ALL-UNNAMED", "-XX:+UseCompactObjectHeaders", "-XX:TieredStopAtLevel=1", "-jar", "/opt/llmload/llmload.jar"]
+ENTRYPOINT ["java", "-XX:+UseZGC", "-XX:SoftMaxHeapSize=256m", "-XX:MaxRAMPercentage=75", "--enable-native-access=ALL-UNNAMED", "-XX:+UseCompactObjectHeaders", "-jar", "/opt/llmload/llmload.jar"]
 CMD ["--help"]

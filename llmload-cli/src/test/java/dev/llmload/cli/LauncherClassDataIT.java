@@ -96,15 +96,15 @@ class LauncherClassDataIT {
         assertThat(off.classes()).contains("dev.llmload.cli.Main source: file:");
     }
 
-    /** The client's commands get the quick JIT compiler alone, the simulator the optimising one; LLMLOAD_JAVA_OPTS wins. */
+    /** The commands that send load get the quick JIT compiler alone, the others the optimising one; LLMLOAD_JAVA_OPTS wins. */
     @Test
     void theQuickCompilerForTheClientNotForTheSimulatorAndTheUsersOptionWins() throws Exception {
         Map<String, String> flags = Map.of("LLMLOAD_CDS", "off", "LLMLOAD_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
 
-        Launch client = launch(flags, "--version");
+        Launch client = launch(flags, "run", "--help");
         Launch simulator = launch(flags, "sim", "--help");
         Launch overridden = launch(Map.of("LLMLOAD_CDS", "off",
-                "LLMLOAD_JAVA_OPTS", "-XX:+PrintCommandLineFlags -XX:TieredStopAtLevel=4"), "--version");
+                "LLMLOAD_JAVA_OPTS", "-XX:+PrintCommandLineFlags -XX:TieredStopAtLevel=4"), "sweep", "--help");
 
         assertThat(client.exitCode()).as(client.output()).isZero();
         assertThat(client.output()).contains("-XX:TieredStopAtLevel=1");
