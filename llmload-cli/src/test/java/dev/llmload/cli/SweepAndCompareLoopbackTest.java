@@ -138,7 +138,7 @@ class SweepAndCompareLoopbackTest {
 
     @Test
     @Tag("timing")
-    void compareRefusesUnlikeRunsAndFindsNoDifferenceBetweenRepeats() throws Exception {
+    void compareRefusesUnlikeRunsAndPassesTheGateBetweenRepeats() throws Exception {
         Path sim = simConfig("sim.yaml", FIXED);
         Path a = fixedRun(sim, "a", "2", "32");
         Path b = fixedRun(sim, "b", "2", "32");
@@ -173,12 +173,15 @@ class SweepAndCompareLoopbackTest {
         assertThat(Files.readAllLines(same.resolve("comparison.csv"))).hasSize(1 + metrics.size());
         assertThat(same.resolve("report.html")).exists();
         // Two repeats differ only by how the machine scheduled them. Where the run queue is longer
-        // than the cores, that alone moves a tail percentile by 10% (seen: p99 ITL), so "no
-        // difference" cannot be judged there: the test ends as skipped, with the load.
+        // than the cores, that alone moves a tail percentile by 10% (seen: p99 ITL), so the gate
+        // cannot be judged there: the test ends as skipped, with the load. Whether single metrics
+        // come out significant is not judged: a request-level interval sees no run-to-run spread,
+        // and of some twenty metrics at 95% one is expected to by chance (two repeats once differed
+        // by 19% in mean TTFT on a quiet host); that the gate holds across repeats of one
+        // configuration is CompareRepeatsLoopbackTest's and SweepRepeatsLoopbackTest's to show.
         assumeTrue(HostLoad.factor() == 1, () -> "repeats not judged alike: " + HostLoad.describe()
                 + " (all other checks of this test passed)");
-        assertThat(metrics).filteredOn(m -> m.get("significant").asBoolean()).as(repeat.out()).isEmpty();
-        assertThat(comparison.get("regressions")).isEmpty();
+        assertThat(comparison.get("regressions")).as(repeat.out()).isEmpty();
         assertThat(repeat.exitCode()).isZero();
     }
 
