@@ -15,6 +15,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * One stage of a load that changes over the run ({@code saturation.stages} in {@code report.json}):
@@ -146,32 +148,16 @@ public record LoadStage(
     private static List<Bound> bounds(Load load) {
         return switch (load) {
             case Load.Open open -> switch (open.process()) {
-                case ArrivalProcess.Ramp ramp -> ramp(ramp.over(), t -> rateAt(ramp, t), ramp.toRate());
-                case ArrivalProcess.Stages stages -> {
-                    List<Bound> bounds = new ArrayList<>();
-                    double start = 0;
-                    for (ArrivalProcess.Stage stage : stages.stages()) {
-                        double end = start + seconds(stage.duration());
-                        bounds.add(new Bound(start, end, stage.rate(), stage.rate(), false));
-                        start = end;
-                    }
-                    yield bounds;
-                }
+                case ArrivalProcess.Ramp ramp -> ramp(ramp.over(), ramp::rateAt, ramp.toRate());
+                case ArrivalProcess.Stages stages ->
+                        steps(stages.stages(), ArrivalProcess.Stage::duration, ArrivalProcess.Stage::rate);
                 default -> List.of();
             };
             case Load.Closed closed -> switch (closed.plan()) {
                 case ConcurrencyPlan.Ramp ramp -> ramp(ramp.over(),
                         t -> ramp.concurrencyAt(Math.round(t * 1e9)), ramp.to());
-                case ConcurrencyPlan.Steps steps -> {
-                    List<Bound> bounds = new ArrayList<>();
-                    double start = 0;
-                    for (ConcurrencyStage stage : steps.stages()) {
-                        double end = start + seconds(stage.duration());
-                        bounds.add(new Bound(start, end, stage.concurrency(), stage.concurrency(), false));
-                        start = end;
-                    }
-                    yield bounds;
-                }
+                case ConcurrencyPlan.Steps steps ->
+                        steps(steps.stages(), ConcurrencyStage::duration, ConcurrencyStage::concurrency);
                 case ConcurrencyPlan.Fixed fixed -> List.of();
                 // A segment's share of a plan: the merged report of all segments shows the stages.
                 case ConcurrencyPlan.Part part -> List.of();
@@ -193,13 +179,16 @@ public record LoadStage(
         return bounds;
     }
 
-    /** The ramp's rate at {@code t} seconds (ArrivalProcess.Ramp's λ(t)). */
-    private static double rateAt(ArrivalProcess.Ramp ramp, double t) {
-        double progress = Math.min(1, t / seconds(ramp.over()));
-        return switch (ramp.shape()) {
-            case LINEAR -> ramp.fromRate() + (ramp.toRate() - ramp.fromRate()) * progress;
-            case EXPONENTIAL -> ramp.fromRate() * Math.pow(ramp.toRate() / ramp.fromRate(), progress);
-        };
+    /** Steps one after the other, each at its own load. */
+    private static <T> List<Bound> steps(List<T> stages, Function<T, Duration> duration, ToDoubleFunction<T> load) {
+        List<Bound> bounds = new ArrayList<>(stages.size());
+        double start = 0;
+        for (T stage : stages) {
+            double end = start + seconds(duration.apply(stage));
+            bounds.add(new Bound(start, end, load.applyAsDouble(stage), load.applyAsDouble(stage), false));
+            start = end;
+        }
+        return bounds;
     }
 
     private static double seconds(Duration duration) {

@@ -13,7 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.function.ToIntFunction;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Turns finished requests into {@link RequestRecord}s and journals them. Its own thread
@@ -105,7 +105,7 @@ final class Recorder implements Consumer<FinishedRequest> {
                     }
                     case Finished finished when needsTokenizer(finished.request()) -> {
                         if (finished.request().tokenEventTexts().length() >= PROVISIONAL_LINE_CHARS) {
-                            writePending(toRecord(finished.request(), text -> 1));
+                            writePending(toRecord(finished.request(), event -> 1));
                         }
                         beingCounted++;
                         counting.execute(() -> queue.add(new Counted(toRecord(finished.request()))));
@@ -163,14 +163,14 @@ final class Recorder implements Consumer<FinishedRequest> {
     }
 
     RequestRecord toRecord(FinishedRequest f) {
-        return toRecord(f, tokenizer::count);
+        return toRecord(f, event -> tokenizer.count(f.tokenEventTexts().event(event)));
     }
 
     /**
-     * @param tokensOf the tokens of an event's text that the server did not count: the tokenizer's,
+     * @param tokensOf the tokens of an event (by its index) that the server did not count: the tokenizer's,
      *              or one for a provisional line
      */
-    private RequestRecord toRecord(FinishedRequest f, ToIntFunction<String> tokensOf) {
+    private RequestRecord toRecord(FinishedRequest f, IntUnaryOperator tokensOf) {
         int events = f.timings().tokenEventNanos().length;
         int[] counts = new int[events];
         Usage usage = f.usage();
@@ -179,14 +179,14 @@ final class Recorder implements Consumer<FinishedRequest> {
         if (given != null) {
             // The server counted each event's tokens (SGLang): its counts stand; the tokenizer fills any gap.
             for (int i = 0; i < events; i++) {
-                counts[i] = given[i] >= 1 ? given[i] : Math.max(1, tokensOf.applyAsInt(f.tokenEventTexts().event(i)));
+                counts[i] = given[i] >= 1 ? given[i] : Math.max(1, tokensOf.applyAsInt(i));
             }
         } else if (serverOutput && usage.completionTokens() == events) {
             // One token per event, as the server's own count confirms.
             java.util.Arrays.fill(counts, 1);
         } else {
             for (int i = 0; i < events; i++) {
-                counts[i] = Math.max(1, tokensOf.applyAsInt(f.tokenEventTexts().event(i)));
+                counts[i] = Math.max(1, tokensOf.applyAsInt(i));
             }
         }
         int localOutput = 0;

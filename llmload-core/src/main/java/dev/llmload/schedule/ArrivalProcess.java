@@ -124,6 +124,15 @@ public sealed interface ArrivalProcess {
             requirePositive("over", over);
         }
 
+        /** λ at {@code atSeconds} from the start: the ramp's rate, {@code toRate} once it is over. */
+        public double rateAt(double atSeconds) {
+            double progress = Math.min(1, Math.max(0, atSeconds) / seconds(over));
+            return switch (shape) {
+                case LINEAR -> fromRate + (toRate - fromRate) * progress;
+                case EXPONENTIAL -> fromRate * Math.pow(toRate / fromRate, progress);
+            };
+        }
+
         @Override
         public PrimitiveIterator.OfLong arrivals(RandomGenerator rng) {
             double seconds = seconds(over);
