@@ -2,6 +2,7 @@ package dev.llmload.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Arrays;
 
 /** One in-process {@code llmload} command with its exit code and what it printed, for tests. */
 record CapturedRun(int exitCode, String out, String err) {
@@ -14,5 +15,12 @@ record CapturedRun(int exitCode, String out, String err) {
         commandLine.setErr(new PrintWriter(err, true));
         int code = commandLine.execute(args);
         return new CapturedRun(code, out.toString(), err.toString());
+    }
+
+    /** {@code first}'s arguments, then {@code more}: a command's own and a workload shared by a test's commands. */
+    static CapturedRun of(String[] first, String... more) {
+        String[] all = Arrays.copyOf(first, first.length + more.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return of(all);
     }
 }

@@ -41,12 +41,6 @@ class SweepAndCompareLoopbackTest {
         return Files.writeString(dir.resolve(name), yaml);
     }
 
-    private static String[] args(String[] first, String... more) {
-        List<String> all = new ArrayList<>(List.of(first));
-        all.addAll(List.of(more));
-        return all.toArray(String[]::new);
-    }
-
     private static JsonNode json(Path file) throws Exception {
         return JSON.readTree(file.toFile());
     }
@@ -55,9 +49,9 @@ class SweepAndCompareLoopbackTest {
     void capacityMeetsTheSloWhenRunAgainAndTwentyPercentMoreDoesNot() throws Exception {
         Path sim = simConfig("sim.yaml", FOUR_SEATS);
         Path sweep = dir.resolve("capacity");
-        CapturedRun search = CapturedRun.of(args(new String[] {"sweep", "--find-capacity", "--by", "concurrency",
+        CapturedRun search = CapturedRun.of(new String[] {"sweep", "--find-capacity", "--by", "concurrency",
                 "--slo", "p99_ttft:100", "--max-points", "12", "--sim-config", sim.toString(),
-                "--output-dir", sweep.toString()}, FOUR_SEAT_WORKLOAD));
+                "--output-dir", sweep.toString()}, FOUR_SEAT_WORKLOAD);
         assertThat(search.exitCode()).as(search.err()).isZero();
         DocSchemas.assertValidAndStrict("sweep.schema.json", sweep.resolve("sweep.json"));
         JsonNode capacity = json(sweep.resolve("sweep.json")).get("capacity");
@@ -75,8 +69,8 @@ class SweepAndCompareLoopbackTest {
 
     private double p99Ttft(Path sim, int concurrency, String name) throws Exception {
         Path run = dir.resolve(name);
-        CapturedRun outcome = CapturedRun.of(args(new String[] {"run", "--concurrency", String.valueOf(concurrency),
-                "--sim-config", sim.toString(), "--output-dir", run.toString()}, FOUR_SEAT_WORKLOAD));
+        CapturedRun outcome = CapturedRun.of(new String[] {"run", "--concurrency", String.valueOf(concurrency),
+                "--sim-config", sim.toString(), "--output-dir", run.toString()}, FOUR_SEAT_WORKLOAD);
         assertThat(outcome.exitCode()).as(outcome.err()).isZero();
         return json(run.resolve("report.json")).at("/results/ttft_ms/p99").asDouble();
     }
@@ -85,8 +79,8 @@ class SweepAndCompareLoopbackTest {
     void latencyRisesAfterTheKnee() throws Exception {
         Path sim = simConfig("sim.yaml", FOUR_SEATS);
         Path sweep = dir.resolve("knee");
-        CapturedRun outcome = CapturedRun.of(args(new String[] {"sweep", "--concurrency", "2,4,8", "--sim-config", sim.toString(),
-                "--output-dir", sweep.toString()}, FOUR_SEAT_WORKLOAD));
+        CapturedRun outcome = CapturedRun.of(new String[] {"sweep", "--concurrency", "2,4,8", "--sim-config", sim.toString(),
+                "--output-dir", sweep.toString()}, FOUR_SEAT_WORKLOAD);
         assertThat(outcome.exitCode()).as(outcome.err()).isZero();
         DocSchemas.assertValidAndStrict("sweep.schema.json", sweep.resolve("sweep.json"));
         JsonNode report = json(sweep.resolve("sweep.json"));
@@ -113,7 +107,7 @@ class SweepAndCompareLoopbackTest {
         Path sweep = dir.resolve("seeded");
         String[] command = {"sweep", "--request-rate", "20,40", "--num-requests", "12", "--input-tokens",
             "uniform:8:200", "--output-tokens", "4", "--seed", "11", "--sim-config", sim.toString()};
-        CapturedRun first = CapturedRun.of(args(command, "--output-dir", sweep.toString()));
+        CapturedRun first = CapturedRun.of(command, "--output-dir", sweep.toString());
         assertThat(first.exitCode()).as(first.err()).isZero();
         List<String> hashes = new ArrayList<>();
         List<List<Integer>> inputLengths = new ArrayList<>();
@@ -130,7 +124,7 @@ class SweepAndCompareLoopbackTest {
         assertThat(inputLengths.get(0)).doesNotContain(-1).isEqualTo(inputLengths.get(1));
         assertThat(inputLengths.get(0).stream().distinct().count()).as("lengths vary by index").isGreaterThan(3);
 
-        CapturedRun resumed = CapturedRun.of(args(command, "--resume", sweep.toString()));
+        CapturedRun resumed = CapturedRun.of(command, "--resume", sweep.toString());
         assertThat(resumed.exitCode()).as(resumed.err()).isZero();
         assertThat(json(sweep.resolve("sweep.json")).get("points")).allMatch(p -> p.get("resumed").asBoolean());
         assertThat(resumed.out()).contains("kept from before");

@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,12 +38,6 @@ class SweepRepeatsLoopbackTest {
     @TempDir
     Path dir;
 
-    private static String[] args(String[] first, String... more) {
-        List<String> all = new ArrayList<>(List.of(first));
-        all.addAll(List.of(more));
-        return all.toArray(String[]::new);
-    }
-
     private static JsonNode json(Path file) throws Exception {
         return JSON.readTree(file.toFile());
     }
@@ -54,9 +46,9 @@ class SweepRepeatsLoopbackTest {
     void repeatedPointsAndAComparisonAcrossRuns() throws Exception {
         Path sim = Files.writeString(dir.resolve("sim.yaml"), FIXED);
         Path sweep = dir.resolve("sweep");
-        CapturedRun swept = CapturedRun.of(args(new String[] {"sweep", "--request-rate", "10,20", "--repeat", "2",
+        CapturedRun swept = CapturedRun.of(new String[] {"sweep", "--request-rate", "10,20", "--repeat", "2",
                 "--slo", "p99_ttft:" + (int) SLO_P99_TTFT, "--sim-config", sim.toString(),
-                "--output-dir", sweep.toString()}, WORKLOAD));
+                "--output-dir", sweep.toString()}, WORKLOAD);
         assertThat(swept.exitCode()).as(swept.out() + swept.err()).isZero();
         assertThat(swept.out()).contains("(mean of 2 runs)");
         DocSchemas.assertValidAndStrict("sweep.schema.json", sweep.resolve("sweep.json"));
@@ -152,8 +144,8 @@ class SweepRepeatsLoopbackTest {
 
     private Path repeats(Path sim, String name) {
         Path out = dir.resolve(name);
-        CapturedRun run = CapturedRun.of(args(new String[] {"run", "--request-rate", "20", "--repeat", "2",
-                "--sim-config", sim.toString(), "--output-dir", out.toString()}, WORKLOAD));
+        CapturedRun run = CapturedRun.of(new String[] {"run", "--request-rate", "20", "--repeat", "2",
+                "--sim-config", sim.toString(), "--output-dir", out.toString()}, WORKLOAD);
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         return out;
     }

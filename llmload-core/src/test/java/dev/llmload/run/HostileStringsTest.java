@@ -2,13 +2,9 @@ package dev.llmload.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,22 +26,13 @@ class HostileStringsTest {
     @TempDir
     Path dir;
 
-    private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.sendResponseHeaders(status, bytes.length);
-        exchange.getResponseBody().write(bytes);
-        exchange.close();
-    }
-
     @Test
     void aLoneSurrogateAndEscapesFromTheServerNeitherBreakTheReportNorReachIt() throws Exception {
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/v1/models", exchange -> send(exchange, 200, "application/json",
-                "{\"data\":[{\"id\":\"model " + HOSTILE + "\",\"owned_by\":\"test\"}]}"));
+        // The id goes into the JSON as written: HOSTILE's escapes reach the client as the server sent them.
+        HttpServer server = ScriptedHttp.withModel("model " + HOSTILE);
         server.createContext("/v1/chat/completions", exchange -> {
             exchange.getRequestBody().readAllBytes();
-            send(exchange, 500, "application/json", "{\"error\":{\"message\":\"" + HOSTILE + "\"}}");
+            ScriptedHttp.send(exchange, 500, "application/json", "{\"error\":{\"message\":\"" + HOSTILE + "\"}}");
         });
         server.start();
         try {

@@ -6,9 +6,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.note.Note;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,21 +26,10 @@ class IgnoredStreamTest {
 
     @Test
     void aServerThatIgnoresStreamIsNoted() throws Exception {
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/v1/models", exchange -> {
-            byte[] body = "{\"data\":[{\"id\":\"whole\",\"owned_by\":\"test\"}]}".getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
+        HttpServer server = ScriptedHttp.withModel("whole");
         server.createContext("/v1/chat/completions", exchange -> {
             exchange.getRequestBody().readAllBytes();
-            byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
+            ScriptedHttp.send(exchange, 200, "application/json", BODY);
         });
         server.start();
         try {

@@ -13,8 +13,6 @@ import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunRebuild;
 import dev.llmload.workload.tokenizer.Tokenizers;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,14 +42,7 @@ class ProvisionalJournalLineTest {
     @Test
     void aResponseThatTakesLongToCountIsOnDiskBeforeTheRequestsAfterIt() throws Exception {
         AtomicInteger posts = new AtomicInteger();
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/v1/models", exchange -> {
-            byte[] body = "{\"data\":[{\"id\":\"big\",\"owned_by\":\"test\"}]}".getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
+        HttpServer server = ScriptedHttp.withModel("big");
         server.createContext("/v1/chat/completions", exchange -> {
             exchange.getRequestBody().readAllBytes();
             // The first POST is llmload's test request; the second, the run's first request, gets the big answer.
