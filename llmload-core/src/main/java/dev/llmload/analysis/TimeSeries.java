@@ -26,7 +26,6 @@ import java.util.OptionalDouble;
 public record TimeSeries(long startNanos, List<Second> seconds) {
 
     static final long NANOS_PER_SECOND = 1_000_000_000L;
-    private static final double NANOS_PER_MS = 1_000_000.0;
     /** Samples of one second kept exactly before its percentiles come from a 0.1% histogram. */
     public static final int SECOND_EXACT_CAPACITY = 4096;
 
@@ -174,7 +173,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             }
             if (record.succeeded()) {
                 for (int i = 1; i < times.length; i++) {
-                    sample(itl, secondOf(times[i], start)).add((times[i] - times[i - 1]) / NANOS_PER_MS);
+                    sample(itl, secondOf(times[i], start)).addNanosAsMillis(times[i] - times[i - 1]);
                 }
             }
         }

@@ -54,10 +54,9 @@ public record RequestMetrics(
         long[] times = record.timings().tokenEventNanos();
         int[] counts = record.tokenEventCounts();
         for (int i = 1; i < times.length; i++) {
-            double gap = ms(times[i] - times[i - 1]);
-            perEvent.add(gap);
-            int k = Math.max(1, counts[i]);
-            perToken.add(gap / k, k);
+            long gapNanos = times[i] - times[i - 1];
+            perEvent.addNanosAsMillis(gapNanos, 1);
+            perToken.addNanosAsMillis(gapNanos, Math.max(1, counts[i]));
         }
     }
 

@@ -1,5 +1,9 @@
 package dev.llmload.stats;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.Arrays;
 
 /**
@@ -11,8 +15,10 @@ import java.util.Arrays;
  *       primitive array and summarised by {@link Statistics#summarize}: every figure is exact and
  *       equal to what NumPy gives.</li>
  *   <li>Past that, the values move into a {@link LogHistogram} of relative error α (0.1% by
- *       default). Count, mean, standard deviation, minimum and maximum stay exact (streaming
- *       moments, Welford's update); each percentile is the type-7 interpolation between the
+ *       default). Count, minimum and maximum stay exact, and so do the mean and standard
+ *       deviation of durations given in whole nanoseconds ({@link #addNanosAsMillis}: integer
+ *       sums, rounded once); of values given as doubles they are streaming moments (Chan et al.'s
+ *       update, exact up to the rounding of each step); each percentile is the type-7 interpolation between the
  *       histogram's estimates of the two order statistics around its rank, each within α of the
  *       true order statistic, so the percentile is within α of the exact one (clamped to the exact
  *       minimum and maximum). The summary then states α as {@code percentiles_relative_error}.</li>
@@ -30,6 +36,12 @@ public final class DistributionAccumulator implements SampleSink {
     /** The histogram's relative error: 0.1%, three significant digits. */
     public static final double DEFAULT_RELATIVE_ERROR = 0.001;
 
+    /** Parts a duration may be spread over with exact moments; beyond, it goes the way of doubles. */
+    static final int EXACT_PARTS = 64;
+    private static final double NANOS_PER_MS = 1_000_000.0;
+    /** 40 significant digits: the exact moments' quotients, before their one rounding to a double. */
+    private static final MathContext EXACT_ROUNDING = new MathContext(40, RoundingMode.HALF_EVEN);
+
     private final int exactCapacity;
     private final double relativeError;
     /** Exact values while {@link #positive} is null. */
@@ -39,6 +51,18 @@ public final class DistributionAccumulator implements SampleSink {
     private LogHistogram positive;
     private LogHistogram negative;
     private long count;
+    /**
+     * Moments of the values given as whole nanoseconds ({@link #addNanosAsMillis}), exact: Σ of
+     * the nanoseconds as a signed 128-bit integer, and per number of parts k a value was spread
+     * over, Σ of the squared nanoseconds as an unsigned 128-bit integer (squares[2k] low word,
+     * squares[2k + 1] high word).
+     */
+    private long nanosCount;
+    private long nanosSumLow;
+    private long nanosSumHigh;
+    private long[] squares = new long[4];
+    /** Moments of the values given as doubles, streaming (Chan et al.'s update). */
+    private long doubleCount;
     private double mean;
     private double squaredDeviations;
     private double min = Double.POSITIVE_INFINITY;
@@ -75,6 +99,61 @@ public final class DistributionAccumulator implements SampleSink {
             throw new IllegalArgumentException("count must not be negative: " + times);
         }
         addMoments(times, value, 0);
+        count += times;
+        keep(value, times);
+    }
+
+    /**
+     * Adds a duration of whole nanoseconds in milliseconds: the value {@code nanos / 10^6}, as
+     * {@link #add(double)} would get it, while its moments are kept exactly: Σ of the
+     * nanoseconds and Σ of their squares as integers, the mean and standard deviation rounded once
+     * when summarised. That needs no division per value, and the figures do not depend on the
+     * order of the values. Durations up to 2<sup>63</sup> ns; the sums hold up to
+     * 2<sup>127</sup> ns² (10<sup>14</sup> gaps of 1,000 s each).
+     */
+    public void addNanosAsMillis(long nanos) {
+        addNanosAsMillis(nanos, 1);
+    }
+
+    /**
+     * Adds a duration of whole nanoseconds shared evenly by {@code parts} values (an inter-token
+     * gap spread over the tokens of one event): {@code parts} values of
+     * {@code nanos / 10^6 / parts} milliseconds, with exact moments as {@link #addNanosAsMillis(long)}
+     * (their sum is exactly the duration; Σ of squares is kept per number of parts). More than
+     * {@value #EXACT_PARTS} parts go the way of {@link #add(double, long)}.
+     */
+    @Override
+    public void addNanosAsMillis(long nanos, int parts) {
+        if (parts <= 0) {
+            throw new IllegalArgumentException("parts must be positive: " + parts);
+        }
+        double value = nanos / NANOS_PER_MS;
+        if (parts > 1) {
+            value /= parts;
+            if (parts > EXACT_PARTS) {
+                add(value, parts);
+                return;
+            }
+        }
+        count += parts;
+        nanosCount += parts;
+        long sumLow = nanosSumLow + nanos;
+        nanosSumHigh += (nanos >> 63) + (Long.compareUnsigned(sumLow, nanosSumLow) < 0 ? 1 : 0);
+        nanosSumLow = sumLow;
+        if (2 * parts + 1 >= squares.length) {
+            squares = Arrays.copyOf(squares, 2 * parts + 2);
+        }
+        // |nanos| < 2^63, so its square is below 2^126: the signed high word is the unsigned one.
+        long squareLow = nanos * nanos;
+        long squareHigh = Math.multiplyHigh(nanos, nanos);
+        long low = squares[2 * parts] + squareLow;
+        squares[2 * parts + 1] += squareHigh + (Long.compareUnsigned(low, squareLow) < 0 ? 1 : 0);
+        squares[2 * parts] = low;
+        keep(value, parts);
+    }
+
+    /** Updates the minimum, maximum and exact values or histogram with {@code times} of {@code value}. */
+    private void keep(double value, long times) {
         min = Math.min(min, value);
         max = Math.max(max, value);
         if (positive == null && size + times <= exactCapacity) {
@@ -96,7 +175,20 @@ public final class DistributionAccumulator implements SampleSink {
         if (other.count == 0) {
             return;
         }
-        addMoments(other.count, other.mean, other.squaredDeviations);
+        addMoments(other.doubleCount, other.mean, other.squaredDeviations);
+        count += other.count;
+        nanosCount += other.nanosCount;
+        long sumLow = nanosSumLow + other.nanosSumLow;
+        nanosSumHigh += other.nanosSumHigh + (Long.compareUnsigned(sumLow, nanosSumLow) < 0 ? 1 : 0);
+        nanosSumLow = sumLow;
+        if (other.squares.length > squares.length) {
+            squares = Arrays.copyOf(squares, other.squares.length);
+        }
+        for (int i = 0; i < other.squares.length; i += 2) {
+            long low = squares[i] + other.squares[i];
+            squares[i + 1] += other.squares[i + 1] + (Long.compareUnsigned(low, other.squares[i]) < 0 ? 1 : 0);
+            squares[i] = low;
+        }
         min = Math.min(min, other.min);
         max = Math.max(max, other.max);
         if (positive == null && other.positive == null && (long) size + other.size <= exactCapacity) {
@@ -134,8 +226,8 @@ public final class DistributionAccumulator implements SampleSink {
         if (positive == null) {
             return Statistics.summarize(Arrays.copyOf(values, size));
         }
-        double std = Math.sqrt(Math.max(0, squaredDeviations) / count);
-        return new Summary(count, mean, std, min, max,
+        double[] moments = moments();
+        return new Summary(count, moments[0], moments[1], min, max,
                 percentile(Percentile.P50), percentile(Percentile.P90), percentile(Percentile.P95),
                 percentile(Percentile.P99), percentile(Percentile.P99_9), relativeError);
     }
@@ -180,11 +272,62 @@ public final class DistributionAccumulator implements SampleSink {
 
     /** Chan et al.'s pairwise update: merges {@code n} values of mean {@code m} and squared deviations {@code s}. */
     private void addMoments(long n, double m, double s) {
-        long total = count + n;
+        if (n == 0) {
+            return;
+        }
+        long total = doubleCount + n;
         double delta = m - mean;
         mean += delta * n / total;
-        squaredDeviations += s + delta * delta * ((double) count * n / total);
-        count = total;
+        squaredDeviations += s + delta * delta * ((double) doubleCount * n / total);
+        doubleCount = total;
+    }
+
+    /**
+     * The mean and population standard deviation of every value. Of the values given in whole
+     * nanoseconds alone, both are exact rationals rounded once: with S = Σ nanoseconds, n values
+     * and Q<sub>k</sub> = Σ squared nanoseconds of those spread over k parts (each of the k values
+     * is d/k, so Σ x² = Σ<sub>k</sub> Q<sub>k</sub> / k), mean = S / n and
+     * n² · variance = n · Σ<sub>k</sub> Q<sub>k</sub> / k − S². Values given as doubles join by
+     * Chan et al.'s update.
+     */
+    private double[] moments() {
+        if (nanosCount == 0) {
+            return new double[] {mean, Math.sqrt(Math.max(0, squaredDeviations) / count)};
+        }
+        BigInteger n = BigInteger.valueOf(nanosCount);
+        BigInteger sum = BigInteger.valueOf(nanosSumHigh).shiftLeft(64).add(unsigned(nanosSumLow));
+        BigInteger lcm = BigInteger.ONE;
+        for (int k = 1; 2 * k < squares.length; k++) {
+            if ((squares[2 * k] | squares[2 * k + 1]) != 0) {
+                BigInteger parts = BigInteger.valueOf(k);
+                lcm = lcm.multiply(parts).divide(lcm.gcd(parts));
+            }
+        }
+        BigInteger weighted = BigInteger.ZERO;
+        for (int k = 1; 2 * k < squares.length; k++) {
+            BigInteger square = unsigned(squares[2 * k + 1]).shiftLeft(64).add(unsigned(squares[2 * k]));
+            weighted = weighted.add(square.multiply(lcm.divide(BigInteger.valueOf(k))));
+        }
+        // lcm · n² · variance in ns², never negative: Σ x² · n ≥ (Σ x)² for any values.
+        BigInteger scaledVariance = n.multiply(weighted).subtract(lcm.multiply(sum.multiply(sum)));
+        BigDecimal nanosPerMs = BigDecimal.valueOf(NANOS_PER_MS);
+        BigDecimal nanosMean = new BigDecimal(sum).divide(new BigDecimal(n).multiply(nanosPerMs), EXACT_ROUNDING);
+        BigDecimal nanosVariance = new BigDecimal(scaledVariance)
+                .divide(new BigDecimal(lcm.multiply(n).multiply(n)).multiply(nanosPerMs.pow(2)), EXACT_ROUNDING);
+        if (doubleCount == 0) {
+            return new double[] {nanosMean.doubleValue(), nanosVariance.sqrt(EXACT_ROUNDING).doubleValue()};
+        }
+        double wholeMean = nanosMean.doubleValue();
+        double delta = mean - wholeMean;
+        double combinedMean = wholeMean + delta * doubleCount / count;
+        double deviations = nanosVariance.doubleValue() * nanosCount + squaredDeviations
+                + delta * delta * ((double) nanosCount * doubleCount / count);
+        return new double[] {combinedMean, Math.sqrt(Math.max(0, deviations) / count)};
+    }
+
+    private static BigInteger unsigned(long word) {
+        BigInteger value = BigInteger.valueOf(word & Long.MAX_VALUE);
+        return word < 0 ? value.setBit(63) : value;
     }
 
     private void ensureExact(int needed) {

@@ -13,4 +13,12 @@ public interface SampleSink {
     default void add(double value) {
         add(value, 1);
     }
+
+    /**
+     * Adds a duration of whole nanoseconds shared evenly by {@code parts} samples: {@code parts}
+     * samples of {@code nanos / 10^6 / parts} milliseconds (one when {@code parts} is 1).
+     */
+    default void addNanosAsMillis(long nanos, int parts) {
+        add(nanos / 1_000_000.0 / parts, parts);
+    }
 }
