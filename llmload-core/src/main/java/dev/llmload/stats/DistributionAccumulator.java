@@ -5,6 +5,9 @@ import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Statistics of one distribution within a fixed memory budget: exact while the values fit,
@@ -36,18 +39,23 @@ public final class DistributionAccumulator implements SampleSink {
     /** The histogram's relative error: 0.1%, three significant digits. */
     public static final double DEFAULT_RELATIVE_ERROR = 0.001;
 
-    /** Parts a duration may be spread over with exact moments; beyond, it goes the way of doubles. */
-    static final int EXACT_PARTS = 64;
+    /** Parts whose sums of squares are kept in an array; more go to a map. */
+    private static final int FEW_PARTS = 64;
     private static final double NANOS_PER_MS = 1_000_000.0;
     /** 40 significant digits: the exact moments' quotients, before their one rounding to a double. */
     private static final MathContext EXACT_ROUNDING = new MathContext(40, RoundingMode.HALF_EVEN);
 
     private final int exactCapacity;
     private final double relativeError;
-    /** Exact values while {@link #positive} is null. */
+    /** Whether {@link #values} holds every value: until the count passes the exact capacity. */
+    private boolean exact = true;
+    /** Exact values while {@link #exact}. */
     private double[] values = new double[16];
     private int size;
-    /** Non-negative values once past the exact capacity; magnitudes of negative ones in {@link #negative}. */
+    /**
+     * Non-negative values once past the exact capacity (from the first value for a
+     * {@link #part}); magnitudes of negative ones in {@link #negative}.
+     */
     private LogHistogram positive;
     private LogHistogram negative;
     private long count;
@@ -61,6 +69,8 @@ public final class DistributionAccumulator implements SampleSink {
     private long nanosSumLow;
     private long nanosSumHigh;
     private long[] squares = new long[4];
+    /** The same for more than {@value #FEW_PARTS} parts (events of many tokens, rare): parts → {low, high}. */
+    private final Map<Integer, long[]> manyPartSquares = new HashMap<>();
     /** Moments of the values given as doubles, streaming (Chan et al.'s update). */
     private long doubleCount;
     private double mean;
@@ -85,6 +95,25 @@ public final class DistributionAccumulator implements SampleSink {
         }
         this.exactCapacity = exactCapacity;
         this.relativeError = relativeError;
+    }
+
+    /**
+     * An accumulator for one part of the values, made to be {@link #merge merged} into one of the
+     * same capacity and relative error: it keeps its histogram from the first value on beside its
+     * exact values, so that merging it into an accumulator past its capacity adds bucket counts
+     * rather than placing each value again. The same figures as any accumulator; the histogram
+     * work is done where the part is filled (a thread of its own) instead of where it is merged.
+     */
+    public static DistributionAccumulator part(int exactCapacity, double relativeError) {
+        DistributionAccumulator part = new DistributionAccumulator(exactCapacity, relativeError);
+        part.positive = new LogHistogram(relativeError);
+        part.negative = new LogHistogram(relativeError);
+        return part;
+    }
+
+    /** A part ({@link #part}) of an accumulator like this one. */
+    public DistributionAccumulator newPart() {
+        return part(exactCapacity, relativeError);
     }
 
     @Override
@@ -119,8 +148,7 @@ public final class DistributionAccumulator implements SampleSink {
      * Adds a duration of whole nanoseconds shared evenly by {@code parts} values (an inter-token
      * gap spread over the tokens of one event): {@code parts} values of
      * {@code nanos / 10^6 / parts} milliseconds, with exact moments as {@link #addNanosAsMillis(long)}
-     * (their sum is exactly the duration; Σ of squares is kept per number of parts). More than
-     * {@value #EXACT_PARTS} parts go the way of {@link #add(double, long)}.
+     * (their sum is exactly the duration; Σ of squares is kept per number of parts).
      */
     @Override
     public void addNanosAsMillis(long nanos, int parts) {
@@ -130,39 +158,47 @@ public final class DistributionAccumulator implements SampleSink {
         double value = nanos / NANOS_PER_MS;
         if (parts > 1) {
             value /= parts;
-            if (parts > EXACT_PARTS) {
-                add(value, parts);
-                return;
-            }
         }
         count += parts;
         nanosCount += parts;
         long sumLow = nanosSumLow + nanos;
         nanosSumHigh += (nanos >> 63) + (Long.compareUnsigned(sumLow, nanosSumLow) < 0 ? 1 : 0);
         nanosSumLow = sumLow;
-        if (2 * parts + 1 >= squares.length) {
-            squares = Arrays.copyOf(squares, 2 * parts + 2);
-        }
         // |nanos| < 2^63, so its square is below 2^126: the signed high word is the unsigned one.
         long squareLow = nanos * nanos;
         long squareHigh = Math.multiplyHigh(nanos, nanos);
-        long low = squares[2 * parts] + squareLow;
-        squares[2 * parts + 1] += squareHigh + (Long.compareUnsigned(low, squareLow) < 0 ? 1 : 0);
-        squares[2 * parts] = low;
+        if (parts <= FEW_PARTS) {
+            if (2 * parts + 1 >= squares.length) {
+                squares = Arrays.copyOf(squares, 2 * parts + 2);
+            }
+            addUnsigned128(squares, 2 * parts, squareLow, squareHigh);
+        } else {
+            addUnsigned128(manyPartSquares.computeIfAbsent(parts, k -> new long[2]), 0, squareLow, squareHigh);
+        }
         keep(value, parts);
+    }
+
+    /** Adds the unsigned 128-bit {@code high:low} to {@code words[at + 1]:words[at]}. */
+    private static void addUnsigned128(long[] words, int at, long low, long high) {
+        long sum = words[at] + low;
+        words[at + 1] += high + (Long.compareUnsigned(sum, low) < 0 ? 1 : 0);
+        words[at] = sum;
     }
 
     /** Updates the minimum, maximum and exact values or histogram with {@code times} of {@code value}. */
     private void keep(double value, long times) {
         min = Math.min(min, value);
         max = Math.max(max, value);
-        if (positive == null && size + times <= exactCapacity) {
+        if (exact && size + times <= exactCapacity) {
             ensureExact(size + (int) times);
             if (times == 1) {
                 values[size++] = value;
             } else {
                 Arrays.fill(values, size, size + (int) times, value);
                 size += (int) times;
+            }
+            if (positive != null) {
+                addToHistogram(value, times);
             }
         } else {
             toHistogram();
@@ -185,19 +221,26 @@ public final class DistributionAccumulator implements SampleSink {
             squares = Arrays.copyOf(squares, other.squares.length);
         }
         for (int i = 0; i < other.squares.length; i += 2) {
-            long low = squares[i] + other.squares[i];
-            squares[i + 1] += other.squares[i + 1] + (Long.compareUnsigned(low, other.squares[i]) < 0 ? 1 : 0);
-            squares[i] = low;
+            addUnsigned128(squares, i, other.squares[i], other.squares[i + 1]);
         }
+        other.manyPartSquares.forEach((parts, words) ->
+                addUnsigned128(manyPartSquares.computeIfAbsent(parts, k -> new long[2]), 0, words[0], words[1]));
         min = Math.min(min, other.min);
         max = Math.max(max, other.max);
-        if (positive == null && other.positive == null && (long) size + other.size <= exactCapacity) {
+        if (exact && other.exact && (long) size + other.size <= exactCapacity) {
             ensureExact(size + other.size);
             System.arraycopy(other.values, 0, values, size, other.size);
             size += other.size;
+            if (positive != null) {
+                mergeHistogram(other);
+            }
             return;
         }
         toHistogram();
+        mergeHistogram(other);
+    }
+
+    private void mergeHistogram(DistributionAccumulator other) {
         if (other.positive == null) {
             for (int i = 0; i < other.size; i++) {
                 addToHistogram(other.values[i], 1);
@@ -215,7 +258,7 @@ public final class DistributionAccumulator implements SampleSink {
 
     /** Whether the percentiles are still exact. */
     public boolean exact() {
-        return positive == null;
+        return exact;
     }
 
     /** The summary of every value added; exact percentiles, or within the stated relative error. */
@@ -223,7 +266,7 @@ public final class DistributionAccumulator implements SampleSink {
         if (count == 0) {
             return Summary.EMPTY;
         }
-        if (positive == null) {
+        if (exact) {
             return Statistics.summarize(Arrays.copyOf(values, size));
         }
         double[] moments = moments();
@@ -241,7 +284,7 @@ public final class DistributionAccumulator implements SampleSink {
             return null;
         }
         double[] result = new double[ps.length];
-        double[] sorted = positive == null ? Arrays.copyOf(values, size) : null;
+        double[] sorted = exact ? Arrays.copyOf(values, size) : null;
         if (sorted != null) {
             Arrays.sort(sorted);
         }
@@ -296,17 +339,21 @@ public final class DistributionAccumulator implements SampleSink {
         }
         BigInteger n = BigInteger.valueOf(nanosCount);
         BigInteger sum = BigInteger.valueOf(nanosSumHigh).shiftLeft(64).add(unsigned(nanosSumLow));
-        BigInteger lcm = BigInteger.ONE;
+        Map<Integer, BigInteger> squaresByParts = new TreeMap<>();
         for (int k = 1; 2 * k < squares.length; k++) {
             if ((squares[2 * k] | squares[2 * k + 1]) != 0) {
-                BigInteger parts = BigInteger.valueOf(k);
-                lcm = lcm.multiply(parts).divide(lcm.gcd(parts));
+                squaresByParts.put(k, unsigned(squares[2 * k + 1]).shiftLeft(64).add(unsigned(squares[2 * k])));
             }
         }
+        manyPartSquares.forEach((k, words) -> squaresByParts.put(k, unsigned(words[1]).shiftLeft(64).add(unsigned(words[0]))));
+        BigInteger lcm = BigInteger.ONE;
+        for (int k : squaresByParts.keySet()) {
+            BigInteger parts = BigInteger.valueOf(k);
+            lcm = lcm.multiply(parts).divide(lcm.gcd(parts));
+        }
         BigInteger weighted = BigInteger.ZERO;
-        for (int k = 1; 2 * k < squares.length; k++) {
-            BigInteger square = unsigned(squares[2 * k + 1]).shiftLeft(64).add(unsigned(squares[2 * k]));
-            weighted = weighted.add(square.multiply(lcm.divide(BigInteger.valueOf(k))));
+        for (Map.Entry<Integer, BigInteger> entry : squaresByParts.entrySet()) {
+            weighted = weighted.add(entry.getValue().multiply(lcm.divide(BigInteger.valueOf(entry.getKey()))));
         }
         // lcm · n² · variance in ns², never negative: Σ x² · n ≥ (Σ x)² for any values.
         BigInteger scaledVariance = n.multiply(weighted).subtract(lcm.multiply(sum.multiply(sum)));
@@ -336,15 +383,19 @@ public final class DistributionAccumulator implements SampleSink {
         }
     }
 
+    /** Leaves the exact values for the histogram, placing them in it unless it holds them already (a part). */
     private void toHistogram() {
-        if (positive != null) {
+        if (!exact) {
             return;
         }
-        positive = new LogHistogram(relativeError);
-        negative = new LogHistogram(relativeError);
-        for (int i = 0; i < size; i++) {
-            addToHistogram(values[i], 1);
+        if (positive == null) {
+            positive = new LogHistogram(relativeError);
+            negative = new LogHistogram(relativeError);
+            for (int i = 0; i < size; i++) {
+                addToHistogram(values[i], 1);
+            }
         }
+        exact = false;
         values = new double[0];
         size = 0;
     }

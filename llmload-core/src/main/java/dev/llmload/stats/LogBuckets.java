@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * is the run of doubles from its lowest member up to the next bucket's lowest. Those lowest
  * members are found once per binary octave [2<sup>e</sup>, 2<sup>e+1</sup>) by bisection over
  * the doubles with the very expression; a value then takes its octave from its exponent bits,
- * a first guess from the leading bits of its mantissa, and at most a comparison or two against
+ * a first guess from the leading bits of its mantissa, and one comparison against
  * the octave's boundaries. The bucket is therefore the one the logarithm gives, value for value.
  *
  * <p>For α below about 0.00025 (slots of more than 2<sup>12</sup> an octave) the tables would
@@ -67,12 +67,10 @@ final class LogBuckets {
         if (octave == null) {
             octave = octave(exponent);
         }
-        double[] lowest = octave.lowest;
         int j = octave.guess[(int) ((bits & MANTISSA_MASK) >>> (MANTISSA_BITS - slotBits))];
-        while (j + 1 < lowest.length && value >= lowest[j + 1]) {
-            j++;
-        }
-        return octave.first + j;
+        // A slot holds at most one boundary: step over it when the value is at or past it. Positive
+        // doubles order as their bits, so the step is the sign of a difference, without a branch.
+        return octave.first + j + (int) ((octave.lowestBits[j + 1] - bits - 1) >>> 63);
     }
 
     private Octave octave(int exponent) {
@@ -87,8 +85,11 @@ final class LogBuckets {
      */
     private final class Octave {
         final int first;
-        /** lowest[j]: the smallest value of the octave in bucket first + j (lowest[0] is 2^e). */
-        final double[] lowest;
+        /**
+         * The bits of the smallest value of the octave in bucket first + j (j = 0: 2^e), and past
+         * the last an end no value reaches.
+         */
+        final long[] lowestBits;
         final int[] guess;
 
         Octave(int exponent) {
@@ -96,7 +97,7 @@ final class LogBuckets {
             long high = low + MANTISSA_MASK; // the octave's largest double
             first = indexByLog(Double.longBitsToDouble(low));
             int last = indexByLog(Double.longBitsToDouble(high));
-            lowest = new double[last - first + 1];
+            double[] lowest = new double[last - first + 1];
             lowest[0] = Double.longBitsToDouble(low);
             long from = low;
             for (int j = 1; j < lowest.length; j++) {
@@ -118,14 +119,24 @@ final class LogBuckets {
                 lowest[j] = Double.longBitsToDouble(above);
                 from = above;
             }
+            lowestBits = new long[lowest.length + 1];
+            for (int j = 0; j < lowest.length; j++) {
+                lowestBits[j] = Double.doubleToRawLongBits(lowest[j]);
+            }
+            lowestBits[lowest.length] = Long.MAX_VALUE;
             guess = new int[1 << slotBits];
             int j = 0;
+            long slotWidth = 1L << (MANTISSA_BITS - slotBits);
             for (int slot = 0; slot < guess.length; slot++) {
-                double slotLow = Double.longBitsToDouble(low + ((long) slot << (MANTISSA_BITS - slotBits)));
-                while (j + 1 < lowest.length && slotLow >= lowest[j + 1]) {
+                long slotLow = low + slot * slotWidth;
+                while (slotLow >= lowestBits[j + 1]) {
                     j++;
                 }
                 guess[slot] = j;
+                // The slot's width was chosen below a bucket's, so its last value is at most one bucket on.
+                if (j + 2 < lowestBits.length && slotLow + slotWidth - 1 >= lowestBits[j + 2]) {
+                    throw new IllegalStateException("a slot of octave " + exponent + " spans two bucket boundaries");
+                }
             }
         }
     }

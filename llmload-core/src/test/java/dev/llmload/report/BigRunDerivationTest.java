@@ -57,6 +57,40 @@ class BigRunDerivationTest {
         assertThat(json(streamed.timeseries())).isEqualTo(json(TimeSeries.of(read)));
     }
 
+    @Test
+    void aJournalFoldedAChunkAtATimeOnItsParsingThreadsGivesTheMeasurementsOfOneStream() throws Exception {
+        // 9,000 requests of 128 events, every seventh event carrying two tokens: 1.14 million gaps,
+        // past the run's exact capacity of 2^20, in a 14 MB journal, so several chunks on their
+        // own threads, each a part merged into histograms.
+        List<RequestRecord> records = new ArrayList<>();
+        for (RequestRecord r : ReportFixtures.records(9_000, 64, 11)) {
+            int[] counts = r.tokenEventCounts().clone();
+            for (int k = 0; k < counts.length; k += 7) {
+                counts[k] = 2;
+            }
+            records.add(new RequestRecord(r.index(), r.requestId(), r.warmup(), r.timings(), counts, r.httpStatus(),
+                    r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
+                    r.finishReason(), r.streamed(), r.retryAfter(), r.session(), r.serverTimings()));
+        }
+        Path journal = dir.resolve(Journal.FILE_NAME);
+        try (Journal writer = Journal.create(journal)) {
+            for (RequestRecord record : records) {
+                writer.append(record);
+            }
+        }
+        assertThat(Files.size(journal)).isGreaterThan(3 * (1 << 22));
+        RunConfig config = RunConfig.builder().concurrency(64).build();
+        List<RequestRecord> compact = new ArrayList<>();
+        Journal.forEachWithoutTokenGaps(journal, compact::add);
+
+        Measurements oneStream = Measurements.derive(Journal.read(journal), config);
+        Measurements folded = Measurements.derive(compact, Journal.source(List.of(journal)), config);
+        assertThat(json(folded)).isEqualTo(json(oneStream));
+        assertThat(folded.results().itlMs().count()).isGreaterThan(1 << 20);
+        assertThat(folded.results().itlMs().percentilesRelativeError()).isNotNull();
+        assertThat(folded.results().itlPerTokenMs().count()).isGreaterThan(folded.results().itlMs().count());
+    }
+
     private static String json(Object value) throws Exception {
         return ReportFiles.JSON.writeValueAsString(value);
     }

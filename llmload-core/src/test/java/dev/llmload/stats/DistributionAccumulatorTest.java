@@ -228,10 +228,41 @@ class DistributionAccumulatorTest {
         mixed.add(5.0);
         assertThat(mixed.summary().mean()).isCloseTo(3.0, within(1e-15));
         assertThat(mixed.summary().std()).isCloseTo(Math.sqrt(8.0 / 3), within(1e-15));
-        // A gap spread over more parts than the exact sums keep still counts each part.
-        mixed.addNanosAsMillis(65_000_000, 65);
-        assertThat(mixed.count()).isEqualTo(68);
-        assertThat(mixed.summary().min()).isEqualTo(1.0);
+    }
+
+    @Test
+    void anEventOfManyTokensKeepsExactMomentsToo() {
+        // 200 ns over 100 tokens (100 values of 2 ns) and a 4 ns gap. By hand: n = 101, Σ = 204,
+        // Σx² = 416; mean 204/101 ns; variance (416 · 101 − 204²) / 101² = 400/101² ns², std 20/101 ns.
+        DistributionAccumulator accumulator = new DistributionAccumulator(0, 0.001);
+        accumulator.addNanosAsMillis(200, 100);
+        accumulator.addNanosAsMillis(4);
+        assertThat(accumulator.count()).isEqualTo(101);
+        assertThat(accumulator.summary().mean()).isEqualTo(2.01980198019802e-6);
+        assertThat(accumulator.summary().std()).isEqualTo(1.9801980198019803e-7);
+    }
+
+    @Test
+    void partsFilledApartMergeIntoTheSameFiguresAsOneAccumulator() {
+        SplittableRandom random = new SplittableRandom(5);
+        for (int n : new int[] {900, 5_000}) {
+            // 900 values stay within the capacity of 1,000 (exact); 5,000 pass it (the histogram).
+            DistributionAccumulator whole = new DistributionAccumulator(1_000, 0.001);
+            DistributionAccumulator merged = new DistributionAccumulator(1_000, 0.001);
+            DistributionAccumulator part = merged.newPart();
+            for (int i = 0; i < n; i++) {
+                long nanos = 1 + random.nextLong(50_000_000);
+                whole.addNanosAsMillis(nanos);
+                part.addNanosAsMillis(nanos);
+                if (i % 700 == 699) {
+                    merged.merge(part);
+                    part = merged.newPart();
+                }
+            }
+            merged.merge(part);
+            assertThat(merged.exact()).isEqualTo(n <= 1_000);
+            assertThat(merged.summary()).isEqualTo(whole.summary());
+        }
     }
 
     @Test
