@@ -34,8 +34,8 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         notes = List.copyOf(notes);
     }
 
-    /** What one part of the records' token events adds to the whole run's gaps, the window's and the series. */
-    private record TokenEventsPart(InterTokenGaps gaps, InterTokenGaps window, TimeSeries.TokenEvents series) {}
+    /** What one part of the records' token events adds to the steady window's gaps, the other requests' and the series. */
+    private record TokenEventsPart(InterTokenGaps window, InterTokenGaps other, TimeSeries.TokenEvents series) {}
 
     /** @param records every record of the run with its token events, warm-up included, in any order */
     public static Measurements derive(List<RequestRecord> records, RunConfig config) {
@@ -64,24 +64,25 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         SteadyState.Cut cut = SteadyState.cut(records);
         long[] inWindow = cut == null ? new long[0]
                 : cut.window().stream().mapToLong(RequestRecord::index).sorted().toArray();
-        InterTokenGaps gaps = new InterTokenGaps();
         InterTokenGaps windowGaps = new InterTokenGaps();
+        InterTokenGaps otherGaps = new InterTokenGaps();
         // The token events are folded in parts (a journal's: a chunk of lines each, on its parsing
         // threads), merged in order; every part merges exactly (counts, integer sums, exact values),
-        // so no figure depends on how the records were cut or on the threads.
-        full.fold(() -> new TokenEventsPart(gaps.newPart(), windowGaps.newPart(), series.newPart()),
+        // so no figure depends on how the records were cut or on the threads. Each gap is added
+        // once, to the window's gaps or the others': the whole run's are their union.
+        full.fold(() -> new TokenEventsPart(windowGaps.newPart(), otherGaps.newPart(), series.newPart()),
                 (part, record) -> {
-                    part.gaps().add(record);
-                    if (Arrays.binarySearch(inWindow, record.index()) >= 0) {
-                        part.window().add(record);
-                    }
+                    (Arrays.binarySearch(inWindow, record.index()) >= 0 ? part.window() : part.other()).add(record);
                     part.series().add(record);
                 },
                 part -> {
-                    gaps.merge(part.gaps());
                     windowGaps.merge(part.window());
+                    otherGaps.merge(part.other());
                     series.merge(part.series());
                 });
+        InterTokenGaps gaps = new InterTokenGaps();
+        gaps.merge(windowGaps);
+        gaps.merge(otherGaps);
         RunResults results = RunResults.compute(records, slo, gaps);
         Integer gate = config.sessionGate();
         Saturation saturation = Saturation.of(records, config.load());

@@ -30,9 +30,9 @@ import java.util.TreeMap;
  * <p>Accumulators merge (for runs spread over hosts): a merge is exact when both are exact and the
  * union still fits, otherwise the union's histogram, which equals the histogram of all values.
  *
- * <p>Owned by one thread at a time; not thread-safe.
+ * <p>Owned by one thread at a time; not thread-safe, but for {@link #newPart}.
  */
-public final class DistributionAccumulator implements SampleSink {
+public final class DistributionAccumulator {
 
     /** Values kept exactly before the accumulator switches to its histogram. */
     public static final int DEFAULT_EXACT_CAPACITY = 1 << 20;
@@ -49,6 +49,8 @@ public final class DistributionAccumulator implements SampleSink {
     private final double relativeError;
     /** Whether {@link #values} holds every value: until the count passes the exact capacity. */
     private boolean exact = true;
+    /** Not {@link #exact} any more, for {@link #newPart} on other threads. */
+    private volatile boolean pastCapacity;
     /** Exact values while {@link #exact}. */
     private double[] values = new double[16];
     private int size;
@@ -111,12 +113,21 @@ public final class DistributionAccumulator implements SampleSink {
         return part;
     }
 
-    /** A part ({@link #part}) of an accumulator like this one. */
+    /**
+     * A part ({@link #part}) of an accumulator like this one; once this one is past its capacity,
+     * a part without exact values (its own would be dropped in the merge), so parts of a big
+     * distribution hold only their histogram. May be called from any thread.
+     */
     public DistributionAccumulator newPart() {
-        return part(exactCapacity, relativeError);
+        return part(pastCapacity ? 0 : exactCapacity, relativeError);
     }
 
-    @Override
+    /** Adds one value. */
+    public void add(double value) {
+        add(value, 1);
+    }
+
+    /** Adds {@code times} values of {@code value}. */
     public void add(double value, long times) {
         if (!Double.isFinite(value)) {
             throw new IllegalArgumentException("sample " + count + " is " + value + "; statistics need finite values");
@@ -150,7 +161,6 @@ public final class DistributionAccumulator implements SampleSink {
      * {@code nanos / 10^6 / parts} milliseconds, with exact moments as {@link #addNanosAsMillis(long)}
      * (their sum is exactly the duration; Σ of squares is kept per number of parts).
      */
-    @Override
     public void addNanosAsMillis(long nanos, int parts) {
         if (parts <= 0) {
             throw new IllegalArgumentException("parts must be positive: " + parts);
@@ -396,6 +406,7 @@ public final class DistributionAccumulator implements SampleSink {
             }
         }
         exact = false;
+        pastCapacity = true;
         values = new double[0];
         size = 0;
     }
