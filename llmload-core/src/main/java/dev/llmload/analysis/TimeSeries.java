@@ -163,7 +163,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
 
         /** Adds the tokens per second and per-second gaps of one record with its token events. */
         public void addTokenEvents(RequestRecord record) {
-            addTokenEvents(record, start, tokens, itl);
+            addTokenEvents(record, start, tokens, itl, false);
         }
 
         /** A part for the token events of some of the records, to {@link #merge} into this builder. */
@@ -182,7 +182,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
         }
 
         private static void addTokenEvents(RequestRecord record, long start, long[] tokens,
-                                           DistributionAccumulator[] itl) {
+                                           DistributionAccumulator[] itl, boolean part) {
             if (record.warmup()) {
                 return;
             }
@@ -193,7 +193,14 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             }
             if (record.succeeded()) {
                 for (int i = 1; i < times.length; i++) {
-                    sample(itl, secondOf(times[i], start)).addNanosAsMillis(times[i] - times[i - 1]);
+                    int k = secondOf(times[i], start);
+                    if (part && itl[k] == null) {
+                        // A part's seconds keep their histogram from the first gap: merged into a
+                        // second past its exact capacity, they add counts (DistributionAccumulator.part).
+                        itl[k] = DistributionAccumulator.part(SECOND_EXACT_CAPACITY,
+                                DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
+                    }
+                    sample(itl, k).addNanosAsMillis(times[i] - times[i - 1]);
                 }
             }
         }
@@ -237,7 +244,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
 
         /** As {@link Builder#addTokenEvents}. */
         public void add(RequestRecord record) {
-            Builder.addTokenEvents(record, start, tokens, itl);
+            Builder.addTokenEvents(record, start, tokens, itl, true);
         }
     }
 
