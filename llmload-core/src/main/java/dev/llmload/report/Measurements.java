@@ -15,13 +15,18 @@ import dev.llmload.record.RecordSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.List;
 
 /**
  * What a run's requests say about it, from its journaled records and its configuration alone: the
  * results, the per-second series, how well the client kept its schedule, the load offered beside
  * the load served, the steady-state window and the tool's notes on the requests. This is the one end-of-run derivation: the live run and {@link RunRebuild} both
- * call {@link #derive}, so a report rebuilt from the journal equals the one the run wrote. Pure.
+ * call {@link #derive}, so a report rebuilt from the journal equals the one the run wrote. Pure: its
+ * parts are derived on threads of their own and joined before it returns.
  *
  * @param notes       what {@link NoteDetector} found; a report's other notes (telemetry's, the user's)
  *                    are part of the run's own record
@@ -32,6 +37,21 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
 
     public Measurements {
         notes = List.copyOf(notes);
+    }
+
+    private static <T> T join(Future<T> part) {
+        try {
+            return part.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while deriving the report", e);
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IllegalStateException(e.getCause());
+            }
+        }
     }
 
     /** What one part of the records' token events adds to the steady window's gaps, the other requests' and the series. */
@@ -59,37 +79,53 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
     public static Measurements derive(List<RequestRecord> records, RecordSource full, RunConfig config)
             throws IOException {
         Slo slo = config.slo() == null ? null : config.slo().slo();
-        TimeSeries.Builder series = TimeSeries.builder(records);
-        // The steady window is cut from the held records, so its requests' gaps join the same pass.
-        SteadyState.Cut cut = SteadyState.cut(records);
-        long[] inWindow = cut == null ? new long[0]
-                : cut.window().stream().mapToLong(RequestRecord::index).sorted().toArray();
-        InterTokenGaps windowGaps = new InterTokenGaps();
-        InterTokenGaps otherGaps = new InterTokenGaps();
-        // The token events are folded in parts (a journal's: a chunk of lines each, on its parsing
-        // threads), merged in order; every part merges exactly (counts, integer sums, exact values),
-        // so no figure depends on how the records were cut or on the threads. Each gap is added
-        // once, to the window's gaps or the others': the whole run's are their union.
-        full.fold(() -> new TokenEventsPart(windowGaps.newPart(), otherGaps.newPart(), series.newPart()),
-                (part, record) -> {
-                    (Arrays.binarySearch(inWindow, record.index()) >= 0 ? part.window() : part.other()).add(record);
-                    part.series().add(record);
-                },
-                part -> {
-                    windowGaps.merge(part.window());
-                    otherGaps.merge(part.other());
-                    series.merge(part.series());
-                });
-        InterTokenGaps gaps = new InterTokenGaps();
-        gaps.merge(windowGaps);
-        gaps.merge(otherGaps);
-        RunResults results = RunResults.compute(records, slo, gaps);
         Integer gate = config.sessionGate();
-        Saturation saturation = Saturation.of(records, config.load());
-        SteadyState steady = cut == null ? null : cut.steadyState(slo, ignored -> windowGaps);
-        return new Measurements(results, series.build(), ScheduleFidelity.of(records, config.load(), gate),
-                saturation, steady, NoteDetector.detect(records, results, config.load(), gate,
-                        config.target().stream(), saturation, steady),
-                PercentileSpectrum.of(gaps.perEvent()));
+        // The parts that need no token events are derived on threads of their own beside the pass
+        // over the token events, and those that need them beside one another after it: each owns
+        // what it reads (the held records are only read), and the caller joins them.
+        ExecutorService beside = Executors.newFixedThreadPool(2, task -> {
+            Thread thread = new Thread(task, "llmload-derive");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            Future<Saturation> saturation = beside.submit(() -> Saturation.of(records, config.load()));
+            Future<ScheduleFidelity> schedule = beside.submit(() -> ScheduleFidelity.of(records, config.load(), gate));
+            TimeSeries.Builder series = TimeSeries.builder(records);
+            // The steady window is cut from the held records, so its requests' gaps join the same pass.
+            SteadyState.Cut cut = SteadyState.cut(records);
+            long[] inWindow = cut == null ? new long[0]
+                    : cut.window().stream().mapToLong(RequestRecord::index).sorted().toArray();
+            InterTokenGaps windowGaps = new InterTokenGaps();
+            InterTokenGaps otherGaps = new InterTokenGaps();
+            // The token events are folded in parts (a journal's: a chunk of lines each, on its parsing
+            // threads), merged in order; every part merges exactly (counts, integer sums, exact values),
+            // so no figure depends on how the records were cut or on the threads. Each gap is added
+            // once, to the window's gaps or the others': the whole run's are their union.
+            full.fold(() -> new TokenEventsPart(windowGaps.newPart(), otherGaps.newPart(), series.newPart()),
+                    (part, record) -> {
+                        (Arrays.binarySearch(inWindow, record.index()) >= 0 ? part.window() : part.other()).add(record);
+                        part.series().add(record);
+                    },
+                    part -> {
+                        windowGaps.merge(part.window());
+                        otherGaps.merge(part.other());
+                        series.merge(part.series());
+                    });
+            InterTokenGaps gaps = new InterTokenGaps();
+            gaps.merge(windowGaps);
+            gaps.merge(otherGaps);
+            Future<SteadyState> steady = beside.submit(() -> cut == null ? null
+                    : cut.steadyState(slo, ignored -> windowGaps));
+            Future<TimeSeries> timeseries = beside.submit(series::build);
+            RunResults results = RunResults.compute(records, slo, gaps);
+            PercentileSpectrum spectrum = PercentileSpectrum.of(gaps.perEvent());
+            return new Measurements(results, join(timeseries), join(schedule), join(saturation), join(steady),
+                    NoteDetector.detect(records, results, config.load(), gate, config.target().stream(),
+                            join(saturation), join(steady)),
+                    spectrum);
+        } finally {
+            beside.shutdownNow();
+        }
     }
 }
