@@ -76,11 +76,19 @@ public final class LoadHttpClient implements AutoCloseable {
                         }
                         // Responses only: requests go out as bytes already (RequestBytes), and POST
                         // and GET are all it sends, so nothing needs the request's method to read a response.
-                        channel.pipeline().addLast(new HttpResponseDecoder(new HttpDecoderConfig()
-                                .setMaxInitialLineLength(4096).setMaxHeaderSize(64 * 1024).setMaxChunkSize(64 * 1024)));
+                        channel.pipeline().addLast(RESPONSE_DECODER, responseDecoder());
                         channel.pipeline().addLast(new ExchangeHandler());
                     }
                 });
+    }
+
+    /** The response decoder's name in a connection's pipeline. */
+    static final String RESPONSE_DECODER = "http";
+
+    /** Reads response heads and bodies other than chunked ones ({@link ExchangeHandler}). */
+    static HttpResponseDecoder responseDecoder() {
+        return new HttpResponseDecoder(new HttpDecoderConfig()
+                .setMaxInitialLineLength(4096).setMaxHeaderSize(64 * 1024).setMaxChunkSize(64 * 1024));
     }
 
     private static SslContext sslContext(boolean insecure) {
