@@ -330,7 +330,7 @@ public final class BenchmarkRun {
                         + refusal.get());
             }
             eventLoopHook.accept(client.eventLoops());
-            ClientMonitor monitor = ClientMonitor.start(client.eventLoops());
+            ClientMonitor monitor = ClientMonitor.start(client.eventLoops(), phase.firstSend());
             long runStart;
             ClientRecording cost;
             List<RequestRecord> records;
