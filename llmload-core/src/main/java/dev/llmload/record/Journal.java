@@ -83,7 +83,63 @@ public final class Journal implements AutoCloseable {
      *         so that statistics computed now and from the file later are the same
      */
     public RequestRecord append(RequestRecord record) throws IOException {
-        return fromJson(writeLine(toJson(record, false)));
+        String line = writeLine(toJson(record, false));
+        // What reading the line back would give, without reading it; a line with a text that
+        // does not come back as it is (a lone surrogate, written as '?') is read back as written.
+        return carriedAsIs(record) ? atJournalPrecision(record)
+                : fromJson(new String(line.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * {@code record} as its journal line reads back ({@link #fromJson}): the times rounded to the
+     * microseconds the line holds, each token time and relative moment measured from the rounded
+     * send time as the reader adds them up, a moment written as null (before the run's start)
+     * {@link RequestTimings#NEVER}, and the server's timings at the three decimals written.
+     * Valid for a record whose texts {@link #carriedAsIs}.
+     */
+    static RequestRecord atJournalPrecision(RequestRecord r) {
+        RequestTimings t = r.timings();
+        long sent = micros(t.sentNanos()) * 1000;
+        long[] events = t.tokenEventNanos();
+        long[] tokens = new long[events.length];
+        for (int i = 0; i < events.length; i++) {
+            tokens[i] = sent + micros(events[i] - t.sentNanos()) * 1000;
+        }
+        RequestTimings timings = new RequestTimings(micros(t.intendedSendNanos()) * 1000, sent,
+                readBack(t.firstByteNanos(), t.sentNanos(), sent), readBack(t.firstTokenNanos(), t.sentNanos(), sent),
+                readBack(t.firstContentNanos(), t.sentNanos(), sent), readBack(t.endNanos(), t.sentNanos(), sent), tokens);
+        ServerTimings s = r.serverTimings();
+        ServerTimings server = s == null ? null : new ServerTimings(reported(s.loadMs()), reported(s.prefillMs()),
+                reported(s.decodeMs()), reported(s.totalMs()), s.cachedPromptTokens() >= 0 ? s.cachedPromptTokens() : -1);
+        return new RequestRecord(r.index(), r.requestId(), r.warmup(), timings, r.tokenEventCounts(), r.httpStatus(),
+                r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
+                r.finishReason(), r.streamed(), r.retryAfter(), r.session(), server);
+    }
+
+    /** A moment as {@link #writeRelative} writes it and {@link Line#record} reads it back. */
+    private static long readBack(long nanos, long from, long sentAtJournalPrecision) {
+        return nanos < 0 ? RequestTimings.NEVER : sentAtJournalPrecision + micros(nanos - from) * 1000;
+    }
+
+    private static double reported(double ms) {
+        return Double.isNaN(ms) ? Double.NaN : Math.round(ms * 1000.0) / 1000.0;
+    }
+
+    /** Whether the record's texts come back from a line as they are: valid UTF-16, no lone surrogates. */
+    static boolean carriedAsIs(RequestRecord r) {
+        return noSurrogates(r.requestId()) && noSurrogates(r.finishReason()) && noSurrogates(r.retryAfter())
+                && !(r.outcome() instanceof Outcome.Failure failure && !noSurrogates(failure.message()));
+    }
+
+    private static boolean noSurrogates(String text) {
+        if (text != null) {
+            for (int i = 0; i < text.length(); i++) {
+                if (Character.isSurrogate(text.charAt(i))) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**
@@ -179,7 +235,7 @@ public final class Journal implements AutoCloseable {
             writeRelative(json, "end_ms", t.endNanos(), t.sentNanos());
             json.writeArrayFieldStart("token_times_ms");
             for (long time : t.tokenEventNanos()) {
-                json.writeNumber(micros(time - t.sentNanos()) / 1000.0);
+                writeMillis(json, micros(time - t.sentNanos()));
             }
             json.writeEndArray();
             json.writeArrayFieldStart("token_counts");
@@ -220,15 +276,71 @@ public final class Journal implements AutoCloseable {
     }
 
     private static void writeMs(JsonGenerator json, String name, long nanos) throws IOException {
-        json.writeNumberField(name, micros(nanos) / 1000.0);
+        json.writeFieldName(name);
+        writeMillis(json, micros(nanos));
     }
 
     private static void writeRelative(JsonGenerator json, String name, long nanos, long from) throws IOException {
         if (nanos < 0) {
             json.writeNullField(name);
         } else {
-            json.writeNumberField(name, micros(nanos - from) / 1000.0);
+            json.writeFieldName(name);
+            writeMillis(json, micros(nanos - from));
         }
+    }
+
+    /** Writes {@code micros / 1000.0} milliseconds exactly as {@link Double#toString} spells it. */
+    private static void writeMillis(JsonGenerator json, long micros) throws IOException {
+        char[] text = new char[MILLIS_CHARS];
+        int length = millisText(micros, text);
+        if (length < 0) {
+            json.writeNumber(micros / 1000.0);
+        } else {
+            json.writeNumber(text, 0, length);
+        }
+    }
+
+    private static final int MILLIS_CHARS = 16;
+
+    /**
+     * {@code Double.toString(micros / 1000.0)} into {@code text}, without the double and its
+     * shortest-decimal search (a line has a number per token event): where the double is at least
+     * 0.001 and below 10<sup>7</sup> in size, or zero, that is its plain decimal, the whole part,
+     * a point and the thousandths without trailing zeros but at least one digit (no other decimal
+     * of at most three places lies within the double's precision there). Returns the length, or
+     * -1 outside that range (scientific notation).
+     */
+    static int millisText(long micros, char[] text) {
+        if (micros <= -10_000_000_000L || micros >= 10_000_000_000L) {
+            return -1;
+        }
+        int n = 0;
+        long magnitude = micros;
+        if (micros < 0) {
+            text[n++] = '-';
+            magnitude = -micros;
+        }
+        long whole = magnitude / 1000;
+        int fraction = (int) (magnitude % 1000);
+        int start = n;
+        do {
+            text[n++] = (char) ('0' + whole % 10);
+            whole /= 10;
+        } while (whole > 0);
+        for (int i = start, j = n - 1; i < j; i++, j--) {
+            char c = text[i];
+            text[i] = text[j];
+            text[j] = c;
+        }
+        text[n++] = '.';
+        text[n++] = (char) ('0' + fraction / 100);
+        if (fraction % 100 != 0) {
+            text[n++] = (char) ('0' + fraction / 10 % 10);
+            if (fraction % 10 != 0) {
+                text[n++] = (char) ('0' + fraction % 10);
+            }
+        }
+        return n;
     }
 
     private static long micros(long nanos) {

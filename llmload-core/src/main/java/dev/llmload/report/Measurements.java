@@ -94,8 +94,10 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
             TimeSeries.Builder series = TimeSeries.builder(records);
             // The steady window is cut from the held records, so its requests' gaps join the same pass.
             SteadyState.Cut cut = SteadyState.cut(records);
-            long[] inWindow = cut == null ? new long[0]
-                    : cut.window().stream().mapToLong(RequestRecord::index).sorted().toArray();
+            // A cut whose run never reached a steady state has no window.
+            List<RequestRecord> window = cut == null ? null : cut.window();
+            long[] inWindow = window == null ? new long[0]
+                    : window.stream().mapToLong(RequestRecord::index).sorted().toArray();
             InterTokenGaps windowGaps = new InterTokenGaps();
             InterTokenGaps otherGaps = new InterTokenGaps();
             // The token events are folded in parts (a journal's: a chunk of lines each, on its parsing
