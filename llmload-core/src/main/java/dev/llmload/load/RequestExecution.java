@@ -72,11 +72,11 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     private long firstTokenNanos = RequestTimings.NEVER;
     private long firstContentNanos = RequestTimings.NEVER;
     private long lastActivityNanos;
-    private final LongList tokenTimes = new LongList();
+    /** Each token event's time and text. */
+    private final TokenEvents tokenEvents = new TokenEvents();
     /** The server's token count of each token event, when the dialect gives them (-1: not given); else null. */
     private LongList tokenCounts;
     private ServerTimings serverTimings;
-    private final TokenTexts tokenTexts = new TokenTexts();
     private Usage usage;
     private String finishReason;
     private boolean streamed;
@@ -228,7 +228,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             return;
         }
         int maxTokens = request.spec().maxOutputTokens();
-        if (tokenTimes.size() >= timeouts.limits().maxTokenEvents(maxTokens)) {
+        if (tokenEvents.size() >= timeouts.limits().maxTokenEvents(maxTokens)) {
             abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "more than " + timeouts.limits().maxTokenEvents(maxTokens)
                     + " token events for max_tokens " + maxTokens + " (--max-tokens-factor); ended"));
             return;
@@ -245,8 +245,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
                 firstContentNanos = nanos;
             }
         }
-        tokenTimes.add(nanos);
-        tokenTexts.add(reasoning == null ? content : content == null ? reasoning : reasoning + content);
+        tokenEvents.add(nanos - sentNanos, reasoning, content);
     }
 
     @Override
@@ -254,10 +253,10 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         if (tokenCounts == null) {
             tokenCounts = new LongList();
         }
-        while (tokenCounts.size() < tokenTimes.size() - 1) {
+        while (tokenCounts.size() < tokenEvents.size() - 1) {
             tokenCounts.add(-1);
         }
-        if (tokenCounts.size() == tokenTimes.size() - 1) {
+        if (tokenCounts.size() == tokenEvents.size() - 1) {
             tokenCounts.add(tokens);
         }
     }
@@ -304,7 +303,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             outcome = Outcome.Failure.of(FailureClass.STREAM_ERROR, streamError);
         } else if (streamed && !endMarkerSeen && dialect.endMarker() != null) {
             outcome = Outcome.Failure.of(FailureClass.PROTOCOL, "the stream ended without " + dialect.endMarker()
-                    + " (after " + tokenTimes.size() + " token events)");
+                    + " (after " + tokenEvents.size() + " token events)");
         } else if (streamed) {
             outcome = Outcome.SUCCESS;
         } else {
@@ -349,7 +348,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             case ExchangeFailure.MalformedResponse f -> Outcome.Failure.of(FailureClass.PROTOCOL, f.message());
             case ExchangeFailure.ConnectionLost f -> firstByteNanos < 0
                     ? Outcome.Failure.of(FailureClass.CONNECT, "connection lost before any response: " + f.message())
-                    : Outcome.Failure.of(FailureClass.PROTOCOL, f.message() + " (after " + tokenTimes.size() + " token events)");
+                    : Outcome.Failure.of(FailureClass.PROTOCOL, f.message() + " (after " + tokenEvents.size() + " token events)");
         };
         finish(outcome, nanos);
     }
@@ -367,9 +366,9 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             outcome = new Outcome.Failure(failure.failureClass(), failure.timeoutKind(), ServerText.clean(failure.message()));
         }
         RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos,
-                firstContentNanos, nanos, tokenTimes.toArray());
+                firstContentNanos, nanos, tokenEvents.times(sentNanos));
         onFinished.accept(this, new FinishedRequest(request, requestId, warmup,
-                timings, tokenTexts, serverTokenCounts(), status, outcome, usage,
+                timings, tokenEvents.texts(), serverTokenCounts(), status, outcome, usage,
                 ServerText.clean(finishReason), streamed, ServerText.clean(retryAfter), endMarkerSeen, serverTimings));
     }
 
@@ -379,7 +378,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             return null;
         }
         long[] given = tokenCounts.toArray();
-        int[] counts = new int[tokenTimes.size()];
+        int[] counts = new int[tokenEvents.size()];
         for (int i = 0; i < counts.length; i++) {
             counts[i] = i < given.length ? (int) given[i] : -1;
         }

@@ -166,7 +166,7 @@ class NativeDialectLoopbackTest {
             }
             case TRITON -> {
                 assertThat(f.usage()).isNull();
-                assertThat(TokenTextsTest.events(f.tokenEventTexts())).containsExactly(" Machine", " learning", " is");
+                assertThat(TokenEventsTest.events(f.tokenEventTexts())).containsExactly(" Machine", " learning", " is");
             }
             case OLLAMA -> {
                 assertThat(f.usage()).isEqualTo(new Usage(26, 2));
@@ -188,7 +188,7 @@ class NativeDialectLoopbackTest {
             case SGLANG -> {
                 assertThat(f.usage()).isEqualTo(new Usage(7, 4));
                 assertThat(f.serverTokenCounts()).containsExactly(1, 2, 1);
-                assertThat(TokenTextsTest.events(f.tokenEventTexts())).containsExactly(" The", " sky is", " blue");
+                assertThat(TokenEventsTest.events(f.tokenEventTexts())).containsExactly(" The", " sky is", " blue");
                 assertThat(f.serverTimings().totalMs()).isEqualTo(250.0);
             }
             case ANTHROPIC -> {
