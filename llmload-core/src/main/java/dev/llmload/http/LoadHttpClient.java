@@ -213,7 +213,7 @@ public final class LoadHttpClient implements AutoCloseable {
             release(channel);
             return;
         }
-        HttpExchangeRequest request = exchange.request();
+        HttpExchangeRequest request = exchange.takeRequest();
         FullHttpRequest http = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(request.method()),
                 endpoint.basePath() + request.path(), Unpooled.wrappedBuffer(request.body()));
         http.headers().set(HttpHeaderNames.HOST, endpoint.hostHeader());

@@ -42,7 +42,8 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     /** Error bodies are kept up to this size for the failure message. */
     private static final int MAX_ERROR_BODY = 8 * 1024;
 
-    private final PreparedRequest request;
+    /** What the record needs of the request; its body went to the connection. */
+    private final RequestFacts request;
     private final String requestId;
     private final boolean warmup;
     private final long intendedSendNanos;
@@ -90,7 +91,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     private long pendingEventBytes;
     private boolean finished;
 
-    RequestExecution(PreparedRequest request, String requestId, boolean warmup, long intendedSendNanos,
+    RequestExecution(RequestFacts request, String requestId, boolean warmup, long intendedSendNanos,
                      long sentNanos, Dialect dialect, Timeouts timeouts,
                      BiConsumer<RequestExecution, FinishedRequest> onFinished) {
         this.request = request;
@@ -227,7 +228,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         if (pendingFailure != null) {
             return;
         }
-        int maxTokens = request.spec().maxOutputTokens();
+        int maxTokens = request.maxOutputTokens();
         if (tokenEvents.size() >= timeouts.limits().maxTokenEvents(maxTokens)) {
             abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "more than " + timeouts.limits().maxTokenEvents(maxTokens)
                     + " token events for max_tokens " + maxTokens + " (--max-tokens-factor); ended"));

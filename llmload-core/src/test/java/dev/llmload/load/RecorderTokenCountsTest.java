@@ -30,7 +30,7 @@ class RecorderTokenCountsTest {
         }
         RequestTimings timings = new RequestTimings(0, 0, 500, times[0], times[0], times[times.length - 1] + 5, times);
         TokenTexts eventTexts = TokenEventsTest.texts(texts);
-        return new FinishedRequest(new PreparedRequest(SPEC, new byte[0]), "r", false, timings, eventTexts, serverCounts, 200,
+        return new FinishedRequest(RequestFacts.of(SPEC), "r", false, timings, eventTexts, serverCounts, 200,
                 Outcome.SUCCESS, usage, "length", true, null, true, server);
     }
 
