@@ -22,8 +22,6 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.concurrent.Future;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
@@ -41,6 +39,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
 
     /** Error bodies are kept up to this size for the failure message. */
     private static final int MAX_ERROR_BODY = 8 * 1024;
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
 
     /** What the record needs of the request; its body went to the connection. */
     private final RequestFacts request;
@@ -84,7 +83,8 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     private boolean endMarkerSeen;
     private String streamError;
     private Outcome.Failure pendingFailure;
-    private final List<Future<?>> timers = new ArrayList<>(3);
+    /** The one timer of {@link #armTimer}, while armed. */
+    private Future<?> timer;
     /** Body bytes received so far, against {@link ResponseLimits#maxResponseBytes}. */
     private long responseBytes;
     /** Body bytes received since the last complete stream event, against {@link ResponseLimits#maxEventBytes}. */
@@ -112,37 +112,61 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     @Override
     public void onStart(Exchange started) {
         this.exchange = started;
+        sentNanos = System.nanoTime();
+        armTimer();
+    }
+
+    /**
+     * Arms the request's one timer for the earliest moment one of its time limits can run out, if
+     * any: one scheduled task per request, not one per limit, and none left behind when it ends.
+     */
+    private void armTimer() {
+        long next = Math.min(totalDeadline(), Math.min(firstTokenDeadline(), idleDeadline()));
+        if (next != NO_DEADLINE) {
+            timer = exchange.loop().schedule(this::onTimer, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** The timer went off: the earliest limit that has run out ends the request, else it waits for the next. */
+    private void onTimer() {
+        timer = null;
+        if (finished) {
+            return;
+        }
         long now = System.nanoTime();
-        sentNanos = now;
-        if (timeouts.total() != null) {
-            schedule(sentNanos + timeouts.total().toNanos() - now, () -> timeOut(TimeoutKind.TOTAL,
-                    "no complete response within " + timeouts.total().toMillis() + " ms"));
-        }
-        if (timeouts.firstToken() != null) {
-            schedule(sentNanos + timeouts.firstToken().toNanos() - now, () -> {
-                if (firstTokenNanos < 0) {
-                    timeOut(TimeoutKind.FIRST_TOKEN, "no token within " + timeouts.firstToken().toMillis() + " ms");
-                }
-            });
+        long total = totalDeadline();
+        long firstToken = firstTokenDeadline();
+        long idle = idleDeadline();
+        if (total <= now && total <= firstToken && total <= idle) {
+            timeOut(TimeoutKind.TOTAL, "no complete response within " + timeouts.total().toMillis() + " ms");
+        } else if (firstToken <= now && firstToken <= idle) {
+            timeOut(TimeoutKind.FIRST_TOKEN, "no token within " + timeouts.firstToken().toMillis() + " ms");
+        } else if (idle <= now) {
+            timeOut(TimeoutKind.IDLE, "stream idle for more than " + timeouts.idle().toMillis() + " ms");
+        } else {
+            armTimer();
         }
     }
 
-    private void schedule(long delayNanos, Runnable task) {
-        timers.add(exchange.loop().schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS));
+    private long totalDeadline() {
+        return timeouts.total() == null ? NO_DEADLINE : sentNanos + timeouts.total().toNanos();
     }
 
-    private void armIdleTimer() {
-        long idle = timeouts.idle().toNanos();
-        schedule(lastActivityNanos + idle - System.nanoTime(), () -> {
-            if (finished) {
-                return;
-            }
-            if (System.nanoTime() - lastActivityNanos >= idle) {
-                timeOut(TimeoutKind.IDLE, "stream idle for more than " + timeouts.idle().toMillis() + " ms");
-            } else {
-                armIdleTimer();
-            }
-        });
+    private long firstTokenDeadline() {
+        return timeouts.firstToken() == null || firstTokenNanos >= 0 ? NO_DEADLINE
+                : sentNanos + timeouts.firstToken().toNanos();
+    }
+
+    /** Once text has started: the last read plus the idle limit (each read moves it on; the timer looks when it goes off). */
+    private long idleDeadline() {
+        return timeouts.idle() == null || firstTokenNanos < 0 ? NO_DEADLINE : lastActivityNanos + timeouts.idle().toNanos();
+    }
+
+    private void cancelTimer() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
     }
 
     private void timeOut(TimeoutKind kind, String message) {
@@ -239,7 +263,9 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             if (firstTokenNanos < 0) {
                 firstTokenNanos = nanos;
                 if (timeouts.idle() != null) {
-                    armIdleTimer();
+                    // From now on the idle limit may run out first.
+                    cancelTimer();
+                    armTimer();
                 }
             }
             if (firstContentNanos < 0 && content != null) {
@@ -359,9 +385,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             return;
         }
         finished = true;
-        for (Future<?> timer : timers) {
-            timer.cancel(false);
-        }
+        cancelTimer();
         // The one place where what the server said becomes llmload's record of it.
         if (outcome instanceof Outcome.Failure failure && ServerText.clean(failure.message()) != failure.message()) {
             outcome = new Outcome.Failure(failure.failureClass(), failure.timeoutKind(), ServerText.clean(failure.message()));
