@@ -390,8 +390,9 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         if (outcome instanceof Outcome.Failure failure && ServerText.clean(failure.message()) != failure.message()) {
             outcome = new Outcome.Failure(failure.failureClass(), failure.timeoutKind(), ServerText.clean(failure.message()));
         }
-        RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos,
-                firstContentNanos, nanos, tokenEvents.times(sentNanos));
+        RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos,
+                TokenEvents.atMicroseconds(firstTokenNanos, sentNanos), TokenEvents.atMicroseconds(firstContentNanos, sentNanos),
+                nanos, tokenEvents.times(sentNanos));
         onFinished.accept(this, new FinishedRequest(request, requestId, warmup,
                 timings, tokenEvents.texts(), serverTokenCounts(), status, outcome, usage,
                 ServerText.clean(finishReason), streamed, ServerText.clean(retryAfter), endMarkerSeen, serverTimings));

@@ -1,5 +1,6 @@
 package dev.llmload.load;
 
+import dev.llmload.record.RequestTimings;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -46,7 +47,7 @@ final class TokenEvents {
      * channels (each may be null): reasoning first, then content.
      */
     void add(long sinceSendNanos, String reasoning, String content) {
-        long micros = Math.round(sinceSendNanos / 1000.0);
+        long micros = micros(sinceSendNanos);
         long change = micros - lastMicros;
         lastMicros = micros;
         int chars = (reasoning == null ? 0 : reasoning.length()) + (content == null ? 0 : content.length());
@@ -66,6 +67,20 @@ final class TokenEvents {
 
     int size() {
         return size;
+    }
+
+    /**
+     * {@code nanos} as the events' times are kept: whole microseconds after {@code sendNanos}; a
+     * moment that never happened stays {@link RequestTimings#NEVER}. The request's first-token
+     * moments go through this too, so that they stay equal to the events they are.
+     */
+    static long atMicroseconds(long nanos, long sendNanos) {
+        return nanos == RequestTimings.NEVER ? nanos : sendNanos + micros(nanos - sendNanos) * 1000;
+    }
+
+    /** Rounded as the journal rounds ({@code Journal}'s {@code micros}). */
+    private static long micros(long nanos) {
+        return Math.round(nanos / 1000.0);
     }
 
     /** Characters of all the events' text together. */

@@ -51,7 +51,10 @@ class TokenEventsTest {
         assertThat(journalLine(dir.resolve("exact.jsonl"), exact)).isEqualTo(journalLine(dir.resolve("packed.jsonl"), packed));
         for (int i = 0; i < exact.length; i++) {
             assertThat(Math.abs(packed[i] - exact[i])).as("event %d", i).isLessThanOrEqualTo(500);
+            assertThat(TokenEvents.atMicroseconds(exact[i], SEND_NANOS)).as("a first-token moment that is event %d", i)
+                    .isEqualTo(packed[i]);
         }
+        assertThat(TokenEvents.atMicroseconds(RequestTimings.NEVER, SEND_NANOS)).isEqualTo(RequestTimings.NEVER);
     }
 
     /** The one line the journal writes for a request whose token events came at {@code times}. */
