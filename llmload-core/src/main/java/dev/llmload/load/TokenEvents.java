@@ -83,11 +83,6 @@ final class TokenEvents {
         return Math.round(nanos / 1000.0);
     }
 
-    /** Characters of all the events' text together. */
-    int textLength() {
-        return textLength;
-    }
-
     /** Each event's time, as {@code sendNanos} plus its whole microseconds since the send. */
     long[] times(long sendNanos) {
         long[] times = new long[size];

@@ -89,7 +89,7 @@ class TokenEventsTest {
         assertThat(texts.size()).isEqualTo(501).isEqualTo(events.size());
         assertThat(events(texts)).containsExactlyElementsOf(added);
         assertThat(texts.whole()).isEqualTo(String.join("", added));
-        assertThat(texts.length()).isEqualTo(events.textLength());
+        assertThat(texts.length()).isEqualTo(texts.whole().length());
         assertThatThrownBy(() -> texts.event(501)).isInstanceOf(IndexOutOfBoundsException.class);
     }
 
