@@ -104,17 +104,18 @@ final class FrameBuffer {
     int endRead(int keepFrom) {
         int shift = keep(keepFrom);
         Lender thread = lender;
+        lender = null;
         if (thread != null) {
-            lender = null;
             thread.lent = false;
-            byte[] lent = bytes;
-            if (length > COPIED_OUT_BYTES) {
-                return shift;
-            }
-            bytes = length == 0 ? null : Arrays.copyOf(lent, length);
-            thread.bytes = lent.length > RETAINED_CAPACITY ? null : lent;
-        } else if (length == 0) {
-            bytes = null;
+        }
+        if (length > COPIED_OUT_BYTES) {
+            // The framer keeps the array it framed in; a lent one the thread replaces when next asked.
+            return shift;
+        }
+        byte[] used = bytes;
+        bytes = length == 0 ? null : Arrays.copyOf(used, length);
+        if (thread != null && used.length <= RETAINED_CAPACITY) {
+            thread.bytes = used;
         }
         return shift;
     }
