@@ -285,6 +285,10 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         }
         if (tokenCounts.size() == tokenEvents.size() - 1) {
             tokenCounts.add(tokens);
+            if (tokens >= 1 && request.session() == null) {
+                // The recorder takes the server's count and no next turn carries the answer: nothing reads this text.
+                tokenEvents.dropLastText();
+            }
         }
     }
 

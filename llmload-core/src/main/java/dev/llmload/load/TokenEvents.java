@@ -19,9 +19,10 @@ import java.util.Arrays;
  * characters before. Both buffers grow by half when full, not by doubling, so at most a third of
  * either is unused.
  *
- * <p>The text is kept whether or not it will be read: the local tokenizer counts it when the
- * server's usage does not confirm one token per event, and a session's next turn carries the
- * whole answer; which applies is known only once the response has ended.
+ * <p>An event's text is kept unless it is known at once that nothing will read it (see
+ * {@link #dropLastText}): the local tokenizer counts it when the server's usage does not confirm one
+ * token per event, which a trailing usage chunk tells only once the response has ended, and a
+ * session's next turn carries the whole answer.
  *
  * <p>Written and read on the request's event loop only; {@link #times} and {@link #texts} hand
  * on copies. Not thread-safe.
@@ -41,6 +42,9 @@ final class TokenEvents {
     private int textLength;
     private int size;
     private long lastMicros;
+    /** Where the last event's text length is in the log, and where its text starts: for {@link #dropLastText}. */
+    private int lastLengthAt;
+    private int lastTextFrom;
 
     /**
      * Adds one event, {@code sinceSendNanos} after the request's send, with the text of its
@@ -55,6 +59,8 @@ final class TokenEvents {
             log = Arrays.copyOf(log, Math.max(INITIAL_LOG_BYTES, logLength + 15 + logLength / 2));
         }
         writeVarint((change << 1) ^ (change >> 63));
+        lastLengthAt = logLength;
+        lastTextFrom = textLength;
         writeVarint(chars);
         if (reasoning != null) {
             append(reasoning);
@@ -67,6 +73,18 @@ final class TokenEvents {
 
     int size() {
         return size;
+    }
+
+    /**
+     * Forgets the text of the event just added, which nothing will read: the server counted its
+     * tokens, and no session's next turn carries the answer. The event stays, with no text.
+     */
+    void dropLastText() {
+        if (size > 0) {
+            logLength = lastLengthAt;
+            writeVarint(0);
+            textLength = lastTextFrom;
+        }
     }
 
     /**

@@ -3,7 +3,8 @@ package dev.llmload.load;
 /**
  * The text of each token event of one response, kept for what may read it once the response has
  * ended: the local tokenizer, when the server did not count the tokens itself, and a session's
- * next turn, which carries the whole answer. One string of all the events' text and the end of
+ * next turn, which carries the whole answer (an event whose text nothing would read has none, see
+ * {@link TokenEvents#dropLastText}). One string of all the events' text and the end of
  * each event in it, not a {@code String} per event (a token's text is a few characters, and a
  * string object around them costs more than they do). Made by {@link TokenEvents#texts} when the
  * response ends.

@@ -94,6 +94,22 @@ class TokenEventsTest {
     }
 
     @Test
+    void aDroppedTextLeavesTheEventAndItsTime() {
+        TokenEvents events = new TokenEvents();
+        events.add(1_000, null, " The");
+        events.add(2_000, "thinking", " sky is");
+        events.dropLastText();
+        events.add(3_000, null, " bl\u00fc\u732b");
+        events.add(4_000_000_000L, null, " x".repeat(100));
+        events.dropLastText();
+        events.add(5_000_000_000L, null, " end");
+
+        assertThat(events(events.texts())).containsExactly(" The", "", " bl\u00fc\u732b", "", " end");
+        assertThat(events.times(SEND_NANOS)).containsExactly(SEND_NANOS + 1_000, SEND_NANOS + 2_000, SEND_NANOS + 3_000,
+                SEND_NANOS + 4_000_000_000L, SEND_NANOS + 5_000_000_000L);
+    }
+
+    @Test
     void noEvents() {
         TokenEvents events = new TokenEvents();
         assertThat(events.times(SEND_NANOS)).isEmpty();
