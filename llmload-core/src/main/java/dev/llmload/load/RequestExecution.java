@@ -394,9 +394,11 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         if (outcome instanceof Outcome.Failure failure && ServerText.clean(failure.message()) != failure.message()) {
             outcome = new Outcome.Failure(failure.failureClass(), failure.timeoutKind(), ServerText.clean(failure.message()));
         }
-        RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos,
-                TokenEvents.atMicroseconds(firstTokenNanos, sentNanos), TokenEvents.atMicroseconds(firstContentNanos, sentNanos),
-                nanos, tokenEvents.times(sentNanos));
+        // Every moment after the send on the token events' microsecond grid, so that they keep their order.
+        RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos,
+                TokenEvents.atMicroseconds(firstByteNanos, sentNanos), TokenEvents.atMicroseconds(firstTokenNanos, sentNanos),
+                TokenEvents.atMicroseconds(firstContentNanos, sentNanos), TokenEvents.atMicroseconds(nanos, sentNanos),
+                tokenEvents.times(sentNanos));
         onFinished.accept(this, new FinishedRequest(request, requestId, warmup,
                 timings, tokenEvents.texts(), serverTokenCounts(), status, outcome, usage,
                 ServerText.clean(finishReason), streamed, ServerText.clean(retryAfter), endMarkerSeen, serverTimings));

@@ -89,8 +89,10 @@ final class TokenEvents {
 
     /**
      * {@code nanos} as the events' times are kept: whole microseconds after {@code sendNanos}; a
-     * moment that never happened stays {@link RequestTimings#NEVER}. The request's first-token
-     * moments go through this too, so that they stay equal to the events they are.
+     * moment that never happened stays {@link RequestTimings#NEVER}. The request's other moments
+     * after its send go through this too, so that the first token stays equal to the event it is
+     * and the end never precedes the last event read with it. The journal writes every one of
+     * them at this precision, so its lines are unchanged.
      */
     static long atMicroseconds(long nanos, long sendNanos) {
         return nanos == RequestTimings.NEVER ? nanos : sendNanos + micros(nanos - sendNanos) * 1000;
