@@ -72,16 +72,21 @@ public final class BenchmarkRun {
     public static final String TOOL_NAME = "llmload";
 
     /**
-     * What a finished run left: its directory, its report and every request's record.
-     *
-     * @param records every request's record without its token gaps ({@link RequestRecord#withoutTokenGaps}),
-     *                as the run held them; {@link #journaledRecords} has them in full
+     * What a finished run left: its directory and its report. The run holds no request's record
+     * (its memory does not grow with its requests); they are read back from its journal on demand.
      */
-    public record Result(Path directory, RunReport report, List<RequestRecord> records) {
+    public record Result(Path directory, RunReport report) {
 
         /** Every request's record with its token events, read back from the run's journal. */
         public List<RequestRecord> journaledRecords() throws IOException {
             return Journal.read(directory.resolve(Journal.FILE_NAME));
+        }
+
+        /** Every request's record without its token gaps ({@link RequestRecord#withoutTokenGaps}), from the journal. */
+        public List<RequestRecord> records() throws IOException {
+            List<RequestRecord> records = new ArrayList<>();
+            Journal.forEachWithoutTokenGaps(directory.resolve(Journal.FILE_NAME), records::add);
+            return records;
         }
     }
 
@@ -198,28 +203,34 @@ public final class BenchmarkRun {
                     telemetryNotes.add(sent.stopNote());
                 }
                 TelemetryRecording recording = telemetry.stop();
-                // The run holds its records without their token gaps; their token events are
-                // streamed from the journal, as 'llmload report' reads them, so memory stays bounded.
+                // The run held no record while it ran: the report is derived from the journal, as
+                // 'llmload report' derives it, so the two agree and the load's memory stays flat.
+                // The vLLM export lists every request's token times: it keeps them.
                 Path journal = directory.resolve(Journal.FILE_NAME);
-                Measurements measurements = Measurements.derive(sent.records(),
-                        consumer -> Journal.forEach(journal, consumer), config);
-                TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
+                boolean tokens = config.output().exports().contains("vllm");
+                List<RequestRecord> records = new ArrayList<>();
+                if (tokens) {
+                    Journal.forEach(journal, records::add);
+                } else {
+                    Journal.forEachWithoutTokenGaps(journal, records::add);
+                }
+                Measurements measurements = Measurements.derive(records,
+                        tokens ? records::forEach : consumer -> Journal.forEach(journal, consumer), config);
+                TelemetrySummary summary = summariseTelemetry(recording, sent, records, measurements.results(),
+                        telemetryNotes);
                 ClientCost client = clientCost(sent, measurements);
                 client.note().ifPresent(telemetryNotes::add);
                 RunReport report = report(parts, summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
                 try {
-                    // The vLLM export lists every request's token times: it reads them from the journal.
-                    boolean tokens = config.output().exports().contains("vllm");
-                    ReportFiles.writeRun(directory, report, tokens ? Journal.read(journal) : sent.records(),
-                            measurements.itlSpectrum());
+                    ReportFiles.writeRun(directory, report, records, measurements.itlSpectrum());
                 } catch (IOException e) {
                     // The journal is whole: the report can be written from it later, once there is room.
                     throw new RunException("cannot write the report in " + directory + " (" + e.getMessage()
                             + "): requests.jsonl holds every request, and 'llmload report " + directory
                             + "' writes the report from it once there is room", e);
                 }
-                return new Result(directory, report, sent.records());
+                return new Result(directory, report);
             }
         }
     }
@@ -239,11 +250,12 @@ public final class BenchmarkRun {
                                   Endpoint endpoint, String sourceDescription, String contentHash) {}
 
     /**
-     * The records of a run, the clock reading its offsets are relative to, and what the client cost.
+     * What a run's sending left beside its journal: the clock reading the records' offsets are
+     * relative to, and what the client cost.
      *
      * @param stopNote why {@code --stop-on-saturation} ended the sending; null when it did not
      */
-    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client, Note stopNote) {}
+    private record Sent(long runStartNanos, ClientRecording client, Note stopNote) {}
 
     /**
      * The client's cost over the measured phase, in the seconds of its time series; over the whole
@@ -286,10 +298,11 @@ public final class BenchmarkRun {
     }
 
     /** Telemetry over the measured window: first intended send to last completion of measured requests. */
-    private static TelemetrySummary summariseTelemetry(TelemetryRecording recording, Sent sent, RunResults results,
+    private static TelemetrySummary summariseTelemetry(TelemetryRecording recording, Sent sent,
+                                                       List<RequestRecord> records, RunResults results,
                                                        List<Note> notes) {
         notes.addAll(recording.notes());
-        List<RequestRecord> measured = sent.records().stream().filter(r -> !r.warmup()).toList();
+        List<RequestRecord> measured = records.stream().filter(r -> !r.warmup()).toList();
         if (measured.isEmpty() || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
             return null;
         }
@@ -333,11 +346,10 @@ public final class BenchmarkRun {
             ClientMonitor monitor = ClientMonitor.start(client.eventLoops());
             long runStart;
             ClientRecording cost;
-            List<RequestRecord> records;
             try {
                 runStart = startClock();
                 telemetry.start();
-                records = phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
+                phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
                         bounds.warmupTime(), bounds.grace(), idPrefix(runId),
                         watch == null ? progress : progress.andThen(watch));
             } catch (DatasetException e) {
@@ -349,7 +361,7 @@ public final class BenchmarkRun {
             } finally {
                 cost = monitor.stop();
             }
-            return new Sent(records, runStart, cost, watch == null ? null : watch.note());
+            return new Sent(runStart, cost, watch == null ? null : watch.note());
         }
     }
 
