@@ -47,9 +47,10 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
     /**
      * The derivation for runs too large to hold with their token events: the records as held
      * (without their token gaps, {@link RequestRecord#withoutTokenGaps}, or with them), then the
-     * same records in full streamed from {@code full} once, for every inter-token statistic: the
-     * whole run's gaps, the per-second series and the steady-state window's gaps. Memory: the held
-     * records and the accumulators' bounded budget, never every token event.
+     * same records in full streamed from {@code full} once, for the results
+     * ({@link RunResults.Accumulator}), the per-second series ({@link TimeSeries.Builder}) and every
+     * inter-token statistic: the whole run's gaps and the steady-state window's gaps. Memory: the
+     * held records and the accumulators' bounded budget, never every token event.
      *
      * @param records every record of the run, warm-up included, in the order of {@code full}
      * @param full    the same records with their token events
@@ -57,7 +58,11 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
     public static Measurements derive(List<RequestRecord> records, RecordSource full, RunConfig config)
             throws IOException {
         Slo slo = config.slo() == null ? null : config.slo().slo();
-        TimeSeries.Builder series = TimeSeries.builder(records);
+        // What the streamed pass needs to know first: the series' origin and length.
+        TimeSeries.Span span = new TimeSeries.Span();
+        records.forEach(span::add);
+        TimeSeries.Builder series = span.builder();
+        RunResults.Accumulator measured = new RunResults.Accumulator(slo);
         // The steady window is cut from the held records, so its requests' gaps join the same pass.
         SteadyState.Cut cut = SteadyState.cut(records);
         List<RequestRecord> window = cut == null ? null : cut.window();
@@ -77,10 +82,11 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
                 if (inWindow.contains(record.index())) {
                     steadyWindow.accept(record);
                 }
-                series.addTokenEvents(record);
+                series.add(record);
+                measured.add(record);
             });
         }
-        RunResults results = RunResults.compute(records, slo, gaps);
+        RunResults results = measured.result(gaps);
         Integer gate = config.sessionGate();
         Saturation saturation = Saturation.of(records, config.load());
         SteadyState steady = cut == null ? null : cut.steadyState(slo, ignored -> windowGaps);
