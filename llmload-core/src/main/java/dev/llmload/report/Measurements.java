@@ -14,9 +14,7 @@ import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.record.RecordSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * What a run's requests say about it, from its journaled records and its configuration alone: the
@@ -58,18 +56,19 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
     public static Measurements derive(List<RequestRecord> records, RecordSource full, RunConfig config)
             throws IOException {
         Slo slo = config.slo() == null ? null : config.slo().slo();
-        // What the streamed pass needs to know first: the series' origin and length.
+        // What the streamed pass needs to know first: the series' origin and length, and where the
+        // steady window begins, so that its requests' results and gaps join the same pass.
         TimeSeries.Span span = new TimeSeries.Span();
-        records.forEach(span::add);
+        SteadyState.Arrivals arrivals = new SteadyState.Arrivals();
+        records.forEach(record -> {
+            span.add(record);
+            arrivals.add(record);
+        });
         TimeSeries.Builder series = span.builder();
         RunResults.Accumulator measured = new RunResults.Accumulator(slo);
-        // The steady window is cut from the held records, so its requests' gaps join the same pass.
-        SteadyState.Cut cut = SteadyState.cut(records);
-        List<RequestRecord> window = cut == null ? null : cut.window();
-        Set<Long> inWindow = new HashSet<>();
-        if (window != null) {
-            window.forEach(record -> inWindow.add(record.index()));
-        }
+        SteadyState.Cut cut = arrivals.cut();
+        SteadyState.Window window = cut == null ? null : cut.window();
+        RunResults.Accumulator windowResults = new RunResults.Accumulator(slo);
         InterTokenGaps gaps = new InterTokenGaps();
         InterTokenGaps windowGaps = new InterTokenGaps();
         // The whole run's gaps and the window's are each taken on a thread of their own beside the
@@ -79,8 +78,9 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
              OrderedHandOff steadyWindow = new OrderedHandOff(windowGaps::add)) {
             full.forEach(record -> {
                 wholeRun.accept(record);
-                if (inWindow.contains(record.index())) {
+                if (window != null && window.contains(record)) {
                     steadyWindow.accept(record);
+                    windowResults.add(record);
                 }
                 series.add(record);
                 measured.add(record);
@@ -89,7 +89,7 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         RunResults results = measured.result(gaps);
         Integer gate = config.sessionGate();
         Saturation saturation = Saturation.of(records, config.load());
-        SteadyState steady = cut == null ? null : cut.steadyState(slo, ignored -> windowGaps);
+        SteadyState steady = cut == null ? null : cut.steadyState(windowResults, windowGaps);
         return new Measurements(results, series.build(), ScheduleFidelity.of(records, config.load(), gate),
                 saturation, steady, NoteDetector.detect(records, results, config.load(), gate,
                         config.target().stream(), saturation, steady),
