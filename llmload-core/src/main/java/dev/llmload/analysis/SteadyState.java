@@ -4,7 +4,6 @@ import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.metrics.InterTokenGaps;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -54,9 +53,7 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
 
     /** @return null with fewer than {@link #MIN_BATCHES} batches of measured requests */
     public static SteadyState of(List<RequestRecord> all, Slo slo) {
-        Arrivals arrivals = new Arrivals();
-        all.forEach(arrivals::add);
-        Cut cut = arrivals.cut();
+        Cut cut = cut(RequestTimes.of(all));
         if (cut == null) {
             return null;
         }
@@ -64,7 +61,7 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
         RunResults.Accumulator results = new RunResults.Accumulator(slo);
         InterTokenGaps gaps = new InterTokenGaps();
         for (RequestRecord record : all) {
-            if (window.contains(record)) {
+            if (window != null && window.contains(record)) {
                 results.add(record);
                 gaps.add(record);
             }
@@ -73,73 +70,33 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
     }
 
     /**
-     * The first of the two passes: each measured request's intended send and latency (from intended
-     * send to end), in primitive arrays (20 bytes a request), from which {@link #cut} finds the
-     * window. The records may be without their token gaps. Owned by one thread.
+     * Where MSER-5 cuts the measured requests of {@code times}, taken in order of intended send:
+     * the first of the two passes, after which a {@link Window} picks the window's requests out of
+     * the second.
+     *
+     * @return null with fewer than {@link #MIN_BATCHES} batches of measured requests
      */
-    public static final class Arrivals {
-
-        private long[] intended = new long[64];
-        private long[] latency = new long[64];
-        private int n;
-
-        public void add(RequestRecord record) {
-            if (record.warmup()) {
-                return;
-            }
-            if (n == intended.length) {
-                intended = Arrays.copyOf(intended, 2 * n);
-                latency = Arrays.copyOf(latency, 2 * n);
-            }
-            intended[n] = record.timings().intendedSendNanos();
-            latency[n] = record.timings().endNanos() - record.timings().intendedSendNanos();
-            n++;
+    public static Cut cut(RequestTimes times) {
+        int[] order = times.measuredByIntended();
+        int n = order.length;
+        int batches = n / BATCH;
+        if (batches < MIN_BATCHES) {
+            return null;
         }
-
-        /**
-         * Where MSER-5 cuts the measured requests, taken in order of intended send (those intended
-         * at the same instant in the order they were added).
-         *
-         * @return null with fewer than {@link #MIN_BATCHES} batches of measured requests
-         */
-        public Cut cut() {
-            int batches = n / BATCH;
-            if (batches < MIN_BATCHES) {
-                return null;
+        double[] means = new double[batches];
+        for (int j = 0; j < batches; j++) {
+            double sum = 0;
+            for (int i = j * BATCH; i < (j + 1) * BATCH; i++) {
+                sum += times.endNanos(order[i]) - times.intendedNanos(order[i]);
             }
-            int[] order = inIntendedOrder();
-            double[] means = new double[batches];
-            for (int j = 0; j < batches; j++) {
-                double sum = 0;
-                for (int i = j * BATCH; i < (j + 1) * BATCH; i++) {
-                    sum += latency[order[i]];
-                }
-                means[j] = sum / BATCH / 1e6;
-            }
-            // Searched over the first half only: the last few batches may have a small spread by chance.
-            double[] mser = mser(means);
-            int cutBatches = best(mser, batches / 2);
-            int first = cutBatches * BATCH;
-            return new Cut(n, batches, mser, cutBatches, intended[order[0]], intended[order[n - 1]],
-                    intended[order[first]], order[first]);
+            means[j] = sum / BATCH / 1e6;
         }
-
-        /** The positions 0..n-1 sorted by intended send, ties in order of position. */
-        private int[] inIntendedOrder() {
-            long[] distinct = Arrays.copyOf(intended, n);
-            Arrays.sort(distinct);
-            long[] keys = new long[n];
-            for (int i = 0; i < n; i++) {
-                // The rank of the intended send (< n) above the position: one primitive sort, stable.
-                keys[i] = (long) Arrays.binarySearch(distinct, intended[i]) << 32 | i;
-            }
-            Arrays.sort(keys);
-            int[] order = new int[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = (int) keys[i];
-            }
-            return order;
-        }
+        // Searched over the first half only: the last few batches may have a small spread by chance.
+        double[] mser = mser(means);
+        int cutBatches = best(mser, batches / 2);
+        int first = order[cutBatches * BATCH];
+        return new Cut(n, batches, mser, cutBatches, times.intendedNanos(order[0]), times.intendedNanos(order[n - 1]),
+                times.intendedNanos(first), first);
     }
 
     /**
@@ -149,11 +106,11 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
      * @param cutBatches         the batches cut; the window was not reached when they are half of all
      * @param originNanos        the first intended send
      * @param lastArrivalNanos   the last intended send
-     * @param windowFirstNanos   the intended send of the window's first request
-     * @param windowFirstOrdinal that request's place among the measured requests as added
+     * @param windowFirstNanos    the intended send of the window's first request
+     * @param windowFirstPosition that request's place among all the records as added
      */
     public record Cut(int measured, int batches, double[] mser, int cutBatches, long originNanos, long lastArrivalNanos,
-                      long windowFirstNanos, int windowFirstOrdinal) {
+                      long windowFirstNanos, int windowFirstPosition) {
 
         public boolean reached() {
             return cutBatches != batches / 2;
@@ -185,25 +142,25 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
 
     /**
      * Tells whether each record is in the window: the measured ones from the window's first in order
-     * of intended send. Hand it every record, in the order they were added to the {@link Arrivals}.
+     * of intended send. Hand it every record, in the order they were added to the {@link RequestTimes}.
      * Owned by one thread.
      */
     public static final class Window {
 
         private final Cut cut;
-        private int ordinal;
+        private int position;
 
         private Window(Cut cut) {
             this.cut = cut;
         }
 
         public boolean contains(RequestRecord record) {
+            int at = position++;
             if (record.warmup()) {
                 return false;
             }
-            int at = ordinal++;
             long intended = record.timings().intendedSendNanos();
-            return intended > cut.windowFirstNanos() || intended == cut.windowFirstNanos() && at >= cut.windowFirstOrdinal();
+            return intended > cut.windowFirstNanos() || intended == cut.windowFirstNanos() && at >= cut.windowFirstPosition();
         }
     }
 

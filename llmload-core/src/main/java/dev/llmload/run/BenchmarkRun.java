@@ -20,6 +20,7 @@ import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
+import dev.llmload.record.RecordSource;
 import dev.llmload.record.JournalWriteException;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
@@ -204,26 +205,20 @@ public final class BenchmarkRun {
                 }
                 TelemetryRecording recording = telemetry.stop();
                 // The run held no record while it ran: the report is derived from the journal, as
-                // 'llmload report' derives it, so the two agree and the load's memory stays flat.
-                // The vLLM export lists every request's token times: it keeps them.
+                // 'llmload report' derives it (two passes, no record held), so the two agree and the
+                // run's memory does not grow with its requests.
                 Path journal = directory.resolve(Journal.FILE_NAME);
-                boolean tokens = config.output().exports().contains("vllm");
-                List<RequestRecord> records = new ArrayList<>();
-                if (tokens) {
-                    Journal.forEach(journal, records::add);
-                } else {
-                    Journal.forEachWithoutTokenGaps(journal, records::add);
-                }
-                Measurements measurements = Measurements.derive(records,
-                        tokens ? records::forEach : consumer -> Journal.forEach(journal, consumer), config);
-                TelemetrySummary summary = summariseTelemetry(recording, sent, records, measurements.results(),
+                RecordSource compact = consumer -> Journal.forEachWithoutTokenGaps(journal, consumer);
+                RecordSource full = consumer -> Journal.forEach(journal, consumer);
+                Measurements measurements = Measurements.derive(compact, full, config);
+                TelemetrySummary summary = summariseTelemetry(recording, sent, compact, measurements,
                         telemetryNotes);
                 ClientCost client = clientCost(sent, measurements);
                 client.note().ifPresent(telemetryNotes::add);
                 RunReport report = report(parts, summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
                 try {
-                    ReportFiles.writeRun(directory, report, records, measurements.itlSpectrum());
+                    ReportFiles.writeRun(directory, report, measurements.page(), full);
                 } catch (IOException e) {
                     // The journal is whole: the report can be written from it later, once there is room.
                     throw new RunException("cannot write the report in " + directory + " (" + e.getMessage()
@@ -298,23 +293,29 @@ public final class BenchmarkRun {
     }
 
     /** Telemetry over the measured window: first intended send to last completion of measured requests. */
-    private static TelemetrySummary summariseTelemetry(TelemetryRecording recording, Sent sent,
-                                                       List<RequestRecord> records, RunResults results,
-                                                       List<Note> notes) {
+    private static TelemetrySummary summariseTelemetry(TelemetryRecording recording, Sent sent, RecordSource records,
+                                                       Measurements measurements, List<Note> notes) throws IOException {
         notes.addAll(recording.notes());
-        List<RequestRecord> measured = records.stream().filter(r -> !r.warmup()).toList();
-        if (measured.isEmpty() || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
+        RunResults results = measurements.results();
+        if (results.durationS() == null || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
             return null;
         }
-        long start = sent.runStartNanos() + measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
-        long end = sent.runStartNanos() + measured.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow();
+        // The series' origin is the first intended send; the window ends at the last completion.
+        long start = sent.runStartNanos() + measurements.timeseries().startNanos();
+        long end = start + Math.round(results.durationS() * 1e9);
         TelemetrySummary summary = WindowAnalysis.summarise(recording, start, end);
         // What the server counted: the prompt of every request it began to answer (a first token
         // means its prefill ran), and every token it sent, also those of requests that then failed.
-        long promptTokens = measured.stream().filter(r -> r.succeeded() || r.timings().tokenEventNanos().length > 0)
-                .mapToLong(RequestRecord::inputTokens).sum();
-        long generationTokens = measured.stream().mapToLong(RequestRecord::outputTokens).sum();
-        ClientFigures client = new ClientFigures(results.ttftMs().p50(), promptTokens, generationTokens,
+        long[] tokens = {0, 0};
+        records.forEach(r -> {
+            if (!r.warmup()) {
+                if (r.succeeded() || r.timings().tokenEventNanos().length > 0) {
+                    tokens[0] += r.inputTokens();
+                }
+                tokens[1] += r.outputTokens();
+            }
+        });
+        ClientFigures client = new ClientFigures(results.ttftMs().p50(), tokens[0], tokens[1],
                 results.e2eLatencyMs().p99(), ClientFigures.DEFAULT_HIGH_LATENCY_MS);
         notes.addAll(TelemetryNotes.evaluate(summary, client));
         return summary;

@@ -44,10 +44,10 @@ class BigRunDerivationTest {
         assertThat(compact.get(compact.size() - 1).timings().tokenEventNanos()).hasSizeLessThanOrEqualTo(1);
 
         Measurements whole = Measurements.derive(Journal.read(journal), config);
-        Measurements streamed = Measurements.derive(compact, consumer -> Journal.forEach(journal, consumer), config);
+        Measurements streamed = Measurements.derive(compact::forEach, consumer -> Journal.forEach(journal, consumer), config);
         assertThat(ReportFiles.JSON.writeValueAsString(streamed)).isEqualTo(ReportFiles.JSON.writeValueAsString(whole));
         assertThat(whole.results().itlMs().count()).isPositive();
-        assertThat(streamed.itlSpectrum().exact()).isTrue();
+        assertThat(streamed.page().spectra().get("itl_ms").exact()).isTrue();
 
         // Each part as computed on its own from the records in full: the one stream gives the same.
         List<RequestRecord> read = Journal.read(journal);
@@ -96,7 +96,7 @@ class BigRunDerivationTest {
 
         Measurements measurements = Measurements.derive(records, RunConfig.builder().concurrency(8).build());
         RunReport report = ReportFixtures.report("m", 8, records.subList(0, 100)).withMeasurements(measurements, null, false);
-        String page = HtmlReport.forRun(report, records, java.util.Map.of(), measurements.itlSpectrum());
+        String page = HtmlReport.forRun(report, measurements.page(), java.util.Map.of());
         assertThat(page.length()).isLessThan(5_000_000);
         assertThat(page).contains("\"every\":4");
     }

@@ -70,7 +70,7 @@ class StreamedDerivationTest {
         List<RequestRecord> compact = new ArrayList<>();
         Journal.forEachWithoutTokenGaps(journal, compact::add);
         RunConfig config = RunConfig.builder().concurrency(8).slo("ttft:120,e2e:900").build();
-        Measurements streamed = Measurements.derive(compact, consumer -> Journal.forEach(journal, consumer), config);
+        Measurements streamed = Measurements.derive(compact::forEach, consumer -> Journal.forEach(journal, consumer), config);
         assertThat(json(streamed)).isEqualTo(json(Measurements.derive(Journal.read(journal), config)));
     }
 
