@@ -6,7 +6,10 @@ For each concurrency: starts `llmload sim --engine fixed` with a ground-truth lo
 the client process's /proc/<pid>/stat and status while it runs, and prints one row: client CPU per
 streamed token (user, system; net of what it spent before the load), peak RSS, CPU and wall before
 the load, the run's own loop-lag figures, and the per-gap inter-token and first-token differences
-against the simulator's ground truth. Called by bench/client-cost.sh, which builds first.
+against the simulator's ground truth. With RATE set, each rate in it is run as an open loop instead
+(Poisson arrivals, ROUNDS x 100 requests), and the row adds the send lag (actual − intended send)
+in the first measured second beside the rest of the run. Called by bench/client-cost.sh, which
+builds first.
 """
 import json
 import os
@@ -78,24 +81,36 @@ def wait_healthy(port, proc):
     raise SystemExit("the simulator did not come up")
 
 
-def one(concurrency, out):
+def send_lags(journal):
+    """Send lags (ms) of the measured requests in the first second of their schedule, and after it."""
+    measured = [r for r in journal.values() if not r.get("warmup") and r.get("sent_ms") is not None]
+    if not measured:
+        return [], []
+    origin = min(r["intended_send_ms"] for r in measured)
+    first, rest = [], []
+    for r in measured:
+        (first if r["intended_send_ms"] - origin < 1000 else rest).append(r["sent_ms"] - r["intended_send_ms"])
+    return first, rest
+
+
+def one(name, load, streams, out):
+    """One run: `load` is the run's load flags, `streams` what RSS per stream divides by."""
     port = env("PORT", "18556")
     ttft, itl, tokens = env("TTFT_MS", "30"), env("ITL_MS", "40"), int(env("OUTPUT_TOKENS", "64"))
-    requests = int(env("ROUNDS", "8")) * concurrency
-    run_dir = os.path.join(out, f"c{concurrency}")
-    truth = os.path.join(out, f"c{concurrency}-ground-truth.jsonl")
-    sim_log = open(os.path.join(out, f"c{concurrency}-sim.log"), "w")
+    run_dir = os.path.join(out, name)
+    truth = os.path.join(out, f"{name}-ground-truth.jsonl")
+    sim_log = open(os.path.join(out, f"{name}-sim.log"), "w")
     sim = subprocess.Popen(taskset(env("SIM_CPU", "0")) + [LLMLOAD, "sim", "--port", port, "--engine", "fixed",
                            "--ttft-ms", ttft, "--itl-ms", itl, "--prefill-ms-per-token", "0",
                            "--ground-truth", truth], stdout=sim_log, stderr=subprocess.STDOUT,
                            env=dict(os.environ, LLMLOAD_JAVA_OPTS=env("SIM_JAVA_OPTS", "")))
     try:
         wait_healthy(port, sim)
-        log = open(os.path.join(out, f"c{concurrency}-client.log"), "w")
+        log = open(os.path.join(out, f"{name}-client.log"), "w")
         started = time.monotonic()
         client = subprocess.Popen(taskset(env("CLIENT_CPU", "1")) + [
-            LLMLOAD, "run", "--url", f"http://127.0.0.1:{port}", "--concurrency", str(concurrency),
-            "--num-requests", str(requests), "--input-tokens", "64", "--output-tokens", str(tokens),
+            LLMLOAD, "run", "--url", f"http://127.0.0.1:{port}"] + load + [
+            "--input-tokens", "64", "--output-tokens", str(tokens),
             "--output-dir", run_dir], stdout=log, stderr=subprocess.STDOUT)
         # The pid is taskset's, which execs the launcher, which execs java. The counters only grow;
         # the largest reading is the last one before the process was reaped.
@@ -131,22 +146,37 @@ def one(concurrency, out):
         first.append(a[0] - b[0])
         gaps.extend(abs((a[i] - a[i - 1]) - (b[i] - b[i - 1])) for i in range(1, len(a)))
     lag = c["loop_lag_ms"]
-    print(f"c={concurrency:<5} requests={len(mine):<5} tokens={streamed:<7} "
+    lags = ""
+    if "--request-rate" in load:
+        first_second, rest = send_lags(mine)
+        lags = (f" | send_lag_ms first second p50={percentile(first_second, 50):.2f} p99={percentile(first_second, 99):.2f} "
+                f"max={max(first_second, default=float('nan')):.2f}, rest p50={percentile(rest, 50):.2f} "
+                f"p99={percentile(rest, 99):.2f} max={max(rest, default=float('nan')):.2f}")
+    print(f"{name:<7} requests={len(mine):<5} tokens={streamed:<7} "
           f"cpu_us_per_token={1e6 * net / streamed:6.2f} (user {1e6 * net * user / (user + system) / streamed:5.2f}, "
           f"sys {1e6 * net * system / (user + system) / streamed:5.2f}) "
           f"window_cpu_us_per_token={1e6 * (c['cpu_s'] or 0) / max(1, measured):6.2f} "
-          f"rss_max_mib={rss:6.0f} rss_per_stream_kib={1024 * rss / concurrency:6.0f} "
+          f"rss_max_mib={rss:6.0f} rss_per_stream_kib={1024 * rss / streams:6.0f} "
           f"cpu_before_load_s={before:5.2f} wall_before_load_s={c['wall_before_load_s']:5.2f} wall_s={wall:5.1f} "
           f"loop_lag_p99_ms={lag['p99']:.2f} loop_lag_max_ms={lag['max']:.1f} gc_pauses={c['gc_pauses']} "
           f"saturated={c['saturated']} | matched={len(first)} gap_err_ms p50={percentile(gaps, 50):.3f} "
           f"p99={percentile(gaps, 99):.3f} max={max(gaps) if gaps else float('nan'):.2f} "
-          f"first_token_offset_ms p50={percentile(first, 50):.2f} p99={percentile(first, 99):.2f}", flush=True)
+          f"first_token_offset_ms p50={percentile(first, 50):.2f} p99={percentile(first, 99):.2f}{lags}", flush=True)
 
 
 def main():
     out = sys.argv[1]
+    rounds = int(env("ROUNDS", "8"))
+    if env("RATE", ""):
+        itl_s, tokens = float(env("ITL_MS", "40")) / 1000, int(env("OUTPUT_TOKENS", "64"))
+        for rate in env("RATE", "").split():
+            # Streams in flight at that rate: arrivals per second times a request's length (Little's law).
+            streams = max(1, round(float(rate) * (float(env("TTFT_MS", "30")) / 1000 + tokens * itl_s)))
+            one(f"r{rate}", ["--request-rate", rate, "--num-requests", str(rounds * 100)], streams, out)
+        return
     for concurrency in env("CONCURRENCY", "64 512 2000").split():
-        one(int(concurrency), out)
+        one(f"c{concurrency}", ["--concurrency", concurrency, "--num-requests", str(rounds * int(concurrency))],
+            int(concurrency), out)
 
 
 if __name__ == "__main__":

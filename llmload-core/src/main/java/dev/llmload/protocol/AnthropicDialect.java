@@ -91,14 +91,8 @@ public final class AnthropicDialect extends NativeDialect {
                 }
             }
             json.writeEndArray();
-            if (options.temperature() != null) {
-                json.writeNumberField("temperature", options.temperature());
-            }
-            options.extras().writeSampling(json, "stop_sequences");
-            if (options.ignoreEos()) {
-                // vLLM's serving of this API and the simulator honour it; the hosted API needs --no-ignore-eos.
-                json.writeBooleanField("ignore_eos", true);
-            }
+            // ignore_eos: vLLM's serving of this API and the simulator honour it; the hosted API needs --no-ignore-eos.
+            options.writeGeneration(json, "stop_sequences");
             json.writeBooleanField("stream", options.stream());
             json.writeEndObject();
         });

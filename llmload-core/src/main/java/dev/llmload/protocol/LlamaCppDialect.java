@@ -34,13 +34,7 @@ public final class LlamaCppDialect extends NativeDialect {
             json.writeStartObject();
             json.writeStringField("prompt", spec.promptText());
             json.writeNumberField("n_predict", spec.maxOutputTokens());
-            if (options.ignoreEos()) {
-                json.writeBooleanField("ignore_eos", true);
-            }
-            if (options.temperature() != null) {
-                json.writeNumberField("temperature", options.temperature());
-            }
-            options.extras().writeSampling(json, "stop");
+            options.writeGeneration(json, "stop");
             json.writeBooleanField("stream", options.stream());
             json.writeEndObject();
         });

@@ -52,14 +52,8 @@ public final class OllamaDialect extends NativeDialect {
             json.writeBooleanField("stream", options.stream());
             json.writeObjectFieldStart("options");
             json.writeNumberField("num_predict", spec.maxOutputTokens());
-            if (options.ignoreEos()) {
-                // Not an Ollama option (Ollama ignores unknown ones); the simulator honours it.
-                json.writeBooleanField("ignore_eos", true);
-            }
-            if (options.temperature() != null) {
-                json.writeNumberField("temperature", options.temperature());
-            }
-            options.extras().writeSampling(json, "stop");
+            // ignore_eos is not an Ollama option (Ollama ignores unknown ones); the simulator honours it.
+            options.writeGeneration(json, "stop");
             json.writeEndObject();
             json.writeEndObject();
         });

@@ -85,13 +85,7 @@ public final class OpenAiDialect implements Dialect {
                 json.writeStringField("prompt", spec.promptText());
             }
             json.writeNumberField("max_tokens", spec.maxOutputTokens());
-            if (options.ignoreEos()) {
-                json.writeBooleanField("ignore_eos", true);
-            }
-            if (options.temperature() != null) {
-                json.writeNumberField("temperature", options.temperature());
-            }
-            options.extras().writeSampling(json, "stop");
+            options.writeGeneration(json, "stop");
             json.writeBooleanField("stream", options.stream());
             if (options.stream()) {
                 json.writeObjectFieldStart("stream_options");

@@ -1,5 +1,8 @@
 package dev.llmload.protocol;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+
 /**
  * How request bodies are built.
  *
@@ -37,5 +40,24 @@ public record RequestOptions(ApiKind api, String model, boolean stream, boolean 
     /** The sampling temperature to send; null for the server's default. */
     Double temperature() {
         return extras.temperature();
+    }
+
+    /**
+     * Writes what every generating dialect sends the same way into the object being written:
+     * {@code ignore_eos} when asked for (servers that do not know it ignore it), the temperature
+     * when given, and the other sampling parameters ({@link RequestExtras#writeSampling}). TGI
+     * (which refuses a temperature of 0) and Triton (whose {@code ignore_eos} is a request
+     * parameter, not an input) write their own.
+     *
+     * @param stopName the field the dialect's servers read stop strings from
+     */
+    void writeGeneration(JsonGenerator json, String stopName) throws IOException {
+        if (ignoreEos) {
+            json.writeBooleanField("ignore_eos", true);
+        }
+        if (extras.temperature() != null) {
+            json.writeNumberField("temperature", extras.temperature());
+        }
+        extras.writeSampling(json, stopName);
     }
 }

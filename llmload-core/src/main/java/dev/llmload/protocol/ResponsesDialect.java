@@ -47,14 +47,8 @@ public final class ResponsesDialect extends NativeDialect {
             }
             json.writeEndArray();
             json.writeNumberField("max_output_tokens", spec.maxOutputTokens());
-            if (options.temperature() != null) {
-                json.writeNumberField("temperature", options.temperature());
-            }
-            options.extras().writeSampling(json, "stop");
-            if (options.ignoreEos()) {
-                // vLLM's serving of this API and the simulator honour it; the hosted API needs --no-ignore-eos.
-                json.writeBooleanField("ignore_eos", true);
-            }
+            // ignore_eos: vLLM's serving of this API and the simulator honour it; the hosted API needs --no-ignore-eos.
+            options.writeGeneration(json, "stop");
             json.writeBooleanField("stream", options.stream());
             json.writeEndObject();
         });

@@ -41,13 +41,7 @@ public final class SglangDialect extends NativeDialect {
             json.writeStringField("text", spec.promptText());
             json.writeObjectFieldStart("sampling_params");
             json.writeNumberField("max_new_tokens", spec.maxOutputTokens());
-            if (options.ignoreEos()) {
-                json.writeBooleanField("ignore_eos", true);
-            }
-            if (options.temperature() != null) {
-                json.writeNumberField("temperature", options.temperature());
-            }
-            options.extras().writeSampling(json, "stop");
+            options.writeGeneration(json, "stop");
             json.writeEndObject();
             json.writeBooleanField("stream", options.stream());
             json.writeEndObject();
