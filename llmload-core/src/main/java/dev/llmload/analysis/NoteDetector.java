@@ -69,6 +69,11 @@ public final class NoteDetector {
     /** Connection failures in a row (by send time) that mean the target went away, not one lost connection. */
     static final int UNREACHABLE_MIN_FAILURES = 3;
     private static final int MAX_LISTED_VALUES = 5;
+    /**
+     * Distinct Retry-After values counted for the rate_limited note; a value first seen after this
+     * many is left out of its list (the requests still count).
+     */
+    static final int MAX_RETRY_AFTER_VALUES = 1000;
     private static final int MAX_SAMPLE_LENGTH = 200;
 
     private NoteDetector() {}
@@ -163,7 +168,10 @@ public final class NoteDetector {
         private long limited;
         private long limitedFirstEnd = Long.MAX_VALUE;
         private long limitedLastEnd = Long.MIN_VALUE;
-        /** Per Retry-After value: {count, intended send of its first, place of its first}. */
+        /**
+         * Per Retry-After value: {count, intended send of its first, place of its first}. The
+         * header is the server's, so the distinct values kept are capped.
+         */
         private final Map<String, long[]> retryAfter = new LinkedHashMap<>();
         private long oom;
         private long oomFirstEnd = Long.MAX_VALUE;
@@ -192,7 +200,8 @@ public final class NoteDetector {
                 limited++;
                 limitedFirstEnd = Math.min(limitedFirstEnd, end);
                 limitedLastEnd = Math.max(limitedLastEnd, end);
-                if (record.retryAfter() != null) {
+                if (record.retryAfter() != null
+                        && (retryAfter.size() < MAX_RETRY_AFTER_VALUES || retryAfter.containsKey(record.retryAfter()))) {
                     long[] entry = retryAfter.computeIfAbsent(record.retryAfter(),
                             v -> new long[] {0, Long.MAX_VALUE, 0});
                     entry[0]++;
