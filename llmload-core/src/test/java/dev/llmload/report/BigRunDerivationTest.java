@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The derivation of a run too large to hold with its token events: the records held without their
- * token gaps and the token events streamed once give exactly what the records in full give, and a
- * page of a big run stays small.
+ * The derivation of a run too large to hold: a pass over the records without their token gaps and
+ * one over them in full give exactly what the records in full give, and a page of a big run stays
+ * small.
  */
 class BigRunDerivationTest {
 
