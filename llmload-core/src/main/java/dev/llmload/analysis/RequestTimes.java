@@ -8,11 +8,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What the order-based analyses ({@link Saturation}, {@link LoadStage}, {@link ScheduleFidelity},
- * {@link NoteDetector}) need of each request, in primitive columns: its times, its TTFT and E2E
- * latency, whether it succeeded, its failure class and its session turn. About 60 bytes a
- * request, against some 250 for a record without its token gaps, so a run's requests are taken
- * from its journal in one pass and the records themselves are never held. The records may be with
+ * What the order-based analyses ({@link SteadyState}, {@link Saturation}, {@link LoadStage},
+ * {@link ScheduleFidelity}, {@link NoteDetector}) need of each request, in primitive columns: its
+ * times, its TTFT and E2E latency, whether it succeeded, its failure class and its session turn.
+ * 62 bytes a request, about 80 with the columns' spare room and the shared sort (measured:
+ * docs/performance.md), against some 250 for a record without its token gaps, so a run's requests
+ * are taken from its journal in one pass and the records themselves are never held. The records may be with
  * or without their token gaps; positions are the order they were added. Owned by one thread.
  */
 public final class RequestTimes {

@@ -26,7 +26,7 @@ import java.util.List;
  * one the run wrote. Pure.
  *
  * <p>Memory: two passes over the records, never holding one. The first keeps each request's times
- * in primitive columns ({@link RequestTimes}, about 60 bytes a request) for the analyses that take
+ * in primitive columns ({@link RequestTimes}, about 80 bytes a request) for the analyses that take
  * the requests in order of intended or actual send, and counts for the notes; the second, with the
  * token events, feeds the bounded accumulators of the results, the series, the steady window and
  * the page.
