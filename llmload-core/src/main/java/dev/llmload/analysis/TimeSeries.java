@@ -26,7 +26,6 @@ import java.util.OptionalDouble;
 public record TimeSeries(long startNanos, List<Second> seconds) {
 
     static final long NANOS_PER_SECOND = 1_000_000_000L;
-    private static final double NANOS_PER_MS = 1_000_000.0;
     /** Samples of one second kept exactly before its percentiles come from a 0.1% histogram. */
     public static final int SECOND_EXACT_CAPACITY = 4096;
 
@@ -91,15 +90,18 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
         Span span = new Span();
         all.forEach(span::add);
         Builder builder = span.builder();
-        all.forEach(builder::add);
+        for (RequestRecord record : all) {
+            builder.add(record);
+            builder.addTokenEvents(record);
+        }
         return builder.build();
     }
 
     /**
-     * The first of a series' two passes over the records: where its origin and its last second
-     * lie (the first intended send of the measured records, and the last send or completion), so
-     * that the second pass can give each second its row. Constant memory; the records may be without
-     * their token gaps. Owned by one thread.
+     * The first of a series' passes over the records: where its origin and its last second lie
+     * (the first intended send of the measured records, and the last send or completion), so that
+     * the next can give each second its row. Constant memory; the records may be without their
+     * token gaps. Owned by one thread.
      */
     public static final class Span {
 
@@ -116,15 +118,16 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             last = Math.max(last, Math.max(record.timings().sentNanos(), record.timings().endNanos()));
         }
 
-        /** The builder of the series over this span; hand it the same records, with their token events. */
+        /** The builder of the series over this span; hand it the same records. */
         public Builder builder() {
             return measured ? new Builder(start, secondOf(last, start) + 1) : new Builder(0, 0);
         }
     }
 
     /**
-     * A series being built from records with their token events, in any order, one row per second
-     * of its {@link Span}. Per-second percentiles are exact while a second holds at most
+     * A series being built, one row per second of its {@link Span}: each record through {@link #add}
+     * (with or without its token gaps) and its token events through {@link #addTokenEvents} or a
+     * {@link #newPart}, in any order. Per-second percentiles are exact while a second holds at most
      * {@link #SECOND_EXACT_CAPACITY} samples, and within 0.1% beyond (a {@link DistributionAccumulator}
      * each), so a long run's series stays in bounded memory: a few arrays of one entry per second.
      * Owned by one thread.
@@ -160,7 +163,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             }
         }
 
-        /** Adds one record with its token events; warm-up records are left out. */
+        /** Adds one record's sends, ends, errors and TTFT; warm-up records are left out. */
         public void add(RequestRecord record) {
             if (record.warmup()) {
                 return;
@@ -183,10 +186,33 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
                     sample(ttft, secondOf(timings.firstTokenNanos(), start)).add(ttftMs);
                 }
             }
-            addTokenEvents(record);
         }
 
-        private void addTokenEvents(RequestRecord record) {
+        /** Adds the tokens per second and per-second gaps of one record with its token events. */
+        public void addTokenEvents(RequestRecord record) {
+            addTokenEvents(record, start, tokens, itl);
+        }
+
+        /** A part for the token events of some of the records, to {@link #merge} into this builder. */
+        public TokenEvents newPart() {
+            return new TokenEvents(start, n);
+        }
+
+        /** Adds the token events of {@code part}: the series is the same in whatever parts and order they come. */
+        public void merge(TokenEvents part) {
+            for (int k = 0; k < n; k++) {
+                tokens[k] += part.tokens[k];
+                if (part.itl[k] != null) {
+                    sample(itl, k).merge(part.itl[k]);
+                }
+            }
+        }
+
+        private static void addTokenEvents(RequestRecord record, long start, long[] tokens,
+                                           DistributionAccumulator[] itl) {
+            if (record.warmup()) {
+                return;
+            }
             long[] times = record.timings().tokenEventNanos();
             int[] counts = record.tokenEventCounts();
             for (int i = 0; i < times.length; i++) {
@@ -194,7 +220,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             }
             if (record.succeeded()) {
                 for (int i = 1; i < times.length; i++) {
-                    sample(itl, secondOf(times[i], start)).add((times[i] - times[i - 1]) / NANOS_PER_MS);
+                    sample(itl, secondOf(times[i], start)).addNanosAsMillis(times[i] - times[i - 1]);
                 }
             }
         }
@@ -217,6 +243,28 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
                 seconds[k] = new DistributionAccumulator(SECOND_EXACT_CAPACITY, DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
             }
             return seconds[k];
+        }
+    }
+
+    /**
+     * The tokens per second and per-second gaps of some of a run's records, counted on a thread of
+     * their own (one owner at a time) and merged into their {@link Builder}.
+     */
+    public static final class TokenEvents {
+
+        private final long start;
+        private final long[] tokens;
+        private final DistributionAccumulator[] itl;
+
+        private TokenEvents(long start, int n) {
+            this.start = start;
+            this.tokens = new long[n];
+            this.itl = new DistributionAccumulator[n];
+        }
+
+        /** As {@link Builder#addTokenEvents}. */
+        public void add(RequestRecord record) {
+            Builder.addTokenEvents(record, start, tokens, itl);
         }
     }
 

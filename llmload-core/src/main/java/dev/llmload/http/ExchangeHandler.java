@@ -1,10 +1,12 @@
 package dev.llmload.http;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
@@ -13,12 +15,22 @@ import io.netty.util.ReferenceCountUtil;
  * The last handler of a client connection: timestamps every inbound message first, then passes
  * it to the current exchange's listener. Owned by the connection's event loop; one exchange at a
  * time (HTTP/1.1 without pipelining).
+ *
+ * <p>A chunked body (every streamed answer) is read here from the raw reads: once its head is in,
+ * the HTTP decoder leaves the pipeline (handing on what it had read past the head) and
+ * {@link ChunkedBody} takes the chunks apart; when the body ends, a new decoder is put back for
+ * the connection's next response.
  */
 final class ExchangeHandler extends ChannelInboundHandlerAdapter {
 
     private Exchange current;
     private LoadHttpClient client;
     private boolean keepAlive;
+    /** The chunked body being read without the decoder; null while the decoder reads. */
+    private ChunkedBody chunked;
+    /** The time of the read being handed on, for {@link #bodyData}. */
+    private long readNanos;
+    private final java.util.function.Consumer<ByteBuf> bodyData = this::bodyData;
 
     void begin(Exchange exchange, LoadHttpClient owner) {
         this.current = exchange;
@@ -33,6 +45,10 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
             if (exchange == null || exchange.isDone()) {
                 return;
             }
+            if (msg instanceof ByteBuf bytes) {
+                readChunked(ctx, exchange, bytes, nanos);
+                return;
+            }
             if (msg instanceof HttpResponse response) {
                 DecoderResult result = response.decoderResult();
                 if (result.isFailure()) {
@@ -42,6 +58,13 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
                 }
                 keepAlive = HttpUtil.isKeepAlive(response);
                 exchange.listener().onResponseHead(response.status().code(), response.headers(), nanos);
+                if (!(msg instanceof HttpContent) && HttpUtil.isTransferEncodingChunked(response)
+                        && hasBody(response.status().code()) && !exchange.isDone()) {
+                    chunked = new ChunkedBody();
+                    // Whatever the decoder read past the head comes to this handler now, as bytes.
+                    ctx.pipeline().remove(HttpResponseDecoder.class);
+                    return;
+                }
             }
             if (msg instanceof HttpContent content) {
                 if (content.decoderResult().isFailure()) {
@@ -64,6 +87,46 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
             }
         } finally {
             ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /** A status whose response has a body to read (RFC 9110 §6.4.1: not 1xx, 204 or 304). */
+    private static boolean hasBody(int status) {
+        return status >= 200 && status != 204 && status != 304;
+    }
+
+    private void readChunked(ChannelHandlerContext ctx, Exchange exchange, ByteBuf bytes, long nanos) {
+        if (chunked == null) {
+            failAndClose(ctx, new ExchangeFailure.MalformedResponse("malformed HTTP response: bytes outside a response"));
+            return;
+        }
+        readNanos = nanos;
+        boolean ended = chunked.read(bytes, bodyData);
+        String malformed = chunked.malformed();
+        if (malformed != null) {
+            chunked = null;
+            failAndClose(ctx, new ExchangeFailure.MalformedResponse("malformed HTTP body: " + malformed));
+            return;
+        }
+        if (!ended || exchange.isDone()) {
+            return;
+        }
+        chunked = null;
+        ctx.pipeline().addBefore(ctx.name(), LoadHttpClient.RESPONSE_DECODER, LoadHttpClient.responseDecoder());
+        current = null;
+        exchange.complete(nanos);
+        // Bytes after the body before any request was sent are no response to anything: not reused.
+        if (keepAlive && !bytes.isReadable()) {
+            client.release(ctx.channel());
+        } else {
+            ctx.close();
+        }
+    }
+
+    private void bodyData(ByteBuf data) {
+        Exchange exchange = current;
+        if (exchange != null && !exchange.isDone()) {
+            exchange.listener().onBodyChunk(data, readNanos);
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.llmload.http;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -11,13 +11,8 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
@@ -41,8 +36,7 @@ import javax.net.ssl.SSLException;
 public final class LoadHttpClient implements AutoCloseable {
 
     private final Endpoint endpoint;
-    private final String keyHeaderName;
-    private final String keyHeaderValue;
+    private final RequestBytes requestBytes;
     private final MultiThreadIoEventLoopGroup group;
     private final Bootstrap bootstrap;
     private final Map<EventLoop, ArrayDeque<Channel>> idleByLoop = new IdentityHashMap<>();
@@ -62,8 +56,8 @@ public final class LoadHttpClient implements AutoCloseable {
                           boolean insecure) {
         this.endpoint = endpoint;
         boolean keyed = apiKey != null && !apiKey.isEmpty();
-        this.keyHeaderName = keyed ? keyHeader.headerName() : null;
-        this.keyHeaderValue = keyed ? keyHeader.value(apiKey) : null;
+        this.requestBytes = new RequestBytes(endpoint, keyed ? keyHeader.headerName() : null,
+                keyed ? keyHeader.value(apiKey) : null);
         Transport transport = Transport.best();
         this.group = transport.newGroup(threads, "llmload-io");
         group.forEach(executor -> idleByLoop.put((EventLoop) executor, new ArrayDeque<>()));
@@ -80,10 +74,21 @@ public final class LoadHttpClient implements AutoCloseable {
                         if (ssl != null) {
                             channel.pipeline().addLast(ssl.newHandler(channel.alloc(), endpoint.host(), endpoint.port()));
                         }
-                        channel.pipeline().addLast(new HttpClientCodec(4096, 64 * 1024, 64 * 1024));
+                        // Responses only: requests go out as bytes already (RequestBytes), and POST
+                        // and GET are all it sends, so nothing needs the request's method to read a response.
+                        channel.pipeline().addLast(RESPONSE_DECODER, responseDecoder());
                         channel.pipeline().addLast(new ExchangeHandler());
                     }
                 });
+    }
+
+    /** The response decoder's name in a connection's pipeline. */
+    static final String RESPONSE_DECODER = "http";
+
+    /** Reads response heads and bodies other than chunked ones ({@link ExchangeHandler}). */
+    static HttpResponseDecoder responseDecoder() {
+        return new HttpResponseDecoder(new HttpDecoderConfig()
+                .setMaxInitialLineLength(4096).setMaxHeaderSize(64 * 1024).setMaxChunkSize(64 * 1024));
     }
 
     private static SslContext sslContext(boolean insecure) {
@@ -213,22 +218,9 @@ public final class LoadHttpClient implements AutoCloseable {
             release(channel);
             return;
         }
-        HttpExchangeRequest request = exchange.request();
-        FullHttpRequest http = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(request.method()),
-                endpoint.basePath() + request.path(), Unpooled.wrappedBuffer(request.body()));
-        http.headers().set(HttpHeaderNames.HOST, endpoint.hostHeader());
-        http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-        http.headers().set(HttpHeaderNames.CONTENT_LENGTH, request.body().length);
-        if (request.body().length > 0) {
-            http.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-        }
-        http.headers().set(HttpHeaderNames.ACCEPT, "text/event-stream, application/json");
-        if (keyHeaderName != null) {
-            http.headers().set(keyHeaderName, keyHeaderValue);
-        }
-        request.headers().forEach(http.headers()::set);
+        ByteBuf message = requestBytes.encode(channel.alloc(), exchange.request());
         channel.pipeline().get(ExchangeHandler.class).begin(exchange, this);
-        channel.writeAndFlush(http).addListener(written -> {
+        channel.writeAndFlush(message).addListener(written -> {
             if (written.isSuccess()) {
                 exchange.sent(channel);
             } else {

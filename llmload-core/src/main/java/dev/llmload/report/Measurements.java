@@ -15,6 +15,7 @@ import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.record.RecordSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -25,11 +26,11 @@ import java.util.List;
  * {@link SegmentMerge} all call {@link #derive}, so a report rebuilt from the journal equals the
  * one the run wrote. Pure.
  *
- * <p>Memory: two passes over the records, never holding one. The first keeps each request's times
- * in primitive columns ({@link RequestTimes}, about 80 bytes a request) for the analyses that take
- * the requests in order of intended or actual send, and counts for the notes; the second, with the
- * token events, feeds the bounded accumulators of the results, the series, the steady window and
- * the page.
+ * <p>Memory: three passes over the records, never holding one. The first keeps each request's
+ * times in primitive columns ({@link RequestTimes}, about 80 bytes a request) for the analyses
+ * that take the requests in order of intended or actual send, and counts for the notes; the second
+ * and the third, with the token events, feed the bounded accumulators of the results, the series,
+ * the steady window (and its requests' indexes, 8 bytes each) and the page.
  *
  * @param notes what {@link NoteDetector} found; a report's other notes (telemetry's, the user's)
  *              are part of the run's own record
@@ -51,51 +52,67 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         }
     }
 
+    /** What one part of the records' token events adds to the steady window's gaps, the other requests' and the series. */
+    private record TokenEventsPart(InterTokenGaps window, InterTokenGaps other, TimeSeries.TokenEvents series) {}
+
     /**
-     * The derivation in two passes over the same records in the same order: the first may give
-     * them without their token gaps ({@link RequestRecord#withoutTokenGaps}, cheaper to read), the
-     * second gives them in full.
+     * The derivation in passes over the same records in the same order, none held: twice without
+     * their token gaps ({@link RequestRecord#withoutTokenGaps}, cheaper to read), then once in full.
      *
      * @param compact every record of the run, warm-up included, with or without its token gaps
      * @param full    the same records with their token events, in the same order
      */
     public static Measurements derive(RecordSource compact, RecordSource full, RunConfig config) throws IOException {
         Slo slo = config.slo() == null ? null : config.slo().slo();
-        // What the streamed pass needs to know first: the series' origin and length, where the
-        // steady window begins (so that its requests' results and gaps join the same pass), how
-        // many requests the page picks from, and the requests' times for the order-based analyses.
+        // First: the requests' times for the order-based analyses and the steady window's cut, the
+        // notes' counts, the whole run's results, and the series' origin and length.
         TimeSeries.Span span = new TimeSeries.Span();
         RequestTimes times = new RequestTimes();
         NoteDetector.Tally tally = new NoteDetector.Tally();
+        RunResults.Accumulator measured = new RunResults.Accumulator(slo);
         compact.forEach(record -> {
             span.add(record);
             times.add(record);
             tally.add(record);
+            measured.add(record);
         });
+        // Second: what needs the first's findings: the series' rows, the steady window's requests
+        // and results, and the page's every k-th request.
         TimeSeries.Builder series = span.builder();
-        RunResults.Accumulator measured = new RunResults.Accumulator(slo);
         SteadyState.Cut cut = SteadyState.cut(times);
+        // A cut whose run never reached a steady state has no window.
         SteadyState.Window window = cut == null ? null : cut.window();
         RunResults.Accumulator windowResults = new RunResults.Accumulator(slo);
+        LongList windowIndexes = new LongList();
         RunPage.Builder page = new RunPage.Builder(times.size());
-        InterTokenGaps gaps = new InterTokenGaps();
+        compact.forEach(record -> {
+            series.add(record);
+            if (window != null && window.contains(record)) {
+                windowResults.add(record);
+                windowIndexes.add(record.index());
+            }
+            page.add(record);
+        });
+        long[] inWindow = windowIndexes.sorted();
+        // Third: the token events, folded in parts (a journal's: a chunk of lines each, on its
+        // parsing threads), merged in order; every part merges exactly (counts, integer sums, exact
+        // values), so no figure depends on how the records were cut or on the threads. Each gap is
+        // added once, to the window's gaps or the others': the whole run's are their union.
         InterTokenGaps windowGaps = new InterTokenGaps();
-        // The whole run's gaps and the window's are each taken on a thread of their own beside the
-        // rest; each accumulator still gets its values from one thread in the order of the
-        // records, so no figure depends on the threads.
-        try (OrderedHandOff wholeRun = new OrderedHandOff(gaps::add);
-             OrderedHandOff steadyWindow = new OrderedHandOff(windowGaps::add)) {
-            full.forEach(record -> {
-                wholeRun.accept(record);
-                if (window != null && window.contains(record)) {
-                    steadyWindow.accept(record);
-                    windowResults.add(record);
-                }
-                series.add(record);
-                measured.add(record);
-                page.add(record);
-            });
-        }
+        InterTokenGaps otherGaps = new InterTokenGaps();
+        full.fold(() -> new TokenEventsPart(windowGaps.newPart(), otherGaps.newPart(), series.newPart()),
+                (part, record) -> {
+                    (Arrays.binarySearch(inWindow, record.index()) >= 0 ? part.window() : part.other()).add(record);
+                    part.series().add(record);
+                },
+                part -> {
+                    windowGaps.merge(part.window());
+                    otherGaps.merge(part.other());
+                    series.merge(part.series());
+                });
+        InterTokenGaps gaps = new InterTokenGaps();
+        gaps.merge(windowGaps);
+        gaps.merge(otherGaps);
         RunResults results = measured.result(gaps);
         Integer gate = config.sessionGate();
         Saturation saturation = Saturation.of(times, config.load());
@@ -104,5 +121,25 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
                 saturation, steady, NoteDetector.detect(times, tally, results, config.load(), gate,
                         config.target().stream(), saturation, steady),
                 page.build(PercentileSpectrum.of(gaps.perEvent())));
+    }
+
+    /** The indexes of the steady window's requests, as they come: 8 bytes each. */
+    private static final class LongList {
+
+        private long[] values = new long[64];
+        private int size;
+
+        void add(long value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, 2 * size);
+            }
+            values[size++] = value;
+        }
+
+        long[] sorted() {
+            long[] sorted = Arrays.copyOf(values, size);
+            Arrays.sort(sorted);
+            return sorted;
+        }
     }
 }

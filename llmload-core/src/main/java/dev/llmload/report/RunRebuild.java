@@ -37,17 +37,20 @@ public final class RunRebuild {
         }
         RunReport base = ReportFiles.readReport(fromFinishedRun ? finished : started);
         Path journal = dir.resolve(Journal.FILE_NAME);
-        // The journal is read twice, a line at a time and no record held: first without the token
-        // gaps, then with them (Measurements.derive).
+        // The journal is read a line at a time and no record held: without the token gaps, then
+        // with them (Measurements.derive). Each pass counts the requests afresh.
         long[] requests = {0};
         RecordSource compact = consumer -> {};
         RecordSource full = consumer -> {};
         if (Files.exists(journal)) {
-            compact = consumer -> Journal.forEachWithoutTokenGaps(journal, record -> {
-                requests[0]++;
-                consumer.accept(record);
-            });
-            full = consumer -> Journal.forEach(journal, consumer);
+            compact = consumer -> {
+                requests[0] = 0;
+                Journal.forEachWithoutTokenGaps(journal, record -> {
+                    requests[0]++;
+                    consumer.accept(record);
+                });
+            };
+            full = Journal.source(List.of(journal));
         }
         Measurements measurements = Measurements.derive(compact, full, base.config());
         // A run that never wrote its report ended when its last request was journaled.

@@ -139,7 +139,7 @@ public final class SegmentMerge {
             }
         }
         RecordSource compact = consumer -> Journal.forEachWithoutTokenGaps(mergedJournal, consumer);
-        RecordSource full = consumer -> Journal.forEach(mergedJournal, consumer);
+        RecordSource full = Journal.source(List.of(mergedJournal));
 
         RunReport base = first.report();
         RunConfig whole = withoutSegment(base.config());
