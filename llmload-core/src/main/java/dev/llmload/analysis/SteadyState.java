@@ -71,7 +71,7 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
 
     /**
      * Where MSER-5 cuts the measured requests of {@code times}, taken in order of intended send:
-     * the first of the two passes, after which a {@link Window} picks the window's requests out of
+     * after the first pass, a {@link Window} picks the window's requests out of
      * the second.
      *
      * @return null with fewer than {@link #MIN_BATCHES} batches of measured requests

@@ -37,7 +37,7 @@ import java.util.TreeMap;
  * often it is made and wherever it is written: its run id is made from the segments' ids, its
  * records are in segment order.
  *
- * <p>Memory: no record is held; the merged journal is derived in two passes as {@code llmload
+ * <p>Memory: no record is held; the merged journal is derived in passes as {@code llmload
  * report} derives a run's ({@link Measurements#derive}; docs/performance.md gives the figures).
  */
 public final class SegmentMerge {
@@ -103,7 +103,7 @@ public final class SegmentMerge {
 
         // Each segment's journal is read once, a line at a time, copied into the merged journal and
         // counted for its segment's row; then the merged journal is derived as `llmload report` of
-        // the merged directory derives it (two passes, no record held). The union is the
+        // the merged directory derives it (passes, no record held). The union is the
         // segments' records one segment after another.
         Files.createDirectories(out);
         Path mergedJournal = out.resolve(Journal.FILE_NAME);
