@@ -2,11 +2,9 @@ package dev.llmload.report;
 
 import dev.llmload.record.Journal;
 import dev.llmload.record.RecordSource;
-import dev.llmload.record.RequestRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**

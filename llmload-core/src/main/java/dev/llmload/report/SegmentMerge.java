@@ -8,7 +8,6 @@ import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RecordSource;
-import dev.llmload.record.RequestRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
