@@ -3,6 +3,7 @@ package dev.llmload.analysis;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.TokenEventsView;
 import dev.llmload.metrics.InterTokenGaps;
 import java.util.List;
 
@@ -63,7 +64,7 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
         for (RequestRecord record : all) {
             if (window != null && window.contains(record)) {
                 results.add(record);
-                gaps.add(record);
+                gaps.add(TokenEventsView.of(record));
             }
         }
         return cut.steadyState(results, gaps);

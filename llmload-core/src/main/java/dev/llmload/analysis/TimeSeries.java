@@ -5,6 +5,7 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.TokenEventsView;
 import dev.llmload.stats.DistributionAccumulator;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -92,7 +93,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
         Builder builder = span.builder();
         for (RequestRecord record : all) {
             builder.add(record);
-            builder.addTokenEvents(record);
+            builder.addTokenEvents(TokenEventsView.of(record));
         }
         return builder.build();
     }
@@ -188,8 +189,8 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             }
         }
 
-        /** Adds the tokens per second and per-second gaps of one record with its token events. */
-        public void addTokenEvents(RequestRecord record) {
+        /** Adds the tokens per second and per-second gaps of one request's token events. */
+        public void addTokenEvents(TokenEventsView record) {
             addTokenEvents(record, start, tokens, itl, false);
         }
 
@@ -208,26 +209,25 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             }
         }
 
-        private static void addTokenEvents(RequestRecord record, long start, long[] tokens,
+        private static void addTokenEvents(TokenEventsView record, long start, long[] tokens,
                                            DistributionAccumulator[] itl, boolean part) {
             if (record.warmup()) {
                 return;
             }
-            long[] times = record.timings().tokenEventNanos();
-            int[] counts = record.tokenEventCounts();
-            for (int i = 0; i < times.length; i++) {
-                tokens[secondOf(times[i], start)] += counts[i];
+            int events = record.events();
+            for (int i = 0; i < events; i++) {
+                tokens[secondOf(record.timeNanos(i), start)] += record.tokens(i);
             }
             if (record.succeeded()) {
-                for (int i = 1; i < times.length; i++) {
-                    int k = secondOf(times[i], start);
+                for (int i = 1; i < events; i++) {
+                    int k = secondOf(record.timeNanos(i), start);
                     if (part && itl[k] == null) {
                         // A part's seconds keep their histogram from the first gap: merged into a
                         // second past its exact capacity, they add counts (DistributionAccumulator.part).
                         itl[k] = DistributionAccumulator.part(SECOND_EXACT_CAPACITY,
                                 DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
                     }
-                    sample(itl, k).addNanosAsMillis(times[i] - times[i - 1]);
+                    sample(itl, k).addNanosAsMillis(record.timeNanos(i) - record.timeNanos(i - 1));
                 }
             }
         }
@@ -270,7 +270,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
         }
 
         /** As {@link Builder#addTokenEvents}. */
-        public void add(RequestRecord record) {
+        public void add(TokenEventsView record) {
             Builder.addTokenEvents(record, start, tokens, itl, true);
         }
     }

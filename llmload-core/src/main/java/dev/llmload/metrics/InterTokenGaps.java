@@ -1,6 +1,7 @@
 package dev.llmload.metrics;
 
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.TokenEventsView;
 import dev.llmload.stats.DistributionAccumulator;
 import java.util.List;
 
@@ -53,8 +54,8 @@ public final class InterTokenGaps {
         perToken = null;
     }
 
-    /** Adds one record's gaps, when it is measured and succeeded; warm-up and failed ones add none. */
-    public void add(RequestRecord record) {
+    /** Adds one request's gaps, when it is measured and succeeded; warm-up and failed ones add none. */
+    public void add(TokenEventsView record) {
         if (!record.warmup() && record.succeeded()) {
             RequestMetrics.collectInterTokenLatencies(record, (gapNanos, tokens) -> {
                 if (tokens == 1) {
@@ -71,7 +72,7 @@ public final class InterTokenGaps {
 
     public static InterTokenGaps of(List<RequestRecord> records) {
         InterTokenGaps gaps = new InterTokenGaps();
-        records.forEach(gaps::add);
+        records.forEach(record -> gaps.add(TokenEventsView.of(record)));
         return gaps;
     }
 

@@ -2,6 +2,7 @@ package dev.llmload.metrics;
 
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.TokenEventsView;
 
 /**
  * The per-request metrics of DESIGN.md §3, derived from one {@link RequestRecord}. All values in
@@ -50,10 +51,13 @@ public record RequestMetrics(
      * gap once) and per token (an event carrying k tokens after a gap g counts as k gaps of g / k).
      */
     public static void collectInterTokenLatencies(RequestRecord record, Gaps gaps) {
-        long[] times = record.timings().tokenEventNanos();
-        int[] counts = record.tokenEventCounts();
-        for (int i = 1; i < times.length; i++) {
-            gaps.gap(times[i] - times[i - 1], Math.max(1, counts[i]));
+        collectInterTokenLatencies(TokenEventsView.of(record), gaps);
+    }
+
+    /** {@link #collectInterTokenLatencies(RequestRecord, Gaps)} of a request's token events as a pass reads them. */
+    public static void collectInterTokenLatencies(TokenEventsView events, Gaps gaps) {
+        for (int i = 1; i < events.events(); i++) {
+            gaps.gap(events.timeNanos(i) - events.timeNanos(i - 1), Math.max(1, events.tokens(i)));
         }
     }
 

@@ -383,13 +383,15 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Folds a journal's records into parts ({@link RecordSource#fold}): a part per chunk of lines,
-     * made and filled on the parsing threads as the lines are parsed, then handed to {@code merge}
-     * on the caller's thread in file order. The rules of {@link #read}: a provisional line's record
-     * goes into a part of its own at the end when no whole line of its index followed. The way to
-     * derive from a journal larger than the heap on every core: no record outlives its chunk.
+     * Folds a journal's records' token events into parts ({@link RecordSource#fold}): a part per
+     * chunk of lines, made and filled on the parsing threads as the lines are parsed, then handed
+     * to {@code merge} on the caller's thread in file order. The rules of {@link #read}: a
+     * provisional line's record goes into a part of its own at the end when no whole line of its
+     * index followed. The way to derive from a journal larger than the heap on every core: a line
+     * in the writer's form is read into one {@link TokenEventsView} per thread, with no record and
+     * no array of its own.
      */
-    public static <P> void fold(Path file, Supplier<P> newPart, BiConsumer<P, RequestRecord> add,
+    public static <P> void fold(Path file, Supplier<P> newPart, BiConsumer<P, TokenEventsView> add,
                                 java.util.function.Consumer<P> merge) throws IOException {
         read(file, false, new Folding<>(newPart, add, merge), null);
     }
@@ -409,7 +411,7 @@ public final class Journal implements AutoCloseable {
             }
 
             @Override
-            public <P> void fold(Supplier<P> newPart, BiConsumer<P, RequestRecord> add,
+            public <P> void fold(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add,
                                  java.util.function.Consumer<P> merge) throws IOException {
                 for (Path file : journals) {
                     Journal.fold(file, newPart, add, merge);
@@ -423,8 +425,8 @@ public final class Journal implements AutoCloseable {
         read(file, withoutTokenGaps, null, consumer);
     }
 
-    /** How a read folds its whole records into parts on the parsing threads. */
-    private record Folding<P>(Supplier<P> newPart, BiConsumer<P, RequestRecord> add,
+    /** How a read folds its whole lines' token events into parts on the parsing threads. */
+    private record Folding<P>(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add,
                               java.util.function.Consumer<P> merge) {
 
         @SuppressWarnings("unchecked")
@@ -433,8 +435,8 @@ public final class Journal implements AutoCloseable {
         }
 
         @SuppressWarnings("unchecked")
-        void add(Object part, RequestRecord record) {
-            add.accept((P) part, record);
+        void add(Object part, TokenEventsView events) {
+            add.accept((P) part, events);
         }
     }
 
@@ -502,7 +504,7 @@ public final class Journal implements AutoCloseable {
             pending.values().forEach(consumer);
         } else if (!pending.isEmpty()) {
             Object part = folding.newPart().get();
-            pending.values().forEach(record -> folding.add(part, record));
+            pending.values().forEach(record -> folding.add(part, TokenEventsView.of(record)));
             folding.merge(part);
         }
     }
@@ -536,6 +538,7 @@ public final class Journal implements AutoCloseable {
         long[] folded = new long[folding == null ? 0 : length / 1024 + 16];
         int foldedCount = 0;
         JournalLineScanner.Scratch scratch = new JournalLineScanner.Scratch();
+        TokenEventsView view = folding == null ? null : new TokenEventsView();
         int start = 0;
         while (start < length) {
             int newline = start;
@@ -549,24 +552,30 @@ public final class Journal implements AutoCloseable {
             if (isBlank(bytes, start, lineLength)) {
                 items.add(BLANK);
             } else {
-                RequestRecord record = null;
                 try {
-                    Line line = JournalLineScanner.scan(bytes, start, lineLength, withoutTokenGaps, scratch);
+                    // Folding, the scanner leaves the token events in its scratch arrays, for the view.
+                    Line line = JournalLineScanner.scan(bytes, start, lineLength, withoutTokenGaps, folding != null,
+                            scratch);
                     if (line == null) {
                         line = parse(JSON.createParser(bytes, start, lineLength));
                     }
-                    record = withoutTokenGaps ? line.record().withoutTokenGaps() : line.record();
-                    items.add(line.countsPending ? new Provisional(record) : folding != null ? FOLDED : record);
+                    if (folding != null && !line.countsPending) {
+                        line.fill(view);
+                        items.add(FOLDED);
+                    } else {
+                        RequestRecord record = withoutTokenGaps ? line.record().withoutTokenGaps() : line.record();
+                        items.add(line.countsPending ? new Provisional(record) : record);
+                    }
                 } catch (IOException | RuntimeException e) {
                     items.add(new Bad(String.valueOf(e.getMessage())));
                 }
                 if (items.getLast() == FOLDED) {
                     // Outside the line's try: what the fold throws is no fault of the line.
-                    folding.add(part, record);
+                    folding.add(part, view);
                     if (foldedCount == folded.length) {
                         folded = Arrays.copyOf(folded, 2 * foldedCount);
                     }
-                    folded[foldedCount++] = record.index();
+                    folded[foldedCount++] = view.index();
                 }
             }
             start = newline + 1;
@@ -673,8 +682,14 @@ public final class Journal implements AutoCloseable {
                     case "ttft_ms" -> l.firstToken = nanos(json, value);
                     case "ttfc_ms" -> l.firstContent = nanos(json, value);
                     case "end_ms" -> l.end = nanos(json, value);
-                    case "token_times_ms" -> l.tokenTimes = longs(json, value);
-                    case "token_counts" -> l.tokenCounts = ints(json, value);
+                    case "token_times_ms" -> {
+                        l.tokenTimes = longs(json, value);
+                        l.tokenTimesLength = l.tokenTimes.length;
+                    }
+                    case "token_counts" -> {
+                        l.tokenCounts = ints(json, value);
+                        l.tokenCountsLength = l.tokenCounts.length;
+                    }
                     case "server_timings" -> l.serverTimings = serverTimings(json, value);
                     case "counts_pending" -> l.countsPending = value == JsonToken.VALUE_TRUE;
                     default -> json.skipChildren();
@@ -708,8 +723,14 @@ public final class Journal implements AutoCloseable {
         Long firstToken;
         Long firstContent;
         Long end;
+        /** The token times from the send, the first {@link #tokenTimesLength} of the array. */
         long[] tokenTimes;
+        int tokenTimesLength;
+        /** The token counts, the first {@link #tokenCountsLength} of the array. */
         int[] tokenCounts;
+        int tokenCountsLength;
+        /** Whether the token arrays are the scanner's, reused for the next line, rather than the line's own. */
+        boolean borrowed;
         ServerTimings serverTimings;
         boolean countsPending;
 
@@ -718,6 +739,10 @@ public final class Journal implements AutoCloseable {
             long sentNanos = need(sent, "sent_ms");
             long[] times = need(tokenTimes, "token_times_ms");
             int[] counts = need(tokenCounts, "token_counts");
+            if (borrowed) {
+                times = Arrays.copyOf(times, tokenTimesLength);
+                counts = Arrays.copyOf(counts, tokenCountsLength);
+            }
             if (counts.length < times.length) {
                 throw new IOException("token_counts has " + counts.length + " entries for " + times.length + " token times");
             }
@@ -727,13 +752,7 @@ public final class Journal implements AutoCloseable {
                 absolute[i] = sentNanos + times[i];
             }
             tokenTimes = null;
-            Outcome result;
-            if (need(outcome, "outcome").equals("success")) {
-                result = Outcome.SUCCESS;
-            } else {
-                result = new Outcome.Failure(FailureClass.fromKey(outcome),
-                        timeoutKind == null ? null : TimeoutKind.fromKey(timeoutKind), error);
-            }
+            Outcome result = outcome();
             return new RequestRecord(
                     need(index, "index"),
                     requestId,
@@ -753,6 +772,39 @@ public final class Journal implements AutoCloseable {
                     retryAfter,
                     sessionId == null ? null : new SessionTurn(sessionId, turn),
                     serverTimings);
+        }
+
+        /**
+         * Fills {@code view} with the line's token events, after the checks {@link #record} makes,
+         * in its order: a line that is no record is no view either.
+         */
+        void fill(TokenEventsView view) throws IOException {
+            long sentNanos = need(sent, "sent_ms");
+            long[] times = need(tokenTimes, "token_times_ms");
+            int[] counts = need(tokenCounts, "token_counts");
+            if (tokenCountsLength < tokenTimesLength) {
+                throw new IOException("token_counts has " + tokenCountsLength + " entries for " + tokenTimesLength
+                        + " token times");
+            }
+            boolean succeeded = outcome() instanceof Outcome.Success;
+            long lineIndex = need(index, "index");
+            boolean lineWarmup = need(warmup, "warmup");
+            need(intended, "intended_send_ms");
+            need(httpStatus, "http_status");
+            need(inputTokens, "input_tokens");
+            need(inputFromServer, "input_tokens_source");
+            need(outputTokens, "output_tokens");
+            need(outputFromServer, "output_tokens_source");
+            need(streamed, "streamed");
+            view.fill(lineIndex, lineWarmup, succeeded, sentNanos, times, counts, tokenTimesLength);
+        }
+
+        private Outcome outcome() throws IOException {
+            if (need(outcome, "outcome").equals("success")) {
+                return Outcome.SUCCESS;
+            }
+            return new Outcome.Failure(FailureClass.fromKey(outcome),
+                    timeoutKind == null ? null : TimeoutKind.fromKey(timeoutKind), error);
         }
 
         private static <T> T need(T value, String field) throws IOException {

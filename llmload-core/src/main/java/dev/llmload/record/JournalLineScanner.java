@@ -31,15 +31,20 @@ final class JournalLineScanner {
     private final int end;
     /** Keep of the token events only their last time and their tokens' sum, as {@link RequestRecord#withoutTokenGaps}. */
     private final boolean lastEventOnly;
+    /** Leave the token events in the {@link Scratch} arrays, for a {@link TokenEventsView} to copy. */
+    private final boolean borrow;
+    /** The entries of the array {@link #nanosArray} or {@link #intArray} read last. */
+    private int arrayLength;
     private int i;
 
     private final Scratch scratch;
 
-    private JournalLineScanner(byte[] bytes, int from, int end, boolean lastEventOnly, Scratch scratch) {
+    private JournalLineScanner(byte[] bytes, int from, int end, boolean lastEventOnly, boolean borrow, Scratch scratch) {
         this.b = bytes;
         this.i = from;
         this.end = end;
         this.lastEventOnly = lastEventOnly;
+        this.borrow = borrow;
         this.scratch = scratch;
     }
 
@@ -58,10 +63,12 @@ final class JournalLineScanner {
      *
      * @param lastEventOnly read the token events as {@link RequestRecord#withoutTokenGaps} keeps
      *                      them (the last time, all the tokens), without building their arrays
+     * @param borrow        leave the token events in {@code scratch}'s arrays ({@link Journal.Line#borrowed}),
+     *                      valid until the next line: a token pass copies them into its view
      */
-    static Journal.Line scan(byte[] bytes, int from, int length, boolean lastEventOnly, Scratch scratch) {
+    static Journal.Line scan(byte[] bytes, int from, int length, boolean lastEventOnly, boolean borrow, Scratch scratch) {
         try {
-            return new JournalLineScanner(bytes, from, from + length, lastEventOnly, scratch).line();
+            return new JournalLineScanner(bytes, from, from + length, lastEventOnly, borrow, scratch).line();
         } catch (RuntimeException e) {
             if (e == OTHER_FORM || e instanceof ArrayIndexOutOfBoundsException) {
                 return null;
@@ -72,6 +79,7 @@ final class JournalLineScanner {
 
     private Journal.Line line() {
         Journal.Line l = new Journal.Line();
+        l.borrowed = borrow && !lastEventOnly;
         expect('{');
         int next = 0;
         while (true) {
@@ -105,8 +113,14 @@ final class JournalLineScanner {
                 case 20 -> l.firstContent = nanos();
                 case 21 -> nanos();
                 case 22 -> l.end = nanos();
-                case 23 -> l.tokenTimes = nanosArray();
-                case 24 -> l.tokenCounts = intArray();
+                case 23 -> {
+                    l.tokenTimes = nanosArray();
+                    l.tokenTimesLength = arrayLength;
+                }
+                case 24 -> {
+                    l.tokenCounts = intArray();
+                    l.tokenCountsLength = arrayLength;
+                }
                 case 25 -> l.countsPending = bool();
                 default -> throw OTHER_FORM;
             }
@@ -272,7 +286,8 @@ final class JournalLineScanner {
         int n = 0;
         if (b[i] == ']') {
             i++;
-            return new long[0];
+            arrayLength = 0;
+            return borrow ? values : new long[0];
         }
         while (true) {
             if (n == values.length) {
@@ -282,7 +297,8 @@ final class JournalLineScanner {
             values[n++] = micros() * 1000;
             byte c = b[i++];
             if (c == ']') {
-                return java.util.Arrays.copyOf(values, n);
+                arrayLength = n;
+                return borrow ? values : java.util.Arrays.copyOf(values, n);
             }
             if (c != ',') {
                 throw OTHER_FORM;
@@ -299,7 +315,8 @@ final class JournalLineScanner {
         int n = 0;
         if (b[i] == ']') {
             i++;
-            return new int[0];
+            arrayLength = 0;
+            return borrow ? values : new int[0];
         }
         while (true) {
             if (n == values.length) {
@@ -309,7 +326,8 @@ final class JournalLineScanner {
             values[n++] = smallInteger();
             byte c = b[i++];
             if (c == ']') {
-                return java.util.Arrays.copyOf(values, n);
+                arrayLength = n;
+                return borrow ? values : java.util.Arrays.copyOf(values, n);
             }
             if (c != ',') {
                 throw OTHER_FORM;
@@ -326,6 +344,7 @@ final class JournalLineScanner {
         events = 0;
         if (b[i] == ']') {
             i++;
+            arrayLength = 0;
             return new long[0];
         }
         long last;
@@ -334,6 +353,7 @@ final class JournalLineScanner {
             events++;
             byte c = b[i++];
             if (c == ']') {
+                arrayLength = 1;
                 return new long[] {last};
             }
             if (c != ',') {
@@ -374,6 +394,7 @@ final class JournalLineScanner {
         if (n < events) {
             throw OTHER_FORM;
         }
+        arrayLength = events == 0 ? 0 : 1;
         return events == 0 ? new int[0] : new int[] {sum};
     }
 }

@@ -16,16 +16,18 @@ public interface RecordSource {
     void forEach(Consumer<RequestRecord> consumer) throws IOException;
 
     /**
-     * Folds the records into parts: each part is made by {@code newPart} and given a run of the
-     * records in order by {@code add}, and the parts are handed to {@code merge} on the caller's
+     * Folds the records' token events into parts: each part is made by {@code newPart} and given
+     * a run of the records' {@link TokenEventsView}s in order by {@code add} (a view is valid only
+     * until {@code add} returns), and the parts are handed to {@code merge} on the caller's
      * thread in order. A source may cut the records into parts as it likes and fill them on threads
      * of its own (a journal: a part per chunk of lines, on its parsing threads), so what a part
      * holds must merge into the same result however the records were cut. The default: one part,
      * filled on the caller's thread.
      */
-    default <P> void fold(Supplier<P> newPart, BiConsumer<P, RequestRecord> add, Consumer<P> merge) throws IOException {
+    default <P> void fold(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add, Consumer<P> merge) throws IOException {
         P part = newPart.get();
-        forEach(record -> add.accept(part, record));
+        TokenEventsView view = new TokenEventsView();
+        forEach(record -> add.accept(part, view.fill(record)));
         merge.accept(part);
     }
 }

@@ -95,15 +95,15 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         });
         long[] inWindow = windowIndexes.sorted();
         // Third: the token events, folded in parts (a journal's: a chunk of lines each, on its
-        // parsing threads), merged in order; every part merges exactly (counts, integer sums, exact
+        // parsing threads, each line seen through a view reused from line to line), merged in order; every part merges exactly (counts, integer sums, exact
         // values), so no figure depends on how the records were cut or on the threads. Each gap is
         // added once, to the window's gaps or the others': the whole run's are their union.
         InterTokenGaps windowGaps = new InterTokenGaps();
         InterTokenGaps otherGaps = new InterTokenGaps();
         full.fold(() -> new TokenEventsPart(windowGaps.newPart(), otherGaps.newPart(), series.newPart()),
-                (part, record) -> {
-                    (Arrays.binarySearch(inWindow, record.index()) >= 0 ? part.window() : part.other()).add(record);
-                    part.series().add(record);
+                (part, events) -> {
+                    (Arrays.binarySearch(inWindow, events.index()) >= 0 ? part.window() : part.other()).add(events);
+                    part.series().add(events);
                 },
                 part -> {
                     windowGaps.merge(part.window());

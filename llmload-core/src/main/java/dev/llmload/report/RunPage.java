@@ -3,6 +3,7 @@ package dev.llmload.report;
 import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.TokenEventsView;
 import dev.llmload.stats.DistributionAccumulator;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ public record RunPage(RequestColumns requests, Map<String, PercentileSpectrum> s
         InterTokenGaps gaps = new InterTokenGaps();
         for (RequestRecord record : records) {
             builder.add(record);
-            gaps.add(record);
+            gaps.add(TokenEventsView.of(record));
         }
         return builder.build(PercentileSpectrum.of(gaps.perEvent()));
     }

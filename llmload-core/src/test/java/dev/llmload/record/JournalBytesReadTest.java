@@ -152,9 +152,9 @@ class JournalBytesReadTest {
     void theWritersFormIsScannedAndEveryOtherFormLeftToJackson() throws IOException {
         List<RequestRecord> records = writerRecords();
         byte[] plain = Journal.toJson(records.get(1)).getBytes(StandardCharsets.UTF_8);
-        assertThat(JournalLineScanner.scan(plain, 0, plain.length, false, new JournalLineScanner.Scratch())).isNotNull();
+        assertThat(JournalLineScanner.scan(plain, 0, plain.length, false, false, new JournalLineScanner.Scratch())).isNotNull();
         assertThat(records.get(1).timings().tokenEventNanos().length).isGreaterThan(1);
-        assertThat(JournalLineScanner.scan(plain, 0, plain.length, true, new JournalLineScanner.Scratch()).tokenTimes).hasSize(1);
+        assertThat(JournalLineScanner.scan(plain, 0, plain.length, true, false, new JournalLineScanner.Scratch()).tokenTimes).hasSize(1);
         String[] others = {Journal.toJson(records.get(17)), // server timings
             Journal.toJson(records.get(3)), // an escaped message
             Journal.toJson(records.get(1)).replace(",\"warmup\"", ", \"warmup\""),
@@ -162,7 +162,7 @@ class JournalBytesReadTest {
             Journal.toJson(records.get(1)).replace("}", ",\"new_field\":1}")};
         for (String other : others) {
             byte[] bytes = other.getBytes(StandardCharsets.UTF_8);
-            assertThat(JournalLineScanner.scan(bytes, 0, bytes.length, false, new JournalLineScanner.Scratch())).as(other).isNull();
+            assertThat(JournalLineScanner.scan(bytes, 0, bytes.length, false, false, new JournalLineScanner.Scratch())).as(other).isNull();
         }
     }
 
@@ -189,5 +189,52 @@ class JournalBytesReadTest {
         }
         assertThat(compact.get(compact.size() - 4).tokenEventCounts()).containsExactly(5);
         assertThat(compact.get(compact.size() - 1).tokenEventCounts()).containsExactly(9);
+    }
+
+    @Test
+    void foldingViewsEachLineAsItsRecordsTokenEvents() throws IOException {
+        Path file = dir.resolve(Journal.FILE_NAME);
+        List<RequestRecord> records = writerRecords();
+        List<String> lines = new ArrayList<>();
+        // A provisional line its whole line follows, and one none follows: that one is folded last.
+        lines.add(Journal.toJson(records.get(1)).replaceFirst("}$", ",\"counts_pending\":true}"));
+        lines.add(Journal.toJson(records.get(2)).replaceFirst("}$", ",\"counts_pending\":true}"));
+        for (RequestRecord record : records) {
+            if (record.index() != 2) {
+                lines.add(Journal.toJson(record));
+            }
+        }
+        // More counts than times, none, counts before times (Jackson's), and enough lines for many chunks.
+        lines.add(line(5000, "1.0", "1.5", "2.0,3.0", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[2,3,4,5]"));
+        lines.add(line(5002, "1.0", "1.5", "", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[]"));
+        lines.add(line(5003, "1.0", "1.5", "2.0,3.0", "").replace(",\"token_times_ms\":[2.0,3.0],\"token_counts\":[1,1,1]",
+                ",\"token_counts\":[4,5,6],\"token_times_ms\":[2.0,3.0]"));
+        for (int i = 6000; i < 60_000; i++) {
+            lines.add(line(i, i + ".5", i + ".75", (i + 1) + ".125," + (i + 2) + ".25," + (i + 3), ""));
+        }
+        Files.writeString(file, String.join("\n", lines) + "\n");
+
+        List<String> expected = new ArrayList<>();
+        for (RequestRecord record : Journal.read(file)) {
+            expected.add(describe(TokenEventsView.of(record)));
+        }
+        List<String> folded = new ArrayList<>();
+        int[] parts = {0};
+        Journal.fold(file, ArrayList<String>::new, (part, events) -> part.add(describe(events)), part -> {
+            folded.addAll(part);
+            parts[0]++;
+        });
+        assertThat(folded).isEqualTo(expected);
+        assertThat(parts[0]).isGreaterThan(1);
+        assertThat(folded.getLast()).startsWith("2 ");
+    }
+
+    private static String describe(TokenEventsView events) {
+        StringBuilder text = new StringBuilder().append(events.index()).append(' ').append(events.warmup()).append(' ')
+                .append(events.succeeded());
+        for (int i = 0; i < events.events(); i++) {
+            text.append(' ').append(events.timeNanos(i)).append('x').append(events.tokens(i));
+        }
+        return text.toString();
     }
 }

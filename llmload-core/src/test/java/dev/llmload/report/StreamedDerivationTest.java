@@ -15,6 +15,7 @@ import dev.llmload.record.RequestRecord;
 import dev.llmload.record.ServerTimings;
 import dev.llmload.record.SessionTurn;
 import dev.llmload.record.TimeoutKind;
+import dev.llmload.record.TokenEventsView;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,9 +48,10 @@ class StreamedDerivationTest {
         TimeSeries.Builder series = span.builder();
         Journal.forEach(journal, record -> {
             results.add(record);
-            gaps.add(record);
+            TokenEventsView events = TokenEventsView.of(record);
+            gaps.add(events);
             series.add(record);
-            series.addTokenEvents(record);
+            series.addTokenEvents(events);
         });
 
         RunResults listed = RunResults.compute(read, slo);
