@@ -541,24 +541,30 @@ public final class Journal implements AutoCloseable {
         TokenEventsView view = folding == null ? null : new TokenEventsView();
         int start = 0;
         while (start < length) {
-            int newline = start;
-            while (newline < length && bytes[newline] != '\n') {
-                newline++;
+            // A line in the writer's form is scanned from its first byte, which finds where it ends,
+            // so its bytes are walked once. Folding, the scanner leaves the token events in its
+            // scratch arrays, for the view.
+            Line scanned = JournalLineScanner.scanFrom(bytes, start, length, withoutTokenGaps, folding != null, scratch);
+            int newline = scanned == null ? -1 : newlineAfter(bytes, scanned.scannedEnd, length);
+            int lineLength;
+            if (newline >= 0) {
+                lineLength = scanned.scannedEnd - start;
+            } else {
+                scanned = null;
+                newline = start;
+                while (newline < length && bytes[newline] != '\n') {
+                    newline++;
+                }
+                lineLength = newline - start;
+                if (lineLength > 0 && bytes[newline - 1] == '\r') {
+                    lineLength--;
+                }
             }
-            int lineLength = newline - start;
-            if (lineLength > 0 && bytes[newline - 1] == '\r') {
-                lineLength--;
-            }
-            if (isBlank(bytes, start, lineLength)) {
+            if (scanned == null && isBlank(bytes, start, lineLength)) {
                 items.add(BLANK);
             } else {
                 try {
-                    // Folding, the scanner leaves the token events in its scratch arrays, for the view.
-                    Line line = JournalLineScanner.scan(bytes, start, lineLength, withoutTokenGaps, folding != null,
-                            scratch);
-                    if (line == null) {
-                        line = parse(JSON.createParser(bytes, start, lineLength));
-                    }
+                    Line line = scanned != null ? scanned : parse(JSON.createParser(bytes, start, lineLength));
                     if (folding != null && !line.countsPending) {
                         line.fill(view);
                         items.add(FOLDED);
@@ -629,6 +635,20 @@ public final class Journal implements AutoCloseable {
                 default -> throw new IOException(e.getCause());
             }
         }
+    }
+
+    /**
+     * Where the line ends whose object ends at {@code end}: its newline, or {@code length} for the
+     * chunk's last line, past a carriage return; -1 when anything else follows the object.
+     */
+    private static int newlineAfter(byte[] bytes, int end, int length) {
+        if (end < length && bytes[end] == '\r') {
+            end++;
+        }
+        if (end == length || bytes[end] == '\n') {
+            return end;
+        }
+        return -1;
     }
 
     private static boolean isBlank(byte[] bytes, int from, int length) {
@@ -729,6 +749,8 @@ public final class Journal implements AutoCloseable {
         /** The token counts, the first {@link #tokenCountsLength} of the array. */
         int[] tokenCounts;
         int tokenCountsLength;
+        /** Where the scanner found the line's object to end, in the bytes it read them from. */
+        int scannedEnd;
         /** Whether the token arrays are the scanner's, reused for the next line, rather than the line's own. */
         boolean borrowed;
         ServerTimings serverTimings;

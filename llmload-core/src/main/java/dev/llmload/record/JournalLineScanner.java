@@ -67,8 +67,20 @@ final class JournalLineScanner {
      *                      valid until the next line: a token pass copies them into its view
      */
     static Journal.Line scan(byte[] bytes, int from, int length, boolean lastEventOnly, boolean borrow, Scratch scratch) {
+        Journal.Line line = scanFrom(bytes, from, from + length, lastEventOnly, borrow, scratch);
+        return line != null && line.scannedEnd == from + length ? line : null;
+    }
+
+    /**
+     * The fields of the object that starts at {@code from} and ends by {@code limit}, as {@link #scan}
+     * reads them, and where its bytes end ({@link Journal.Line#scannedEnd}); null when it is not in
+     * the writer's form. What follows the object is the caller's to check: reading a journal, the
+     * end of its line, so that the line's bytes are walked once.
+     */
+    static Journal.Line scanFrom(byte[] bytes, int from, int limit, boolean lastEventOnly, boolean borrow,
+                                 Scratch scratch) {
         try {
-            return new JournalLineScanner(bytes, from, from + length, lastEventOnly, borrow, scratch).line();
+            return new JournalLineScanner(bytes, from, limit, lastEventOnly, borrow, scratch).line();
         } catch (RuntimeException e) {
             if (e == OTHER_FORM || e instanceof ArrayIndexOutOfBoundsException) {
                 return null;
@@ -132,9 +144,10 @@ final class JournalLineScanner {
                 throw OTHER_FORM;
             }
         }
-        if (i != end) {
+        if (i > end) {
             throw OTHER_FORM;
         }
+        l.scannedEnd = i;
         return l;
     }
 

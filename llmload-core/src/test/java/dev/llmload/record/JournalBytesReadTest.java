@@ -192,6 +192,19 @@ class JournalBytesReadTest {
     }
 
     @Test
+    void whatFollowsALinesObjectEndsItOrLeavesItToJackson() throws IOException {
+        List<String> lines = List.of(line(0, "0.0", "0.5", "1.0,2.0,3.0", ""), line(1, "1.0", "1.5", "1.0,2.0,3.0", ""),
+                line(2, "2.0", "2.5", "1.0,2.0,3.0", ""), line(3, "3.0", "3.5", "1.0,2.0,3.0", ""));
+        Path file = dir.resolve(Journal.FILE_NAME);
+        Files.writeString(file, lines.get(0) + "\r\r\n" + lines.get(1) + " \n" + lines.get(2) + "\t\r\n" + lines.get(3) + "\r");
+        List<RequestRecord> read = Journal.read(file);
+        assertThat(read).hasSize(4);
+        for (int i = 0; i < 4; i++) {
+            assertThat(Journal.toJson(read.get(i))).isEqualTo(Journal.toJson(Journal.fromJson(lines.get(i))));
+        }
+    }
+
+    @Test
     void foldingViewsEachLineAsItsRecordsTokenEvents() throws IOException {
         Path file = dir.resolve(Journal.FILE_NAME);
         List<RequestRecord> records = writerRecords();
