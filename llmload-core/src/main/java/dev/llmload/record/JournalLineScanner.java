@@ -263,31 +263,67 @@ final class JournalLineScanner {
 
     /** {@code [-]d…d.d[d[d]]}, at most 12 digits before the point, in microseconds: what rounding the double gives. */
     private long micros() {
+        // The cursor in a local, not the field, while the digits are read: a big journal has
+        // hundreds of millions of these.
+        byte[] b = this.b;
+        int i = this.i;
         boolean negative = b[i] == '-';
         if (negative) {
             i++;
         }
         int start = i;
         long whole = 0;
-        while (b[i] >= '0' && b[i] <= '9') {
-            whole = whole * 10 + (b[i++] - '0');
+        byte c;
+        while ((c = b[i]) >= '0' && c <= '9') {
+            whole = whole * 10 + (c - '0');
+            i++;
         }
         int digits = i - start;
-        if (digits == 0 || digits > 12 || (digits > 1 && b[start] == '0') || b[i] != '.') {
+        if (digits == 0 || digits > 12 || (digits > 1 && b[start] == '0') || c != '.') {
             throw OTHER_FORM;
         }
         i++;
         int decimalsStart = i;
         long fraction = 0;
-        while (b[i] >= '0' && b[i] <= '9') {
-            fraction = fraction * 10 + (b[i++] - '0');
+        while ((c = b[i]) >= '0' && c <= '9') {
+            fraction = fraction * 10 + (c - '0');
+            i++;
         }
         int decimals = i - decimalsStart;
-        if (decimals < 1 || decimals > 3 || b[i] == 'e' || b[i] == 'E') {
+        if (decimals < 1 || decimals > 3 || c == 'e' || c == 'E') {
             throw OTHER_FORM;
         }
+        this.i = i;
         long micros = whole * 1000 + fraction * (decimals == 1 ? 100 : decimals == 2 ? 10 : 1);
         return negative ? -micros : micros;
+    }
+
+    /** Passes over what {@link #micros} reads, checked as it checks it, without its value. */
+    private void skipMicros() {
+        byte[] b = this.b;
+        int i = this.i;
+        if (b[i] == '-') {
+            i++;
+        }
+        int start = i;
+        byte c;
+        while ((c = b[i]) >= '0' && c <= '9') {
+            i++;
+        }
+        int digits = i - start;
+        if (digits == 0 || digits > 12 || (digits > 1 && b[start] == '0') || c != '.') {
+            throw OTHER_FORM;
+        }
+        i++;
+        int decimalsStart = i;
+        while ((c = b[i]) >= '0' && c <= '9') {
+            i++;
+        }
+        int decimals = i - decimalsStart;
+        if (decimals < 1 || decimals > 3 || c == 'e' || c == 'E') {
+            throw OTHER_FORM;
+        }
+        this.i = i;
     }
 
     private long[] nanosArray() {
@@ -351,7 +387,10 @@ final class JournalLineScanner {
     /** Events of the token times read so far in {@link #lastEventOnly} mode; -1 before them. */
     private int events = -1;
 
-    /** The last of the token times, alone (none for none); counts them into {@link #events}. */
+    /**
+     * The last of the token times, alone (none for none); counts them into {@link #events}. The
+     * others are checked as they would be read, and passed over: only the last is read.
+     */
     private long[] lastNanos() {
         expect('[');
         events = 0;
@@ -360,12 +399,16 @@ final class JournalLineScanner {
             arrayLength = 0;
             return new long[0];
         }
-        long last;
         while (true) {
-            last = micros() * 1000;
+            int time = i;
+            skipMicros();
             events++;
             byte c = b[i++];
             if (c == ']') {
+                int close = i;
+                i = time;
+                long last = micros() * 1000;
+                i = close;
                 arrayLength = 1;
                 return new long[] {last};
             }
