@@ -214,20 +214,21 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             if (record.warmup()) {
                 return;
             }
+            // One walk over the events: each event's second once, for its tokens and the gap before it.
             int events = record.events();
+            boolean gaps = record.succeeded();
             for (int i = 0; i < events; i++) {
-                tokens[secondOf(record.timeNanos(i), start)] += record.tokens(i);
-            }
-            if (record.succeeded()) {
-                for (int i = 1; i < events; i++) {
-                    int k = secondOf(record.timeNanos(i), start);
+                long time = record.timeNanos(i);
+                int k = secondOf(time, start);
+                tokens[k] += record.tokens(i);
+                if (gaps && i > 0) {
                     if (part && itl[k] == null) {
                         // A part's seconds keep their histogram from the first gap: merged into a
                         // second past its exact capacity, they add counts (DistributionAccumulator.part).
                         itl[k] = DistributionAccumulator.part(SECOND_EXACT_CAPACITY,
                                 DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
                     }
-                    sample(itl, k).addNanosAsMillis(record.timeNanos(i) - record.timeNanos(i - 1));
+                    sample(itl, k).addNanosAsMillis(time - record.timeNanos(i - 1));
                 }
             }
         }
