@@ -5,7 +5,7 @@ For each concurrency: starts `llmload sim --engine fixed` with a ground-truth lo
 `llmload run` on CLIENT_CPU through the launcher (so its JVM options are the ones measured), reads
 the client process's /proc/<pid>/stat and status while it runs, and prints one row: client CPU per
 streamed token (user, system; net of what it spent before the load), peak RSS, CPU and wall before
-the load, the run's own loop-lag figures, and the per-gap inter-token and first-token differences
+the first request and before the load, the run's own loop-lag figures, and the per-gap inter-token and first-token differences
 against the simulator's ground truth. With RATE set, each rate in it is run as an open loop instead
 (Poisson arrivals, ROUNDS x 100 requests), and the row adds the send lag (actual − intended send)
 in the first measured second beside the rest of the run. Called by bench/client-cost.sh, which
@@ -157,6 +157,8 @@ def one(name, load, streams, out):
           f"sys {1e6 * net * system / (user + system) / streamed:5.2f}) "
           f"window_cpu_us_per_token={1e6 * (c['cpu_s'] or 0) / max(1, measured):6.2f} "
           f"rss_max_mib={rss:6.0f} rss_per_stream_kib={1024 * rss / streams:6.0f} "
+          f"cpu_before_first_send_s={c.get('cpu_before_first_send_s') or float('nan'):5.2f} "
+          f"wall_before_first_send_s={c.get('wall_before_first_send_s') or float('nan'):5.2f} "
           f"cpu_before_load_s={before:5.2f} wall_before_load_s={c['wall_before_load_s']:5.2f} wall_s={wall:5.1f} "
           f"loop_lag_p99_ms={lag['p99']:.2f} loop_lag_max_ms={lag['max']:.1f} gc_pauses={c['gc_pauses']} "
           f"saturated={c['saturated']} | matched={len(first)} gap_err_ms p50={percentile(gaps, 50):.3f} "

@@ -72,6 +72,10 @@ class DeploymentFilesTest {
         JsonNode container = container(job, "llmload");
         List<String> args = texts(container.path("args"));
         assertThat(args.getFirst()).isEqualTo("run");
+        // The image's ENTRYPOINT has the launcher's flags for every command; the launcher adds more for run.
+        String runFlags = String.join(" ", launcherFlagsFor("run"));
+        assertThat(runFlags).isNotEmpty();
+        assertThat(envValue(container, "JDK_JAVA_OPTIONS")).isEqualTo(runFlags);
         assertThat(args).filteredOn(arg -> arg.startsWith("--segment")).containsExactly(SEGMENT_ARG);
         assertThat(args).contains("--start-at=$(LLMLOAD_START_AT)",
                 "--output-dir=/results/$(LLMLOAD_RUN)/segment-$(JOB_COMPLETION_INDEX)");
@@ -284,6 +288,29 @@ class DeploymentFilesTest {
         }
         assertThat(flags).contains("-XX:+UseZGC");
         return flags;
+    }
+
+    /** What the launcher adds to its default flags for {@code command}: its {@code options+=(...)} line under that case. */
+    private static List<String> launcherFlagsFor(String command) throws IOException {
+        List<String> lines = Files.readAllLines(ROOT.resolve("llmload"));
+        for (String line : lines) {
+            String trimmed = line.trim();
+            int paren = trimmed.indexOf(") options+=(");
+            if (paren > 0 && List.of(trimmed.substring(0, paren).split("\\s*\\|\\s*")).contains(command)) {
+                String flags = trimmed.substring(paren + ") options+=(".length(), trimmed.lastIndexOf(')'));
+                return List.of(flags.trim().split("\\s+"));
+            }
+        }
+        return List.of();
+    }
+
+    private static String envValue(JsonNode container, String name) {
+        for (JsonNode variable : container.path("env")) {
+            if (variable.path("name").asText().equals(name)) {
+                return variable.path("value").asText();
+            }
+        }
+        return null;
     }
 
     private static List<String> dockerEntrypoint() throws IOException {

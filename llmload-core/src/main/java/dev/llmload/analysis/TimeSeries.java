@@ -26,7 +26,6 @@ import java.util.OptionalDouble;
 public record TimeSeries(long startNanos, List<Second> seconds) {
 
     static final long NANOS_PER_SECOND = 1_000_000_000L;
-    private static final double NANOS_PER_MS = 1_000_000.0;
     /** Samples of one second kept exactly before its percentiles come from a 0.1% histogram. */
     public static final int SECOND_EXACT_CAPACITY = 4096;
 
@@ -164,6 +163,26 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
 
         /** Adds the tokens per second and per-second gaps of one record with its token events. */
         public void addTokenEvents(RequestRecord record) {
+            addTokenEvents(record, start, tokens, itl);
+        }
+
+        /** A part for the token events of some of the records, to {@link #merge} into this builder. */
+        public TokenEvents newPart() {
+            return new TokenEvents(start, n);
+        }
+
+        /** Adds the token events of {@code part}: the series is the same in whatever parts and order they come. */
+        public void merge(TokenEvents part) {
+            for (int k = 0; k < n; k++) {
+                tokens[k] += part.tokens[k];
+                if (part.itl[k] != null) {
+                    sample(itl, k).merge(part.itl[k]);
+                }
+            }
+        }
+
+        private static void addTokenEvents(RequestRecord record, long start, long[] tokens,
+                                           DistributionAccumulator[] itl) {
             if (record.warmup()) {
                 return;
             }
@@ -174,7 +193,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             }
             if (record.succeeded()) {
                 for (int i = 1; i < times.length; i++) {
-                    sample(itl, secondOf(times[i], start)).add((times[i] - times[i - 1]) / NANOS_PER_MS);
+                    sample(itl, secondOf(times[i], start)).addNanosAsMillis(times[i] - times[i - 1]);
                 }
             }
         }
@@ -197,6 +216,28 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
                 seconds[k] = new DistributionAccumulator(SECOND_EXACT_CAPACITY, DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
             }
             return seconds[k];
+        }
+    }
+
+    /**
+     * The tokens per second and per-second gaps of some of a run's records, counted on a thread of
+     * their own (one owner at a time) and merged into their {@link Builder}.
+     */
+    public static final class TokenEvents {
+
+        private final long start;
+        private final long[] tokens;
+        private final DistributionAccumulator[] itl;
+
+        private TokenEvents(long start, int n) {
+            this.start = start;
+            this.tokens = new long[n];
+            this.itl = new DistributionAccumulator[n];
+        }
+
+        /** As {@link Builder#addTokenEvents}. */
+        public void add(RequestRecord record) {
+            Builder.addTokenEvents(record, start, tokens, itl);
         }
     }
 

@@ -28,6 +28,10 @@ import java.util.Optional;
  * @param cpuBeforeLoadS     the process's CPU time from its start until the load began (JVM
  *                           start-up, data, connections, warm-up)
  * @param wallBeforeLoadS    wall time from the JVM's start until the load began
+ * @param cpuBeforeFirstSendS  the process's CPU time from its start until the run sent its first
+ *                             request, the uncounted test request (start-up: JVM, command line,
+ *                             data, server probe, run.json, connections); null when not known
+ * @param wallBeforeFirstSendS wall time from the JVM's start until then; null when not known
  * @param gcPauses           stop-the-world collections in the window
  * @param gcPauseTotalMs     their total, in the JVM's whole milliseconds
  * @param gcPauseMaxMs       the longest; null when there was none
@@ -38,7 +42,8 @@ import java.util.Optional;
  */
 public record ClientCost(double probeIntervalMs, int eventLoops, int availableCores, boolean includesSimulator,
                          Double windowS, Summary loopLagMs, Double cpuS, Double cpuCores, Double cpuBeforeLoadS,
-                         Double wallBeforeLoadS, long gcPauses, long gcPauseTotalMs, Long gcPauseMaxMs,
+                         Double wallBeforeLoadS, Double cpuBeforeFirstSendS, Double wallBeforeFirstSendS,
+                         long gcPauses, long gcPauseTotalMs, Long gcPauseMaxMs,
                          List<String> collectors, double loopLagP99LimitMs, double cpuShareLimit, boolean saturated,
                          List<Second> perSecond) {
 
@@ -142,7 +147,9 @@ public record ClientCost(double probeIntervalMs, int eventLoops, int availableCo
         return new ClientCost(recording.probePeriodNanos() / 1e6, recording.eventLoops(), recording.availableCores(),
                 includesSimulator, windowS, lagSummary, cpuS, cpuCores,
                 recording.cpuBeforeNanos() == null ? null : recording.cpuBeforeNanos() / NANOS_PER_SECOND,
-                recording.uptimeBeforeMs() / 1000.0, pauses.size(),
+                recording.uptimeBeforeMs() / 1000.0,
+                recording.firstSend() == null ? null : recording.firstSend().cpuS(),
+                recording.firstSend() == null ? null : recording.firstSend().uptimeS(), pauses.size(),
                 pauses.stream().mapToLong(ClientRecording.GcPause::durationMs).sum(),
                 pauses.stream().map(ClientRecording.GcPause::durationMs).max(Long::compare).orElse(null),
                 recording.collectors(), LOOP_LAG_P99_LIMIT_MS, CPU_SHARE_LIMIT, lagPassed || cpuPassed, rows);

@@ -40,6 +40,7 @@ public final class ClientMonitor {
     private final long originUptimeMs = ManagementFactory.getRuntimeMXBean().getUptime();
     private final com.sun.management.OperatingSystemMXBean os = operatingSystem();
     private final long cpuBeforeNanos;
+    private final ProcessMark firstSend;
     private final List<LoopLagProbe> probes = new ArrayList<>();
     private final ScheduledExecutorService sampler;
     private final ConcurrentLinkedQueue<ClientRecording.GcPause> pauses = new ConcurrentLinkedQueue<>();
@@ -50,8 +51,9 @@ public final class ClientMonitor {
     private long[] cpuNanos = new long[256];
     private int cpuCount;
 
-    private ClientMonitor(List<EventLoop> loops) {
+    private ClientMonitor(List<EventLoop> loops, ProcessMark firstSend) {
         cpuBeforeNanos = processCpuNanos();
+        this.firstSend = firstSend;
         for (EventLoop loop : loops) {
             probes.add(LoopLagProbe.start(loop, LAG_PROBE_PERIOD_NANOS, originNanos));
         }
@@ -73,7 +75,15 @@ public final class ClientMonitor {
 
     /** Starts recording now, on {@code loops} (the load's event loops) and for the whole process. */
     public static ClientMonitor start(List<EventLoop> loops) {
-        return new ClientMonitor(loops);
+        return new ClientMonitor(loops, null);
+    }
+
+    /**
+     * Starts recording now, as {@link #start(List)}, for a run whose first request went out at
+     * {@code firstSend} (null: not known), which the recording carries on.
+     */
+    public static ClientMonitor start(List<EventLoop> loops, ProcessMark firstSend) {
+        return new ClientMonitor(loops, firstSend);
     }
 
     /** The instant the recording's times count from ({@link System#nanoTime()}). */
@@ -111,7 +121,8 @@ public final class ClientMonitor {
                 Runtime.getRuntime().availableProcessors(), concat(dueMs), concat(lagMicros),
                 Arrays.copyOf(cpuAtNanos, cpuCount), Arrays.copyOf(cpuNanos, cpuCount),
                 cpuBeforeNanos < 0 ? null : cpuBeforeNanos, originUptimeMs, List.copyOf(pauses),
-                ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList());
+                ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList(),
+                firstSend);
     }
 
     private static final long STOP_WAIT_SECONDS = 5;

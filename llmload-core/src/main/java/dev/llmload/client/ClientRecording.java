@@ -20,11 +20,13 @@ import java.util.List;
  * @param uptimeBeforeMs       wall time from the JVM's start to the origin
  * @param gcPauses             every stop-the-world collection announced
  * @param collectors           the JVM's collector names, e.g. {@code ZGC Minor Pauses}
+ * @param firstSend            the process's CPU time and uptime when the run sent its first request
+ *                             (the uncounted test request); null when not known
  */
 public record ClientRecording(long originNanos, long probePeriodNanos, int eventLoops, int eventLoopsRead,
                               int availableCores, int[] lagDueMs, int[] lagMicros, long[] cpuAtNanos,
                               long[] cpuNanos, Long cpuBeforeNanos, long uptimeBeforeMs, List<GcPause> gcPauses,
-                              List<String> collectors) {
+                              List<String> collectors, ProcessMark firstSend) {
 
     /**
      * @param startNanos from the origin (negative when it began before), to the JVM's millisecond

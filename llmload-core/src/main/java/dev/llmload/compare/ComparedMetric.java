@@ -89,7 +89,7 @@ public record ComparedMetric(String key, String title, Function<RunResults, Doub
             };
             if (family.equals("itl")) {
                 DoubleList gaps = new DoubleList();
-                RequestMetrics.collectInterTokenLatencies(record, gaps, new DoubleList());
+                RequestMetrics.collectInterTokenLatencies(record, (gapNanos, tokens) -> gaps.add(gapNanos / 1e6));
                 units.add(gaps.toArray());
             } else if (single != null) {
                 units.add(new double[] {single});

@@ -1,5 +1,6 @@
 package dev.llmload.load;
 
+import dev.llmload.client.ProcessMark;
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.record.Journal;
@@ -36,6 +37,8 @@ public final class LoadPhase implements AutoCloseable {
     /** The sender once {@link #send} made it; {@link #stop} reaches it through this. */
     private volatile Sender sender;
     private volatile boolean stopped;
+    /** Set by {@link #getReady} on the run's thread. */
+    private ProcessMark firstSend;
 
     private LoadPhase(LoadHttpClient client, Dialect dialect, Timeouts timeouts, LoadPlan plan, long count,
                       SessionSource sessions, PreparedFeed feed) {
@@ -65,26 +68,39 @@ public final class LoadPhase implements AutoCloseable {
 
     /**
      * What a long-running client would already have done, so the first measured requests do not
-     * pay for it: requests prepared ahead, {@code connections} opened, the per-chunk code
-     * compiled, one test request sent and the JIT quiet. Nothing here is timed or counted.
+     * pay for it: {@code connections} opened, one test request sent, requests prepared ahead, the
+     * per-chunk code compiled and the JIT quiet. Nothing here is timed or counted.
+     *
+     * <p>The test request goes first, as soon as the connections are open: a server that refuses
+     * it is told early, before any of the rest is done for nothing, and the feed prepares
+     * requests while it is on its way.
      *
      * @return why the server refused the test request, when it refused it in a way every request
      *         would be refused (credentials, an unknown model or path); empty otherwise
      */
     public Optional<String> getReady(int connections, String testRequestId, Duration timeout)
             throws InterruptedException {
-        if (feed != null) {
-            feed.awaitReady(timeout);
-        }
         client.preconnect((int) Math.min(connections, count < 0 ? connections : count), timeout);
-        HotPaths.warmUp(dialect);
+        firstSend = ProcessMark.now();
         FinishedRequest test = TestRequest.send(client, dialect, timeouts, testRequestId, timeout);
         if (test != null && test.outcome() instanceof Outcome.Failure failure
                 && (test.httpStatus() == 401 || test.httpStatus() == 403 || test.httpStatus() == 404)) {
             return Optional.of(failure.message());
         }
+        if (feed != null) {
+            feed.awaitReady(timeout);
+        }
+        HotPaths.warmUp(dialect);
         HotPaths.awaitQuietCompiler();
         return Optional.empty();
+    }
+
+    /**
+     * What the process had spent when {@link #getReady} sent the test request, the run's first
+     * request; null before that.
+     */
+    public ProcessMark firstSend() {
+        return firstSend;
     }
 
     /**

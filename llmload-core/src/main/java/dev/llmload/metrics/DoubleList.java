@@ -1,6 +1,5 @@
 package dev.llmload.metrics;
 
-import dev.llmload.stats.SampleSink;
 import java.util.Arrays;
 
 /**
@@ -8,12 +7,17 @@ import java.util.Arrays;
  * resampling, percentile spectra); run statistics use a bounded
  * {@link dev.llmload.stats.DistributionAccumulator}. Not thread-safe.
  */
-public final class DoubleList implements SampleSink {
+public final class DoubleList {
 
     private double[] values = new double[64];
     private int size;
 
-    @Override
+    /** Adds one value. */
+    public void add(double value) {
+        add(value, 1);
+    }
+
+    /** Adds {@code count} times {@code value}. */
     public void add(double value, long count) {
         for (long i = 0; i < count; i++) {
             if (size == values.length) {

@@ -8,17 +8,64 @@ import java.util.List;
  * The inter-token gaps of a run's measured, successful requests, pooled as records stream past
  * (the ITL distributions of {@link RunResults}), in the bounded memory of their accumulators: the
  * one part of the results that needs each record's token events, so the records themselves can be
- * kept without them ({@link RequestRecord#withoutTokenGaps}). Owned by one thread.
+ * kept without them ({@link RequestRecord#withoutTokenGaps}). Owned by one thread; parts filled
+ * on other threads merge in ({@link #newPart}).
  */
 public final class InterTokenGaps {
 
-    private final DistributionAccumulator perEvent = new DistributionAccumulator();
-    private final DistributionAccumulator perToken = new DistributionAccumulator();
+    /**
+     * The gaps before one-token events, the same value in both views, added once; and the gaps
+     * before events of several tokens, once as they are and once spread over the tokens. Each view
+     * is the union of two of these, formed when asked for: a gap costs one accumulator addition in
+     * the common case instead of two, and the union is exact (every accumulator merges exactly).
+     */
+    private final DistributionAccumulator oneToken;
+    private final DistributionAccumulator severalTokens;
+    private final DistributionAccumulator severalTokensSpread;
+    private DistributionAccumulator perEvent;
+    private DistributionAccumulator perToken;
+
+    public InterTokenGaps() {
+        this(new DistributionAccumulator(), new DistributionAccumulator(), new DistributionAccumulator());
+    }
+
+    private InterTokenGaps(DistributionAccumulator oneToken, DistributionAccumulator severalTokens,
+                           DistributionAccumulator severalTokensSpread) {
+        this.oneToken = oneToken;
+        this.severalTokens = severalTokens;
+        this.severalTokensSpread = severalTokensSpread;
+    }
+
+    /**
+     * Gaps of a part of the records, to be {@link #merge merged} into these ({@link
+     * DistributionAccumulator#part}): filled on a thread of its own, merged in any order, the same figures.
+     */
+    public InterTokenGaps newPart() {
+        return new InterTokenGaps(oneToken.newPart(), severalTokens.newPart(), severalTokensSpread.newPart());
+    }
+
+    /** Adds the gaps of {@code part}. */
+    public void merge(InterTokenGaps part) {
+        oneToken.merge(part.oneToken);
+        severalTokens.merge(part.severalTokens);
+        severalTokensSpread.merge(part.severalTokensSpread);
+        perEvent = null;
+        perToken = null;
+    }
 
     /** Adds one record's gaps, when it is measured and succeeded; warm-up and failed ones add none. */
     public void add(RequestRecord record) {
         if (!record.warmup() && record.succeeded()) {
-            RequestMetrics.collectInterTokenLatencies(record, perEvent, perToken);
+            RequestMetrics.collectInterTokenLatencies(record, (gapNanos, tokens) -> {
+                if (tokens == 1) {
+                    oneToken.addNanosAsMillis(gapNanos, 1);
+                } else {
+                    severalTokens.addNanosAsMillis(gapNanos, 1);
+                    severalTokensSpread.addNanosAsMillis(gapNanos, tokens);
+                }
+            });
+            perEvent = null;
+            perToken = null;
         }
     }
 
@@ -30,11 +77,24 @@ public final class InterTokenGaps {
 
     /** One gap per token-bearing event after the first ({@code itl_ms}). */
     public DistributionAccumulator perEvent() {
+        if (perEvent == null) {
+            perEvent = union(oneToken, severalTokens);
+        }
         return perEvent;
     }
 
     /** The same gaps spread over the tokens each event carried ({@code itl_per_token_ms}). */
     public DistributionAccumulator perToken() {
+        if (perToken == null) {
+            perToken = union(oneToken, severalTokensSpread);
+        }
         return perToken;
+    }
+
+    private static DistributionAccumulator union(DistributionAccumulator a, DistributionAccumulator b) {
+        DistributionAccumulator union = new DistributionAccumulator();
+        union.merge(a);
+        union.merge(b);
+        return union;
     }
 }

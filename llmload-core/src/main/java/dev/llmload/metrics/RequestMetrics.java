@@ -2,7 +2,6 @@ package dev.llmload.metrics;
 
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
-import dev.llmload.stats.SampleSink;
 
 /**
  * The per-request metrics of DESIGN.md §3, derived from one {@link RequestRecord}. All values in
@@ -46,19 +45,22 @@ public record RequestMetrics(
     }
 
     /**
-     * Adds this request's inter-token gaps to the two ITL views: per event (one gap per
-     * token-bearing event after the first) and per token (an event carrying k tokens after a gap
-     * g counts as k gaps of g / k).
+     * Hands this request's inter-token gaps to {@code gaps}: one per token-bearing event after the
+     * first, with the tokens that event carried (at least 1). The two ITL views: per event (each
+     * gap once) and per token (an event carrying k tokens after a gap g counts as k gaps of g / k).
      */
-    public static void collectInterTokenLatencies(RequestRecord record, SampleSink perEvent, SampleSink perToken) {
+    public static void collectInterTokenLatencies(RequestRecord record, Gaps gaps) {
         long[] times = record.timings().tokenEventNanos();
         int[] counts = record.tokenEventCounts();
         for (int i = 1; i < times.length; i++) {
-            double gap = ms(times[i] - times[i - 1]);
-            perEvent.add(gap);
-            int k = Math.max(1, counts[i]);
-            perToken.add(gap / k, k);
+            gaps.gap(times[i] - times[i - 1], Math.max(1, counts[i]));
         }
+    }
+
+    /** Where {@link #collectInterTokenLatencies} hands the gaps. */
+    @FunctionalInterface
+    public interface Gaps {
+        void gap(long gapNanos, int tokens);
     }
 
     static double ms(long nanos) {

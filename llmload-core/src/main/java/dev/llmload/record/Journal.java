@@ -24,6 +24,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * {@code requests.jsonl}: one JSON line per finished request, appended and flushed as each request
@@ -380,8 +382,68 @@ public final class Journal implements AutoCloseable {
         forEach(file, true, consumer);
     }
 
+    /**
+     * Folds a journal's records into parts ({@link RecordSource#fold}): a part per chunk of lines,
+     * made and filled on the parsing threads as the lines are parsed, then handed to {@code merge}
+     * on the caller's thread in file order. The rules of {@link #read}: a provisional line's record
+     * goes into a part of its own at the end when no whole line of its index followed. The way to
+     * derive from a journal larger than the heap on every core: no record outlives its chunk.
+     */
+    public static <P> void fold(Path file, Supplier<P> newPart, BiConsumer<P, RequestRecord> add,
+                                java.util.function.Consumer<P> merge) throws IOException {
+        read(file, false, new Folding<>(newPart, add, merge), null);
+    }
+
+    /**
+     * The records of {@code files}, one journal after another: {@link #forEach} each, or
+     * {@link #fold} each for {@link RecordSource#fold}.
+     */
+    public static RecordSource source(List<Path> files) {
+        List<Path> journals = List.copyOf(files);
+        return new RecordSource() {
+            @Override
+            public void forEach(java.util.function.Consumer<RequestRecord> consumer) throws IOException {
+                for (Path file : journals) {
+                    Journal.forEach(file, consumer);
+                }
+            }
+
+            @Override
+            public <P> void fold(Supplier<P> newPart, BiConsumer<P, RequestRecord> add,
+                                 java.util.function.Consumer<P> merge) throws IOException {
+                for (Path file : journals) {
+                    Journal.fold(file, newPart, add, merge);
+                }
+            }
+        };
+    }
+
     private static void forEach(Path file, boolean withoutTokenGaps, java.util.function.Consumer<RequestRecord> consumer)
             throws IOException {
+        read(file, withoutTokenGaps, null, consumer);
+    }
+
+    /** How a read folds its whole records into parts on the parsing threads. */
+    private record Folding<P>(Supplier<P> newPart, BiConsumer<P, RequestRecord> add,
+                              java.util.function.Consumer<P> merge) {
+
+        @SuppressWarnings("unchecked")
+        void merge(Object part) {
+            merge.accept((P) part);
+        }
+
+        @SuppressWarnings("unchecked")
+        void add(Object part, RequestRecord record) {
+            add.accept((P) part, record);
+        }
+    }
+
+    /**
+     * Reads {@code file}'s records: each handed to {@code consumer}, or, with a {@code folding},
+     * folded into a part per chunk on the parsing threads.
+     */
+    private static void read(Path file, boolean withoutTokenGaps, Folding<?> folding,
+                             java.util.function.Consumer<RequestRecord> consumer) throws IOException {
         Map<Long, RequestRecord> pending = new LinkedHashMap<>();
         int threads = parsingThreads();
         AtomicInteger named = new AtomicInteger();
@@ -390,7 +452,7 @@ public final class Journal implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        ArrayDeque<Future<Object[]>> parsed = new ArrayDeque<>();
+        ArrayDeque<Future<Parsed>> parsed = new ArrayDeque<>();
         long[] number = {0};
         String[] bad = {null};
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -427,16 +489,22 @@ public final class Journal implements AutoCloseable {
                 byte[] lines = chunk;
                 int length = wholeEnd;
                 if (length > 0) {
-                    parsed.add(parsing.submit(() -> parseLines(lines, length, withoutTokenGaps)));
+                    parsed.add(parsing.submit(() -> parseLines(lines, length, withoutTokenGaps, folding)));
                 }
                 while (parsed.size() > 2 * threads || (eof && !parsed.isEmpty())) {
-                    hand(file, await(parsed.poll()), number, bad, pending, consumer);
+                    hand(file, await(parsed.poll()), number, bad, pending, consumer, folding);
                 }
             }
         } finally {
             parsing.shutdownNow();
         }
-        pending.values().forEach(consumer);
+        if (folding == null) {
+            pending.values().forEach(consumer);
+        } else if (!pending.isEmpty()) {
+            Object part = folding.newPart().get();
+            pending.values().forEach(record -> folding.add(part, record));
+            folding.merge(part);
+        }
     }
 
     /** Bytes of lines parsed as one task. */
@@ -453,10 +521,20 @@ public final class Journal implements AutoCloseable {
     private record Bad(String reason) {}
 
     private static final Object BLANK = new Object();
+    /** A whole line's record, folded into its chunk's part. */
+    private static final Object FOLDED = new Object();
 
-    /** The lines of {@code bytes[0, length)}, each parsed: a record, {@link Provisional}, {@link Bad} or {@link #BLANK}. */
-    private static Object[] parseLines(byte[] bytes, int length, boolean withoutTokenGaps) {
+    /**
+     * A chunk's lines, each parsed: a record, {@link Provisional}, {@link Bad} or {@link #BLANK}; with a
+     * folding, a whole line's record is {@link #FOLDED} into {@code part} instead, its index in {@code folded}.
+     */
+    private record Parsed(Object[] items, long[] folded, Object part) {}
+
+    private static Parsed parseLines(byte[] bytes, int length, boolean withoutTokenGaps, Folding<?> folding) {
         List<Object> items = new ArrayList<>(length / 1024 + 16);
+        Object part = folding == null ? null : folding.newPart().get();
+        long[] folded = new long[folding == null ? 0 : length / 1024 + 16];
+        int foldedCount = 0;
         JournalLineScanner.Scratch scratch = new JournalLineScanner.Scratch();
         int start = 0;
         while (start < length) {
@@ -471,43 +549,65 @@ public final class Journal implements AutoCloseable {
             if (isBlank(bytes, start, lineLength)) {
                 items.add(BLANK);
             } else {
+                RequestRecord record = null;
                 try {
                     Line line = JournalLineScanner.scan(bytes, start, lineLength, withoutTokenGaps, scratch);
                     if (line == null) {
                         line = parse(JSON.createParser(bytes, start, lineLength));
                     }
-                    RequestRecord record = withoutTokenGaps ? line.record().withoutTokenGaps() : line.record();
-                    items.add(line.countsPending ? new Provisional(record) : record);
+                    record = withoutTokenGaps ? line.record().withoutTokenGaps() : line.record();
+                    items.add(line.countsPending ? new Provisional(record) : folding != null ? FOLDED : record);
                 } catch (IOException | RuntimeException e) {
                     items.add(new Bad(String.valueOf(e.getMessage())));
+                }
+                if (items.getLast() == FOLDED) {
+                    // Outside the line's try: what the fold throws is no fault of the line.
+                    folding.add(part, record);
+                    if (foldedCount == folded.length) {
+                        folded = Arrays.copyOf(folded, 2 * foldedCount);
+                    }
+                    folded[foldedCount++] = record.index();
                 }
             }
             start = newline + 1;
         }
-        return items.toArray();
+        return new Parsed(items.toArray(), Arrays.copyOf(folded, foldedCount), part);
     }
 
     /** Hands a chunk's records over in order, holding provisional ones back; a bad line is an error once a line follows it. */
-    private static void hand(Path file, Object[] items, long[] number, String[] bad, Map<Long, RequestRecord> pending,
-                             java.util.function.Consumer<RequestRecord> consumer) throws IOException {
-        for (Object item : items) {
+    private static void hand(Path file, Parsed parsed, long[] number, String[] bad, Map<Long, RequestRecord> pending,
+                             java.util.function.Consumer<RequestRecord> consumer, Folding<?> folding) throws IOException {
+        int folded = 0;
+        for (Object item : parsed.items()) {
             number[0]++;
             if (bad[0] != null) {
                 throw new IOException(bad[0]);
             }
             switch (item) {
                 case RequestRecord record -> {
-                    pending.remove(record.index());
+                    if (!pending.isEmpty()) {
+                        pending.remove(record.index());
+                    }
                     consumer.accept(record);
                 }
                 case Provisional provisional -> pending.put(provisional.record().index(), provisional.record());
                 case Bad reason -> bad[0] = file + ":" + number[0] + ": not a valid journal line (" + reason.reason() + ")";
-                default -> { } // a blank line
+                default -> {
+                    if (item == FOLDED) {
+                        long index = parsed.folded()[folded++];
+                        if (!pending.isEmpty()) {
+                            pending.remove(index);
+                        }
+                    } // else a blank line
+                }
             }
+        }
+        if (folding != null) {
+            folding.merge(parsed.part());
         }
     }
 
-    private static Object[] await(Future<Object[]> chunk) throws IOException {
+    private static <T> T await(Future<T> chunk) throws IOException {
         try {
             return chunk.get();
         } catch (InterruptedException e) {
@@ -613,6 +713,7 @@ public final class Journal implements AutoCloseable {
         ServerTimings serverTimings;
         boolean countsPending;
 
+        /** The record of the line; once: it takes the line's token times as its own. */
         RequestRecord record() throws IOException {
             long sentNanos = need(sent, "sent_ms");
             long[] times = need(tokenTimes, "token_times_ms");
@@ -620,10 +721,12 @@ public final class Journal implements AutoCloseable {
             if (counts.length < times.length) {
                 throw new IOException("token_counts has " + counts.length + " entries for " + times.length + " token times");
             }
-            long[] absolute = new long[times.length];
+            // The line's own array (read for this line alone) becomes the record's: times from the send, made absolute.
+            long[] absolute = times;
             for (int i = 0; i < times.length; i++) {
                 absolute[i] = sentNanos + times[i];
             }
+            tokenTimes = null;
             Outcome result;
             if (need(outcome, "outcome").equals("success")) {
                 result = Outcome.SUCCESS;

@@ -1,7 +1,9 @@
 package dev.llmload.record;
 
 import java.io.IOException;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Records that can be streamed past a consumer, as often as needed and each time in the same
@@ -12,4 +14,18 @@ import java.util.function.Consumer;
 public interface RecordSource {
 
     void forEach(Consumer<RequestRecord> consumer) throws IOException;
+
+    /**
+     * Folds the records into parts: each part is made by {@code newPart} and given a run of the
+     * records in order by {@code add}, and the parts are handed to {@code merge} on the caller's
+     * thread in order. A source may cut the records into parts as it likes and fill them on threads
+     * of its own (a journal: a part per chunk of lines, on its parsing threads), so what a part
+     * holds must merge into the same result however the records were cut. The default: one part,
+     * filled on the caller's thread.
+     */
+    default <P> void fold(Supplier<P> newPart, BiConsumer<P, RequestRecord> add, Consumer<P> merge) throws IOException {
+        P part = newPart.get();
+        forEach(record -> add.accept(part, record));
+        merge.accept(part);
+    }
 }

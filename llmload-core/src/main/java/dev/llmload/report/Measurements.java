@@ -14,9 +14,8 @@ import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.record.RecordSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 /**
  * What a run's requests say about it, from its journaled records and its configuration alone: the
@@ -34,6 +33,9 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
     public Measurements {
         notes = List.copyOf(notes);
     }
+
+    /** What one part of the records' token events adds to the steady window's gaps, the other requests' and the series. */
+    private record TokenEventsPart(InterTokenGaps window, InterTokenGaps other, TimeSeries.TokenEvents series) {}
 
     /** @param records every record of the run with its token events, warm-up included, in any order */
     public static Measurements derive(List<RequestRecord> records, RunConfig config) {
@@ -60,26 +62,29 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         TimeSeries.Builder series = TimeSeries.builder(records);
         // The steady window is cut from the held records, so its requests' gaps join the same pass.
         SteadyState.Cut cut = SteadyState.cut(records);
+        // A cut whose run never reached a steady state has no window.
         List<RequestRecord> window = cut == null ? null : cut.window();
-        Set<Long> inWindow = new HashSet<>();
-        if (window != null) {
-            window.forEach(record -> inWindow.add(record.index()));
-        }
-        InterTokenGaps gaps = new InterTokenGaps();
+        long[] inWindow = window == null ? new long[0]
+                : window.stream().mapToLong(RequestRecord::index).sorted().toArray();
         InterTokenGaps windowGaps = new InterTokenGaps();
-        // The whole run's gaps and the window's are each taken on a thread of their own beside the
-        // series; each accumulator still gets its values from one thread in the order of the
-        // records, so no figure depends on the threads.
-        try (OrderedHandOff wholeRun = new OrderedHandOff(gaps::add);
-             OrderedHandOff steadyWindow = new OrderedHandOff(windowGaps::add)) {
-            full.forEach(record -> {
-                wholeRun.accept(record);
-                if (inWindow.contains(record.index())) {
-                    steadyWindow.accept(record);
-                }
-                series.addTokenEvents(record);
-            });
-        }
+        InterTokenGaps otherGaps = new InterTokenGaps();
+        // The token events are folded in parts (a journal's: a chunk of lines each, on its parsing
+        // threads), merged in order; every part merges exactly (counts, integer sums, exact values),
+        // so no figure depends on how the records were cut or on the threads. Each gap is added
+        // once, to the window's gaps or the others': the whole run's are their union.
+        full.fold(() -> new TokenEventsPart(windowGaps.newPart(), otherGaps.newPart(), series.newPart()),
+                (part, record) -> {
+                    (Arrays.binarySearch(inWindow, record.index()) >= 0 ? part.window() : part.other()).add(record);
+                    part.series().add(record);
+                },
+                part -> {
+                    windowGaps.merge(part.window());
+                    otherGaps.merge(part.other());
+                    series.merge(part.series());
+                });
+        InterTokenGaps gaps = new InterTokenGaps();
+        gaps.merge(windowGaps);
+        gaps.merge(otherGaps);
         RunResults results = RunResults.compute(records, slo, gaps);
         Integer gate = config.sessionGate();
         Saturation saturation = Saturation.of(records, config.load());

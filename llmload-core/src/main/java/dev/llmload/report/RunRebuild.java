@@ -48,7 +48,7 @@ public final class RunRebuild {
             } else {
                 Journal.forEachWithoutTokenGaps(journal, records::add);
             }
-            full = keepTokens ? records::forEach : consumer -> Journal.forEach(journal, consumer);
+            full = keepTokens ? records::forEach : Journal.source(List.of(journal));
         }
         Measurements measurements = Measurements.derive(records, full, base.config());
         // A run that never wrote its report ended when its last request was journaled.

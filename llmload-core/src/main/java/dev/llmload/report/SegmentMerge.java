@@ -135,11 +135,7 @@ public final class SegmentMerge {
                         results.clientQueueTimeMs().p99()));
             }
         }
-        RecordSource full = consumer -> {
-            for (Part part : byIndex.values()) {
-                Journal.forEach(part.journal(), consumer);
-            }
-        };
+        RecordSource full = Journal.source(byIndex.values().stream().map(Part::journal).toList());
 
         RunReport base = first.report();
         RunConfig whole = withoutSegment(base.config());

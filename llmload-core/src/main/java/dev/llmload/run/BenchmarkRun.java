@@ -189,11 +189,10 @@ public final class BenchmarkRun {
             RunRecordParts parts = new RunRecordParts(runId, startedAt, model, api, server, endpoint,
                     sessions != null ? sessions.describe() : source.describe(),
                     withImages(sessions != null ? sessions.contentHash() : source.contentHash()));
-            // Written before any load, so an interrupted or killed run can be rebuilt from its journal.
-            ReportFiles.writeRunStart(directory, report(parts, null, List.of(), null));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
-                List<Note> telemetryNotes = new ArrayList<>(telemetry.probe());
-                Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry);
+                Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry,
+                        report(parts, null, List.of(), null));
+                List<Note> telemetryNotes = new ArrayList<>(sent.telemetryNotes());
                 if (sent.stopNote() != null) {
                     telemetryNotes.add(sent.stopNote());
                 }
@@ -241,9 +240,11 @@ public final class BenchmarkRun {
     /**
      * The records of a run, the clock reading its offsets are relative to, and what the client cost.
      *
-     * @param stopNote why {@code --stop-on-saturation} ended the sending; null when it did not
+     * @param telemetryNotes what the telemetry's probe skipped or changed
+     * @param stopNote       why {@code --stop-on-saturation} ended the sending; null when it did not
      */
-    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client, Note stopNote) {}
+    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client,
+                        List<Note> telemetryNotes, Note stopNote) {}
 
     /**
      * The client's cost over the measured phase, in the seconds of its time series; over the whole
@@ -307,14 +308,19 @@ public final class BenchmarkRun {
         return summary;
     }
 
-    /** @param sessions the sessions to run; null to send {@code source}'s requests */
+    /**
+     * Opens the client, sends the test request, then what it did not need but the load does:
+     * run.json ({@code runRecord}; written before the journal, so an interrupted or killed run can
+     * be rebuilt from it) and the telemetry's probe; then the load.
+     *
+     * @param sessions the sessions to run; null to send {@code source}'s requests
+     */
     private Sent send(RequestSource source, SessionSource sessions, Dialect dialect, Endpoint endpoint, LoadPlan plan,
-                      long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry)
-            throws IOException, InterruptedException, RunException {
+                      long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry,
+                      RunReport runRecord) throws IOException, InterruptedException, RunException {
         Bounds bounds = config.bounds();
         try (LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, dialect.keyHeader(),
                      config.client().ioThreads(), bounds.timeouts().connect(), config.target().insecure());
-             Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME));
              LoadPhase phase = LoadPhase.open(source, sessions, client, dialect, bounds.timeouts(), plan, count)) {
             stopSending = phase::stop;
             inFlight = phase::inFlight;
@@ -329,27 +335,31 @@ public final class BenchmarkRun {
                 throw new RunException("the server refused llmload's test request, so every request would fail: "
                         + refusal.get());
             }
-            eventLoopHook.accept(client.eventLoops());
-            ClientMonitor monitor = ClientMonitor.start(client.eventLoops());
-            long runStart;
-            ClientRecording cost;
-            List<RequestRecord> records;
-            try {
-                runStart = startClock();
-                telemetry.start();
-                records = phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
-                        bounds.warmupTime(), bounds.grace(), idPrefix(runId),
-                        watch == null ? progress : progress.andThen(watch));
-            } catch (DatasetException e) {
-                throw new RunException(e.getMessage(), e);
-            } catch (JournalWriteException e) {
-                throw new RunException(e.getMessage() + ": the run stopped at once; the journal keeps its "
-                        + e.wholeLines() + " whole lines, and 'llmload report " + directory
-                        + "' rebuilds the report from them once there is room", e);
-            } finally {
-                cost = monitor.stop();
+            ReportFiles.writeRunStart(directory, runRecord);
+            List<Note> telemetryNotes = telemetry.probe();
+            try (Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
+                eventLoopHook.accept(client.eventLoops());
+                ClientMonitor monitor = ClientMonitor.start(client.eventLoops(), phase.firstSend());
+                long runStart;
+                ClientRecording cost;
+                List<RequestRecord> records;
+                try {
+                    runStart = startClock();
+                    telemetry.start();
+                    records = phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
+                            bounds.warmupTime(), bounds.grace(), idPrefix(runId),
+                            watch == null ? progress : progress.andThen(watch));
+                } catch (DatasetException e) {
+                    throw new RunException(e.getMessage(), e);
+                } catch (JournalWriteException e) {
+                    throw new RunException(e.getMessage() + ": the run stopped at once; the journal keeps its "
+                            + e.wholeLines() + " whole lines, and 'llmload report " + directory
+                            + "' rebuilds the report from them once there is room", e);
+                } finally {
+                    cost = monitor.stop();
+                }
+                return new Sent(records, runStart, cost, telemetryNotes, watch == null ? null : watch.note());
             }
-            return new Sent(records, runStart, cost, watch == null ? null : watch.note());
         }
     }
 

@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * Counts of non-negative values in logarithmic buckets of relative width {@code 2α/(1−α)}, so that
  * the midpoint of a value's bucket is within a relative error {@code α} of the value (the bucket
- * rule of DDSketch, Masson et al. 2019). Zero is counted apart. Memory grows with the spread of
+ * rule of DDSketch, Masson et al. 2019; {@link LogBuckets} finds a value's bucket). Zero (and any
+ * value below the smallest normal double) is counted apart. Memory grows with the spread of
  * the values, not their number: values from 1 µs to 1 day in milliseconds at α = 0.1% span about
  * 12,000 buckets (96 KB).
  *
@@ -14,6 +15,7 @@ import java.util.Arrays;
 final class LogHistogram {
 
     private final double relativeError;
+    private final LogBuckets buckets;
     private final double logGamma;
     private long zeroCount;
     /** counts[i] holds the bucket with index {@code offset + i}. */
@@ -23,7 +25,8 @@ final class LogHistogram {
 
     LogHistogram(double relativeError) {
         this.relativeError = relativeError;
-        this.logGamma = Math.log((1 + relativeError) / (1 - relativeError));
+        this.buckets = LogBuckets.of(relativeError);
+        this.logGamma = buckets.logGamma();
     }
 
     double relativeError() {
@@ -43,7 +46,7 @@ final class LogHistogram {
             zeroCount += count;
             return;
         }
-        int index = (int) Math.ceil(Math.log(value) / logGamma);
+        int index = buckets.index(value);
         ensure(index);
         counts[index - offset] += count;
     }

@@ -58,7 +58,12 @@ public final class TelemetryCollector implements AutoCloseable {
 
     private final TelemetryConfig config;
     private final ScheduledExecutorService owner;
-    private final HttpClient http;
+    /**
+     * Made by the owner thread for the first request, not with the collector: a run that scrapes
+     * nothing never pays for building one (class loading and a selector thread). Volatile for
+     * {@link #close}, which may run on any thread.
+     */
+    private volatile HttpClient http;
 
     private final List<Target> targets = new ArrayList<>();
     private final List<ServerReading> server = new ArrayList<>();
@@ -74,11 +79,20 @@ public final class TelemetryCollector implements AutoCloseable {
         this.config = config;
         this.owner = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("llmload-telemetry").factory());
-        HttpClient.Builder http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(config.requestTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER);
-        this.http = PlainHttp.only(scraped(config)) ? PlainHttp.withoutTls(http).build() : http.build();
+    }
+
+    /** The HTTP client, made on first use. Owner thread. */
+    private HttpClient http() {
+        HttpClient client = http;
+        if (client == null) {
+            HttpClient.Builder builder = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(config.requestTimeout())
+                    .followRedirects(HttpClient.Redirect.NEVER);
+            client = PlainHttp.only(scraped(config)) ? PlainHttp.withoutTls(builder).build() : builder.build();
+            http = client;
+        }
+        return client;
     }
 
     /** Every URL the collector may ask. */
@@ -182,8 +196,11 @@ public final class TelemetryCollector implements AutoCloseable {
     /** Stops everything at once, without a final scrape. Safe to call more than once. */
     @Override
     public void close() {
-        http.shutdownNow();
         owner.shutdownNow();
+        HttpClient client = http;
+        if (client != null) {
+            client.shutdownNow();
+        }
         NvidiaSmiPoller poller = nvidiaSmi;
         if (poller != null) {
             poller.close();
@@ -250,7 +267,7 @@ public final class TelemetryCollector implements AutoCloseable {
 
     private ProbeVerdict probeOnce(URI url) {
         try {
-            HttpResponse<Timed> response = http.send(request(url, PROBE_TIMEOUT), Timed.HANDLER);
+            HttpResponse<Timed> response = http().send(request(url, PROBE_TIMEOUT), Timed.HANDLER);
             Timed body = response.body();
             return ProbeVerdict.of(body.status(), body.contentType(), body.text());
         } catch (HttpTimeoutException e) {
@@ -285,7 +302,7 @@ public final class TelemetryCollector implements AutoCloseable {
             return target.pending;
         }
         Duration timeout = config.requestTimeout();
-        CompletableFuture<HttpResponse<Timed>> exchange = http.sendAsync(request(target.url, timeout), Timed.HANDLER);
+        CompletableFuture<HttpResponse<Timed>> exchange = http().sendAsync(request(target.url, timeout), Timed.HANDLER);
         // Cancelling aborts the exchange and its connection, so a hung target holds nothing.
         ScheduledFuture<?> watchdog = owner.schedule(() -> exchange.cancel(true), timeout.toNanos(), TimeUnit.NANOSECONDS);
         target.pending = exchange.handleAsync((response, failure) -> {

@@ -27,6 +27,9 @@ class ClientCostTest {
         assertThat(cost.cpuCores()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(cost.cpuS()).isCloseTo(1.5, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(cost.cpuBeforeLoadS()).isEqualTo(5.0);
+        assertThat(cost.wallBeforeLoadS()).isEqualTo(3.2);
+        assertThat(cost.cpuBeforeFirstSendS()).isEqualTo(4.2);
+        assertThat(cost.wallBeforeFirstSendS()).isEqualTo(2.9);
         assertThat(cost.verdict()).startsWith("kept up").contains("loop lag p99 0.15 ms").doesNotContain("\n");
     }
 

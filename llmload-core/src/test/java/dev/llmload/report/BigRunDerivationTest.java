@@ -1,9 +1,11 @@
 package dev.llmload.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.TimeSeries;
+import dev.llmload.metrics.DoubleList;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.config.RunConfig;
 import dev.llmload.record.Journal;
@@ -11,6 +13,9 @@ import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TokenSource;
+import dev.llmload.stats.Percentile;
+import dev.llmload.stats.Statistics;
+import dev.llmload.stats.Summary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,6 +60,68 @@ class BigRunDerivationTest {
         assertThat(json(streamed.steadyState())).isEqualTo(json(SteadyState.of(read, null)));
         assertThat(json(streamed.results())).isEqualTo(json(RunResults.compute(read, null)));
         assertThat(json(streamed.timeseries())).isEqualTo(json(TimeSeries.of(read)));
+    }
+
+    @Test
+    void aJournalFoldedAChunkAtATimeOnItsParsingThreadsGivesTheMeasurementsOfOneStream() throws Exception {
+        // 9,000 requests of 128 events, every seventh event carrying two tokens: 1.14 million gaps,
+        // past the run's exact capacity of 2^20, in a 14 MB journal, so several chunks on their
+        // own threads, each a part merged into histograms.
+        List<RequestRecord> records = new ArrayList<>();
+        for (RequestRecord r : ReportFixtures.records(9_000, 64, 11)) {
+            int[] counts = r.tokenEventCounts().clone();
+            for (int k = 0; k < counts.length; k += 7) {
+                counts[k] = 2;
+            }
+            records.add(new RequestRecord(r.index(), r.requestId(), r.warmup(), r.timings(), counts, r.httpStatus(),
+                    r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
+                    r.finishReason(), r.streamed(), r.retryAfter(), r.session(), r.serverTimings()));
+        }
+        Path journal = dir.resolve(Journal.FILE_NAME);
+        try (Journal writer = Journal.create(journal)) {
+            for (RequestRecord record : records) {
+                writer.append(record);
+            }
+        }
+        assertThat(Files.size(journal)).isGreaterThan(3 * (1 << 22));
+        RunConfig config = RunConfig.builder().concurrency(64).build();
+        List<RequestRecord> compact = new ArrayList<>();
+        Journal.forEachWithoutTokenGaps(journal, compact::add);
+
+        Measurements oneStream = Measurements.derive(Journal.read(journal), config);
+        Measurements folded = Measurements.derive(compact, Journal.source(List.of(journal)), config);
+        assertThat(json(folded)).isEqualTo(json(oneStream));
+        assertThat(folded.results().itlMs().count()).isGreaterThan(1 << 20);
+        assertThat(folded.results().itlMs().percentilesRelativeError()).isNotNull();
+        assertThat(folded.results().itlPerTokenMs().count()).isGreaterThan(folded.results().itlMs().count());
+
+        // Against the gaps of the measured, successful requests taken apart here from the records
+        // read back: counts, extremes and moments as NumPy gives them, percentiles within the
+        // histogram's 0.1%.
+        DoubleList perEvent = new DoubleList();
+        DoubleList perToken = new DoubleList();
+        for (RequestRecord record : Journal.read(journal)) {
+            long[] times = record.timings().tokenEventNanos();
+            for (int i = 1; record.succeeded() && !record.warmup() && i < times.length; i++) {
+                double gapMs = (times[i] - times[i - 1]) / 1e6;
+                int tokens = record.tokenEventCounts()[i];
+                perEvent.add(gapMs);
+                perToken.add(gapMs / tokens, tokens);
+            }
+        }
+        assertAgrees(folded.results().itlMs(), Statistics.summarize(perEvent.toArray()));
+        assertAgrees(folded.results().itlPerTokenMs(), Statistics.summarize(perToken.toArray()));
+    }
+
+    private static void assertAgrees(Summary sketched, Summary exact) {
+        assertThat(sketched.count()).isEqualTo(exact.count());
+        assertThat(sketched.min()).isEqualTo(exact.min());
+        assertThat(sketched.max()).isEqualTo(exact.max());
+        assertThat(sketched.mean()).isCloseTo(exact.mean(), within(exact.mean() * 1e-12));
+        assertThat(sketched.std()).isCloseTo(exact.std(), within(exact.std() * 1e-9));
+        for (Percentile p : Percentile.values()) {
+            assertThat(sketched.percentile(p)).as(p.key()).isCloseTo(exact.percentile(p), within(exact.percentile(p) * 1e-3));
+        }
     }
 
     private static String json(Object value) throws Exception {

@@ -44,6 +44,9 @@ class ClientSelfCheckLoopbackTest {
             ClientCost client = report.client();
 
             assertThat(client.eventLoops()).isEqualTo(2);
+            // The test request went out before the load began, and after the JVM had started.
+            assertThat(client.cpuBeforeFirstSendS()).isPositive().isLessThanOrEqualTo(client.cpuBeforeLoadS());
+            assertThat(client.wallBeforeFirstSendS()).isPositive().isLessThanOrEqualTo(client.wallBeforeLoadS());
             assertThat(client.loopLagMs().max()).isGreaterThanOrEqualTo(STALL_MS - 20.0);
             assertThat(client.loopLagMs().p99()).isGreaterThan(ClientCost.LOOP_LAG_P99_LIMIT_MS);
             assertThat(client.saturated()).isTrue();

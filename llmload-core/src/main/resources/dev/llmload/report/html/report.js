@@ -625,6 +625,7 @@
       ['client CPU (cores of ' + text(client.available_cores) + ')' + (client.includes_simulator ? ', with the simulator' : ''),
         num(client.cpu_cores), !client.includes_simulator && client.cpu_cores > client.cpu_share_limit * client.available_cores],
       ['collector pauses (count / longest ms)', text(client.gc_pauses) + ' / ' + text(client.gc_pause_max_ms)],
+      ['CPU s / wall s before the first request', num(client.cpu_before_first_send_s) + ' / ' + num(client.wall_before_first_send_s)],
       ['CPU s / wall s before the load', num(client.cpu_before_load_s) + ' / ' + num(client.wall_before_load_s)]]);
     var rows = client.per_second || [];
     if (rows.length === 0) return;
