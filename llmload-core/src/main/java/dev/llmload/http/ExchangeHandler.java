@@ -43,7 +43,13 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
         long nanos = System.nanoTime();
         try {
             Exchange exchange = current;
-            if (exchange == null || exchange.isDone()) {
+            if (exchange == null) {
+                // Bytes no request asked for (a response came whole before them, or the connection
+                // was idle): what follows on this connection could no longer be told apart.
+                ctx.close();
+                return;
+            }
+            if (exchange.isDone()) {
                 return;
             }
             if (msg instanceof ByteBuf bytes) {
