@@ -30,7 +30,7 @@ import java.util.Optional;
  * @param wallBeforeLoadS    wall time from the JVM's start until the load began
  * @param cpuBeforeFirstSendS  the process's CPU time from its start until the run sent its first
  *                             request, the uncounted test request (start-up: JVM, command line,
- *                             data, server probe, run.json, connections); null when not known
+ *                             data, server probe, connections); null when not known
  * @param wallBeforeFirstSendS wall time from the JVM's start until then; null when not known
  * @param gcPauses           stop-the-world collections in the window
  * @param gcPauseTotalMs     their total, in the JVM's whole milliseconds

@@ -10,7 +10,8 @@ import io.netty.channel.EventLoop;
 public final class Exchange {
 
     private final EventLoop loop;
-    private final HttpExchangeRequest request;
+    /** Until it is written: then the connection has the body, and a stream in flight holds none. */
+    private HttpExchangeRequest request;
     private final ResponseListener listener;
     private Channel channel;
     private boolean done;
@@ -25,8 +26,11 @@ public final class Exchange {
         return loop;
     }
 
-    HttpExchangeRequest request() {
-        return request;
+    /** The request, handed over once to be written; nothing resends it (a failed write fails the exchange). */
+    HttpExchangeRequest takeRequest() {
+        HttpExchangeRequest taken = request;
+        request = null;
+        return taken;
     }
 
     ResponseListener listener() {

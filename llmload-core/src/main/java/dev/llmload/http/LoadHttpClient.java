@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -39,6 +40,7 @@ public final class LoadHttpClient implements AutoCloseable {
     private final RequestBytes requestBytes;
     private final MultiThreadIoEventLoopGroup group;
     private final Bootstrap bootstrap;
+    private final Duration connectTimeout;
     private final Map<EventLoop, ArrayDeque<Channel>> idleByLoop = new IdentityHashMap<>();
     /** Every open connection, pooled or busy; the group drops each one as it closes. */
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -55,6 +57,7 @@ public final class LoadHttpClient implements AutoCloseable {
     public LoadHttpClient(Endpoint endpoint, String apiKey, KeyHeader keyHeader, int threads, Duration connectTimeout,
                           boolean insecure) {
         this.endpoint = endpoint;
+        this.connectTimeout = connectTimeout;
         boolean keyed = apiKey != null && !apiKey.isEmpty();
         this.requestBytes = new RequestBytes(endpoint, keyed ? keyHeader.headerName() : null,
                 keyed ? keyHeader.value(apiKey) : null);
@@ -66,7 +69,8 @@ public final class LoadHttpClient implements AutoCloseable {
                 .channel(transport.socketChannelClass())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
+                // The connect timeout is connect()'s own timer, not Netty's (see there).
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 0)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
@@ -147,7 +151,7 @@ public final class LoadHttpClient implements AutoCloseable {
         java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
         for (int i = 0; i < connections; i++) {
             EventLoop loop = group.next();
-            loop.execute(() -> bootstrap.clone(loop).connect(endpoint.host(), endpoint.port())
+            loop.execute(() -> connect(loop)
                     .addListener((ChannelFuture connected) -> {
                         if (!connected.isSuccess()) {
                             done.countDown();
@@ -198,7 +202,7 @@ public final class LoadHttpClient implements AutoCloseable {
                 return;
             }
         }
-        ChannelFuture connect = bootstrap.clone(exchange.loop()).connect(endpoint.host(), endpoint.port());
+        ChannelFuture connect = connect(exchange.loop());
         exchange.connecting(connect.channel());
         connect.addListener((ChannelFuture future) -> {
             if (future.isSuccess()) {
@@ -213,12 +217,33 @@ public final class LoadHttpClient implements AutoCloseable {
         });
     }
 
+    /**
+     * Opens a connection on {@code loop}, which calls this, failing it with a
+     * {@link ConnectTimeoutException} once the connect timeout has passed. The timer is this
+     * method's rather than Netty's ({@link ChannelOption#CONNECT_TIMEOUT_MILLIS}): an epoll
+     * channel keeps Netty's cancelled timer for as long as it stays open, 80 bytes of every
+     * connection, so of every stream in flight.
+     */
+    private ChannelFuture connect(EventLoop loop) {
+        ChannelFuture connect = bootstrap.clone(loop).connect(endpoint.host(), endpoint.port());
+        if (!connect.isDone() && connect instanceof ChannelPromise promise) {
+            Future<?> timeout = loop.schedule(() -> {
+                if (promise.tryFailure(new ConnectTimeoutException("connection timed out after "
+                        + connectTimeout.toMillis() + " ms: " + endpoint.hostHeader()))) {
+                    promise.channel().close();
+                }
+            }, connectTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            connect.addListener(done -> timeout.cancel(false));
+        }
+        return connect;
+    }
+
     private void write(Channel channel, Exchange exchange) {
         if (exchange.isDone()) {
             release(channel);
             return;
         }
-        ByteBuf message = requestBytes.encode(channel.alloc(), exchange.request());
+        ByteBuf message = requestBytes.encode(channel.alloc(), exchange.takeRequest());
         channel.pipeline().get(ExchangeHandler.class).begin(exchange, this);
         channel.writeAndFlush(message).addListener(written -> {
             if (written.isSuccess()) {

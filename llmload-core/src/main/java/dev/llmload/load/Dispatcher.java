@@ -284,7 +284,7 @@ final class Dispatcher implements Sender {
      * @param startNanos when the request should go out: now, or its target time a moment ahead
      */
     private void send(PreparedRequest request, long intendedNanos, long startNanos) {
-        long index = request.spec().index();
+        long index = request.facts().index();
         launcher.send(request, launcher.requestId(index), launcher.isWarmup(index, intendedNanos), intendedNanos,
                 startNanos, whenFinished);
     }
@@ -358,7 +358,7 @@ final class Dispatcher implements Sender {
         }
         long now = System.nanoTime();
         for (Pending pending : neverSent) {
-            long index = pending.request().spec().index();
+            long index = pending.request().facts().index();
             launcher.neverSent(pending.request(), launcher.requestId(index),
                     launcher.isWarmup(index, pending.intendedNanos()), pending.intendedNanos(), now,
                     "it waited at the concurrency gate when the run ended");

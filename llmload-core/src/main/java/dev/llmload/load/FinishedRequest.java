@@ -18,7 +18,7 @@ import dev.llmload.record.ServerTimings;
  * @param serverTimings the server's own timings of the request; null when it reported none
  */
 record FinishedRequest(
-        PreparedRequest request,
+        RequestFacts request,
         String requestId,
         boolean warmup,
         RequestTimings timings,
@@ -37,7 +37,7 @@ record FinishedRequest(
      * A request that was never sent: it waited for a slot (a concurrency gate, a session slot)
      * when the run ended at {@code endedNanos}, and is recorded as cancelled for {@code why}.
      */
-    public static FinishedRequest neverSent(PreparedRequest request, String requestId, boolean warmup,
+    public static FinishedRequest neverSent(RequestFacts request, String requestId, boolean warmup,
                                             long intendedSendNanos, long endedNanos, String why) {
         return new FinishedRequest(request, requestId, warmup, RequestTimings.neverSent(intendedSendNanos, endedNanos),
                 TokenTexts.none(), null, 0, Outcome.Failure.of(FailureClass.CANCELLED, "never sent: " + why), null, null, false,

@@ -62,7 +62,7 @@ final class Launcher {
 
     /** A request ready to send: its body encoded in the run's dialect. */
     PreparedRequest prepare(RequestSpec spec) {
-        return new PreparedRequest(spec, dialect.encode(spec));
+        return PreparedRequest.encode(spec, dialect);
     }
 
     /** @param number the request's index in the whole run (its {@link dev.llmload.workload.RequestSpec#index()}) */
@@ -82,7 +82,7 @@ final class Launcher {
      */
     void send(PreparedRequest request, String requestId, boolean warmupRequest, long intendedNanos, long startNanos,
               Consumer<FinishedRequest> then) {
-        RequestExecution execution = new RequestExecution(request, requestId, warmupRequest, intendedNanos, startNanos,
+        RequestExecution execution = new RequestExecution(request.facts(), requestId, warmupRequest, intendedNanos, startNanos,
                 dialect, timeouts, (done, finished) -> {
                     flip(done, false);
                     recorder.accept(finished);
@@ -110,7 +110,7 @@ final class Launcher {
     /** Records a request that never left the client as cancelled, having ended at {@code endedNanos}. */
     void neverSent(PreparedRequest request, String requestId, boolean warmupRequest, long intendedNanos,
                    long endedNanos, String why) {
-        recorder.accept(FinishedRequest.neverSent(request, requestId, warmupRequest, intendedNanos, endedNanos, why));
+        recorder.accept(FinishedRequest.neverSent(request.facts(), requestId, warmupRequest, intendedNanos, endedNanos, why));
     }
 
     /** Requests sent and not yet finished. Any thread. */

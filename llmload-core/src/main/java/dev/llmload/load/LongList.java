@@ -2,7 +2,7 @@ package dev.llmload.load;
 
 import java.util.Arrays;
 
-/** A growable array of primitive longs for per-event timestamps. Not thread-safe. */
+/** A growable array of primitive longs: the server's per-event token counts of a response. Not thread-safe. */
 final class LongList {
 
     private long[] values = new long[16];

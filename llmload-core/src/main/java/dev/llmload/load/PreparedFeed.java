@@ -42,7 +42,7 @@ final class PreparedFeed implements AutoCloseable {
         try {
             for (long i = 0; (limit < 0 || i < limit) && source.hasNext(); i++) {
                 var spec = source.next();
-                PreparedRequest request = new PreparedRequest(spec, dialect.encode(spec));
+                PreparedRequest request = PreparedRequest.encode(spec, dialect);
                 while (readyCount.get() >= AHEAD) {
                     LockSupport.park(this);
                     if (Thread.interrupted()) {

@@ -195,21 +195,21 @@ final class Recorder implements Consumer<FinishedRequest> {
         }
         boolean serverInput = usage != null && usage.promptTokens() >= 0;
         return new RequestRecord(
-                f.request().spec().index(),
+                f.request().index(),
                 f.requestId(),
                 f.warmup(),
                 f.timings().relativeTo(runStartNanos),
                 counts,
                 f.httpStatus(),
                 f.outcome(),
-                serverInput ? usage.promptTokens() : f.request().spec().inputTokens(),
+                serverInput ? usage.promptTokens() : f.request().inputTokens(),
                 serverInput,
                 serverOutput ? usage.completionTokens() : localOutput,
                 serverOutput ? TokenSource.SERVER : TokenSource.LOCAL_TOKENIZER,
                 f.finishReason(),
                 f.streamed(),
                 f.retryAfter(),
-                f.request().spec().session(),
+                f.request().session(),
                 f.serverTimings());
     }
 

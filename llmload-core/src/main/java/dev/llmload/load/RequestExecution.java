@@ -22,8 +22,6 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.concurrent.Future;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
@@ -41,8 +39,10 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
 
     /** Error bodies are kept up to this size for the failure message. */
     private static final int MAX_ERROR_BODY = 8 * 1024;
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
 
-    private final PreparedRequest request;
+    /** What the record needs of the request; its body went to the connection. */
+    private final RequestFacts request;
     private final String requestId;
     private final boolean warmup;
     private final long intendedSendNanos;
@@ -72,25 +72,26 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     private long firstTokenNanos = RequestTimings.NEVER;
     private long firstContentNanos = RequestTimings.NEVER;
     private long lastActivityNanos;
-    private final LongList tokenTimes = new LongList();
+    /** Each token event's time and text. */
+    private final TokenEvents tokenEvents = new TokenEvents();
     /** The server's token count of each token event, when the dialect gives them (-1: not given); else null. */
     private LongList tokenCounts;
     private ServerTimings serverTimings;
-    private final TokenTexts tokenTexts = new TokenTexts();
     private Usage usage;
     private String finishReason;
     private boolean streamed;
     private boolean endMarkerSeen;
     private String streamError;
     private Outcome.Failure pendingFailure;
-    private final List<Future<?>> timers = new ArrayList<>(3);
+    /** The one timer of {@link #armTimer}, while armed. */
+    private Future<?> timer;
     /** Body bytes received so far, against {@link ResponseLimits#maxResponseBytes}. */
     private long responseBytes;
     /** Body bytes received since the last complete stream event, against {@link ResponseLimits#maxEventBytes}. */
     private long pendingEventBytes;
     private boolean finished;
 
-    RequestExecution(PreparedRequest request, String requestId, boolean warmup, long intendedSendNanos,
+    RequestExecution(RequestFacts request, String requestId, boolean warmup, long intendedSendNanos,
                      long sentNanos, Dialect dialect, Timeouts timeouts,
                      BiConsumer<RequestExecution, FinishedRequest> onFinished) {
         this.request = request;
@@ -111,37 +112,61 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     @Override
     public void onStart(Exchange started) {
         this.exchange = started;
+        sentNanos = System.nanoTime();
+        armTimer();
+    }
+
+    /**
+     * Arms the request's one timer for the earliest moment one of its time limits can run out, if
+     * any: one scheduled task per request, not one per limit, and none left behind when it ends.
+     */
+    private void armTimer() {
+        long next = Math.min(totalDeadline(), Math.min(firstTokenDeadline(), idleDeadline()));
+        if (next != NO_DEADLINE) {
+            timer = exchange.loop().schedule(this::onTimer, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** The timer went off: the earliest limit that has run out ends the request, else it waits for the next. */
+    private void onTimer() {
+        timer = null;
+        if (finished) {
+            return;
+        }
         long now = System.nanoTime();
-        sentNanos = now;
-        if (timeouts.total() != null) {
-            schedule(sentNanos + timeouts.total().toNanos() - now, () -> timeOut(TimeoutKind.TOTAL,
-                    "no complete response within " + timeouts.total().toMillis() + " ms"));
-        }
-        if (timeouts.firstToken() != null) {
-            schedule(sentNanos + timeouts.firstToken().toNanos() - now, () -> {
-                if (firstTokenNanos < 0) {
-                    timeOut(TimeoutKind.FIRST_TOKEN, "no token within " + timeouts.firstToken().toMillis() + " ms");
-                }
-            });
+        long total = totalDeadline();
+        long firstToken = firstTokenDeadline();
+        long idle = idleDeadline();
+        if (total <= now && total <= firstToken && total <= idle) {
+            timeOut(TimeoutKind.TOTAL, "no complete response within " + timeouts.total().toMillis() + " ms");
+        } else if (firstToken <= now && firstToken <= idle) {
+            timeOut(TimeoutKind.FIRST_TOKEN, "no token within " + timeouts.firstToken().toMillis() + " ms");
+        } else if (idle <= now) {
+            timeOut(TimeoutKind.IDLE, "stream idle for more than " + timeouts.idle().toMillis() + " ms");
+        } else {
+            armTimer();
         }
     }
 
-    private void schedule(long delayNanos, Runnable task) {
-        timers.add(exchange.loop().schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS));
+    private long totalDeadline() {
+        return timeouts.total() == null ? NO_DEADLINE : sentNanos + timeouts.total().toNanos();
     }
 
-    private void armIdleTimer() {
-        long idle = timeouts.idle().toNanos();
-        schedule(lastActivityNanos + idle - System.nanoTime(), () -> {
-            if (finished) {
-                return;
-            }
-            if (System.nanoTime() - lastActivityNanos >= idle) {
-                timeOut(TimeoutKind.IDLE, "stream idle for more than " + timeouts.idle().toMillis() + " ms");
-            } else {
-                armIdleTimer();
-            }
-        });
+    private long firstTokenDeadline() {
+        return timeouts.firstToken() == null || firstTokenNanos >= 0 ? NO_DEADLINE
+                : sentNanos + timeouts.firstToken().toNanos();
+    }
+
+    /** Once text has started: the last read plus the idle limit (each read moves it on; the timer looks when it goes off). */
+    private long idleDeadline() {
+        return timeouts.idle() == null || firstTokenNanos < 0 ? NO_DEADLINE : lastActivityNanos + timeouts.idle().toNanos();
+    }
+
+    private void cancelTimer() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
     }
 
     private void timeOut(TimeoutKind kind, String message) {
@@ -227,8 +252,8 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         if (pendingFailure != null) {
             return;
         }
-        int maxTokens = request.spec().maxOutputTokens();
-        if (tokenTimes.size() >= timeouts.limits().maxTokenEvents(maxTokens)) {
+        int maxTokens = request.maxOutputTokens();
+        if (tokenEvents.size() >= timeouts.limits().maxTokenEvents(maxTokens)) {
             abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "more than " + timeouts.limits().maxTokenEvents(maxTokens)
                     + " token events for max_tokens " + maxTokens + " (--max-tokens-factor); ended"));
             return;
@@ -238,15 +263,16 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             if (firstTokenNanos < 0) {
                 firstTokenNanos = nanos;
                 if (timeouts.idle() != null) {
-                    armIdleTimer();
+                    // From now on the idle limit may run out first.
+                    cancelTimer();
+                    armTimer();
                 }
             }
             if (firstContentNanos < 0 && content != null) {
                 firstContentNanos = nanos;
             }
         }
-        tokenTimes.add(nanos);
-        tokenTexts.add(reasoning == null ? content : content == null ? reasoning : reasoning + content);
+        tokenEvents.add(nanos - sentNanos, reasoning, content);
     }
 
     @Override
@@ -254,11 +280,15 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         if (tokenCounts == null) {
             tokenCounts = new LongList();
         }
-        while (tokenCounts.size() < tokenTimes.size() - 1) {
+        while (tokenCounts.size() < tokenEvents.size() - 1) {
             tokenCounts.add(-1);
         }
-        if (tokenCounts.size() == tokenTimes.size() - 1) {
+        if (tokenCounts.size() == tokenEvents.size() - 1) {
             tokenCounts.add(tokens);
+            if (tokens >= 1 && request.session() == null) {
+                // The recorder takes the server's count and no next turn carries the answer: nothing reads this text.
+                tokenEvents.dropLastText();
+            }
         }
     }
 
@@ -304,7 +334,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             outcome = Outcome.Failure.of(FailureClass.STREAM_ERROR, streamError);
         } else if (streamed && !endMarkerSeen && dialect.endMarker() != null) {
             outcome = Outcome.Failure.of(FailureClass.PROTOCOL, "the stream ended without " + dialect.endMarker()
-                    + " (after " + tokenTimes.size() + " token events)");
+                    + " (after " + tokenEvents.size() + " token events)");
         } else if (streamed) {
             outcome = Outcome.SUCCESS;
         } else {
@@ -349,7 +379,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             case ExchangeFailure.MalformedResponse f -> Outcome.Failure.of(FailureClass.PROTOCOL, f.message());
             case ExchangeFailure.ConnectionLost f -> firstByteNanos < 0
                     ? Outcome.Failure.of(FailureClass.CONNECT, "connection lost before any response: " + f.message())
-                    : Outcome.Failure.of(FailureClass.PROTOCOL, f.message() + " (after " + tokenTimes.size() + " token events)");
+                    : Outcome.Failure.of(FailureClass.PROTOCOL, f.message() + " (after " + tokenEvents.size() + " token events)");
         };
         finish(outcome, nanos);
     }
@@ -359,17 +389,18 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             return;
         }
         finished = true;
-        for (Future<?> timer : timers) {
-            timer.cancel(false);
-        }
+        cancelTimer();
         // The one place where what the server said becomes llmload's record of it.
         if (outcome instanceof Outcome.Failure failure && ServerText.clean(failure.message()) != failure.message()) {
             outcome = new Outcome.Failure(failure.failureClass(), failure.timeoutKind(), ServerText.clean(failure.message()));
         }
-        RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos, firstByteNanos, firstTokenNanos,
-                firstContentNanos, nanos, tokenTimes.toArray());
+        // Every moment after the send on the token events' microsecond grid, so that they keep their order.
+        RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos,
+                TokenEvents.atMicroseconds(firstByteNanos, sentNanos), TokenEvents.atMicroseconds(firstTokenNanos, sentNanos),
+                TokenEvents.atMicroseconds(firstContentNanos, sentNanos), TokenEvents.atMicroseconds(nanos, sentNanos),
+                tokenEvents.times(sentNanos));
         onFinished.accept(this, new FinishedRequest(request, requestId, warmup,
-                timings, tokenTexts, serverTokenCounts(), status, outcome, usage,
+                timings, tokenEvents.texts(), serverTokenCounts(), status, outcome, usage,
                 ServerText.clean(finishReason), streamed, ServerText.clean(retryAfter), endMarkerSeen, serverTimings));
     }
 
@@ -379,7 +410,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             return null;
         }
         long[] given = tokenCounts.toArray();
-        int[] counts = new int[tokenTimes.size()];
+        int[] counts = new int[tokenEvents.size()];
         for (int i = 0; i < counts.length; i++) {
             counts[i] = i < given.length ? (int) given[i] : -1;
         }

@@ -58,7 +58,7 @@ final class SessionDispatcher implements Sender {
 
     // Owned by the dispatcher thread.
     private final PriorityQueue<Turn> due = new PriorityQueue<>(
-            Comparator.comparingLong(Turn::intendedNanos).thenComparingLong(t -> t.request().spec().index()));
+            Comparator.comparingLong(Turn::intendedNanos).thenComparingLong(t -> t.request().facts().index()));
     /** Open loop: intended start times of sessions waiting for a free session slot. */
     private final ArrayDeque<Long> waitingStarts = new ArrayDeque<>();
     private int nextStart;
@@ -264,7 +264,7 @@ final class SessionDispatcher implements Sender {
     /** Sends at its intended time, on its event loop's timer (at once if that time has passed). */
     private void send(Session session, PreparedRequest request, long intendedNanos) {
         long index = sent++;
-        launcher.send(request, launcher.requestId(request.spec().index()), launcher.isWarmup(index, intendedNanos),
+        launcher.send(request, launcher.requestId(request.facts().index()), launcher.isWarmup(index, intendedNanos),
                 intendedNanos, intendedNanos, finished -> onFinished(session, finished));
     }
 
@@ -316,7 +316,7 @@ final class SessionDispatcher implements Sender {
         long now = System.nanoTime();
         for (long intended : List.copyOf(waitingStarts)) {
             prepareNextSession();
-            launcher.neverSent(preparedFirstTurn, launcher.requestId(preparedFirstTurn.spec().index()),
+            launcher.neverSent(preparedFirstTurn, launcher.requestId(preparedFirstTurn.facts().index()),
                     launcher.isWarmup(sent++, intended), intended, now,
                     "the session waited for a --max-sessions slot when the run ended");
             preparedSession = null;

@@ -12,13 +12,19 @@ import dev.llmload.protocol.Usage;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.ServerTimings;
+import dev.llmload.record.SessionTurn;
 import dev.llmload.testsupport.HostLoad;
+import dev.llmload.workload.ChatMessage;
+import dev.llmload.workload.RequestSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -166,7 +172,7 @@ class NativeDialectLoopbackTest {
             }
             case TRITON -> {
                 assertThat(f.usage()).isNull();
-                assertThat(TokenTextsTest.events(f.tokenEventTexts())).containsExactly(" Machine", " learning", " is");
+                assertThat(TokenEventsTest.events(f.tokenEventTexts())).containsExactly(" Machine", " learning", " is");
             }
             case OLLAMA -> {
                 assertThat(f.usage()).isEqualTo(new Usage(26, 2));
@@ -188,7 +194,8 @@ class NativeDialectLoopbackTest {
             case SGLANG -> {
                 assertThat(f.usage()).isEqualTo(new Usage(7, 4));
                 assertThat(f.serverTokenCounts()).containsExactly(1, 2, 1);
-                assertThat(TokenTextsTest.events(f.tokenEventTexts())).containsExactly(" The", " sky is", " blue");
+                assertThat(TokenEventsTest.events(f.tokenEventTexts())).as("counted by the server, outside a session: not kept")
+                        .containsExactly("", "", "");
                 assertThat(f.serverTimings().totalMs()).isEqualTo(250.0);
             }
             case ANTHROPIC -> {
@@ -207,6 +214,30 @@ class NativeDialectLoopbackTest {
         if (fixture.api() != ApiKind.ANTHROPIC) {
             assertThat(answer.authorization()).isEqualTo("Bearer " + KEY);
             assertThat(answer.xApiKey()).isNull();
+        }
+    }
+
+    /** A session's next turn carries the answer, so a turn keeps the text of events the server counted. */
+    @Test
+    void aSessionTurnKeepsTheTextTheServerCounted() throws Exception {
+        DialectFixtures fixture = DialectFixtures.SGLANG;
+        Dialect dialect = fixture.dialect();
+        List<ScriptedSseServer.Step> steps = fixture.messages().stream().map(m -> new ScriptedSseServer.Step(m, 0)).toList();
+        RequestSpec turn = new RequestSpec(0, List.of(ChatMessage.user("Say hello.")), 3, 16, new SessionTurn(1, 0));
+        try (ScriptedSseServer server = new ScriptedSseServer(steps, null, fixture.contentType());
+             LoadHttpClient client = new LoadHttpClient(fixture.api().atServerRoot()
+                     ? Endpoint.nativeBase(server.url() + "/v1") : Endpoint.openAiBase(server.url()), null, 1,
+                     Duration.ofSeconds(5), false)) {
+            CompletableFuture<FinishedRequest> recorded = new CompletableFuture<>();
+            Launcher launcher = new Launcher(client, dialect, Timeouts.defaults(), recorded::complete, "", 0, 0);
+            long now = System.nanoTime();
+            launcher.send(PreparedRequest.encode(turn, dialect), "turn", false, now, now, finished -> {});
+            FinishedRequest f = recorded.get(20, TimeUnit.SECONDS);
+
+            assertThat(f.outcome()).isEqualTo(Outcome.SUCCESS);
+            assertThat(f.serverTokenCounts()).containsExactly(1, 2, 1);
+            assertThat(TokenEventsTest.events(f.tokenEventTexts())).containsExactly(" The", " sky is", " blue");
+            assertThat(f.tokenEventTexts().whole()).isEqualTo(" The sky is blue");
         }
     }
 

@@ -29,9 +29,8 @@ class RecorderTokenCountsTest {
             times[i] = 1_000 + i * 10;
         }
         RequestTimings timings = new RequestTimings(0, 0, 500, times[0], times[0], times[times.length - 1] + 5, times);
-        TokenTexts eventTexts = new TokenTexts();
-        texts.forEach(eventTexts::add);
-        return new FinishedRequest(new PreparedRequest(SPEC, new byte[0]), "r", false, timings, eventTexts, serverCounts, 200,
+        TokenTexts eventTexts = TokenEventsTest.texts(texts);
+        return new FinishedRequest(RequestFacts.of(SPEC), "r", false, timings, eventTexts, serverCounts, 200,
                 Outcome.SUCCESS, usage, "length", true, null, true, server);
     }
 

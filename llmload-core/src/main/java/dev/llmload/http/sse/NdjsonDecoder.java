@@ -14,8 +14,8 @@ import io.netty.buffer.ByteBuf;
  * final newline. Lines have no size limit of their own; content is not trimmed.
  *
  * <p>Threading and memory: as {@link SseDecoder}: one stream, its event loop only; each read is
- * copied once into one reused buffer ({@link FrameBuffer}) that keeps at most a partial line, and a
- * message allocates nothing.
+ * copied once into a buffer its thread lends ({@link FrameBuffer}), between reads the framer keeps
+ * at most a partial line, and a message allocates nothing.
  */
 public final class NdjsonDecoder implements StreamFramer {
 
@@ -34,13 +34,18 @@ public final class NdjsonDecoder implements StreamFramer {
         lastNanos = nanos;
         int index = in.readerIndex();
         int end = in.writerIndex();
-        while (index < end) {
-            int kept = buffer.length;
-            int shift = buffer.refill(in, index, end, lineStart);
-            kept -= shift;
-            index += buffer.length - kept;
-            lineStart -= shift;
-            scan(kept, nanos);
+        buffer.beginRead();
+        try {
+            while (index < end) {
+                int kept = buffer.length;
+                int shift = buffer.refill(in, index, end, lineStart);
+                kept -= shift;
+                index += buffer.length - kept;
+                lineStart -= shift;
+                scan(kept, nanos);
+            }
+        } finally {
+            lineStart -= buffer.endRead(lineStart);
         }
         in.readerIndex(end);
     }
@@ -54,7 +59,7 @@ public final class NdjsonDecoder implements StreamFramer {
         lineStart = 0;
     }
 
-    /** The capacity of the framer's buffer, in bytes: what it holds on to between reads. */
+    /** What the framer holds on to between reads, in bytes. */
     int bufferCapacity() {
         return buffer.capacity();
     }

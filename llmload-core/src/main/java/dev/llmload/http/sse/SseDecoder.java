@@ -37,12 +37,12 @@ import java.util.Arrays;
  * <p>Threading: not thread-safe. An instance belongs to one stream and is used only by the event
  * loop thread of that stream's channel; the listener is called on that thread.
  *
- * <p>Allocation and memory: each read is copied once, in bulk, into one reused heap buffer
- * ({@link FrameBuffer}), where it is scanned for line ends; a single-line event's data is handed on
- * where it lies, further data lines are moved down to join it. A dispatched event allocates
- * nothing; an {@code event} field costs a {@code String} only when it differs from the previous
- * one. The buffer keeps at most the event being gathered and a partial line, so it stays under
- * twice the longest event and line of the stream.
+ * <p>Allocation and memory: each read is copied once, in bulk, into a heap buffer its thread
+ * lends ({@link FrameBuffer}), where it is scanned for line ends; a single-line event's data is
+ * handed on where it lies, further data lines are moved down to join it. A dispatched event
+ * allocates nothing; an {@code event} field costs a {@code String} only when it differs from the
+ * previous one. Between reads the decoder keeps at most the event being gathered and a partial
+ * line, and nothing when the last read ended on an event's end.
  */
 public final class SseDecoder implements StreamFramer {
 
@@ -80,20 +80,34 @@ public final class SseDecoder implements StreamFramer {
     public void feed(ByteBuf in, long nanos) {
         int index = in.readerIndex();
         int end = in.writerIndex();
-        while (index < end) {
-            boolean hasData = dataEnd > dataStart;
-            int kept = buffer.length;
-            int shift = buffer.refill(in, index, end, hasData ? dataStart : lineStart);
-            kept -= shift;
-            index += buffer.length - kept;
-            lineStart -= shift;
-            if (hasData) {
-                dataStart -= shift;
-                dataEnd -= shift;
+        buffer.beginRead();
+        try {
+            while (index < end) {
+                int kept = buffer.length;
+                int shift = moved(buffer.refill(in, index, end, keepFrom()));
+                kept -= shift;
+                index += buffer.length - kept;
+                scan(kept, nanos);
             }
-            scan(kept, nanos);
+        } finally {
+            moved(buffer.endRead(keepFrom()));
         }
         in.readerIndex(end);
+    }
+
+    /** Where the bytes to keep begin: the event's data so far, or else the line being scanned. */
+    private int keepFrom() {
+        return dataEnd > dataStart ? dataStart : lineStart;
+    }
+
+    /** The buffer's bytes moved down by {@code shift}: so do the positions in it. */
+    private int moved(int shift) {
+        lineStart -= shift;
+        if (dataEnd > dataStart) {
+            dataStart -= shift;
+            dataEnd -= shift;
+        }
+        return shift;
     }
 
     /** Decodes {@code length} bytes of {@code bytes} starting at {@code offset}, read at {@code nanos}. */
@@ -113,7 +127,7 @@ public final class SseDecoder implements StreamFramer {
         skipLineFeed = false;
     }
 
-    /** The capacity of the decoder's buffer, in bytes: what it holds on to between reads. */
+    /** What the decoder holds on to between reads, in bytes. */
     int bufferCapacity() {
         return buffer.capacity();
     }

@@ -358,15 +358,41 @@ class SseDecoderTest {
     void aBufferThatAHugeEventGrewIsGivenBackOnceTheEventIsDispatched() {
         List<Event> events = new ArrayList<>();
         SseDecoder decoder = recordingInto(events);
-        byte[] huge = utf8("data: " + "x".repeat(1 << 20) + "\n\n");
+        byte[] huge = utf8("data: " + "x".repeat(1 << 20) + "\n\ndata: sm");
+        int largest = 0;
         for (int offset = 0; offset < huge.length; offset += 16 * 1024) {
             decoder.feed(huge, offset, Math.min(16 * 1024, huge.length - offset), 0);
+            largest = Math.max(largest, decoder.bufferCapacity());
         }
-        assertThat(decoder.bufferCapacity()).isGreaterThan(1 << 20);
-        byte[] small = utf8("data: small\n\n");
-        decoder.feed(small, 0, small.length, 1);
+        assertThat(largest).as("the event kept between reads").isGreaterThanOrEqualTo(1 << 20);
+        assertThat(events).hasSize(1);
+        assertThat(decoder.bufferCapacity()).as("dispatched: only the partial line after it is kept")
+                .isEqualTo("data: sm".length());
+        byte[] rest = utf8("all\n\n");
+        decoder.feed(rest, 0, rest.length, 1);
         assertThat(events).hasSize(2).last().isEqualTo(new Event(null, "small"));
-        assertThat(decoder.bufferCapacity()).isEqualTo(FrameBuffer.INITIAL_CAPACITY);
+        assertThat(decoder.bufferCapacity()).isZero();
+        assertThat(FrameBuffer.lentCapacity()).isBetween(1, FrameBuffer.RETAINED_CAPACITY);
+    }
+
+    @Test
+    void aStreamHoldsNoBufferBetweenReadsThatEndOnAnEventsEnd() {
+        List<Event> events = new ArrayList<>();
+        SseDecoder first = recordingInto(events);
+        SseDecoder second = recordingInto(events);
+        byte[] one = utf8("data: one\n\ndata: tw");
+        byte[] two = utf8("o\n\n");
+        first.feed(one, 0, one.length, 1);
+        assertThat(first.bufferCapacity()).as("a cut event, copied out").isEqualTo("data: tw".length());
+        second.feed(one, 0, 10, 2);
+        assertThat(second.bufferCapacity()).as("the data of an event not yet ended").isEqualTo("one\n".length());
+        first.feed(two, 0, two.length, 3);
+        assertThat(first.bufferCapacity()).isZero();
+        second.feed(one, 10, one.length - 10, 4);
+        second.feed(two, 0, two.length, 5);
+        assertThat(second.bufferCapacity()).isZero();
+        assertThat(events).containsExactly(new Event(null, "one"), new Event(null, "two"), new Event(null, "one"),
+                new Event(null, "two"));
     }
 
     @Test
