@@ -121,7 +121,7 @@ public final class LlmLoad {
         }
     }
 
-    /** The run's records with their token events, which the run itself held without them. */
+    /** The run's records with their token events, read back from its journal (the run holds none). */
     private static List<RequestRecord> journaled(BenchmarkRun.Result result) throws RunException {
         try {
             return result.journaledRecords();

@@ -41,7 +41,7 @@ public final class ReportCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         out.print(ConsoleSummary.render(rebuilt.report()));
         out.println((rebuilt.fromFinishedRun() ? "Rebuilt the reports of " : "Rebuilt the reports of the interrupted run in ")
-                + directory + " from " + rebuilt.records().size() + " journaled requests.");
+                + directory + " from " + rebuilt.requests() + " journaled requests.");
         out.flush();
         return 0;
     }

@@ -2,7 +2,6 @@ package dev.llmload.analysis;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.llmload.config.Load;
-import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.schedule.ArrivalProcess;
 import dev.llmload.schedule.ConcurrencyPlan;
@@ -74,11 +73,22 @@ public record LoadStage(
      * @return the stages in order, empty stages included; null for a load without stages or no records
      */
     public static List<LoadStage> of(List<RequestRecord> measured, Load load) {
+        return of(RequestTimes.of(measured), load);
+    }
+
+    /** @return the stages of the measured requests of {@code times}, as {@link #of(List, Load)} */
+    public static List<LoadStage> of(RequestTimes times, Load load) {
         List<Bound> bounds = bounds(load);
-        if (bounds.isEmpty() || measured.isEmpty()) {
+        if (bounds.isEmpty() || times.measuredCount() == 0) {
             return null;
         }
-        double lastArrivalS = measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).max().orElseThrow() / 1e9;
+        long lastArrival = Long.MIN_VALUE;
+        for (int i = 0; i < times.size(); i++) {
+            if (!times.warmup(i)) {
+                lastArrival = Math.max(lastArrival, times.intendedNanos(i));
+            }
+        }
+        double lastArrivalS = lastArrival / 1e9;
         Bound lastBound = bounds.getLast();
         if (lastBound.open()) {
             // The hold after a ramp: up to the last arrival, or nothing when the arrivals ended with the ramp.
@@ -90,12 +100,12 @@ public record LoadStage(
         Offered offered = load instanceof Load.Closed ? Offered.CONCURRENCY : Offered.REQUEST_RATE;
         List<LoadStage> stages = new ArrayList<>(bounds.size());
         for (int i = 0; i < bounds.size(); i++) {
-            stages.add(stage(measured, bounds.get(i), offered, i == bounds.size() - 1));
+            stages.add(stage(times, bounds.get(i), offered, i == bounds.size() - 1));
         }
         return List.copyOf(stages);
     }
 
-    private static LoadStage stage(List<RequestRecord> measured, Bound b, Offered offered, boolean last) {
+    private static LoadStage stage(RequestTimes times, Bound b, Offered offered, boolean last) {
         long startNanos = Math.round(b.startS() * 1e9);
         long endNanos = Math.round(b.endS() * 1e9);
         long arrivals = 0;
@@ -103,24 +113,26 @@ public record LoadStage(
         long ended = 0;
         List<Double> ttft = new ArrayList<>();
         List<Double> e2e = new ArrayList<>();
-        for (RequestRecord r : measured) {
-            long end = r.timings().endNanos();
+        for (int i = 0; i < times.size(); i++) {
+            if (times.warmup(i)) {
+                continue;
+            }
+            long end = times.endNanos(i);
             if (end >= startNanos && (end < endNanos || last && end == endNanos)) {
                 ended++;
             }
-            long intended = r.timings().intendedSendNanos();
+            long intended = times.intendedNanos(i);
             if (intended < startNanos || intended > endNanos || intended == endNanos && !last) {
                 continue;
             }
             arrivals++;
-            if (r.succeeded()) {
+            if (times.succeeded(i)) {
                 succeeded++;
-                RequestMetrics metrics = RequestMetrics.of(r);
-                if (metrics.ttftMs() != null) {
-                    ttft.add(metrics.ttftMs());
+                if (!Double.isNaN(times.ttftMs(i))) {
+                    ttft.add(times.ttftMs(i));
                 }
-                if (metrics.e2eMs() != null) {
-                    e2e.add(metrics.e2eMs());
+                if (!Double.isNaN(times.e2eMs(i))) {
+                    e2e.add(times.e2eMs(i));
                 }
             }
         }

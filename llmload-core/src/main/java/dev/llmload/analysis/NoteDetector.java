@@ -1,6 +1,5 @@
 package dev.llmload.analysis;
 
-import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
 import dev.llmload.record.FailureClass;
@@ -21,7 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
+import java.util.stream.DoubleStream;
 
 /**
  * The notes llmload writes about a run by itself (DESIGN.md §5 {@code notes}): each one names
@@ -70,6 +69,11 @@ public final class NoteDetector {
     /** Connection failures in a row (by send time) that mean the target went away, not one lost connection. */
     static final int UNREACHABLE_MIN_FAILURES = 3;
     private static final int MAX_LISTED_VALUES = 5;
+    /**
+     * Distinct Retry-After values counted for the rate_limited note; a value first seen after this
+     * many is left out of its list (the requests still count).
+     */
+    static final int MAX_RETRY_AFTER_VALUES = 1000;
     private static final int MAX_SAMPLE_LENGTH = 200;
 
     private NoteDetector() {}
@@ -108,32 +112,180 @@ public final class NoteDetector {
      */
     public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
                                     boolean streamRequested, Saturation saturation, SteadyState steadyState) {
-        List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
-                .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
-        if (measured.isEmpty()) {
+        RequestTimes times = new RequestTimes();
+        Tally tally = new Tally();
+        for (RequestRecord record : all) {
+            times.add(record);
+            tally.add(record);
+        }
+        return detect(times, tally, results, load, sessionGate, streamRequested, saturation, steadyState);
+    }
+
+    /**
+     * The notes from one pass over the records: their {@link RequestTimes} and {@link Tally}, each
+     * fed every record in the same order.
+     */
+    public static List<Note> detect(RequestTimes times, Tally tally, RunResults results, Load load, Integer sessionGate,
+                                    boolean streamRequested, Saturation saturation, SteadyState steadyState) {
+        int[] measured = times.measuredByIntended();
+        if (measured.length == 0) {
             return List.of();
         }
-        long start = measured.getFirst().timings().intendedSendNanos();
+        long start = times.intendedNanos(measured[0]);
         List<Note> notes = new ArrayList<>();
         saturated(saturation, notes);
         noSteadyState(steadyState, saturation, notes);
-        rateLimited(measured, start, notes);
-        oom(measured, start, notes);
-        timeouts(measured, notes);
-        queueing(measured, results, notes);
-        latencyDrift(measured, notes);
-        behindSchedule(ScheduleFidelity.lags(all, load, sessionGate), load.maxConcurrency(), sessionGate, notes);
+        tally.rateLimited(measured.length, start, notes);
+        tally.oom(start, notes);
+        tally.timeouts(measured.length, notes);
+        queueing(times, measured, results, notes);
+        latencyDrift(times, measured, notes);
+        behindSchedule(ScheduleFidelity.lags(times, load, sessionGate), load.maxConcurrency(), sessionGate, notes);
         lowSampleCount(results, notes);
         highErrorRate(results, notes);
-        targetUnreachable(measured, start, notes);
+        targetUnreachable(times, measured, start, notes);
         if (streamRequested) {
-            streamIgnored(measured, notes);
+            tally.streamIgnored(notes);
         }
         String disagreement = results.serverView() == null ? null : results.serverView().disagreement();
         if (disagreement != null) {
             notes.add(new Note(SERVER_CLIENT_DISAGREE, disagreement));
         }
         return List.copyOf(notes);
+    }
+
+    /**
+     * What the notes count of the measured requests as they stream past, beside their
+     * {@link RequestTimes}: rate limiting (with each Retry-After value), signs of running out of
+     * memory, timeouts by kind, and successes answered without a stream. Bounded: counts, the
+     * extremes, one sample message and one entry per distinct Retry-After value. Where the notes
+     * list things in order of intended send, each keeps the intended send and place of its first.
+     * Owned by one thread.
+     */
+    public static final class Tally {
+
+        private long position = -1;
+        private long limited;
+        private long limitedFirstEnd = Long.MAX_VALUE;
+        private long limitedLastEnd = Long.MIN_VALUE;
+        /**
+         * Per Retry-After value: {count, intended send of its first, place of its first}. The
+         * header is the server's, so the distinct values kept are capped.
+         */
+        private final Map<String, long[]> retryAfter = new LinkedHashMap<>();
+        private long oom;
+        private long oomFirstEnd = Long.MAX_VALUE;
+        private String oomSample;
+        private long oomSampleIntended = Long.MAX_VALUE;
+        private long oomSamplePosition;
+        private final Map<String, Long> timeoutsByKind = new LinkedHashMap<>();
+        private long timeouts;
+        private long succeeded;
+        private long unstreamed;
+
+        public Tally() {
+            for (TimeoutKind kind : TimeoutKind.values()) {
+                timeoutsByKind.put(kind.key(), 0L);
+            }
+        }
+
+        public void add(RequestRecord record) {
+            position++;
+            if (record.warmup()) {
+                return;
+            }
+            long intended = record.timings().intendedSendNanos();
+            long end = record.timings().endNanos();
+            if (record.httpStatus() == 429 || failureClass(record) == FailureClass.RATE_LIMITED) {
+                limited++;
+                limitedFirstEnd = Math.min(limitedFirstEnd, end);
+                limitedLastEnd = Math.max(limitedLastEnd, end);
+                if (record.retryAfter() != null
+                        && (retryAfter.size() < MAX_RETRY_AFTER_VALUES || retryAfter.containsKey(record.retryAfter()))) {
+                    long[] entry = retryAfter.computeIfAbsent(record.retryAfter(),
+                            v -> new long[] {0, Long.MAX_VALUE, 0});
+                    entry[0]++;
+                    if (earlier(intended, position, entry[1], entry[2])) {
+                        entry[1] = intended;
+                        entry[2] = position;
+                    }
+                }
+            }
+            if (looksLikeOom(record)) {
+                oom++;
+                oomFirstEnd = Math.min(oomFirstEnd, end);
+                String message = ((Outcome.Failure) record.outcome()).message();
+                if (message != null && OOM_MESSAGE.matcher(message).find()
+                        && earlier(intended, position, oomSampleIntended, oomSamplePosition)) {
+                    oomSample = message;
+                    oomSampleIntended = intended;
+                    oomSamplePosition = position;
+                }
+            }
+            if (record.outcome() instanceof Outcome.Failure failure && failure.failureClass() == FailureClass.TIMEOUT) {
+                timeouts++;
+                timeoutsByKind.merge(failure.timeoutKind() == null ? "unknown" : failure.timeoutKind().key(), 1L,
+                        Long::sum);
+            }
+            if (record.succeeded()) {
+                succeeded++;
+                if (!record.streamed()) {
+                    unstreamed++;
+                }
+            }
+        }
+
+        private static boolean earlier(long intended, long position, long thanIntended, long thanPosition) {
+            return intended < thanIntended || intended == thanIntended && position < thanPosition;
+        }
+
+        private void rateLimited(int measured, long start, List<Note> notes) {
+            if (limited == 0) {
+                return;
+            }
+            // Listed as they first came in order of intended send (the order of equal counts).
+            List<Map.Entry<String, long[]>> firstSeen = new ArrayList<>(retryAfter.entrySet());
+            firstSeen.sort(Comparator.<Map.Entry<String, long[]>>comparingLong(e -> e.getValue()[1])
+                    .thenComparingLong(e -> e.getValue()[2]));
+            Map<String, Long> retryAfterCounts = new LinkedHashMap<>();
+            firstSeen.forEach(e -> retryAfterCounts.put(e.getKey(), e.getValue()[0]));
+            String retry = retryAfterCounts.isEmpty() ? "no Retry-After header"
+                    : "Retry-After " + listCounts(retryAfterCounts, " ×");
+            notes.add(new Note(RATE_LIMITED, String.format(Locale.ROOT,
+                    "%d of %d requests (%s) were rate limited (HTTP 429) between t=%s and t=%s; %s",
+                    limited, measured, percent(limited, measured), seconds(limitedFirstEnd, start),
+                    seconds(limitedLastEnd, start), retry)));
+        }
+
+        private void oom(long start, List<Note> notes) {
+            if (oom == 0) {
+                return;
+            }
+            String sample = oomSample == null ? "" : "; e.g. \"" + truncate(oomSample) + "\"";
+            notes.add(new Note(OOM, String.format(Locale.ROOT,
+                    "%d requests failed with signs of the server running out of memory (HTTP 507, or a message naming "
+                            + "memory or the KV cache), first at t=%s%s",
+                    oom, seconds(oomFirstEnd, start), sample)));
+        }
+
+        private void timeouts(int measured, List<Note> notes) {
+            if (timeouts == 0) {
+                return;
+            }
+            Map<String, Long> byKind = new LinkedHashMap<>(timeoutsByKind);
+            byKind.values().removeIf(c -> c == 0);
+            notes.add(new Note(TIMEOUTS, String.format(Locale.ROOT, "%d of %d requests (%s) timed out: %s",
+                    timeouts, measured, percent(timeouts, measured), listCounts(byKind, " "))));
+        }
+
+        private void streamIgnored(List<Note> notes) {
+            if (unstreamed > 0) {
+                notes.add(new Note(STREAM_IGNORED, String.format(Locale.ROOT,
+                        "%d of %d succeeded requests were answered in one JSON body although a stream was asked for: "
+                        + "the server ignores \"stream\", so they have no TTFT, ITL or TPOT, only E2E latency",
+                        unstreamed, succeeded)));
+            }
+        }
     }
 
     /** The figures of {@link Saturation} when its rule says the server could not keep up. */
@@ -173,26 +325,26 @@ public final class NoteDetector {
      * Periods in which every request sent failed to connect: the target went away at the first
      * such send and came back at the next request that got any answer (or never, in this run).
      */
-    private static void targetUnreachable(List<RequestRecord> measured, long start, List<Note> notes) {
+    private static void targetUnreachable(RequestTimes times, int[] measured, long start, List<Note> notes) {
         // Requests llmload cancelled itself say nothing about the target.
-        List<RequestRecord> bySend = measured.stream().filter(r -> r.timings().sentNanos() != RequestTimings.NEVER
-                        && failureClass(r) != FailureClass.CANCELLED)
-                .sorted(Comparator.comparingLong(r -> r.timings().sentNanos())).toList();
+        int[] sent = Arrays.stream(measured).filter(i -> times.sentNanos(i) != RequestTimings.NEVER
+                && times.failureClass(i) != FailureClass.CANCELLED).toArray();
+        int[] bySend = times.bySent(sent);
         List<String> periods = new ArrayList<>();
         long failures = 0;
         int inRow = 0;
         long wentAway = 0;
-        for (RequestRecord record : bySend) {
-            if (failureClass(record) == FailureClass.CONNECT) {
+        for (int i : bySend) {
+            if (times.failureClass(i) == FailureClass.CONNECT) {
                 if (inRow++ == 0) {
-                    wentAway = record.timings().sentNanos();
+                    wentAway = times.sentNanos(i);
                 }
                 continue;
             }
             if (inRow >= UNREACHABLE_MIN_FAILURES) {
                 failures += inRow;
                 periods.add(String.format(Locale.ROOT, "from t=%s to t=%s (%d connection failures)",
-                        seconds(wentAway, start), seconds(record.timings().sentNanos(), start), inRow));
+                        seconds(wentAway, start), seconds(times.sentNanos(i), start), inRow));
             }
             inRow = 0;
         }
@@ -209,50 +361,6 @@ public final class NoteDetector {
         }
     }
 
-    private static void streamIgnored(List<RequestRecord> measured, List<Note> notes) {
-        long succeeded = measured.stream().filter(RequestRecord::succeeded).count();
-        long whole = measured.stream().filter(r -> r.succeeded() && !r.streamed()).count();
-        if (whole > 0) {
-            notes.add(new Note(STREAM_IGNORED, String.format(Locale.ROOT,
-                    "%d of %d succeeded requests were answered in one JSON body although a stream was asked for: "
-                    + "the server ignores \"stream\", so they have no TTFT, ITL or TPOT, only E2E latency",
-                    whole, succeeded)));
-        }
-    }
-
-    private static void rateLimited(List<RequestRecord> measured, long start,
-                                    List<Note> notes) {
-        List<RequestRecord> limited = measured.stream()
-                .filter(r -> r.httpStatus() == 429 || failureClass(r) == FailureClass.RATE_LIMITED).toList();
-        if (limited.isEmpty()) {
-            return;
-        }
-        Map<String, Long> retryAfterCounts = limited.stream().map(RequestRecord::retryAfter).filter(v -> v != null)
-                .collect(Collectors.groupingBy(v -> v, LinkedHashMap::new, Collectors.counting()));
-        String retry = retryAfterCounts.isEmpty() ? "no Retry-After header"
-                : "Retry-After " + listCounts(retryAfterCounts, " ×");
-        notes.add(new Note(RATE_LIMITED, String.format(Locale.ROOT,
-                "%d of %d requests (%s) were rate limited (HTTP 429) between t=%s and t=%s; %s",
-                limited.size(), measured.size(), percent(limited.size(), measured.size()),
-                seconds(limited.stream().mapToLong(r -> r.timings().endNanos()).min().orElseThrow(), start),
-                seconds(limited.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow(), start), retry)));
-    }
-
-    private static void oom(List<RequestRecord> measured, long start, List<Note> notes) {
-        List<RequestRecord> oom = measured.stream().filter(NoteDetector::looksLikeOom).toList();
-        if (oom.isEmpty()) {
-            return;
-        }
-        String sample = oom.stream().map(r -> ((Outcome.Failure) r.outcome()).message())
-                .filter(m -> m != null && OOM_MESSAGE.matcher(m).find()).findFirst()
-                .map(m -> "; e.g. \"" + truncate(m) + "\"").orElse("");
-        notes.add(new Note(OOM, String.format(Locale.ROOT,
-                "%d requests failed with signs of the server running out of memory (HTTP 507, or a message naming "
-                        + "memory or the KV cache), first at t=%s%s",
-                oom.size(), seconds(oom.stream().mapToLong(r -> r.timings().endNanos()).min().orElseThrow(), start),
-                sample)));
-    }
-
     static boolean looksLikeOom(RequestRecord record) {
         if (!(record.outcome() instanceof Outcome.Failure failure)) {
             return false;
@@ -261,34 +369,14 @@ public final class NoteDetector {
                 || failure.message() != null && OOM_MESSAGE.matcher(failure.message()).find();
     }
 
-    private static void timeouts(List<RequestRecord> measured, List<Note> notes) {
-        Map<String, Long> byKind = new LinkedHashMap<>();
-        long count = 0;
-        for (TimeoutKind kind : TimeoutKind.values()) {
-            byKind.put(kind.key(), 0L);
-        }
-        for (RequestRecord record : measured) {
-            if (record.outcome() instanceof Outcome.Failure failure && failure.failureClass() == FailureClass.TIMEOUT) {
-                count++;
-                byKind.merge(failure.timeoutKind() == null ? "unknown" : failure.timeoutKind().key(), 1L, Long::sum);
-            }
-        }
-        if (count == 0) {
-            return;
-        }
-        byKind.values().removeIf(c -> c == 0);
-        notes.add(new Note(TIMEOUTS, String.format(Locale.ROOT, "%d of %d requests (%s) timed out: %s",
-                count, measured.size(), percent(count, measured.size()), listCounts(byKind, " "))));
-    }
-
     /**
      * Client queueing is noted when its p50 grows through the run (a trend, see
      * {@link #trend}) or when it is large beside the service latency: p50 queue time over
      * {@link #QUEUE_MIN_MS} and at least {@link #QUEUE_SHARE_OF_LATENCY} of the p50 TTFT.
      */
-    private static void queueing(List<RequestRecord> measured, RunResults results, List<Note> notes) {
-        double[] queue = measured.stream().filter(r -> r.timings().sentNanos() >= 0)
-                .mapToDouble(r -> RequestMetrics.of(r).clientQueueMs()).toArray();
+    private static void queueing(RequestTimes times, int[] measured, RunResults results, List<Note> notes) {
+        double[] queue = Arrays.stream(measured).filter(i -> times.sentNanos(i) >= 0)
+                .mapToDouble(times::clientQueueMs).toArray();
         if (queue.length == 0) {
             return;
         }
@@ -311,20 +399,19 @@ public final class NoteDetector {
         }
     }
 
-    private static void latencyDrift(List<RequestRecord> measured, List<Note> notes) {
-        List<RequestMetrics> succeeded = measured.stream().filter(RequestRecord::succeeded).map(RequestMetrics::of)
-                .toList();
+    private static void latencyDrift(RequestTimes times, int[] measured, List<Note> notes) {
+        int[] succeeded = Arrays.stream(measured).filter(times::succeeded).toArray();
         List<String> evidence = new ArrayList<>();
-        drift("TTFT", succeeded.stream().map(RequestMetrics::ttftMs), evidence);
-        drift("E2E latency", succeeded.stream().map(RequestMetrics::e2eMs), evidence);
+        drift("TTFT", Arrays.stream(succeeded).mapToDouble(times::ttftMs), evidence);
+        drift("E2E latency", Arrays.stream(succeeded).mapToDouble(times::e2eMs), evidence);
         if (!evidence.isEmpty()) {
             notes.add(new Note(LATENCY_DRIFT, String.join("; ", evidence)
                     + " (successful requests in order of intended send): the run did not reach a steady state"));
         }
     }
 
-    private static void drift(String name, Stream<Double> values, List<String> evidence) {
-        double[] thirds = trend(values.filter(v -> v != null).mapToDouble(Double::doubleValue).toArray());
+    private static void drift(String name, DoubleStream values, List<String> evidence) {
+        double[] thirds = trend(values.filter(v -> !Double.isNaN(v)).toArray());
         if (thirds != null) {
             evidence.add(String.format(Locale.ROOT, "%s p50 rose from %s in the first third of the requests to %s in "
                     + "the last", name, ms(thirds[0]), ms(thirds[1])));

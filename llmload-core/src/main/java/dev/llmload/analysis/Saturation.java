@@ -3,7 +3,6 @@ package dev.llmload.analysis;
 import dev.llmload.config.Load;
 import dev.llmload.record.RequestRecord;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -108,27 +107,55 @@ public record Saturation(
 
     /** @return null when nothing was measured */
     public static Saturation of(List<RequestRecord> all, Load load) {
-        List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
-                .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
-        if (measured.isEmpty()) {
+        return of(RequestTimes.of(all), load);
+    }
+
+    /** @return null when nothing was measured */
+    public static Saturation of(RequestTimes times, Load load) {
+        int[] order = times.measuredByIntended();
+        int n = order.length;
+        if (n == 0) {
             return null;
         }
-        int n = measured.size();
-        long first = measured.getFirst().timings().intendedSendNanos();
-        long last = measured.getLast().timings().intendedSendNanos();
+        long first = times.intendedNanos(order[0]);
+        long last = times.intendedNanos(order[n - 1]);
         Double window = n < 2 || last == first ? null : (last - first) / 1e9;
-        long completed = measured.stream().filter(r -> r.timings().endNanos() >= first && r.timings().endNanos() <= last)
-                .count();
-        long[] sends = all.stream().filter(r -> r.timings().sentNanos() >= 0).mapToLong(r -> r.timings().sentNanos())
-                .sorted().toArray();
-        long[] ends = all.stream().filter(r -> r.timings().sentNanos() >= 0)
-                .mapToLong(r -> Math.max(r.timings().sentNanos(), r.timings().endNanos())).sorted().toArray();
-        long[] intended = measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).toArray();
-        long[] measuredSends = measured.stream().mapToLong(r -> r.timings().sentNanos()).sorted().toArray();
-        long lastEnd = measured.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow();
+        long[] intended = new long[n];
+        long[] measuredSends = new long[n];
+        long completed = 0;
+        long lastEnd = Long.MIN_VALUE;
+        boolean sessions = false;
+        for (int j = 0; j < n; j++) {
+            int i = order[j];
+            intended[j] = times.intendedNanos(i);
+            measuredSends[j] = times.sentNanos(i);
+            long end = times.endNanos(i);
+            if (end >= first && end <= last) {
+                completed++;
+            }
+            lastEnd = Math.max(lastEnd, end);
+            sessions |= times.inSession(i);
+        }
+        Arrays.sort(measuredSends);
+        // Every sent request, warm-up included: it holds the server too.
+        int sentCount = 0;
+        for (int i = 0; i < times.size(); i++) {
+            if (times.sentNanos(i) >= 0) {
+                sentCount++;
+            }
+        }
+        long[] sends = new long[sentCount];
+        long[] ends = new long[sentCount];
+        for (int i = 0, k = 0; i < times.size(); i++) {
+            if (times.sentNanos(i) >= 0) {
+                sends[k] = times.sentNanos(i);
+                ends[k++] = Math.max(times.sentNanos(i), times.endNanos(i));
+            }
+        }
+        Arrays.sort(sends);
+        Arrays.sort(ends);
 
         boolean open = load.isOpen();
-        boolean sessions = measured.stream().anyMatch(r -> r.session() != null);
         Double scheduled = open && window != null ? (n - 1) / window : null;
         Double startLatency = null;
         Double steady = null;
@@ -139,8 +166,11 @@ public record Saturation(
         long queued = atEnd[1];
         if (open) {
             int sample = startSample(n);
-            double[] latencies = measured.subList(0, sample).stream()
-                    .mapToDouble(r -> (r.timings().endNanos() - r.timings().intendedSendNanos()) / 1e9).sorted().toArray();
+            double[] latencies = new double[sample];
+            for (int j = 0; j < sample; j++) {
+                latencies[j] = (times.endNanos(order[j]) - times.intendedNanos(order[j])) / 1e9;
+            }
+            Arrays.sort(latencies);
             startLatency = latencies[latencies.length / 2];
             steady = scheduled == null ? null : scheduled * startLatency;
             double sum = 0;
@@ -159,7 +189,7 @@ public record Saturation(
                 load instanceof Load.Open o ? o.requestRate() : null,
                 load instanceof Load.Closed c ? c.concurrency() : null,
                 n, window, scheduled, window == null ? null : completed / window, inFlight, queued, startLatency, steady,
-                lateMean, Math.max(0, lastEnd - last) / 1e9, saturated, LoadStage.of(measured, load));
+                lateMean, Math.max(0, lastEnd - last) / 1e9, saturated, LoadStage.of(times, load));
     }
 
     /**

@@ -40,53 +40,73 @@ public record ScheduleFidelity(String arrivals, Double targetRate, Double schedu
      * @return null for a closed loop of independent requests, which has no schedule
      */
     public static ScheduleFidelity of(List<RequestRecord> all, Load load, Integer sessionGate) {
-        Lags lags = lags(all, load, sessionGate);
+        return of(RequestTimes.of(all), load, sessionGate);
+    }
+
+    /** {@link #of(List, Load, Integer)} of the requests of {@code times}. */
+    public static ScheduleFidelity of(RequestTimes times, Load load, Integer sessionGate) {
+        Lags lags = lags(times, load, sessionGate);
         if (lags == null) {
             return null;
         }
-        List<RequestRecord> arrivals = lags.sessions() ? lags.measuredSent().stream().filter(ScheduleFidelity::firstTurn).toList()
-                : lags.measuredSent();
+        int[] sent = lags.measuredSent();
+        long[] intendedSends = new long[sent.length];
+        long[] actualSends = new long[sent.length];
+        int arrivals = 0;
+        for (int i : sent) {
+            if (!lags.sessions() || firstTurn(times, i)) {
+                intendedSends[arrivals] = times.intendedNanos(i);
+                actualSends[arrivals++] = times.sentNanos(i);
+            }
+        }
         return new ScheduleFidelity(lags.sessions() ? "sessions" : "requests", load.requestRate(),
-                load.isOpen() ? rate(arrivals.stream().mapToLong(r -> r.timings().intendedSendNanos()).toArray()) : null,
-                load.isOpen() ? rate(arrivals.stream().mapToLong(r -> r.timings().sentNanos()).toArray()) : null,
-                lags.measuredSent().size(), lags.waitedAtGate(), Statistics.summarize(lags.lagsMs()));
+                load.isOpen() ? rate(Arrays.copyOf(intendedSends, arrivals)) : null,
+                load.isOpen() ? rate(Arrays.copyOf(actualSends, arrivals)) : null,
+                sent.length, lags.waitedAtGate(), Statistics.summarize(lags.lagsMs()));
     }
 
     /**
-     * @param measuredSent the measured requests that were sent
+     * @param measuredSent the positions of the measured requests that were sent, in intended-send order
      * @param lagsMs       the send lag of those that did not wait at a gate, in intended-send order
      */
-    record Lags(boolean sessions, List<RequestRecord> measuredSent, long waitedAtGate, double[] lagsMs) {}
+    record Lags(boolean sessions, int[] measuredSent, long waitedAtGate, double[] lagsMs) {}
 
     /** The send lags of a run; null when it has no schedule (a closed loop of independent requests). */
-    static Lags lags(List<RequestRecord> all, Load load, Integer sessionGate) {
-        boolean sessions = all.stream().anyMatch(r -> r.session() != null);
+    static Lags lags(RequestTimes times, Load load, Integer sessionGate) {
+        boolean sessions = times.anySession();
         if (!load.isOpen() && !sessions) {
             return null;
         }
-        List<RequestRecord> measuredSent = all.stream().filter(r -> !r.warmup() && r.timings().sentNanos() >= 0)
-                .sorted(java.util.Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
+        int[] byIntended = times.measuredByIntended();
+        int[] measuredSent = new int[byIntended.length];
+        int sentCount = 0;
+        for (int i : byIntended) {
+            if (times.sentNanos(i) >= 0) {
+                measuredSent[sentCount++] = i;
+            }
+        }
+        measuredSent = Arrays.copyOf(measuredSent, sentCount);
         Integer gate = sessions ? sessionGate : load.maxConcurrency();
-        long[][] holders = gate == null ? null : sessions ? sessionIntervals(all) : requestIntervals(all);
+        long[][] holders = gate == null ? null : sessions ? sessionIntervals(times) : requestIntervals(times);
         long waited = 0;
-        double[] lags = new double[measuredSent.size()];
+        double[] lags = new double[sentCount];
         int n = 0;
-        for (RequestRecord r : measuredSent) {
-            if (!load.isOpen() && firstTurn(r)) {
+        for (int i : measuredSent) {
+            if (!load.isOpen() && firstTurn(times, i)) {
                 continue;
             }
-            boolean mayWait = !sessions || firstTurn(r);
-            if (holders != null && mayWait && NoteDetector.inFlightAt(r.timings().intendedSendNanos(), holders[0], holders[1]) >= gate) {
+            boolean mayWait = !sessions || firstTurn(times, i);
+            if (holders != null && mayWait && NoteDetector.inFlightAt(times.intendedNanos(i), holders[0], holders[1]) >= gate) {
                 waited++;
                 continue;
             }
-            lags[n++] = (r.timings().sentNanos() - r.timings().intendedSendNanos()) / 1e6;
+            lags[n++] = (times.sentNanos(i) - times.intendedNanos(i)) / 1e6;
         }
         return new Lags(sessions, measuredSent, waited, Arrays.copyOf(lags, n));
     }
 
-    private static boolean firstTurn(RequestRecord r) {
-        return r.session() != null && r.session().turn() == 1;
+    private static boolean firstTurn(RequestTimes times, int i) {
+        return times.inSession(i) && times.turn(i) == 1;
     }
 
     private static Double rate(long[] nanos) {
@@ -99,23 +119,33 @@ public record ScheduleFidelity(String arrivals, Double targetRate, Double schedu
     }
 
     /** Sorted sends and ends of every sent request, warm-up included (it held slots too). */
-    private static long[][] requestIntervals(List<RequestRecord> all) {
-        List<RequestRecord> sent = all.stream().filter(r -> r.timings().sentNanos() >= 0).toList();
-        return new long[][] {
-            sent.stream().mapToLong(r -> r.timings().sentNanos()).sorted().toArray(),
-            sent.stream().mapToLong(r -> Math.max(r.timings().sentNanos(), r.timings().endNanos())).sorted().toArray()};
+    private static long[][] requestIntervals(RequestTimes times) {
+        long[] sends = new long[times.size()];
+        long[] ends = new long[times.size()];
+        int k = 0;
+        for (int i = 0; i < times.size(); i++) {
+            if (times.sentNanos(i) >= 0) {
+                sends[k] = times.sentNanos(i);
+                ends[k++] = Math.max(times.sentNanos(i), times.endNanos(i));
+            }
+        }
+        sends = Arrays.copyOf(sends, k);
+        ends = Arrays.copyOf(ends, k);
+        Arrays.sort(sends);
+        Arrays.sort(ends);
+        return new long[][] {sends, ends};
     }
 
-    /** Sorted first sends and last ends of every session. */
-    private static long[][] sessionIntervals(List<RequestRecord> all) {
+    /** Sorted first sends and last ends of every session: one entry per session. */
+    private static long[][] sessionIntervals(RequestTimes times) {
         Map<Long, long[]> spans = new LinkedHashMap<>();
-        for (RequestRecord r : all) {
-            if (r.session() == null || r.timings().sentNanos() < 0) {
+        for (int i = 0; i < times.size(); i++) {
+            if (!times.inSession(i) || times.sentNanos(i) < 0) {
                 continue;
             }
-            long[] span = spans.computeIfAbsent(r.session().sessionId(), id -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
-            span[0] = Math.min(span[0], r.timings().sentNanos());
-            span[1] = Math.max(span[1], Math.max(r.timings().sentNanos(), r.timings().endNanos()));
+            long[] span = spans.computeIfAbsent(times.sessionId(i), id -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+            span[0] = Math.min(span[0], times.sentNanos(i));
+            span[1] = Math.max(span[1], Math.max(times.sentNanos(i), times.endNanos(i)));
         }
         return new long[][] {
             spans.values().stream().mapToLong(s -> s[0]).sorted().toArray(),

@@ -3,7 +3,7 @@ package dev.llmload.analysis;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
 import dev.llmload.record.RequestRecord;
-import java.util.Comparator;
+import dev.llmload.metrics.InterTokenGaps;
 import java.util.List;
 
 /**
@@ -53,30 +53,33 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
 
     /** @return null with fewer than {@link #MIN_BATCHES} batches of measured requests */
     public static SteadyState of(List<RequestRecord> all, Slo slo) {
-        return of(all, slo, dev.llmload.metrics.InterTokenGaps::of);
+        Cut cut = cut(RequestTimes.of(all));
+        if (cut == null) {
+            return null;
+        }
+        Window window = cut.window();
+        RunResults.Accumulator results = new RunResults.Accumulator(slo);
+        InterTokenGaps gaps = new InterTokenGaps();
+        for (RequestRecord record : all) {
+            if (window != null && window.contains(record)) {
+                results.add(record);
+                gaps.add(record);
+            }
+        }
+        return cut.steadyState(results, gaps);
     }
 
     /**
-     * @param all    the records, which may be without their token gaps
-     * @param gapsOf the inter-token gaps of the window's requests, from their full records
-     */
-    public static SteadyState of(List<RequestRecord> all, Slo slo,
-                                 java.util.function.Function<List<RequestRecord>, dev.llmload.metrics.InterTokenGaps> gapsOf) {
-        Cut cut = cut(all);
-        return cut == null ? null : cut.steadyState(slo, gapsOf);
-    }
-
-    /**
-     * Where MSER-5 cuts the measured requests: the first half of {@link #of}, so that the window's
-     * requests are known before their token events are streamed past (one pass for every
-     * inter-token statistic of a big run).
+     * Where MSER-5 cuts the measured requests of {@code times}, taken in order of intended send:
+     * after the first pass, a {@link Window} picks the window's requests out of
+     * the second.
      *
      * @return null with fewer than {@link #MIN_BATCHES} batches of measured requests
      */
-    public static Cut cut(List<RequestRecord> all) {
-        List<RequestRecord> measured = all.stream().filter(r -> !r.warmup())
-                .sorted(Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
-        int batches = measured.size() / BATCH;
+    public static Cut cut(RequestTimes times) {
+        int[] order = times.measuredByIntended();
+        int n = order.length;
+        int batches = n / BATCH;
         if (batches < MIN_BATCHES) {
             return null;
         }
@@ -84,46 +87,80 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
         for (int j = 0; j < batches; j++) {
             double sum = 0;
             for (int i = j * BATCH; i < (j + 1) * BATCH; i++) {
-                sum += measured.get(i).timings().endNanos() - measured.get(i).timings().intendedSendNanos();
+                sum += times.endNanos(order[i]) - times.intendedNanos(order[i]);
             }
             means[j] = sum / BATCH / 1e6;
         }
         // Searched over the first half only: the last few batches may have a small spread by chance.
         double[] mser = mser(means);
-        return new Cut(measured, batches, mser, best(mser, batches / 2));
+        int cutBatches = best(mser, batches / 2);
+        int first = order[cutBatches * BATCH];
+        return new Cut(n, batches, mser, cutBatches, times.intendedNanos(order[0]), times.intendedNanos(order[n - 1]),
+                times.intendedNanos(first), first);
     }
 
     /**
-     * The measured requests in order of intended send and the batches MSER-5 cuts from them.
+     * The batches MSER-5 cuts from a run's measured requests, and where the window begins.
      *
-     * @param measured   the measured requests in order of intended send
-     * @param cutBatches the batches cut; the window was not reached when they are half of all
+     * @param measured           the measured requests
+     * @param cutBatches         the batches cut; the window was not reached when they are half of all
+     * @param originNanos        the first intended send
+     * @param lastArrivalNanos   the last intended send
+     * @param windowFirstNanos    the intended send of the window's first request
+     * @param windowFirstPosition that request's place among all the records as added
      */
-    public record Cut(List<RequestRecord> measured, int batches, double[] mser, int cutBatches) {
+    public record Cut(int measured, int batches, double[] mser, int cutBatches, long originNanos, long lastArrivalNanos,
+                      long windowFirstNanos, int windowFirstPosition) {
 
-        /** The requests of the window, in order of intended send; null when it was not reached. */
-        public List<RequestRecord> window() {
-            return cutBatches == batches / 2 ? null : measured.subList(cutBatches * BATCH, measured.size());
+        public boolean reached() {
+            return cutBatches != batches / 2;
         }
 
-        /** @param gapsOf the inter-token gaps of the window's requests, from their full records */
-        public SteadyState steadyState(Slo slo,
-                                       java.util.function.Function<List<RequestRecord>, dev.llmload.metrics.InterTokenGaps> gapsOf) {
-            long origin = measured.getFirst().timings().intendedSendNanos();
-            long lastArrival = measured.getLast().timings().intendedSendNanos();
-            double endS = (lastArrival - origin) / 1e9;
+        /** Tells the window's requests in the second pass; null when the window was not reached. */
+        public Window window() {
+            return reached() ? new Window(this) : null;
+        }
+
+        /**
+         * @param windowResults the window's requests ({@link #window}) accumulated; unused when not reached
+         * @param windowGaps    their inter-token gaps, from their full records
+         */
+        public SteadyState steadyState(RunResults.Accumulator windowResults, InterTokenGaps windowGaps) {
+            double endS = (lastArrivalNanos - originNanos) / 1e9;
             int cut = cutBatches * BATCH;
-            List<RequestRecord> window = window();
-            if (window == null) {
+            if (!reached()) {
                 // Still falling at the middle: where would the plateau start, over the whole run?
                 int plateau = best(mser, batches - 3);
-                long needed = plateau >= batches - 3 ? 2L * measured.size() : 2L * plateau * BATCH;
-                Double rate = endS > 0 ? (measured.size() - 1) / endS : null;
+                long needed = plateau >= batches - 3 ? 2L * measured : 2L * plateau * BATCH;
+                Double rate = endS > 0 ? (measured - 1) / endS : null;
                 return new SteadyState(false, null, endS, 0, cut, needed, rate == null ? null : needed / rate, null);
             }
-            double startS = (window.getFirst().timings().intendedSendNanos() - origin) / 1e9;
-            return new SteadyState(true, startS, endS, window.size(), cut, null, null,
-                    RunResults.compute(window, slo, gapsOf.apply(window)));
+            double startS = (windowFirstNanos - originNanos) / 1e9;
+            return new SteadyState(true, startS, endS, measured - cut, cut, null, null, windowResults.result(windowGaps));
+        }
+    }
+
+    /**
+     * Tells whether each record is in the window: the measured ones from the window's first in order
+     * of intended send. Hand it every record, in the order they were added to the {@link RequestTimes}.
+     * Owned by one thread.
+     */
+    public static final class Window {
+
+        private final Cut cut;
+        private int position;
+
+        private Window(Cut cut) {
+            this.cut = cut;
+        }
+
+        public boolean contains(RequestRecord record) {
+            int at = position++;
+            if (record.warmup()) {
+                return false;
+            }
+            long intended = record.timings().intendedSendNanos();
+            return intended > cut.windowFirstNanos() || intended == cut.windowFirstNanos() && at >= cut.windowFirstPosition();
         }
     }
 

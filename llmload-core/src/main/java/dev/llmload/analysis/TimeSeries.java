@@ -87,24 +87,50 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
 
     /** The series of records with their token events (not {@link RequestRecord#withoutTokenGaps}). */
     public static TimeSeries of(List<RequestRecord> all) {
-        Builder builder = builder(all);
-        all.forEach(builder::addTokenEvents);
+        Span span = new Span();
+        all.forEach(span::add);
+        Builder builder = span.builder();
+        for (RequestRecord record : all) {
+            builder.add(record);
+            builder.addTokenEvents(record);
+        }
         return builder.build();
     }
 
     /**
-     * A series in two passes, for records too many to hold with their token events: everything
-     * but the tokens from {@code all} (which may be without their token gaps), then the token
-     * events of each full record handed to {@link Builder#addTokenEvents}, in any order.
+     * The first of a series' passes over the records: where its origin and its last second lie
+     * (the first intended send of the measured records, and the last send or completion), so that
+     * the next can give each second its row. Constant memory; the records may be without their
+     * token gaps. Owned by one thread.
      */
-    public static Builder builder(List<RequestRecord> all) {
-        return new Builder(all);
+    public static final class Span {
+
+        private long start = Long.MAX_VALUE;
+        private long last = Long.MIN_VALUE;
+        private boolean measured;
+
+        public void add(RequestRecord record) {
+            if (record.warmup()) {
+                return;
+            }
+            measured = true;
+            start = Math.min(start, record.timings().intendedSendNanos());
+            last = Math.max(last, Math.max(record.timings().sentNanos(), record.timings().endNanos()));
+        }
+
+        /** The builder of the series over this span; hand it the same records. */
+        public Builder builder() {
+            return measured ? new Builder(start, secondOf(last, start) + 1) : new Builder(0, 0);
+        }
     }
 
     /**
-     * A series being built. Per-second percentiles are exact while a second holds at most
+     * A series being built, one row per second of its {@link Span}: each record through {@link #add}
+     * (with or without its token gaps) and its token events through {@link #addTokenEvents} or a
+     * {@link #newPart}, in any order. Per-second percentiles are exact while a second holds at most
      * {@link #SECOND_EXACT_CAPACITY} samples, and within 0.1% beyond (a {@link DistributionAccumulator}
-     * each), so a long run's series stays in bounded memory. Owned by one thread.
+     * each), so a long run's series stays in bounded memory: a few arrays of one entry per second.
+     * Owned by one thread.
      */
     public static final class Builder {
 
@@ -118,13 +144,9 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
         private final DistributionAccumulator[] itl;
         private final List<Map<FailureClass, Long>> errors;
 
-        private Builder(List<RequestRecord> all) {
-            List<RequestRecord> measured = all.stream().filter(r -> !r.warmup()).toList();
-            start = measured.isEmpty() ? 0
-                    : measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
-            long last = measured.stream().mapToLong(r -> Math.max(r.timings().sentNanos(), r.timings().endNanos()))
-                    .max().orElse(start);
-            n = measured.isEmpty() ? 0 : secondOf(last, start) + 1;
+        private Builder(long start, int n) {
+            this.start = start;
+            this.n = n;
             started = new long[n];
             finished = new long[n];
             inFlightNanos = new double[n];
@@ -139,31 +161,36 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
                 }
                 errors.add(counts);
             }
-            for (RequestRecord record : measured) {
-                RequestTimings timings = record.timings();
-                if (timings.sentNanos() >= 0) {
-                    started[secondOf(timings.sentNanos(), start)]++;
-                    addOccupancy(inFlightNanos, start, timings.sentNanos(), Math.max(timings.sentNanos(), timings.endNanos()));
+        }
+
+        /** Adds one record's sends, ends, errors and TTFT; warm-up records are left out. */
+        public void add(RequestRecord record) {
+            if (record.warmup()) {
+                return;
+            }
+            RequestTimings timings = record.timings();
+            if (timings.sentNanos() >= 0) {
+                started[secondOf(timings.sentNanos(), start)]++;
+                addOccupancy(inFlightNanos, start, timings.sentNanos(), Math.max(timings.sentNanos(), timings.endNanos()));
+            }
+            if (timings.endNanos() >= 0) {
+                int k = secondOf(timings.endNanos(), start);
+                finished[k]++;
+                if (record.outcome() instanceof Outcome.Failure failure) {
+                    errors.get(k).merge(failure.failureClass(), 1L, Long::sum);
                 }
-                if (timings.endNanos() >= 0) {
-                    int k = secondOf(timings.endNanos(), start);
-                    finished[k]++;
-                    if (record.outcome() instanceof Outcome.Failure failure) {
-                        errors.get(k).merge(failure.failureClass(), 1L, Long::sum);
-                    }
-                }
-                if (record.succeeded()) {
-                    Double ttftMs = RequestMetrics.of(record).ttftMs();
-                    if (ttftMs != null) {
-                        sample(ttft, secondOf(timings.firstTokenNanos(), start)).add(ttftMs);
-                    }
+            }
+            if (record.succeeded()) {
+                Double ttftMs = RequestMetrics.of(record).ttftMs();
+                if (ttftMs != null) {
+                    sample(ttft, secondOf(timings.firstTokenNanos(), start)).add(ttftMs);
                 }
             }
         }
 
         /** Adds the tokens per second and per-second gaps of one record with its token events. */
         public void addTokenEvents(RequestRecord record) {
-            addTokenEvents(record, start, tokens, itl);
+            addTokenEvents(record, start, tokens, itl, false);
         }
 
         /** A part for the token events of some of the records, to {@link #merge} into this builder. */
@@ -182,7 +209,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
         }
 
         private static void addTokenEvents(RequestRecord record, long start, long[] tokens,
-                                           DistributionAccumulator[] itl) {
+                                           DistributionAccumulator[] itl, boolean part) {
             if (record.warmup()) {
                 return;
             }
@@ -193,7 +220,14 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             }
             if (record.succeeded()) {
                 for (int i = 1; i < times.length; i++) {
-                    sample(itl, secondOf(times[i], start)).addNanosAsMillis(times[i] - times[i - 1]);
+                    int k = secondOf(times[i], start);
+                    if (part && itl[k] == null) {
+                        // A part's seconds keep their histogram from the first gap: merged into a
+                        // second past its exact capacity, they add counts (DistributionAccumulator.part).
+                        itl[k] = DistributionAccumulator.part(SECOND_EXACT_CAPACITY,
+                                DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
+                    }
+                    sample(itl, k).addNanosAsMillis(times[i] - times[i - 1]);
                 }
             }
         }
@@ -237,7 +271,7 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
 
         /** As {@link Builder#addTokenEvents}. */
         public void add(RequestRecord record) {
-            Builder.addTokenEvents(record, start, tokens, itl);
+            Builder.addTokenEvents(record, start, tokens, itl, true);
         }
     }
 

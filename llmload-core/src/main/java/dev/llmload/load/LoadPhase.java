@@ -12,7 +12,6 @@ import dev.llmload.workload.source.RequestSource;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -106,7 +105,8 @@ public final class LoadPhase implements AutoCloseable {
     /**
      * Sends the load from {@code runStartNanos}, the clock every record's offsets count from, and
      * returns once every request has finished (or the run stopped and {@code grace} ran out) and
-     * each is journaled.
+     * each is journaled. The records are not returned: the journal holds them, and a run's report is
+     * derived from it, so the load's memory does not grow with its requests.
      *
      * @param duration   send nothing intended after this long (null: no time bound)
      * @param warmup     the first this many requests are warm-up
@@ -116,7 +116,7 @@ public final class LoadPhase implements AutoCloseable {
      *                          the run stopped at that write)
      * @throws DatasetException the data failed mid-run; what was in flight was stopped
      */
-    public List<RequestRecord> send(Journal journal, Tokenizer tokenizer, long runStartNanos, Duration duration,
+    public void send(Journal journal, Tokenizer tokenizer, long runStartNanos, Duration duration,
                                     int warmup, Duration warmupTime, Duration grace, String requestIdPrefix,
                                     Consumer<RequestRecord> progress) throws IOException, InterruptedException {
         // A journal that cannot be written ends the run at once: nothing more it finishes could be kept.
@@ -138,7 +138,7 @@ public final class LoadPhase implements AutoCloseable {
             chosen.stop();
             throw e;
         }
-        return recorder.finish();
+        recorder.finish();
     }
 
     /** Stops sending, now or as soon as it starts; requests in flight get the grace period. */

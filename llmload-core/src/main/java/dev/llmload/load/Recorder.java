@@ -6,8 +6,6 @@ import dev.llmload.record.RequestRecord;
 import dev.llmload.record.TokenSource;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -17,9 +15,9 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * Turns finished requests into {@link RequestRecord}s and journals them. Its own thread
- * ({@code llmload-recorder}) owns the journal and the list of records (each held without its token
- * gaps, {@link RequestRecord#withoutTokenGaps}: the journal keeps them) and writes each line as
- * soon as the request's token counts are known. Counting with the local tokenizer, which can take
+ * ({@code llmload-recorder}) owns the journal and writes each line as soon as the request's token
+ * counts are known; it keeps no record once written (the run derives its report from the journal),
+ * so a run's memory does not grow with its requests. Counting with the local tokenizer, which can take
  * seconds for one huge event, runs on the counting threads ({@code llmload-count-N}) instead, so
  * that it never holds back the lines of requests that finished after it; and a response with at
  * least {@link #PROVISIONAL_LINE_CHARS} characters to count gets a provisional line before its
@@ -55,7 +53,6 @@ final class Recorder implements Consumer<FinishedRequest> {
     private final Journal journal;
     private final Tokenizer tokenizer;
     private final long runStartNanos;
-    private final List<RequestRecord> records = new ArrayList<>();
     private final Consumer<RequestRecord> listener;
     private final Runnable onWriteFailure;
     private final ExecutorService counting;
@@ -129,8 +126,6 @@ final class Recorder implements Consumer<FinishedRequest> {
                 onWriteFailure.run();
             }
         }
-        // Held without its token gaps, a few hundred bytes: the report streams the gaps from the journal.
-        records.add(record.withoutTokenGaps());
         listener.accept(record);
     }
 
@@ -214,17 +209,15 @@ final class Recorder implements Consumer<FinishedRequest> {
     }
 
     /**
-     * Waits until every request handed over so far is journaled, then returns all records, without
-     * their token gaps.
+     * Waits until every request handed over so far is journaled.
      *
-     * @throws IOException when the journal could not be written (the records are still complete)
+     * @throws IOException when the journal could not be written
      */
-    public List<RequestRecord> finish() throws IOException, InterruptedException {
+    public void finish() throws IOException, InterruptedException {
         queue.add(new End());
         thread.join();
         if (writeFailure != null) {
             throw writeFailure;
         }
-        return List.copyOf(records);
     }
 }

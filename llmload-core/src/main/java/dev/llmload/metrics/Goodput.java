@@ -22,12 +22,27 @@ public record Goodput(Slo slo, long met, long attempted, Double metShare, Double
      *                  throughput share a denominator; null or 0 when nothing was timed
      */
     public static Goodput compute(List<RequestRecord> all, Slo slo, Double durationS) {
-        long attempted = 0;
-        long met = 0;
-        long tokens = 0;
-        for (RequestRecord record : all) {
+        Tally tally = new Tally(slo);
+        all.forEach(tally::add);
+        return tally.result(durationS);
+    }
+
+    /** Goodput counted as records stream past, in constant memory. Owned by one thread. */
+    public static final class Tally {
+
+        private final Slo slo;
+        private long attempted;
+        private long met;
+        private long tokens;
+
+        public Tally(Slo slo) {
+            this.slo = slo;
+        }
+
+        /** Counts one record; warm-up ones count nowhere. */
+        public void add(RequestRecord record) {
             if (record.warmup()) {
-                continue;
+                return;
             }
             attempted++;
             if (slo.isMetBy(record.succeeded(), RequestMetrics.of(record))) {
@@ -35,10 +50,14 @@ public record Goodput(Slo slo, long met, long attempted, Double metShare, Double
                 tokens += record.outputTokens();
             }
         }
-        boolean timed = durationS != null && durationS > 0;
-        return new Goodput(slo, met, attempted,
-                attempted == 0 ? null : (double) met / attempted,
-                timed ? met / durationS : null,
-                timed ? tokens / durationS : null);
+
+        /** @param durationS as for {@link Goodput#compute} */
+        public Goodput result(Double durationS) {
+            boolean timed = durationS != null && durationS > 0;
+            return new Goodput(slo, met, attempted,
+                    attempted == 0 ? null : (double) met / attempted,
+                    timed ? met / durationS : null,
+                    timed ? tokens / durationS : null);
+        }
     }
 }

@@ -5,7 +5,6 @@ import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.stats.DistributionAccumulator;
 import dev.llmload.stats.Summary;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -77,34 +76,69 @@ public record RunResults(
      * @param gaps the inter-token gaps of the same records, pooled from their full form
      */
     public static RunResults compute(List<RequestRecord> all, Slo slo, InterTokenGaps gaps) {
-        List<RequestRecord> measured = all.stream().filter(r -> !r.warmup()).toList();
-        long attempted = measured.size();
-        long succeeded = measured.stream().filter(RequestRecord::succeeded).count();
-        long timedOut = measured.stream().filter(RequestRecord::timedOut).count();
-        long failed = attempted - succeeded;
+        Accumulator accumulator = new Accumulator(slo);
+        all.forEach(accumulator::add);
+        return accumulator.result(gaps);
+    }
 
-        Double duration = null;
-        if (!measured.isEmpty()) {
-            long start = measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
-            long end = measured.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow();
-            duration = Math.max(0, end - start) / 1e9;
+    /**
+     * The results taken as records stream past, in one pass and bounded memory: counts, sums, the
+     * window's ends and one {@link DistributionAccumulator} per distribution (exact up to its
+     * capacity, within its stated error beyond), a few sample messages per failure class, and one
+     * entry per session for {@link SessionCounts}. Fed the records in the order of a list,
+     * {@link #result} equals {@link #compute} of that list. Owned by one thread.
+     */
+    public static final class Accumulator {
+
+        private final Goodput.Tally goodput;
+        private final ServerView.Tally serverView = new ServerView.Tally();
+        private final SessionCounts.Tally sessions = new SessionCounts.Tally();
+        private final Map<FailureClass, FailureTally> errors = new EnumMap<>(FailureClass.class);
+        private final DistributionAccumulator ttft = new DistributionAccumulator();
+        private final DistributionAccumulator ttfc = new DistributionAccumulator();
+        private final DistributionAccumulator e2e = new DistributionAccumulator();
+        private final DistributionAccumulator tpot = new DistributionAccumulator();
+        private final DistributionAccumulator queue = new DistributionAccumulator();
+        private final DistributionAccumulator ttftIntended = new DistributionAccumulator();
+        private final DistributionAccumulator e2eIntended = new DistributionAccumulator();
+        private final DistributionAccumulator inputTokens = new DistributionAccumulator();
+        private final DistributionAccumulator outputTokens = new DistributionAccumulator();
+        private long attempted;
+        private long succeeded;
+        private long timedOut;
+        private long startNanos = Long.MAX_VALUE;
+        private long endNanos = Long.MIN_VALUE;
+        private long outputSum;
+        private long inputSum;
+
+        /** @param slo the limits for {@link RunResults#goodput()}; null for none */
+        public Accumulator(Slo slo) {
+            this.goodput = slo == null ? null : new Goodput.Tally(slo);
         }
 
-        DistributionAccumulator ttft = new DistributionAccumulator();
-        DistributionAccumulator ttfc = new DistributionAccumulator();
-        DistributionAccumulator e2e = new DistributionAccumulator();
-        DistributionAccumulator tpot = new DistributionAccumulator();
-        DistributionAccumulator queue = new DistributionAccumulator();
-        DistributionAccumulator ttftIntended = new DistributionAccumulator();
-        DistributionAccumulator e2eIntended = new DistributionAccumulator();
-        DistributionAccumulator inputTokens = new DistributionAccumulator();
-        DistributionAccumulator outputTokens = new DistributionAccumulator();
-        long outputSum = 0;
-        long inputSum = 0;
-        for (RequestRecord record : measured) {
-            if (!record.succeeded()) {
-                continue;
+        /** Adds one record, which may be without its token gaps; warm-up records count nowhere. */
+        public void add(RequestRecord record) {
+            if (record.warmup()) {
+                return;
             }
+            attempted++;
+            startNanos = Math.min(startNanos, record.timings().intendedSendNanos());
+            endNanos = Math.max(endNanos, record.timings().endNanos());
+            if (record.timedOut()) {
+                timedOut++;
+            }
+            if (goodput != null) {
+                goodput.add(record);
+            }
+            serverView.add(record);
+            sessions.add(record);
+            if (record.outcome() instanceof Outcome.Failure failure) {
+                errors.computeIfAbsent(failure.failureClass(), c -> new FailureTally()).add(failure);
+            }
+            if (!record.succeeded()) {
+                return;
+            }
+            succeeded++;
             RequestMetrics metrics = RequestMetrics.of(record);
             addIfPresent(ttft, metrics.ttftMs());
             addIfPresent(ttfc, metrics.ttfcMs());
@@ -118,58 +152,63 @@ public record RunResults(
             inputSum += record.inputTokens();
             outputSum += record.outputTokens();
         }
-        boolean timed = duration != null && duration > 0;
-        return new RunResults(
-                new RequestCounts(attempted, succeeded, failed, timedOut),
-                rate(succeeded, attempted),
-                rate(failed, attempted),
-                rate(timedOut, attempted),
-                duration,
-                timed ? succeeded / duration : null,
-                timed ? outputSum / duration : null,
-                timed ? (inputSum + outputSum) / duration : null,
-                slo == null ? null : Goodput.compute(measured, slo, duration),
-                errors(measured),
-                ttft.summary(),
-                ttfc.summary(),
-                gaps.perEvent().summary(),
-                gaps.perToken().summary(),
-                tpot.summary(),
-                e2e.summary(),
-                queue.summary(),
-                ttftIntended.summary(),
-                e2eIntended.summary(),
-                inputTokens.summary(),
-                outputTokens.summary(),
-                timed ? inputSum / duration : null,
-                ServerView.of(measured),
-                SessionCounts.of(measured));
+
+        /** @param gaps the inter-token gaps of the same records, pooled from their full form */
+        public RunResults result(InterTokenGaps gaps) {
+            long failed = attempted - succeeded;
+            Double duration = attempted == 0 ? null : Math.max(0, endNanos - startNanos) / 1e9;
+            boolean timed = duration != null && duration > 0;
+            Map<String, ErrorClassSummary> errorSummaries = new LinkedHashMap<>();
+            errors.forEach((failureClass, tally) -> errorSummaries.put(failureClass.key(), tally.summary(attempted)));
+            return new RunResults(
+                    new RequestCounts(attempted, succeeded, failed, timedOut),
+                    rate(succeeded, attempted),
+                    rate(failed, attempted),
+                    rate(timedOut, attempted),
+                    duration,
+                    timed ? succeeded / duration : null,
+                    timed ? outputSum / duration : null,
+                    timed ? (inputSum + outputSum) / duration : null,
+                    goodput == null ? null : goodput.result(duration),
+                    errorSummaries,
+                    ttft.summary(),
+                    ttfc.summary(),
+                    gaps.perEvent().summary(),
+                    gaps.perToken().summary(),
+                    tpot.summary(),
+                    e2e.summary(),
+                    queue.summary(),
+                    ttftIntended.summary(),
+                    e2eIntended.summary(),
+                    inputTokens.summary(),
+                    outputTokens.summary(),
+                    timed ? inputSum / duration : null,
+                    serverView.result(),
+                    sessions.result());
+        }
     }
 
-    private static Map<String, ErrorClassSummary> errors(List<RequestRecord> measured) {
-        Map<FailureClass, List<Outcome.Failure>> byClass = new EnumMap<>(FailureClass.class);
-        for (RequestRecord record : measured) {
-            if (record.outcome() instanceof Outcome.Failure failure) {
-                byClass.computeIfAbsent(failure.failureClass(), c -> new ArrayList<>()).add(failure);
+    /** One failure class's count, first {@link #SAMPLE_MESSAGES} distinct messages and timeout kinds. */
+    private static final class FailureTally {
+
+        private final Set<String> samples = new LinkedHashSet<>();
+        private final Map<String, Long> byKind = new LinkedHashMap<>();
+        private long count;
+
+        void add(Outcome.Failure failure) {
+            count++;
+            if (samples.size() < SAMPLE_MESSAGES && failure.message() != null) {
+                samples.add(failure.message());
+            }
+            if (failure.timeoutKind() != null) {
+                byKind.merge(failure.timeoutKind().key(), 1L, Long::sum);
             }
         }
-        Map<String, ErrorClassSummary> result = new LinkedHashMap<>();
-        byClass.forEach((failureClass, failures) -> {
-            Set<String> samples = new LinkedHashSet<>();
-            Map<String, Long> byKind = new LinkedHashMap<>();
-            for (Outcome.Failure failure : failures) {
-                if (samples.size() < SAMPLE_MESSAGES && failure.message() != null) {
-                    samples.add(failure.message());
-                }
-                if (failure.timeoutKind() != null) {
-                    byKind.merge(failure.timeoutKind().key(), 1L, Long::sum);
-                }
-            }
-            result.put(failureClass.key(), new ErrorClassSummary(failures.size(),
-                    (double) failures.size() / measured.size(), List.copyOf(samples),
-                    byKind.isEmpty() ? null : byKind));
-        });
-        return result;
+
+        ErrorClassSummary summary(long measured) {
+            return new ErrorClassSummary(count, (double) count / measured, List.copyOf(samples),
+                    byKind.isEmpty() ? null : new LinkedHashMap<>(byKind));
+        }
     }
 
     private static Double rate(long part, long whole) {

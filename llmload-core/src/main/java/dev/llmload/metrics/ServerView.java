@@ -44,16 +44,26 @@ public record ServerView(
 
     /** The view of these records; null when none of the measured successful ones carried server timings. */
     public static ServerView of(List<RequestRecord> records) {
-        DistributionAccumulator firstToken = new DistributionAccumulator();
-        DistributionAccumulator ttft = new DistributionAccumulator();
-        DistributionAccumulator decode = new DistributionAccumulator();
-        DistributionAccumulator total = new DistributionAccumulator();
-        DistributionAccumulator e2e = new DistributionAccumulator();
-        long requests = 0;
-        for (RequestRecord record : records) {
+        Tally tally = new Tally();
+        records.forEach(tally::add);
+        return tally.result();
+    }
+
+    /** The view taken as records stream past, in the accumulators' bounded memory. Owned by one thread. */
+    public static final class Tally {
+
+        private final DistributionAccumulator firstToken = new DistributionAccumulator();
+        private final DistributionAccumulator ttft = new DistributionAccumulator();
+        private final DistributionAccumulator decode = new DistributionAccumulator();
+        private final DistributionAccumulator total = new DistributionAccumulator();
+        private final DistributionAccumulator e2e = new DistributionAccumulator();
+        private long requests;
+
+        /** Adds one record; warm-up, failed ones and those without server timings add nothing. */
+        public void add(RequestRecord record) {
             ServerTimings server = record.serverTimings();
             if (record.warmup() || !record.succeeded() || server == null) {
-                continue;
+                return;
             }
             requests++;
             RequestMetrics client = RequestMetrics.of(record);
@@ -69,15 +79,19 @@ public record ServerView(
                 e2e.add(client.e2eMs());
             }
         }
-        if (requests == 0) {
-            return null;
+
+        /** @return null when no record carried server timings */
+        public ServerView result() {
+            if (requests == 0) {
+                return null;
+            }
+            Summary serverFirst = firstToken.summary();
+            Summary clientTtft = ttft.summary();
+            Summary serverTotal = total.summary();
+            Summary clientE2e = e2e.summary();
+            return new ServerView(requests, serverFirst, clientTtft, difference(clientTtft, serverFirst),
+                    decode.summary(), serverTotal, clientE2e, difference(clientE2e, serverTotal));
         }
-        Summary serverFirst = firstToken.summary();
-        Summary clientTtft = ttft.summary();
-        Summary serverTotal = total.summary();
-        Summary clientE2e = e2e.summary();
-        return new ServerView(requests, serverFirst, clientTtft, difference(clientTtft, serverFirst),
-                decode.summary(), serverTotal, clientE2e, difference(clientE2e, serverTotal));
     }
 
     private static Double difference(Summary client, Summary server) {

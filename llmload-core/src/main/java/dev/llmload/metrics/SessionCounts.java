@@ -21,31 +21,48 @@ public record SessionCounts(long sessions, long turns, double turnsPerSessionMea
 
     /** @return null when no measured request belongs to a session */
     public static SessionCounts of(List<RequestRecord> measured) {
-        Map<Long, int[]> bySession = new HashMap<>();
-        long turns = 0;
-        for (RequestRecord record : measured) {
+        Tally tally = new Tally();
+        measured.forEach(tally::add);
+        return tally.result();
+    }
+
+    /**
+     * The counts taken as records stream past. Memory: one entry per session (two ints), not per
+     * request. Owned by one thread.
+     */
+    public static final class Tally {
+
+        /** {turns, failed turns} of each session. */
+        private final Map<Long, int[]> bySession = new HashMap<>();
+        private long turns;
+
+        /** Counts one measured record (the caller leaves warm-up out). */
+        public void add(RequestRecord record) {
             if (record.session() == null) {
-                continue;
+                return;
             }
             turns++;
-            // {turns, failed turns}
             int[] counts = bySession.computeIfAbsent(record.session().sessionId(), id -> new int[2]);
             counts[0]++;
             if (!record.succeeded()) {
                 counts[1]++;
             }
         }
-        if (bySession.isEmpty()) {
-            return null;
-        }
-        int max = 0;
-        long clean = 0;
-        for (int[] counts : bySession.values()) {
-            max = Math.max(max, counts[0]);
-            if (counts[1] == 0) {
-                clean++;
+
+        /** @return null when no record belonged to a session */
+        public SessionCounts result() {
+            if (bySession.isEmpty()) {
+                return null;
             }
+            int max = 0;
+            long clean = 0;
+            for (int[] counts : bySession.values()) {
+                max = Math.max(max, counts[0]);
+                if (counts[1] == 0) {
+                    clean++;
+                }
+            }
+            return new SessionCounts(bySession.size(), turns, (double) turns / bySession.size(), max, clean);
         }
-        return new SessionCounts(bySession.size(), turns, (double) turns / bySession.size(), max, clean);
     }
 }

@@ -3,9 +3,6 @@ package dev.llmload.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.llmload.metrics.DoubleList;
-import dev.llmload.metrics.InterTokenGaps;
-import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.RequestRecord;
 import java.io.UncheckedIOException;
@@ -28,31 +25,29 @@ public final class HtmlReport {
 
     private HtmlReport() {}
 
-    /** The page of one run, without server telemetry. */
+    /** The page of one run from records with their token events, without server telemetry. */
     public static String forRun(RunReport report, List<RequestRecord> records) {
         return forRun(report, records, Map.of());
     }
 
     /** The page of one run from records with their token events. */
     public static String forRun(RunReport report, List<RequestRecord> records, Map<String, double[]> telemetry) {
-        return forRun(report, records, telemetry, PercentileSpectrum.of(InterTokenGaps.of(records).perEvent()));
+        return forRun(report, RunPage.of(records), telemetry);
     }
 
     /**
      * The page of one run.
      *
+     * @param page      its requests as the derivation took them ({@link Measurements#page})
      * @param telemetry per-second server series (e.g. KV cache use, requests waiting, GPU
      *                  utilisation), element i covering second i from the run's start; NaN where
      *                  no sample was taken. Empty: the telemetry chart is left out.
-     * @param records   the run's records, with or without their token gaps
-     * @param itlSpectrum the inter-token gaps' spectrum ({@link Measurements#itlSpectrum})
      */
-    public static String forRun(RunReport report, List<RequestRecord> records, Map<String, double[]> telemetry,
-                                PercentileSpectrum itlSpectrum) {
+    public static String forRun(RunReport report, RunPage page, Map<String, double[]> telemetry) {
         Map<String, Object> data = page("run");
         data.put("report", report);
-        data.put("requests", RequestColumns.of(records));
-        data.put("spectra", spectra(records, itlSpectrum));
+        data.put("requests", page.requests());
+        data.put("spectra", page.spectra());
         data.put("telemetry", telemetryColumns(telemetry));
         return render(data);
     }
@@ -83,7 +78,7 @@ public final class HtmlReport {
                 "label", run.label(),
                 "report", run.report(),
                 "spectra", run.records().isEmpty() ? spectra(run.report().results())
-                        : spectra(run.records(), PercentileSpectrum.of(InterTokenGaps.of(run.records()).perEvent()))))
+                        : RunPage.of(run.records()).spectra()))
                 .toList());
         return render(data);
     }
@@ -101,27 +96,6 @@ public final class HtmlReport {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** Spectra of the measured, successful requests: the population of the report's summaries. */
-    private static Map<String, PercentileSpectrum> spectra(List<RequestRecord> records, PercentileSpectrum itl) {
-        DoubleList ttft = new DoubleList();
-        DoubleList tpot = new DoubleList();
-        DoubleList e2e = new DoubleList();
-        for (RequestRecord record : records) {
-            if (record.warmup() || !record.succeeded()) {
-                continue;
-            }
-            RequestMetrics metrics = RequestMetrics.of(record);
-            addIfPresent(ttft, metrics.ttftMs());
-            addIfPresent(tpot, metrics.tpotMs());
-            addIfPresent(e2e, metrics.e2eMs());
-        }
-        return Map.of(
-                "ttft_ms", PercentileSpectrum.of(ttft.toArray()),
-                "itl_ms", itl,
-                "tpot_ms", PercentileSpectrum.of(tpot.toArray()),
-                "e2e_latency_ms", PercentileSpectrum.of(e2e.toArray()));
     }
 
     private static Map<String, PercentileSpectrum> spectra(RunResults results) {
@@ -145,11 +119,5 @@ public final class HtmlReport {
             });
         }
         return columns;
-    }
-
-    private static void addIfPresent(DoubleList list, Double value) {
-        if (value != null) {
-            list.add(value);
-        }
     }
 }

@@ -2,6 +2,7 @@ package dev.llmload.report;
 
 import dev.llmload.config.RunConfig;
 import dev.llmload.analysis.NoteDetector;
+import dev.llmload.analysis.RequestTimes;
 import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.ScheduleFidelity;
@@ -20,58 +21,85 @@ import java.util.List;
 /**
  * What a run's requests say about it, from its journaled records and its configuration alone: the
  * results, the per-second series, how well the client kept its schedule, the load offered beside
- * the load served, the steady-state window and the tool's notes on the requests. This is the one end-of-run derivation: the live run and {@link RunRebuild} both
- * call {@link #derive}, so a report rebuilt from the journal equals the one the run wrote. Pure.
+ * the load served, the steady-state window, the tool's notes on the requests, and what the HTML
+ * page shows of them. This is the one end-of-run derivation: the live run, {@link RunRebuild} and
+ * {@link SegmentMerge} all call {@link #derive}, so a report rebuilt from the journal equals the
+ * one the run wrote. Pure.
  *
- * @param notes       what {@link NoteDetector} found; a report's other notes (telemetry's, the user's)
- *                    are part of the run's own record
- * @param itlSpectrum the inter-token gaps' percentile spectrum, for the HTML page
+ * <p>Memory: three passes over the records, never holding one. The first keeps each request's
+ * times in primitive columns ({@link RequestTimes}, about 80 bytes a request) for the analyses
+ * that take the requests in order of intended or actual send, and counts for the notes; the second
+ * and the third, with the token events, feed the bounded accumulators of the results, the series,
+ * the steady window (and its requests' indexes, 8 bytes each) and the page.
+ *
+ * @param notes what {@link NoteDetector} found; a report's other notes (telemetry's, the user's)
+ *              are part of the run's own record
+ * @param page  what report.html shows of the requests
  */
 public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFidelity schedule, Saturation saturation,
-                           SteadyState steadyState, List<Note> notes, PercentileSpectrum itlSpectrum) {
+                           SteadyState steadyState, List<Note> notes, RunPage page) {
 
     public Measurements {
         notes = List.copyOf(notes);
     }
 
-    /** What one part of the records' token events adds to the steady window's gaps, the other requests' and the series. */
-    private record TokenEventsPart(InterTokenGaps window, InterTokenGaps other, TimeSeries.TokenEvents series) {}
-
     /** @param records every record of the run with its token events, warm-up included, in any order */
     public static Measurements derive(List<RequestRecord> records, RunConfig config) {
         try {
-            return derive(records, records::forEach, config);
+            return derive(records::forEach, records::forEach, config);
         } catch (IOException e) {
             throw new UncheckedIOException("a list does not fail", e);
         }
     }
 
+    /** What one part of the records' token events adds to the steady window's gaps, the other requests' and the series. */
+    private record TokenEventsPart(InterTokenGaps window, InterTokenGaps other, TimeSeries.TokenEvents series) {}
+
     /**
-     * The derivation for runs too large to hold with their token events: the records as held
-     * (without their token gaps, {@link RequestRecord#withoutTokenGaps}, or with them), then the
-     * same records in full streamed from {@code full} once, for every inter-token statistic: the
-     * whole run's gaps, the per-second series and the steady-state window's gaps. Memory: the held
-     * records and the accumulators' bounded budget, never every token event.
+     * The derivation in passes over the same records in the same order, none held: twice without
+     * their token gaps ({@link RequestRecord#withoutTokenGaps}, cheaper to read), then once in full.
      *
-     * @param records every record of the run, warm-up included, in the order of {@code full}
-     * @param full    the same records with their token events
+     * @param compact every record of the run, warm-up included, with or without its token gaps
+     * @param full    the same records with their token events, in the same order
      */
-    public static Measurements derive(List<RequestRecord> records, RecordSource full, RunConfig config)
-            throws IOException {
+    public static Measurements derive(RecordSource compact, RecordSource full, RunConfig config) throws IOException {
         Slo slo = config.slo() == null ? null : config.slo().slo();
-        TimeSeries.Builder series = TimeSeries.builder(records);
-        // The steady window is cut from the held records, so its requests' gaps join the same pass.
-        SteadyState.Cut cut = SteadyState.cut(records);
+        // First: the requests' times for the order-based analyses and the steady window's cut, the
+        // notes' counts, the whole run's results, and the series' origin and length.
+        TimeSeries.Span span = new TimeSeries.Span();
+        RequestTimes times = new RequestTimes();
+        NoteDetector.Tally tally = new NoteDetector.Tally();
+        RunResults.Accumulator measured = new RunResults.Accumulator(slo);
+        compact.forEach(record -> {
+            span.add(record);
+            times.add(record);
+            tally.add(record);
+            measured.add(record);
+        });
+        // Second: what needs the first's findings: the series' rows, the steady window's requests
+        // and results, and the page's every k-th request.
+        TimeSeries.Builder series = span.builder();
+        SteadyState.Cut cut = SteadyState.cut(times);
         // A cut whose run never reached a steady state has no window.
-        List<RequestRecord> window = cut == null ? null : cut.window();
-        long[] inWindow = window == null ? new long[0]
-                : window.stream().mapToLong(RequestRecord::index).sorted().toArray();
+        SteadyState.Window window = cut == null ? null : cut.window();
+        RunResults.Accumulator windowResults = new RunResults.Accumulator(slo);
+        LongList windowIndexes = new LongList();
+        RunPage.Builder page = new RunPage.Builder(times.size());
+        compact.forEach(record -> {
+            series.add(record);
+            if (window != null && window.contains(record)) {
+                windowResults.add(record);
+                windowIndexes.add(record.index());
+            }
+            page.add(record);
+        });
+        long[] inWindow = windowIndexes.sorted();
+        // Third: the token events, folded in parts (a journal's: a chunk of lines each, on its
+        // parsing threads), merged in order; every part merges exactly (counts, integer sums, exact
+        // values), so no figure depends on how the records were cut or on the threads. Each gap is
+        // added once, to the window's gaps or the others': the whole run's are their union.
         InterTokenGaps windowGaps = new InterTokenGaps();
         InterTokenGaps otherGaps = new InterTokenGaps();
-        // The token events are folded in parts (a journal's: a chunk of lines each, on its parsing
-        // threads), merged in order; every part merges exactly (counts, integer sums, exact values),
-        // so no figure depends on how the records were cut or on the threads. Each gap is added
-        // once, to the window's gaps or the others': the whole run's are their union.
         full.fold(() -> new TokenEventsPart(windowGaps.newPart(), otherGaps.newPart(), series.newPart()),
                 (part, record) -> {
                     (Arrays.binarySearch(inWindow, record.index()) >= 0 ? part.window() : part.other()).add(record);
@@ -85,13 +113,33 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         InterTokenGaps gaps = new InterTokenGaps();
         gaps.merge(windowGaps);
         gaps.merge(otherGaps);
-        RunResults results = RunResults.compute(records, slo, gaps);
+        RunResults results = measured.result(gaps);
         Integer gate = config.sessionGate();
-        Saturation saturation = Saturation.of(records, config.load());
-        SteadyState steady = cut == null ? null : cut.steadyState(slo, ignored -> windowGaps);
-        return new Measurements(results, series.build(), ScheduleFidelity.of(records, config.load(), gate),
-                saturation, steady, NoteDetector.detect(records, results, config.load(), gate,
+        Saturation saturation = Saturation.of(times, config.load());
+        SteadyState steady = cut == null ? null : cut.steadyState(windowResults, windowGaps);
+        return new Measurements(results, series.build(), ScheduleFidelity.of(times, config.load(), gate),
+                saturation, steady, NoteDetector.detect(times, tally, results, config.load(), gate,
                         config.target().stream(), saturation, steady),
-                PercentileSpectrum.of(gaps.perEvent()));
+                page.build(PercentileSpectrum.of(gaps.perEvent())));
+    }
+
+    /** The indexes of the steady window's requests, as they come: 8 bytes each. */
+    private static final class LongList {
+
+        private long[] values = new long[64];
+        private int size;
+
+        void add(long value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, 2 * size);
+            }
+            values[size++] = value;
+        }
+
+        long[] sorted() {
+            long[] sorted = Arrays.copyOf(values, size);
+            Arrays.sort(sorted);
+            return sorted;
+        }
     }
 }

@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.llmload.client.ClientCost;
+import dev.llmload.record.RecordSource;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,25 +69,26 @@ public final class ReportFiles {
     /**
      * Writes every report file of a run directory from its report and records: report.json,
      * summary.csv, timeseries.csv (with the client's per-second columns when its cost was recorded,
-     * and the telemetry's when there are any)
-     * and the exports the run asked for. The journal is not touched.
+     * and the telemetry's when there are any), report.html and the exports the run asked for. The
+     * journal is not touched.
      *
-     * @param records     the run's records, with or without their token gaps (the vLLM export
-     *                    needs them with)
-     * @param itlSpectrum the inter-token gaps' spectrum for the page ({@link Measurements#itlSpectrum})
+     * @param page    what the page shows of the requests ({@link Measurements#page})
+     * @param records the run's records with their token events, read only for the vLLM export,
+     *                which lists every request's token times (so it holds them all while it is written)
      */
-    public static void writeRun(Path dir, RunReport report, List<RequestRecord> records, PercentileSpectrum itlSpectrum)
-            throws IOException {
+    public static void writeRun(Path dir, RunReport report, RunPage page, RecordSource records) throws IOException {
         writeAtomically(dir.resolve(REPORT_JSON), JSON.writeValueAsString(report) + "\n");
         writeAtomically(dir.resolve(SUMMARY_CSV), SummaryCsv.header() + "\n" + SummaryCsv.row(report) + "\n");
         Map<String, Double[]> extra = clientColumns(report.client());
         extra.putAll(telemetryColumns(report.telemetry()));
         writeAtomically(dir.resolve(TimeSeriesCsv.FILE_NAME), TimeSeriesCsv.format(report.timeseries(), extra));
-        writeAtomically(dir.resolve(HtmlReport.FILE_NAME), HtmlReport.forRun(report, records,
-                htmlTelemetry(telemetryColumns(report.telemetry())), itlSpectrum));
+        writeAtomically(dir.resolve(HtmlReport.FILE_NAME), HtmlReport.forRun(report, page,
+                htmlTelemetry(telemetryColumns(report.telemetry()))));
         if (report.config() != null && report.config().output().exports().contains("vllm")) {
+            List<RequestRecord> all = new ArrayList<>();
+            records.forEach(all::add);
             writeAtomically(dir.resolve(VllmExport.fileName(report)),
-                    JSON.writeValueAsString(VllmExport.toJson(report, records)) + "\n");
+                    JSON.writeValueAsString(VllmExport.toJson(report, all)) + "\n");
         }
     }
 

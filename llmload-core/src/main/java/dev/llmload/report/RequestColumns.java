@@ -34,13 +34,34 @@ record RequestColumns(
     static final int MAX_SHOWN = 50_000;
 
     static RequestColumns of(List<RequestRecord> records) {
-        int every = (records.size() + MAX_SHOWN - 1) / MAX_SHOWN;
-        every = Math.max(1, every);
-        int n = (records.size() + every - 1) / every;
-        RequestColumns columns = new RequestColumns(new double[n], new double[n], new Double[n], new Double[n],
-                new Double[n], new double[n], new int[n], new int[n], new boolean[n], new boolean[n], every);
-        for (int i = 0; i < n; i++) {
-            RequestRecord record = records.get(i * every);
+        Builder builder = new Builder(records.size());
+        records.forEach(builder::add);
+        return builder.build();
+    }
+
+    /**
+     * The columns taken as the records stream past, every {@code every}-th of them from the first:
+     * at most {@link #MAX_SHOWN} requests, whatever the run's size. Owned by one thread.
+     */
+    static final class Builder {
+
+        private final RequestColumns columns;
+        private long position;
+        private int shown;
+
+        /** @param total how many records will be added */
+        Builder(long total) {
+            int every = (int) Math.max(1, (total + MAX_SHOWN - 1) / MAX_SHOWN);
+            int n = (int) ((total + every - 1) / every);
+            columns = new RequestColumns(new double[n], new double[n], new Double[n], new Double[n],
+                    new Double[n], new double[n], new int[n], new int[n], new boolean[n], new boolean[n], every);
+        }
+
+        void add(RequestRecord record) {
+            if (position++ % columns.every() != 0) {
+                return;
+            }
+            int i = shown++;
             columns.sentS[i] = seconds(record.timings().sentNanos());
             columns.endS[i] = seconds(record.timings().endNanos());
             RequestMetrics metrics = RequestMetrics.of(record);
@@ -55,7 +76,10 @@ record RequestColumns(
             columns.succeeded[i] = record.succeeded();
             columns.warmup[i] = record.warmup();
         }
-        return columns;
+
+        RequestColumns build() {
+            return columns;
+        }
     }
 
     /** -1 (never) stays -1, which the page leaves out; rounding would make it 0. */

@@ -2,11 +2,9 @@ package dev.llmload.report;
 
 import dev.llmload.record.Journal;
 import dev.llmload.record.RecordSource;
-import dev.llmload.record.RequestRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,8 +16,8 @@ public final class RunRebuild {
 
     private RunRebuild() {}
 
-    /** What a rebuild produced; its records are without their token gaps ({@link RequestRecord#withoutTokenGaps}). */
-    public record Rebuilt(RunReport report, List<RequestRecord> records, boolean fromFinishedRun) {}
+    /** What a rebuild produced, and from how many journaled requests. */
+    public record Rebuilt(RunReport report, long requests, boolean fromFinishedRun) {}
 
     /**
      * Rewrites report.json, summary.csv, timeseries.csv and report.html of {@code dir}.
@@ -37,26 +35,28 @@ public final class RunRebuild {
         }
         RunReport base = ReportFiles.readReport(fromFinishedRun ? finished : started);
         Path journal = dir.resolve(Journal.FILE_NAME);
-        // The journal is read twice, a line at a time: the records kept without their token gaps
-        // (unless the vLLM export needs them), then their token events streamed past the derivation.
-        boolean keepTokens = base.config() != null && base.config().output().exports().contains("vllm");
-        List<RequestRecord> records = new ArrayList<>();
+        // The journal is read a line at a time and no record held: without the token gaps, then
+        // with them (Measurements.derive). Each pass counts the requests afresh.
+        long[] requests = {0};
+        RecordSource compact = consumer -> {};
         RecordSource full = consumer -> {};
         if (Files.exists(journal)) {
-            if (keepTokens) {
-                Journal.forEach(journal, records::add);
-            } else {
-                Journal.forEachWithoutTokenGaps(journal, records::add);
-            }
-            full = keepTokens ? records::forEach : Journal.source(List.of(journal));
+            compact = consumer -> {
+                requests[0] = 0;
+                Journal.forEachWithoutTokenGaps(journal, record -> {
+                    requests[0]++;
+                    consumer.accept(record);
+                });
+            };
+            full = Journal.source(List.of(journal));
         }
-        Measurements measurements = Measurements.derive(records, full, base.config());
+        Measurements measurements = Measurements.derive(compact, full, base.config());
         // A run that never wrote its report ended when its last request was journaled.
         String endedAt = fromFinishedRun ? base.run().endedAt()
                 : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;
         boolean interrupted = !fromFinishedRun || base.run().interrupted();
         RunReport report = base.withMeasurements(measurements, endedAt, interrupted);
-        ReportFiles.writeRun(dir, report, records, measurements.itlSpectrum());
-        return new Rebuilt(report, records, fromFinishedRun);
+        ReportFiles.writeRun(dir, report, measurements.page(), full);
+        return new Rebuilt(report, requests[0], fromFinishedRun);
     }
 }

@@ -3,11 +3,11 @@ package dev.llmload.report;
 import dev.llmload.client.ClientCost;
 import dev.llmload.config.Client;
 import dev.llmload.config.RunConfig;
+import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RecordSource;
-import dev.llmload.record.RequestRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,9 +36,8 @@ import java.util.TreeMap;
  * often it is made and wherever it is written: its run id is made from the segments' ids, its
  * records are in segment order.
  *
- * <p>Memory: the union's records are held without their token events ({@link
- * RequestRecord#withoutTokenGaps}) while the statistics are derived; the token events stream past
- * from the journals, as in {@code llmload report} (docs/performance.md gives the figures).
+ * <p>Memory: no record is held; the merged journal is derived in passes as {@code llmload
+ * report} derives a run's ({@link Measurements#derive}; docs/performance.md gives the figures).
  */
 public final class SegmentMerge {
 
@@ -101,17 +100,18 @@ public final class SegmentMerge {
                     + " missing: give every segment's directory, or --allow-partial to merge the others");
         }
 
-        // Each journal is read twice, a line at a time: first its records, kept without their token
-        // gaps (unless the vLLM export needs them), and copied into the merged journal; then their token events, streamed past the
-        // derivation. The union is the segments' records one segment after another, as the merged
-        // journal holds them, so `llmload report` of the merged directory gives the same report.
+        // Each segment's journal is read once, a line at a time, copied into the merged journal and
+        // counted for its segment's row; then the merged journal is derived as `llmload report` of
+        // the merged directory derives it (passes, no record held). The union is the
+        // segments' records one segment after another.
         Files.createDirectories(out);
-        List<RequestRecord> union = new ArrayList<>();
+        Path mergedJournal = out.resolve(Journal.FILE_NAME);
         List<RunReport.SegmentSummary> summaries = new ArrayList<>();
-        boolean keepTokens = first.report().config().output().exports().contains("vllm");
-        try (Journal journal = Journal.create(out.resolve(Journal.FILE_NAME))) {
+        int union = 0;
+        try (Journal journal = Journal.create(mergedJournal)) {
             for (Part part : byIndex.values()) {
-                List<RequestRecord> records = new ArrayList<>();
+                RunResults.Accumulator segment = new RunResults.Accumulator(null);
+                int[] records = {0};
                 IOException[] failed = new IOException[1];
                 Journal.forEach(part.journal(), record -> {
                     if (failed[0] == null) {
@@ -121,13 +121,15 @@ public final class SegmentMerge {
                             failed[0] = e;
                         }
                     }
-                    records.add(keepTokens ? record : record.withoutTokenGaps());
+                    segment.add(record);
+                    records[0]++;
                 });
                 if (failed[0] != null) {
                     throw failed[0];
                 }
-                union.addAll(records);
-                RunResults results = RunResults.compute(records, null);
+                union += records[0];
+                // The segment's row has no inter-token figure.
+                RunResults results = segment.result(new InterTokenGaps());
                 RunReport.SegmentStart start = part.start();
                 summaries.add(new RunReport.SegmentSummary(start.index(), part.dir().getFileName().toString(),
                         results.requests().attempted(), results.requests().succeeded(), results.errorRate(),
@@ -135,13 +137,14 @@ public final class SegmentMerge {
                         results.clientQueueTimeMs().p99()));
             }
         }
-        RecordSource full = Journal.source(byIndex.values().stream().map(Part::journal).toList());
+        RecordSource compact = consumer -> Journal.forEachWithoutTokenGaps(mergedJournal, consumer);
+        RecordSource full = Journal.source(List.of(mergedJournal));
 
         RunReport base = first.report();
         RunConfig whole = withoutSegment(base.config());
         Measurements measurements;
         try {
-            measurements = Measurements.derive(union, full, whole);
+            measurements = Measurements.derive(compact, full, whole);
         } catch (IllegalArgumentException e) {
             throw new IOException("the recorded --slo does not parse: " + e.getMessage(), e);
         }
@@ -165,8 +168,8 @@ public final class SegmentMerge {
                 base.hardware(), base.load(), base.data(), base.results(), base.telemetry(), base.efficiency(), notes, whole,
                 base.timeseries(), base.schedule(), null, null, null).withMeasurements(measurements, endedAt, interrupted);
 
-        ReportFiles.writeRun(out, merged, union, measurements.itlSpectrum());
-        return new Merged(merged, union.size(), List.copyOf(missing));
+        ReportFiles.writeRun(out, merged, measurements.page(), full);
+        return new Merged(merged, union, List.copyOf(missing));
     }
 
     /** The notes of the merge itself: missing segments, a skewed start, a segment behind or failing alone. */

@@ -20,6 +20,7 @@ import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
+import dev.llmload.record.RecordSource;
 import dev.llmload.record.JournalWriteException;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
@@ -72,16 +73,21 @@ public final class BenchmarkRun {
     public static final String TOOL_NAME = "llmload";
 
     /**
-     * What a finished run left: its directory, its report and every request's record.
-     *
-     * @param records every request's record without its token gaps ({@link RequestRecord#withoutTokenGaps}),
-     *                as the run held them; {@link #journaledRecords} has them in full
+     * What a finished run left: its directory and its report. The run holds no request's record
+     * (its memory does not grow with its requests); they are read back from its journal on demand.
      */
-    public record Result(Path directory, RunReport report, List<RequestRecord> records) {
+    public record Result(Path directory, RunReport report) {
 
         /** Every request's record with its token events, read back from the run's journal. */
         public List<RequestRecord> journaledRecords() throws IOException {
             return Journal.read(directory.resolve(Journal.FILE_NAME));
+        }
+
+        /** Every request's record without its token gaps ({@link RequestRecord#withoutTokenGaps}), from the journal. */
+        public List<RequestRecord> records() throws IOException {
+            List<RequestRecord> records = new ArrayList<>();
+            Journal.forEachWithoutTokenGaps(directory.resolve(Journal.FILE_NAME), records::add);
+            return records;
         }
     }
 
@@ -197,28 +203,28 @@ public final class BenchmarkRun {
                     telemetryNotes.add(sent.stopNote());
                 }
                 TelemetryRecording recording = telemetry.stop();
-                // The run holds its records without their token gaps; their token events are
-                // streamed from the journal, as 'llmload report' reads them, so memory stays bounded.
+                // The run held no record while it ran: the report is derived from the journal, as
+                // 'llmload report' derives it (passes, no record held), so the two agree and the
+                // run's memory does not grow with its requests.
                 Path journal = directory.resolve(Journal.FILE_NAME);
-                Measurements measurements = Measurements.derive(sent.records(),
-                        consumer -> Journal.forEach(journal, consumer), config);
-                TelemetrySummary summary = summariseTelemetry(recording, sent, measurements.results(), telemetryNotes);
+                RecordSource compact = consumer -> Journal.forEachWithoutTokenGaps(journal, consumer);
+                RecordSource full = Journal.source(List.of(journal));
+                Measurements measurements = Measurements.derive(compact, full, config);
+                TelemetrySummary summary = summariseTelemetry(recording, sent, compact, measurements,
+                        telemetryNotes);
                 ClientCost client = clientCost(sent, measurements);
                 client.note().ifPresent(telemetryNotes::add);
                 RunReport report = report(parts, summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
                 try {
-                    // The vLLM export lists every request's token times: it reads them from the journal.
-                    boolean tokens = config.output().exports().contains("vllm");
-                    ReportFiles.writeRun(directory, report, tokens ? Journal.read(journal) : sent.records(),
-                            measurements.itlSpectrum());
+                    ReportFiles.writeRun(directory, report, measurements.page(), full);
                 } catch (IOException e) {
                     // The journal is whole: the report can be written from it later, once there is room.
                     throw new RunException("cannot write the report in " + directory + " (" + e.getMessage()
                             + "): requests.jsonl holds every request, and 'llmload report " + directory
                             + "' writes the report from it once there is room", e);
                 }
-                return new Result(directory, report, sent.records());
+                return new Result(directory, report);
             }
         }
     }
@@ -238,13 +244,13 @@ public final class BenchmarkRun {
                                   Endpoint endpoint, String sourceDescription, String contentHash) {}
 
     /**
-     * The records of a run, the clock reading its offsets are relative to, and what the client cost.
+     * What a run's sending left beside its journal: the clock reading the records' offsets are
+     * relative to, and what the client cost.
      *
      * @param telemetryNotes what the telemetry's probe skipped or changed
      * @param stopNote       why {@code --stop-on-saturation} ended the sending; null when it did not
      */
-    private record Sent(List<RequestRecord> records, long runStartNanos, ClientRecording client,
-                        List<Note> telemetryNotes, Note stopNote) {}
+    private record Sent(long runStartNanos, ClientRecording client, List<Note> telemetryNotes, Note stopNote) {}
 
     /**
      * The client's cost over the measured phase, in the seconds of its time series; over the whole
@@ -287,22 +293,29 @@ public final class BenchmarkRun {
     }
 
     /** Telemetry over the measured window: first intended send to last completion of measured requests. */
-    private static TelemetrySummary summariseTelemetry(TelemetryRecording recording, Sent sent, RunResults results,
-                                                       List<Note> notes) {
+    private static TelemetrySummary summariseTelemetry(TelemetryRecording recording, Sent sent, RecordSource records,
+                                                       Measurements measurements, List<Note> notes) throws IOException {
         notes.addAll(recording.notes());
-        List<RequestRecord> measured = sent.records().stream().filter(r -> !r.warmup()).toList();
-        if (measured.isEmpty() || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
+        RunResults results = measurements.results();
+        if (results.durationS() == null || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
             return null;
         }
-        long start = sent.runStartNanos() + measured.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
-        long end = sent.runStartNanos() + measured.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow();
+        // The series' origin is the first intended send; the window ends at the last completion.
+        long start = sent.runStartNanos() + measurements.timeseries().startNanos();
+        long end = start + Math.round(results.durationS() * 1e9);
         TelemetrySummary summary = WindowAnalysis.summarise(recording, start, end);
         // What the server counted: the prompt of every request it began to answer (a first token
         // means its prefill ran), and every token it sent, also those of requests that then failed.
-        long promptTokens = measured.stream().filter(r -> r.succeeded() || r.timings().tokenEventNanos().length > 0)
-                .mapToLong(RequestRecord::inputTokens).sum();
-        long generationTokens = measured.stream().mapToLong(RequestRecord::outputTokens).sum();
-        ClientFigures client = new ClientFigures(results.ttftMs().p50(), promptTokens, generationTokens,
+        long[] tokens = {0, 0};
+        records.forEach(r -> {
+            if (!r.warmup()) {
+                if (r.succeeded() || r.timings().tokenEventNanos().length > 0) {
+                    tokens[0] += r.inputTokens();
+                }
+                tokens[1] += r.outputTokens();
+            }
+        });
+        ClientFigures client = new ClientFigures(results.ttftMs().p50(), tokens[0], tokens[1],
                 results.e2eLatencyMs().p99(), ClientFigures.DEFAULT_HIGH_LATENCY_MS);
         notes.addAll(TelemetryNotes.evaluate(summary, client));
         return summary;
@@ -342,11 +355,10 @@ public final class BenchmarkRun {
                 ClientMonitor monitor = ClientMonitor.start(client.eventLoops(), phase.firstSend());
                 long runStart;
                 ClientRecording cost;
-                List<RequestRecord> records;
                 try {
                     runStart = startClock();
                     telemetry.start();
-                    records = phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
+                    phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
                             bounds.warmupTime(), bounds.grace(), idPrefix(runId),
                             watch == null ? progress : progress.andThen(watch));
                 } catch (DatasetException e) {
@@ -358,7 +370,7 @@ public final class BenchmarkRun {
                 } finally {
                     cost = monitor.stop();
                 }
-                return new Sent(records, runStart, cost, telemetryNotes, watch == null ? null : watch.note());
+                return new Sent(runStart, cost, telemetryNotes, watch == null ? null : watch.note());
             }
         }
     }
