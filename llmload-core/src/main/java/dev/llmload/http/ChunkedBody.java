@@ -5,7 +5,7 @@ import java.util.function.Consumer;
 
 /**
  * Reads one chunked HTTP/1.1 body (RFC 9112 §7.1) straight from a connection's reads, handing
- * on each chunk's data as a slice of the read: a streamed answer sends one chunk per event, and
+ * on each chunk's data within the read itself: a streamed answer sends one chunk per event, and
  * this costs a few byte comparisons per chunk where the HTTP decoder made a message object and a
  * retained slice for each. Chunk extensions and trailer fields are skipped. Everything is from the
  * server and untrusted: a size line, a trailer line and all trailers together are bounded, and
@@ -31,8 +31,9 @@ final class ChunkedBody {
     private String malformed;
 
     /**
-     * Reads what {@code in} holds of the body, giving each piece of chunk data to {@code data} (a
-     * slice valid during the call) and leaving {@code in} after the last byte read.
+     * Reads what {@code in} holds of the body, giving each piece of chunk data to {@code data} (as
+     * {@code in} itself, its readable bytes narrowed to that data during the call, which may read
+     * them) and leaving {@code in} after the last byte read.
      *
      * @return true once the body has ended (bytes after it stay unread in {@code in}); false while
      *         more is to come, or when it is malformed ({@link #malformed()})
@@ -41,8 +42,13 @@ final class ChunkedBody {
         while (in.isReadable() && state != State.DONE && malformed == null) {
             if (state == State.DATA) {
                 int n = (int) Math.min(chunkBytes, in.readableBytes());
-                data.accept(in.slice(in.readerIndex(), n));
-                in.skipBytes(n);
+                // The read itself, narrowed to the chunk's data for the call: no slice object per chunk.
+                int from = in.readerIndex();
+                int writer = in.writerIndex();
+                in.writerIndex(from + n);
+                data.accept(in);
+                in.writerIndex(writer);
+                in.readerIndex(from + n);
                 chunkBytes -= n;
                 if (chunkBytes == 0) {
                     state = State.DATA_CR;

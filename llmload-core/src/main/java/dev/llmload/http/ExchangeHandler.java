@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import java.util.function.Consumer;
 
 /**
  * The last handler of a client connection: timestamps every inbound message first, then passes
@@ -30,7 +31,7 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
     private ChunkedBody chunked;
     /** The time of the read being handed on, for {@link #bodyData}. */
     private long readNanos;
-    private final java.util.function.Consumer<ByteBuf> bodyData = this::bodyData;
+    private final Consumer<ByteBuf> bodyData = this::bodyData;
 
     void begin(Exchange exchange, LoadHttpClient owner) {
         this.current = exchange;
@@ -42,7 +43,13 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
         long nanos = System.nanoTime();
         try {
             Exchange exchange = current;
-            if (exchange == null || exchange.isDone()) {
+            if (exchange == null) {
+                // Bytes no request asked for (a response came whole before them, or the connection
+                // was idle): what follows on this connection could no longer be told apart.
+                ctx.close();
+                return;
+            }
+            if (exchange.isDone()) {
                 return;
             }
             if (msg instanceof ByteBuf bytes) {

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Chunked responses over a real loopback connection, written by a raw socket exactly as given: a
  * head and its whole body in one write, a body cut inside its framing over several writes, a
- * second response on the same kept-alive connection (the response decoder back in place), and a
- * body that is not chunk framing.
+ * second response on the same kept-alive connection (the response decoder back in place), a
+ * body that is not chunk framing, and bytes after a whole response, which no request asked for.
  */
 class ChunkedResponseLoopbackTest {
 
@@ -65,6 +65,38 @@ class ChunkedResponseLoopbackTest {
             }
             serving.join(5_000);
             assertThat(accepted.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void bytesAfterAWholeResponseCloseTheConnectionAndTheNextRequestOpensAnother() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 2, InetAddress.getLoopbackAddress())) {
+            AtomicInteger accepted = new AtomicInteger();
+            Thread serving = Thread.ofPlatform().daemon().start(() -> {
+                try (Socket first = server.accept()) {
+                    accepted.incrementAndGet();
+                    readRequest(first.getInputStream());
+                    first.getOutputStream().write("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhiHTTP/1.1 200 OK\r\nx: stray\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
+                    first.getOutputStream().flush();
+                    try (Socket second = server.accept()) {
+                        accepted.incrementAndGet();
+                        readRequest(second.getInputStream());
+                        second.getOutputStream().write((HEAD + "2\r\nok\r\n0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                        second.getOutputStream().flush();
+                        second.getInputStream().read();
+                    }
+                } catch (Exception e) {
+                    // the test's own assertions tell what went wrong
+                }
+            });
+            Endpoint endpoint = new Endpoint(false, "127.0.0.1", server.getLocalPort(), "");
+            try (LoadHttpClient client = new LoadHttpClient(endpoint, null, 1, Duration.ofSeconds(5), false)) {
+                assertThat(exchange(client).get(10, TimeUnit.SECONDS)).isEqualTo("200 hi complete");
+                assertThat(exchange(client).get(10, TimeUnit.SECONDS)).isEqualTo("200 ok complete");
+            }
+            serving.join(5_000);
+            assertThat(accepted.get()).isEqualTo(2);
         }
     }
 
