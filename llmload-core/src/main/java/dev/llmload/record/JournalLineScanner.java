@@ -56,6 +56,25 @@ final class JournalLineScanner {
     static final class Scratch {
         private long[] times = new long[256];
         private int[] counts = new int[256];
+        /** The words read so far ({@link #word}), their bytes beside them; a few dozen at most are kept. */
+        private final String[] words = new String[32];
+        private final byte[][] wordBytes = new byte[32][];
+        private int wordCount;
+
+        private String word(byte[] bytes, int start, int length) {
+            for (int k = 0; k < wordCount; k++) {
+                byte[] known = wordBytes[k];
+                if (java.util.Arrays.equals(known, 0, known.length, bytes, start, start + length)) {
+                    return words[k];
+                }
+            }
+            String word = new String(bytes, start, length, java.nio.charset.StandardCharsets.ISO_8859_1).intern();
+            if (wordCount < words.length) {
+                words[wordCount] = word;
+                wordBytes[wordCount++] = java.util.Arrays.copyOfRange(bytes, start, start + length);
+            }
+            return word;
+        }
     }
 
     /**
@@ -104,19 +123,16 @@ final class JournalLineScanner {
                 case 2 -> l.warmup = bool();
                 case 3 -> l.sessionId = isNull() ? null : integer();
                 case 4 -> l.turn = isNull() ? 0 : smallInteger();
-                case 5 -> l.outcome = string();
+                case 5 -> l.outcome = word();
                 case 6 -> l.error = string();
                 case 7 -> l.timeoutKind = string();
                 case 8 -> l.httpStatus = smallInteger();
                 case 9 -> l.streamed = bool();
                 case 10 -> l.inputTokens = smallInteger();
-                case 11 -> l.inputFromServer = "server".equals(string());
+                case 11 -> l.inputFromServer = "server".equals(word());
                 case 12 -> l.outputTokens = smallInteger();
-                case 13 -> l.outputFromServer = "server".equals(string());
-                case 14 -> {
-                    String reason = string();
-                    l.finishReason = reason == null ? null : reason.intern();
-                }
+                case 13 -> l.outputFromServer = "server".equals(word());
+                case 14 -> l.finishReason = word();
                 case 15 -> l.retryAfter = string();
                 case 16 -> l.intended = nanos();
                 case 17 -> l.sent = nanos();
@@ -209,6 +225,19 @@ final class JournalLineScanner {
 
     /** A string of printable ASCII without escapes, or null. */
     private String string() {
+        return string(false);
+    }
+
+    /**
+     * A string of a few distinct values over the journal (an outcome, a token source, a finish
+     * reason), as {@link #string()} reads it: the one String the thread made for the same bytes,
+     * made (and interned) at its first sight, so that millions of lines make none.
+     */
+    private String word() {
+        return string(true);
+    }
+
+    private String string(boolean word) {
         if (isNull()) {
             return null;
         }
@@ -225,7 +254,8 @@ final class JournalLineScanner {
             }
             i++;
         }
-        String text = new String(b, start, i - start, java.nio.charset.StandardCharsets.ISO_8859_1);
+        String text = word ? scratch.word(b, start, i - start)
+                : new String(b, start, i - start, java.nio.charset.StandardCharsets.ISO_8859_1);
         i++;
         return text;
     }
