@@ -328,34 +328,6 @@ final class JournalLineScanner {
         return negative ? -micros : micros;
     }
 
-    /** Passes over what {@link #micros} reads, checked as it checks it, without its value. */
-    private void skipMicros() {
-        byte[] b = this.b;
-        int i = this.i;
-        if (b[i] == '-') {
-            i++;
-        }
-        int start = i;
-        byte c;
-        while ((c = b[i]) >= '0' && c <= '9') {
-            i++;
-        }
-        int digits = i - start;
-        if (digits == 0 || digits > 12 || (digits > 1 && b[start] == '0') || c != '.') {
-            throw OTHER_FORM;
-        }
-        i++;
-        int decimalsStart = i;
-        while ((c = b[i]) >= '0' && c <= '9') {
-            i++;
-        }
-        int decimals = i - decimalsStart;
-        if (decimals < 1 || decimals > 3 || c == 'e' || c == 'E') {
-            throw OTHER_FORM;
-        }
-        this.i = i;
-    }
-
     private long[] nanosArray() {
         if (lastEventOnly) {
             return lastNanos();
@@ -418,8 +390,8 @@ final class JournalLineScanner {
     private int events = -1;
 
     /**
-     * The last of the token times, alone (none for none); counts them into {@link #events}. The
-     * others are checked as they would be read, and passed over: only the last is read.
+     * The last of the token times, alone (none for none); counts them into {@link #events}. Every
+     * time is read, so each is checked as it would be, and all but the last are dropped.
      */
     private long[] lastNanos() {
         expect('[');
@@ -430,17 +402,12 @@ final class JournalLineScanner {
             return new long[0];
         }
         while (true) {
-            int time = i;
-            skipMicros();
+            long nanos = micros() * 1000;
             events++;
             byte c = b[i++];
             if (c == ']') {
-                int close = i;
-                i = time;
-                long last = micros() * 1000;
-                i = close;
                 arrayLength = 1;
-                return new long[] {last};
+                return new long[] {nanos};
             }
             if (c != ',') {
                 throw OTHER_FORM;
