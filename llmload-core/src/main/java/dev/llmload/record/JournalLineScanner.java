@@ -328,62 +328,64 @@ final class JournalLineScanner {
         return negative ? -micros : micros;
     }
 
+    /** Opens an array: false for an empty one (read whole), true when an element follows. */
+    private boolean openArray() {
+        expect('[');
+        if (b[i] == ']') {
+            i++;
+            return false;
+        }
+        return true;
+    }
+
+    /** After an element: true past a comma (another follows), false past the array's end. */
+    private boolean nextElement() {
+        byte c = b[i++];
+        if (c == ',') {
+            return true;
+        }
+        if (c == ']') {
+            return false;
+        }
+        throw OTHER_FORM;
+    }
+
     private long[] nanosArray() {
         if (lastEventOnly) {
             return lastNanos();
         }
-        expect('[');
         long[] values = scratch.times;
         int n = 0;
-        if (b[i] == ']') {
-            i++;
-            arrayLength = 0;
-            return borrow ? values : new long[0];
+        if (openArray()) {
+            do {
+                if (n == values.length) {
+                    values = java.util.Arrays.copyOf(values, 2 * n);
+                    scratch.times = values;
+                }
+                values[n++] = micros() * 1000;
+            } while (nextElement());
         }
-        while (true) {
-            if (n == values.length) {
-                values = java.util.Arrays.copyOf(values, 2 * n);
-                scratch.times = values;
-            }
-            values[n++] = micros() * 1000;
-            byte c = b[i++];
-            if (c == ']') {
-                arrayLength = n;
-                return borrow ? values : java.util.Arrays.copyOf(values, n);
-            }
-            if (c != ',') {
-                throw OTHER_FORM;
-            }
-        }
+        arrayLength = n;
+        return borrow ? values : java.util.Arrays.copyOf(values, n);
     }
 
     private int[] intArray() {
         if (lastEventOnly) {
             return countsSum();
         }
-        expect('[');
         int[] values = scratch.counts;
         int n = 0;
-        if (b[i] == ']') {
-            i++;
-            arrayLength = 0;
-            return borrow ? values : new int[0];
+        if (openArray()) {
+            do {
+                if (n == values.length) {
+                    values = java.util.Arrays.copyOf(values, 2 * n);
+                    scratch.counts = values;
+                }
+                values[n++] = smallInteger();
+            } while (nextElement());
         }
-        while (true) {
-            if (n == values.length) {
-                values = java.util.Arrays.copyOf(values, 2 * n);
-                scratch.counts = values;
-            }
-            values[n++] = smallInteger();
-            byte c = b[i++];
-            if (c == ']') {
-                arrayLength = n;
-                return borrow ? values : java.util.Arrays.copyOf(values, n);
-            }
-            if (c != ',') {
-                throw OTHER_FORM;
-            }
-        }
+        arrayLength = n;
+        return borrow ? values : java.util.Arrays.copyOf(values, n);
     }
 
     /** Events of the token times read so far in {@link #lastEventOnly} mode; -1 before them. */
@@ -394,25 +396,16 @@ final class JournalLineScanner {
      * time is read, so each is checked as it would be, and all but the last are dropped.
      */
     private long[] lastNanos() {
-        expect('[');
         events = 0;
-        if (b[i] == ']') {
-            i++;
-            arrayLength = 0;
-            return new long[0];
+        long last = 0;
+        if (openArray()) {
+            do {
+                last = micros() * 1000;
+                events++;
+            } while (nextElement());
         }
-        while (true) {
-            long nanos = micros() * 1000;
-            events++;
-            byte c = b[i++];
-            if (c == ']') {
-                arrayLength = 1;
-                return new long[] {nanos};
-            }
-            if (c != ',') {
-                throw OTHER_FORM;
-            }
-        }
+        arrayLength = events == 0 ? 0 : 1;
+        return events == 0 ? new long[0] : new long[] {last};
     }
 
     /**
@@ -423,26 +416,16 @@ final class JournalLineScanner {
         if (events < 0) {
             throw OTHER_FORM;
         }
-        expect('[');
         int n = 0;
         int sum = 0;
-        if (b[i] == ']') {
-            i++;
-        } else {
-            while (true) {
+        if (openArray()) {
+            do {
                 int count = smallInteger();
                 if (n < events) {
                     sum += count;
                 }
                 n++;
-                byte c = b[i++];
-                if (c == ']') {
-                    break;
-                }
-                if (c != ',') {
-                    throw OTHER_FORM;
-                }
-            }
+            } while (nextElement());
         }
         if (n < events) {
             throw OTHER_FORM;
