@@ -22,6 +22,8 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLMLOAD = os.path.join(ROOT, "llmload")
 TICKS = os.sysconf("SC_CLK_TCK")
+# CLIENT=asyncio: measure bench/asyncio-client.py instead of llmload (closed loops only).
+ASYNCIO = os.environ.get("CLIENT", "llmload") == "asyncio"
 
 
 def env(name, default):
@@ -108,10 +110,15 @@ def one(name, load, streams, out):
         wait_healthy(port, sim)
         log = open(os.path.join(out, f"{name}-client.log"), "w")
         started = time.monotonic()
-        client = subprocess.Popen(taskset(env("CLIENT_CPU", "1")) + [
-            LLMLOAD, "run", "--url", f"http://127.0.0.1:{port}"] + load + [
-            "--input-tokens", "64", "--output-tokens", str(tokens),
-            "--output-dir", run_dir], stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        if ASYNCIO:
+            # The yardstick: the same closed loop from a plain asyncio client (bench/asyncio-client.py).
+            command = ["python3", os.path.join(ROOT, "bench", "asyncio-client.py"), url, load[1], load[3],
+                       str(tokens), run_dir, name]
+        else:
+            command = [LLMLOAD, "run", "--url", url] + load + ["--input-tokens", "64", "--output-tokens", str(tokens),
+                                                              "--output-dir", run_dir] + env("RUN_ARGS", "").split()
+        client = subprocess.Popen(taskset(env("CLIENT_CPU", "1")) + command, stdout=log, stderr=subprocess.STDOUT)
         # The pid is taskset's, which execs the launcher, which execs java. The counters only grow;
         # the largest reading is the last one before the process was reaped.
         user = system = rss = 0.0
@@ -122,29 +129,29 @@ def one(name, load, streams, out):
             time.sleep(0.05)
         wall = time.monotonic() - started
         if client.returncode != 0:
-            raise SystemExit(f"llmload run failed ({client.returncode}): see {log.name}")
+            raise SystemExit(f"the client failed ({client.returncode}): see {log.name}")
     finally:
         sim.terminate()
         sim.wait()
+    mine = by_id(os.path.join(run_dir, "requests.jsonl"))
+    gaps, first = against_truth(mine, by_id(truth))
+    streamed = sum(r.get("output_tokens") or 0 for r in mine.values())
+    errors = (f"matched={len(first)} gap_err_ms p50={percentile(gaps, 50):.3f} p99={percentile(gaps, 99):.3f} "
+              f"max={max(gaps) if gaps else float('nan'):.2f} first_token_offset_ms p50={percentile(first, 50):.2f} "
+              f"p99={percentile(first, 99):.2f}")
+    if ASYNCIO:
+        load_cpu = json.load(open(os.path.join(run_dir, "client.json")))
+        print(f"{name:<7} asyncio requests={len(mine):<5} tokens={streamed:<7} "
+              f"load_cpu_us_per_token={1e6 * (load_cpu['user_s'] + load_cpu['system_s']) / max(1, streamed):6.2f} "
+              f"(user {1e6 * load_cpu['user_s'] / max(1, streamed):5.2f}, sys {1e6 * load_cpu['system_s'] / max(1, streamed):5.2f}) "
+              f"cpu_s={user + system:5.2f} rss_max_mib={rss:6.0f} wall_s={wall:5.1f} | {errors}", flush=True)
+        return
     report = json.load(open(os.path.join(run_dir, "report.json")))
     c = report["client"]
-    mine = by_id(os.path.join(run_dir, "requests.jsonl"))
-    theirs = by_id(truth)
-    streamed = sum(r.get("output_tokens") or 0 for r in mine.values())
     measured = report["results"]["requests"]["succeeded"] * tokens
     before = c["cpu_before_load_s"] or 0.0
     # The CPU before the load is split between user and system as the whole run's is.
     net = max(1e-9, user + system - before)
-    gaps, first = [], []
-    for rid, m in mine.items():
-        t = theirs.get(rid)
-        if not t or m.get("outcome") != "success" or t.get("outcome") != "success":
-            continue
-        a, b = m.get("token_times_ms") or [], t.get("token_times_ms") or []
-        if len(a) != len(b) or not a:
-            continue
-        first.append(a[0] - b[0])
-        gaps.extend(abs((a[i] - a[i - 1]) - (b[i] - b[i - 1])) for i in range(1, len(a)))
     lag = c["loop_lag_ms"]
     lags = ""
     if "--request-rate" in load:
@@ -161,14 +168,30 @@ def one(name, load, streams, out):
           f"wall_before_first_send_s={c.get('wall_before_first_send_s') or float('nan'):5.2f} "
           f"cpu_before_load_s={before:5.2f} wall_before_load_s={c['wall_before_load_s']:5.2f} wall_s={wall:5.1f} "
           f"loop_lag_p99_ms={lag['p99']:.2f} loop_lag_max_ms={lag['max']:.1f} gc_pauses={c['gc_pauses']} "
-          f"saturated={c['saturated']} | matched={len(first)} gap_err_ms p50={percentile(gaps, 50):.3f} "
-          f"p99={percentile(gaps, 99):.3f} max={max(gaps) if gaps else float('nan'):.2f} "
-          f"first_token_offset_ms p50={percentile(first, 50):.2f} p99={percentile(first, 99):.2f}{lags}", flush=True)
+          f"saturated={c['saturated']} | {errors}{lags}", flush=True)
+
+
+def against_truth(mine, theirs):
+    """Per-gap |client gap - server gap| (ms) and first-token offsets (ms) of the measured requests
+    that succeeded on both sides with the same number of token events."""
+    gaps, first = [], []
+    for rid, m in mine.items():
+        t = theirs.get(rid)
+        if not t or m.get("warmup") or m.get("outcome") != "success" or t.get("outcome") != "success":
+            continue
+        a, b = m.get("token_times_ms") or [], t.get("token_times_ms") or []
+        if len(a) != len(b) or not a:
+            continue
+        first.append(a[0] - b[0])
+        gaps.extend(abs((a[i] - a[i - 1]) - (b[i] - b[i - 1])) for i in range(1, len(a)))
+    return gaps, first
 
 
 def main():
     out = sys.argv[1]
     rounds = int(env("ROUNDS", "8"))
+    if env("RATE", "") and ASYNCIO:
+        raise SystemExit("CLIENT=asyncio runs closed loops only: leave RATE unset")
     if env("RATE", ""):
         itl_s, tokens = float(env("ITL_MS", "40")) / 1000, int(env("OUTPUT_TOKENS", "64"))
         for rate in env("RATE", "").split():
