@@ -11,6 +11,15 @@ import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -114,6 +123,52 @@ class TelemetryLoopbackTest {
             assertThat(telemetry.simulator().stepLagMaxMs()).isNotNull();
             assertThat(result.report().notes()).extracting(Note::kind)
                     .doesNotContain("token_count_mismatch", "ttft_mismatch");
+        }
+    }
+
+    /**
+     * The window's baseline scrape is taken before the run's clock starts: a metrics endpoint that
+     * takes 400 ms to answer (the simulator's own metrics, passed on late) delays no request of an
+     * open loop whose first requests fall due within 200 ms of the start. Taken after the start,
+     * as it once was, the scrape held back every request due before it returned.
+     */
+    @Test
+    void aSlowMetricsEndpointDelaysNoRequestOfAnOpenLoop() throws Exception {
+        long answerMs = 400;
+        try (SimServer sim = SimulatorRuns.fixedSimulator(5, 2, Map.of());
+             HttpClient http = HttpClient.newHttpClient()) {
+            HttpServer slowMetrics = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            slowMetrics.createContext("/metrics", exchange -> {
+                try {
+                    String text = http.send(HttpRequest.newBuilder(URI.create(sim.url() + "/metrics")).build(),
+                            HttpResponse.BodyHandlers.ofString()).body();
+                    Thread.sleep(answerMs);
+                    byte[] body = text.getBytes(StandardCharsets.UTF_8);
+                    exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
+                    exchange.sendResponseHeaders(200, body.length);
+                    exchange.getResponseBody().write(body);
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                } finally {
+                    exchange.close();
+                }
+            });
+            slowMetrics.start();
+            try {
+                RunConfig config = RunConfig.builder().url(sim.url()).requestRate(50.0).arrival("constant")
+                        .numRequests(10L).inputTokens("16").outputTokens("4").tokenizer("cl100k_base").seed(7)
+                        .grace(Duration.ofSeconds(5)).outputDir(dir.resolve("slow-metrics")).ioThreads(1)
+                        .serverMetrics("http://127.0.0.1:" + slowMetrics.getAddress().getPort() + "/metrics").build();
+                BenchmarkRun.Result result = SimulatorRuns.run(config);
+                assertThat(result.report().telemetry()).as("the slow endpoint was scraped").isNotNull();
+                assertThat(result.report().telemetry().serverKind()).isEqualTo("vllm");
+                List<RequestRecord> records = result.journaledRecords();
+                assertThat(records).hasSize(10).allSatisfy(record -> assertThat(
+                        (record.timings().sentNanos() - record.timings().intendedSendNanos()) / 1e6)
+                        .as("send lag of %s, ms", record.requestId()).isLessThan(answerMs / 2.0));
+            } finally {
+                slowMetrics.stop(0);
+            }
         }
     }
 }
