@@ -92,12 +92,7 @@ public final class LoadPhase implements AutoCloseable {
         }
         HotPaths.warmUp(dialect);
         HotPaths.awaitQuietCompiler();
-        // Start-up leaves a heap of garbage (the tokenizer's tables, prompt generation, class
-        // loading) close to the launcher's soft heap limit; collected during the load, it took
-        // the collector's threads onto the event loops' cores for hundreds of milliseconds in the
-        // first seconds and kept its allocation-rate trigger firing (about 20 collections in a
-        // 14 s open loop at 500 requests/s, none after this one).
-        System.gc();
+        HotPaths.collectStartUpGarbage();
         return Optional.empty();
     }
 
