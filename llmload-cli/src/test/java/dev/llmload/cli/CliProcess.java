@@ -1,6 +1,7 @@
 package dev.llmload.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,24 @@ final class CliProcess {
     }
 
     /** Sends a signal by name (INT, TERM) the way a shell's kill does. */
+    /**
+     * Whether this JVM started with SIGINT ignored (Linux: the {@code SigIgn} mask of
+     * /proc/self/status); the processes it starts inherit that. False where it cannot be told.
+     */
+    static boolean ignoresSigint() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.isReadable(status)) {
+            return false;
+        }
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("SigIgn:")) {
+                long ignored = Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16);
+                return (ignored & (1L << (2 - 1))) != 0;   // SIGINT is signal 2, bit 1 of the mask
+            }
+        }
+        return false;
+    }
+
     static void signal(Process process, String name) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
         if (kill.waitFor() != 0) {

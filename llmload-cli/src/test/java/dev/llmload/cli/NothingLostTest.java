@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -90,6 +91,11 @@ class NothingLostTest {
 
     @Test
     void ctrlCWritesAReportOfWhatFinishedAndExits130() throws Exception {
+        // A background job of a non-interactive shell starts with SIGINT ignored, and every process
+        // it starts inherits that (POSIX): such a run cannot be interrupted from a terminal at all,
+        // and the JVM rightly leaves the signal ignored.
+        Assumptions.assumeFalse(CliProcess.ignoresSigint(),
+                "SIGINT is ignored in this test's environment (a background job), so the run inherits that");
         assertInterruptedBy("INT", 130);
     }
 
