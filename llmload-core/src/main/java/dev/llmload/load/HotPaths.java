@@ -1,5 +1,6 @@
 package dev.llmload.load;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.llmload.http.sse.StreamFramer;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.Framing;
@@ -9,7 +10,6 @@ import dev.llmload.protocol.Usage;
 import dev.llmload.record.ServerTimings;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
@@ -17,7 +17,9 @@ import java.lang.management.MemoryUsage;
 /**
  * Runs the per-message path (framing, the dialect's decoding) on the dialect's made-up sample
  * stream before a run, so the JIT has compiled it when the first real tokens arrive: otherwise the
- * first requests of every run would measure an interpreter, not the server.
+ * first requests of every run would measure an interpreter, not the server. Then waits for the JIT
+ * to go quiet and clears start-up's garbage, so that neither works on the client's cores once the
+ * clock runs.
  */
 final class HotPaths {
 
@@ -58,16 +60,12 @@ final class HotPaths {
      * with the launcher's settings, none after one collection here. Below half, the collector has
      * room and the full collection (a few tenths of a second on one core) is not worth it: a
      * library user's large heap, or a test JVM running many short runs.
-     *
-     * @return whether it collected
      */
-    public static boolean collectStartUpGarbage() {
+    public static void collectStartUpGarbage() {
         MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-        if (!worthCollecting(heap.getUsed(), softLimitBytes(heap.getMax()))) {
-            return false;
+        if (worthCollecting(heap.getUsed(), softLimitBytes(heap.getMax()))) {
+            System.gc();
         }
-        System.gc();
-        return true;
     }
 
     /** Whether {@code usedBytes} fills more than half of a known {@code limitBytes}. */
