@@ -75,7 +75,8 @@ final class RequestBytes {
             names[n] = header.getKey();
             values[n++] = header.getValue();
         }
-        byte[] uri = (basePath + request.path()).getBytes(StandardCharsets.UTF_8);
+        String target = basePath + request.path();
+        byte[] uri = (target.isEmpty() ? "/" : target).getBytes(StandardCharsets.UTF_8);
         int size = request.method().length() + 1 + uri.length + VERSION_LINE_END.length + 2 + body.length;
         for (int i = 0; i < n; i++) {
             size += names[i].length() + 2 + values[i].length() + 2;
@@ -83,7 +84,7 @@ final class RequestBytes {
         ByteBuf out = alloc.ioBuffer(size);
         writeLatin1(out, request.method());
         out.writeByte(' ');
-        out.writeBytes(uri.length == 0 ? new byte[] {'/'} : uri);
+        out.writeBytes(uri);
         out.writeBytes(VERSION_LINE_END);
         for (int i = 0; i < n; i++) {
             writeLatin1(out, names[i]);
@@ -111,11 +112,8 @@ final class RequestBytes {
         return false;
     }
 
-    /** One byte a character, as Netty writes header text: a character beyond Latin-1 as '?'. */
+    /** One byte a character, as Netty's encoder writes header text: a character beyond Latin-1 as '?'. */
     private static void writeLatin1(ByteBuf out, String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            out.writeByte(c > 255 ? '?' : c);
-        }
+        out.writeCharSequence(text, StandardCharsets.ISO_8859_1);
     }
 }
