@@ -56,13 +56,28 @@ public final class LoadHttpClient implements AutoCloseable {
     /** @param keyHeader the header that carries {@code apiKey} (never logged) */
     public LoadHttpClient(Endpoint endpoint, String apiKey, KeyHeader keyHeader, int threads, Duration connectTimeout,
                           boolean insecure) {
+        this(endpoint, apiKey, keyHeader, threads, "llmload-io", connectTimeout, insecure);
+    }
+
+    /**
+     * A client for traffic beside the load, such as the telemetry's scrapes: one event loop of its
+     * own named {@code threadPrefix}-1, no key, certificates verified. It runs the load's code, so
+     * once a run is under way its scrapes cost compiled code rather than a second HTTP stack that
+     * a scrape a second never warms.
+     */
+    public static LoadHttpClient beside(Endpoint endpoint, String threadPrefix, Duration connectTimeout) {
+        return new LoadHttpClient(endpoint, null, KeyHeader.BEARER, 1, threadPrefix, connectTimeout, false);
+    }
+
+    private LoadHttpClient(Endpoint endpoint, String apiKey, KeyHeader keyHeader, int threads, String threadPrefix,
+                           Duration connectTimeout, boolean insecure) {
         this.endpoint = endpoint;
         this.connectTimeout = connectTimeout;
         boolean keyed = apiKey != null && !apiKey.isEmpty();
         this.requestBytes = new RequestBytes(endpoint, keyed ? keyHeader.headerName() : null,
                 keyed ? keyHeader.value(apiKey) : null);
         Transport transport = Transport.best();
-        this.group = transport.newGroup(threads, "llmload-io");
+        this.group = transport.newGroup(threads, threadPrefix);
         group.forEach(executor -> idleByLoop.put((EventLoop) executor, new ArrayDeque<>()));
         SslContext ssl = endpoint.tls() ? sslContext(insecure) : null;
         this.bootstrap = new Bootstrap()

@@ -16,8 +16,8 @@ import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 
 /**
- * The TLS side of a JDK {@link HttpClient} that only ever asks plain-HTTP URLs (the server probe and
- * the telemetry scrapes of a local server). The client makes the JDK's default TLS context when it
+ * The TLS side of a JDK {@link HttpClient} that only ever asks plain-HTTP URLs (the server probe of
+ * a local server). The client makes the JDK's default TLS context when it
  * is built, whether it ever opens a TLS connection or not, and that reads and parses every CA
  * certificate of the system: about a tenth of a CPU-second before the first request. Even an empty
  * context from {@link SSLContext#getInstance} costs a fiftieth, for the JDK's security providers.

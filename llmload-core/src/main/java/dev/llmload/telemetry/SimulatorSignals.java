@@ -3,6 +3,7 @@ package dev.llmload.telemetry;
 import dev.llmload.telemetry.prometheus.Histogram;
 import dev.llmload.telemetry.prometheus.Scrape;
 import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
  * What llmload's own simulator ({@code llmload sim}) reports of its own delays, next to the
@@ -17,6 +18,8 @@ public record SimulatorSignals(Double stepLagSeconds, Histogram tokenWriteDelay)
 
     static final String STEP_LAG = "llmload_sim_step_lag_seconds";
     static final String TOKEN_WRITE_DELAY = "llmload_sim_token_write_delay_seconds";
+    /** The families {@link #read} takes values from. */
+    static final Set<String> FAMILIES = Set.of(STEP_LAG, TOKEN_WRITE_DELAY);
 
     /** The simulator's signals in {@code scrape}; {@code null} when it is not the simulator's. */
     public static SimulatorSignals read(Scrape scrape) {

@@ -1,21 +1,22 @@
 package dev.llmload.telemetry;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -24,7 +25,12 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import dev.llmload.http.PlainHttp;
+import dev.llmload.http.Endpoint;
+import dev.llmload.http.Exchange;
+import dev.llmload.http.ExchangeFailure;
+import dev.llmload.http.HttpExchangeRequest;
+import dev.llmload.http.LoadHttpClient;
+import dev.llmload.http.ResponseListener;
 import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineProfile;
 import dev.llmload.telemetry.gpu.DcgmExporter;
@@ -37,17 +43,21 @@ import dev.llmload.telemetry.prometheus.Scrape;
 
 /**
  * Scrapes the server's metrics, dcgm-exporters and nvidia-smi on a timer during a run, apart from
- * the load: its own thread and the JDK HTTP client, never the load's Netty event loops.
+ * the load: its own thread and event loop, never the load's.
  *
  * <p>Use: {@link #probe()} before the run (drops targets that do not answer Prometheus text,
  * with a note), {@link #start()} when the run starts, {@link #stop()} when it ends (one final
  * scrape of each target, then the recording).
  *
- * <p>Threads: every field below the HTTP client is owned by the single thread
- * {@code llmload-telemetry}; the public methods hand their work to it and wait. The HTTP
- * client's own threads only carry responses, which are timestamped with {@code System.nanoTime()}
- * as their headers arrive and then passed to the owner thread. Scrapes of different targets run
- * concurrently, and each is cancelled after {@link TelemetryConfig#requestTimeout()}, so a
+ * <p>Threads: every field below the clients is owned by the single thread
+ * {@code llmload-telemetry}; the public methods hand their work to it and wait. The pages travel
+ * on one event loop per scraped host ({@code llmload-telemetry-io-1}, the load's own
+ * {@link LoadHttpClient} code): it timestamps each answer with {@code System.nanoTime()} as its
+ * head arrives, gathers the bytes and passes the page to the owner thread, which decodes and
+ * parses it. The load's HTTP code is what a scrape runs because a run has compiled it already: a
+ * second HTTP stack, used once a second, stayed in the interpreter and cost the client's core
+ * several milliseconds a scrape (docs/performance.md). Scrapes of different targets run
+ * concurrently, and each is abandoned after {@link TelemetryConfig#requestTimeout()}, so a
  * target that hangs or dies only leaves gaps in its own series. The nvidia-smi reader thread
  * (see {@link NvidiaSmiPoller}) likewise passes each line to the owner thread.
  */
@@ -56,14 +66,25 @@ public final class TelemetryCollector implements AutoCloseable {
     /** How long the probe waits for a first answer: more than a scrape, as servers may be warming up. */
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
+    /**
+     * The most one metrics page may hold (16 MiB; a large server's page is a few hundred KiB): an
+     * answer that goes on past it is a gap, not a heap spent on it.
+     */
+    static final int MAX_PAGE_BYTES = 16 << 20;
+
+    private static final Map<String, String> ACCEPT = Map.of("Accept", "text/plain;version=0.0.4;q=0.9,*/*;q=0.1");
+    private static final byte[] NO_BODY = new byte[0];
+
     private final TelemetryConfig config;
+    /** {@link TelemetryConfig#requestTimeout()}, worked out once. */
+    private final Duration scrapeTimeout;
     private final ScheduledExecutorService owner;
     /**
-     * Made by the owner thread for the first request, not with the collector: a run that scrapes
-     * nothing never pays for building one (class loading and a selector thread). Volatile for
-     * {@link #close}, which may run on any thread.
+     * One client per scheme, host and port, made by the owner thread for its first request: a run
+     * that scrapes nothing starts no event loop. Concurrent for {@link #close}, which may run on
+     * any thread.
      */
-    private volatile HttpClient http;
+    private final Map<Endpoint, LoadHttpClient> clients = new ConcurrentHashMap<>();
 
     private final List<Target> targets = new ArrayList<>();
     private final List<ServerReading> server = new ArrayList<>();
@@ -77,31 +98,17 @@ public final class TelemetryCollector implements AutoCloseable {
 
     public TelemetryCollector(TelemetryConfig config) {
         this.config = config;
+        this.scrapeTimeout = config.requestTimeout();
         this.owner = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("llmload-telemetry").factory());
     }
 
-    /** The HTTP client, made on first use. Owner thread. */
-    private HttpClient http() {
-        HttpClient client = http;
-        if (client == null) {
-            HttpClient.Builder builder = HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(config.requestTimeout())
-                    .followRedirects(HttpClient.Redirect.NEVER);
-            client = PlainHttp.only(scraped(config)) ? PlainHttp.withoutTls(builder).build() : builder.build();
-            http = client;
-        }
-        return client;
-    }
-
-    /** Every URL the collector may ask. */
-    private static List<URI> scraped(TelemetryConfig config) {
-        List<URI> urls = new ArrayList<>(config.gpuMetrics());
-        if (config.serverMetrics() != null) {
-            urls.add(config.serverMetrics());
-        }
-        return urls;
+    /** The client for {@code url}'s scheme, host and port, made on first use. Owner thread. */
+    private LoadHttpClient client(URI url) {
+        Endpoint parsed = Endpoint.parse(url.toString());
+        Endpoint origin = new Endpoint(parsed.tls(), parsed.host(), parsed.port(), "");
+        return clients.computeIfAbsent(origin,
+                o -> LoadHttpClient.beside(o, "llmload-telemetry-io", scrapeTimeout));
     }
 
     /**
@@ -155,7 +162,7 @@ public final class TelemetryCollector implements AutoCloseable {
     private void awaitAll(List<CompletableFuture<Void>> scrapes) {
         try {
             CompletableFuture.allOf(scrapes.toArray(CompletableFuture[]::new))
-                    .get(2 * config.requestTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+                    .get(2 * scrapeTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
@@ -197,10 +204,7 @@ public final class TelemetryCollector implements AutoCloseable {
     @Override
     public void close() {
         owner.shutdownNow();
-        HttpClient client = http;
-        if (client != null) {
-            client.shutdownNow();
-        }
+        clients.values().forEach(LoadHttpClient::close);
         NvidiaSmiPoller poller = nvidiaSmi;
         if (poller != null) {
             poller.close();
@@ -243,7 +247,9 @@ public final class TelemetryCollector implements AutoCloseable {
                     return;
                 }
                 server.add(new ServerReading(System.nanoTime(), profile.read(scrape), SimulatorSignals.read(scrape)));
-                targets.add(new Target(used, true));
+                Set<String> read = new HashSet<>(profile.families());
+                read.addAll(SimulatorSignals.FAMILIES);
+                targets.add(new Target(used, true, read, client(used)));
             }
         }
     }
@@ -260,24 +266,33 @@ public final class TelemetryCollector implements AutoCloseable {
                 }
                 long now = System.nanoTime();
                 DcgmExporter.read(url.toString(), scrape).forEach(s -> gpu.add(new GpuReading(now, s)));
-                targets.add(new Target(url, false));
+                targets.add(new Target(url, false, DcgmExporter.FAMILIES, client(url)));
             }
         }
     }
 
     private ProbeVerdict probeOnce(URI url) {
+        Answer answer;
         try {
-            HttpResponse<Timed> response = http().send(request(url, PROBE_TIMEOUT), Timed.HANDLER);
-            Timed body = response.body();
-            return ProbeVerdict.of(body.status(), body.contentType(), body.text());
-        } catch (HttpTimeoutException e) {
-            return new ProbeVerdict.Unusable("did not answer within " + PROBE_TIMEOUT.toMillis() + " ms", false);
-        } catch (IOException e) {
-            return new ProbeVerdict.Unusable("could not be reached (" + describe(e) + ")", false);
+            answer = fetch(client(url), requestTarget(url), PROBE_TIMEOUT).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new ProbeVerdict.Unusable("probe interrupted", false);
+        } catch (ExecutionException e) {
+            return new ProbeVerdict.Unusable("could not be asked (" + describe(e.getCause()) + ")", false);
         }
+        return switch (answer) {
+            case Answer.Page page -> ProbeVerdict.of(page.status(), page.contentType(), page.text());
+            case Answer.TimedOut timedOut ->
+                    new ProbeVerdict.Unusable("did not answer within " + PROBE_TIMEOUT.toMillis() + " ms", false);
+            case Answer.Failed(long nanos, ExchangeFailure failure) -> new ProbeVerdict.Unusable(switch (failure) {
+                case ExchangeFailure.ConnectFailed f -> "could not be reached (" + f.message() + ")";
+                case ExchangeFailure.ConnectTimedOut f -> "could not be reached (" + f.message() + ")";
+                case ExchangeFailure.ConnectionLost f -> "broke off its answer (" + f.message() + ")";
+                case ExchangeFailure.MalformedResponse f -> "did not answer HTTP (" + f.message() + ")";
+                case ExchangeFailure.Aborted f -> f.message();
+            }, false);
+        };
     }
 
     private void startNvidiaSmi() {
@@ -301,42 +316,50 @@ public final class TelemetryCollector implements AutoCloseable {
         if (target.pending != null) {
             return target.pending;
         }
-        Duration timeout = config.requestTimeout();
-        CompletableFuture<HttpResponse<Timed>> exchange = http().sendAsync(request(target.url, timeout), Timed.HANDLER);
-        // Cancelling aborts the exchange and its connection, so a hung target holds nothing.
-        ScheduledFuture<?> watchdog = owner.schedule(() -> exchange.cancel(true), timeout.toNanos(), TimeUnit.NANOSECONDS);
-        target.pending = exchange.handleAsync((response, failure) -> {
-            watchdog.cancel(false);
+        target.pending = fetch(target.client, target.requestTarget, scrapeTimeout).thenAcceptAsync(answer -> {
             target.pending = null;
-            record(target, response, failure, timeout);
-            return null;
+            record(target, answer);
         }, owner);
         return target.pending;
     }
 
-    private void record(Target target, HttpResponse<Timed> response, Throwable failure, Duration timeout) {
-        long now = System.nanoTime();
+    /**
+     * Sends one GET of {@code requestTarget} through {@code client}. The future completes, always
+     * normally, on the client's event loop: with the page, or with why there is none.
+     */
+    private static CompletableFuture<Answer> fetch(LoadHttpClient client, String requestTarget, Duration timeout) {
+        PageReader reader = new PageReader(timeout);
+        client.sendAt(new HttpExchangeRequest("GET", requestTarget, ACCEPT, NO_BODY), reader, System.nanoTime());
+        return reader.answer;
+    }
+
+    /** The path and query of {@code url}, as a request line carries them. */
+    private static String requestTarget(URI url) {
+        return (url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath())
+                + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
+    }
+
+    private void record(Target target, Answer answer) {
         String source = target.url.toString();
-        if (failure != null) {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            String reason = cause instanceof CancellationException || cause instanceof HttpTimeoutException
-                    ? "no answer within " + timeout.toMillis() + " ms" : describe(cause);
-            gaps.add(new ScrapeGap(now, source, reason));
-            return;
-        }
-        Timed body = response.body();
-        if (body.status() != 200) {
-            gaps.add(new ScrapeGap(body.nanos(), source, "HTTP " + body.status()));
-            return;
-        }
-        Scrape scrape = PrometheusTextParser.parse(body.text());
-        if (scrape.families().isEmpty()) {
-            gaps.add(new ScrapeGap(body.nanos(), source, "no readable metrics"));
-        } else if (target.server) {
-            server.add(new ServerReading(body.nanos(), profile.read(scrape), SimulatorSignals.read(scrape)));
-        } else {
-            for (GpuSample sample : DcgmExporter.read(source, scrape)) {
-                gpu.add(new GpuReading(body.nanos(), sample));
+        switch (answer) {
+            case Answer.TimedOut(long nanos) ->
+                    gaps.add(new ScrapeGap(nanos, source, "no answer within " + scrapeTimeout.toMillis() + " ms"));
+            case Answer.Failed(long nanos, ExchangeFailure failure) ->
+                    gaps.add(new ScrapeGap(nanos, source, failure.message()));
+            case Answer.Page page when page.status() != 200 ->
+                    gaps.add(new ScrapeGap(page.nanos(), source, "HTTP " + page.status()));
+            case Answer.Page page -> {
+                // Only what is read: most of a page is families no signal comes from.
+                Scrape scrape = PrometheusTextParser.parse(page.text(), target.families);
+                if (scrape.families().isEmpty()) {
+                    gaps.add(new ScrapeGap(page.nanos(), source, "no readable metrics"));
+                } else if (target.server) {
+                    server.add(new ServerReading(page.nanos(), profile.read(scrape), SimulatorSignals.read(scrape)));
+                } else {
+                    for (GpuSample sample : DcgmExporter.read(source, scrape)) {
+                        gpu.add(new GpuReading(page.nanos(), sample));
+                    }
+                }
             }
         }
     }
@@ -375,38 +398,129 @@ public final class TelemetryCollector implements AutoCloseable {
         }
     }
 
-    private static HttpRequest request(URI url, Duration timeout) {
-        return HttpRequest.newBuilder(url)
-                .timeout(timeout)
-                .header("Accept", "text/plain;version=0.0.4;q=0.9,*/*;q=0.1")
-                .GET()
-                .build();
-    }
-
     private static String describe(Throwable e) {
         String message = e.getMessage();
         return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
     }
 
-    /** A scrape target; {@code pending} is the scrape in progress, if any. Owner thread only. */
+    /**
+     * A scrape target: {@code families} are those its readings are made of; {@code pending} is the
+     * scrape in progress, if any. Owner thread only.
+     */
     private static final class Target {
         final URI url;
         final boolean server;
+        final Set<String> families;
+        final LoadHttpClient client;
+        final String requestTarget;
         CompletableFuture<Void> pending;
 
-        Target(URI url, boolean server) {
+        Target(URI url, boolean server, Set<String> families, LoadHttpClient client) {
             this.url = url;
             this.server = server;
+            this.families = Set.copyOf(families);
+            this.client = client;
+            this.requestTarget = requestTarget(url);
         }
     }
 
-    /** A response body with its arrival time, taken when the headers arrive. */
-    private record Timed(long nanos, int status, String contentType, String text) {
-        static final HttpResponse.BodyHandler<Timed> HANDLER = info -> {
-            long arrived = System.nanoTime();
-            return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8),
-                    text -> new Timed(arrived, info.statusCode(),
-                            info.headers().firstValue("content-type").orElse(""), text));
-        };
+    /** What one GET of a metrics URL came to. */
+    private sealed interface Answer {
+
+        /**
+         * A whole answer, timed when its head arrived; the first {@code length} bytes of
+         * {@code body} are the page.
+         */
+        record Page(long nanos, int status, String contentType, byte[] body, int length) implements Answer {
+
+            /** The page as text; on the owner thread, not the event loop. */
+            String text() {
+                return new String(body, 0, length, StandardCharsets.UTF_8);
+            }
+        }
+
+        /** No whole answer within the time allowed; the exchange and its connection were dropped. */
+        record TimedOut(long nanos) implements Answer {}
+
+        /** The connection failed or broke, the answer was not HTTP, or it was over {@link #MAX_PAGE_BYTES}. */
+        record Failed(long nanos, ExchangeFailure failure) implements Answer {}
+    }
+
+    /**
+     * Reads one answer. Every method and field belongs to the exchange's event loop; {@link #answer}
+     * completes there, once.
+     */
+    private static final class PageReader implements ResponseListener {
+
+        final CompletableFuture<Answer> answer = new CompletableFuture<>();
+        private final Duration timeout;
+        private io.netty.util.concurrent.Future<?> watchdog;
+        private Exchange exchange;
+        private long headNanos;
+        private int status;
+        private String contentType = "";
+        private byte[] body = NO_BODY;
+        private int length;
+
+        PageReader(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        @Override
+        public void onStart(Exchange started) {
+            exchange = started;
+            // Aborting drops the exchange's connection too, so a hung target holds nothing.
+            watchdog = started.loop().schedule(() -> {
+                if (answer.complete(new Answer.TimedOut(System.nanoTime()))) {
+                    started.abort("no answer within " + timeout.toMillis() + " ms");
+                }
+            }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public void onResponseHead(int status, HttpHeaders headers, long nanos) {
+            this.headNanos = nanos;
+            this.status = status;
+            this.contentType = headers.get(HttpHeaderNames.CONTENT_TYPE, "");
+            int declared = headers.getInt(HttpHeaderNames.CONTENT_LENGTH, -1);
+            if (declared > MAX_PAGE_BYTES) {
+                tooLarge();
+            } else if (declared > 0) {
+                // Sized for what the head announces, up to a mebibyte: a head alone reserves no more.
+                body = new byte[Math.min(declared, 1 << 20)];
+            }
+        }
+
+        @Override
+        public void onBodyChunk(ByteBuf chunk, long nanos) {
+            int bytes = chunk.readableBytes();
+            if (bytes > MAX_PAGE_BYTES - length) {
+                tooLarge();
+                return;
+            }
+            if (length + bytes > body.length) {
+                body = Arrays.copyOf(body, (int) Math.min(MAX_PAGE_BYTES, Math.max(2L * body.length, length + bytes + 8192L)));
+            }
+            chunk.getBytes(chunk.readerIndex(), body, length, bytes);
+            length += bytes;
+        }
+
+        private void tooLarge() {
+            exchange.abort("answered more than " + (MAX_PAGE_BYTES >> 20) + " MiB");
+        }
+
+        @Override
+        public void onComplete(long nanos) {
+            watchdog.cancel(false);
+            answer.complete(new Answer.Page(headNanos, status, contentType, body, length));
+        }
+
+        @Override
+        public void onFailure(ExchangeFailure failure, long nanos) {
+            if (watchdog != null) {
+                watchdog.cancel(false);
+            }
+            answer.complete(new Answer.Failed(nanos, failure));
+        }
     }
 }

@@ -11,13 +11,14 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A minimal HTTP/1.1 server on 127.0.0.1 for telemetry tests: answers GETs from a table of paths,
- * or, once told to hang, accepts and reads requests but never answers; {@link #close()} kills it
+ * A minimal HTTP/1.1 server on 127.0.0.1 for telemetry tests: answers GETs from a table of paths
+ * (or endlessly, for some), or, once told to hang, accepts and reads requests but never answers; {@link #close()} kills it
  * (the listening socket and every open connection). Each connection is served by its own daemon
  * thread; all of them end with {@link #close()}.
  */
@@ -27,6 +28,7 @@ final class ScriptedMetricsServer implements AutoCloseable {
 
     private final ServerSocket socket;
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
+    private final Set<String> endless = ConcurrentHashMap.newKeySet();
     private final List<Socket> connections = new CopyOnWriteArrayList<>();
     private final AtomicInteger requests = new AtomicInteger();
     private volatile boolean hanging;
@@ -43,6 +45,12 @@ final class ScriptedMetricsServer implements AutoCloseable {
 
     ScriptedMetricsServer prometheus(String path, String body) {
         return answer(path, 200, "text/plain; version=0.0.4; charset=utf-8", body);
+    }
+
+    /** Answers {@code path} with Prometheus comment lines, without a length, until the client hangs up. */
+    ScriptedMetricsServer endless(String path) {
+        endless.add(path);
+        return this;
     }
 
     void hang() {
@@ -88,6 +96,14 @@ final class ScriptedMetricsServer implements AutoCloseable {
                     return;
                 }
                 String path = requestLine.split(" ")[1];
+                if (endless.contains(path)) {
+                    out.write(("HTTP/1.1 200 X\r\nContent-Type: text/plain; version=0.0.4\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+                    byte[] lines = "# more\n".repeat(8192).getBytes(StandardCharsets.ISO_8859_1);
+                    while (true) {
+                        out.write(lines);
+                    }
+                }
                 Answer answer = answers.getOrDefault(path, new Answer(404, "text/plain", "404 page not found\n"));
                 byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
                 out.write(("HTTP/1.1 " + answer.status() + " X\r\nContent-Type: " + answer.contentType()

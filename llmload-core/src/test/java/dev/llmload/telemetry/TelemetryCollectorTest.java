@@ -87,7 +87,7 @@ class TelemetryCollectorTest {
 
             assertThat(recording.gaps()).extracting(ScrapeGap::reason).contains("no answer within 80 ms");
             assertThat(recording.gaps()).extracting(ScrapeGap::reason)
-                    .anyMatch(reason -> reason.contains("ConnectException") || reason.contains("IOException"));
+                    .anyMatch(reason -> reason.contains("Connection refused") || reason.contains("closed the connection"));
             // The healthy target may miss an 80 ms deadline on a loaded machine (about once; a few times
             // where the run queue exceeds the cores), but not the way the dead one does, at every tick.
             long healthyGaps = recording.gaps().stream()
@@ -133,6 +133,32 @@ class TelemetryCollectorTest {
             for (Socket socket : accepted) {
                 socket.close();
             }
+        }
+    }
+
+    @Test
+    void aPageOverSixteenMebibytesIsNeverReadWhole() throws Exception {
+        String page = Fixtures.text("vllm-current.prom");
+        // Comment lines are Prometheus text too: only its size is wrong with this page.
+        String oversized = page + "# padding\n".repeat(TelemetryCollector.MAX_PAGE_BYTES / 10);
+        Duration second = Duration.ofSeconds(1);
+        try (ScriptedMetricsServer vllm = new ScriptedMetricsServer().prometheus("/metrics", page).endless("/endless")) {
+            // An answer without end is cut off at the limit, long before the probe's two seconds are up.
+            try (TelemetryCollector probing = new TelemetryCollector(
+                    new TelemetryConfig(vllm.uri("/endless"), EngineKind.VLLM, List.of(), null, second, second))) {
+                assertThat(probing.probe()).extracting(Note::message).containsExactly(
+                        "server metrics at " + vllm.uri("/endless") + " answered more than 16 MiB; not scraped");
+            }
+            // A page that announces more than the limit is a gap in the run's series.
+            TelemetryCollector collector = new TelemetryCollector(
+                    new TelemetryConfig(vllm.uri("/metrics"), EngineKind.VLLM, List.of(), null, second, second));
+            assertThat(collector.probe()).isEmpty();
+            collector.start();
+            vllm.prometheus("/metrics", oversized);
+            TelemetryRecording recording = collector.stop();
+
+            assertThat(recording.server()).hasSize(2); // the probe's reading and the baseline
+            assertThat(recording.gaps()).extracting(ScrapeGap::reason).containsExactly("answered more than 16 MiB");
         }
     }
 

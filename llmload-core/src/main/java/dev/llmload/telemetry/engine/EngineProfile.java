@@ -2,6 +2,7 @@ package dev.llmload.telemetry.engine;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.OptionalDouble;
 
 import dev.llmload.telemetry.prometheus.Histogram;
@@ -24,6 +25,14 @@ public sealed interface EngineProfile {
     List<String> markers();
 
     ServerSignals read(Scrape scrape);
+
+    /**
+     * Every family {@link #read} takes a value from, each fallback name included: the scrapes
+     * during a run keep only these ({@link dev.llmload.telemetry.prometheus.PrometheusTextParser#parse(String, Set)}).
+     * A name missing here reads as absent; {@code EngineProfileTest} reads every engine's fixture
+     * both ways.
+     */
+    Set<String> families();
 
     static EngineProfile of(EngineKind kind) {
         return switch (kind) {
@@ -62,6 +71,25 @@ public sealed interface EngineProfile {
                     "vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc");
         }
 
+        public Set<String> families() {
+            return Set.of("vllm:kv_cache_usage_perc",
+                    "vllm:gpu_cache_usage_perc",
+                    "vllm:num_requests_running",
+                    "vllm:num_requests_waiting",
+                    "vllm:num_preemptions",
+                    "vllm:prefix_cache_hits",
+                    "vllm:gpu_prefix_cache_hits",
+                    "vllm:prefix_cache_queries",
+                    "vllm:gpu_prefix_cache_queries",
+                    "vllm:prompt_tokens",
+                    "vllm:generation_tokens",
+                    "vllm:request_success",
+                    "vllm:request_queue_time_seconds",
+                    "vllm:time_to_first_token_seconds",
+                    "vllm:inter_token_latency_seconds",
+                    "vllm:time_per_output_token_seconds");
+        }
+
         public ServerSignals read(Scrape s) {
             return new ServerSignals(
                     mean(s, "vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"),
@@ -87,6 +115,21 @@ public sealed interface EngineProfile {
 
         public List<String> markers() {
             return List.of("sglang:num_running_reqs", "sglang:num_queue_reqs", "sglang:token_usage");
+        }
+
+        public Set<String> families() {
+            return Set.of("sglang:num_requests",
+                    "sglang:num_aborted_requests",
+                    "sglang:token_usage",
+                    "sglang:num_running_reqs",
+                    "sglang:num_queue_reqs",
+                    "sglang:num_retracted_requests",
+                    "sglang:cached_tokens",
+                    "sglang:prompt_tokens",
+                    "sglang:generation_tokens",
+                    "sglang:queue_time_seconds",
+                    "sglang:time_to_first_token_seconds",
+                    "sglang:inter_token_latency_seconds");
         }
 
         public ServerSignals read(Scrape s) {
@@ -123,6 +166,18 @@ public sealed interface EngineProfile {
             return List.of("tgi_queue_size", "tgi_batch_current_size", "tgi_batch_current_max_tokens");
         }
 
+        public Set<String> families() {
+            return Set.of("tgi_batch_current_max_tokens",
+                    "tgi_batch_max_total_tokens",
+                    "tgi_batch_current_size",
+                    "tgi_queue_size",
+                    "tgi_request_input_length",
+                    "tgi_request_generated_tokens",
+                    "tgi_request_success",
+                    "tgi_request_queue_duration",
+                    "tgi_request_mean_time_per_token_duration");
+        }
+
         public ServerSignals read(Scrape s) {
             Double reserved = sum(s, "tgi_batch_current_max_tokens");
             Double budget = sum(s, "tgi_batch_max_total_tokens");
@@ -150,6 +205,18 @@ public sealed interface EngineProfile {
 
         public List<String> markers() {
             return List.of("trtllm_num_requests_running", "trtllm_num_requests_waiting", "trtllm_kv_cache_utilization");
+        }
+
+        public Set<String> families() {
+            return Set.of("trtllm_kv_cache_utilization",
+                    "trtllm_num_requests_running",
+                    "trtllm_num_requests_waiting",
+                    "trtllm_prompt_tokens",
+                    "trtllm_generation_tokens",
+                    "trtllm_request_success",
+                    "trtllm_request_queue_time_seconds",
+                    "trtllm_time_to_first_token_seconds",
+                    "trtllm_time_per_output_token_seconds");
         }
 
         public ServerSignals read(Scrape s) {
@@ -185,6 +252,14 @@ public sealed interface EngineProfile {
 
         public List<String> markers() {
             return List.of(REQUESTS, KV, "nv_inference_request_success", "nv_inference_queue_duration_us");
+        }
+
+        public Set<String> families() {
+            return Set.of(REQUESTS,
+                    KV,
+                    "nv_inference_request_success",
+                    "nv_inference_queue_duration_us",
+                    "nv_inference_request_failure");
         }
 
         public ServerSignals read(Scrape s) {
@@ -228,6 +303,13 @@ public sealed interface EngineProfile {
 
         public List<String> markers() {
             return List.of("llamacpp:requests_processing", "llamacpp:requests_deferred", "llamacpp:tokens_predicted");
+        }
+
+        public Set<String> families() {
+            return Set.of("llamacpp:requests_processing",
+                    "llamacpp:requests_deferred",
+                    "llamacpp:prompt_tokens",
+                    "llamacpp:tokens_predicted");
         }
 
         public ServerSignals read(Scrape s) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.llmload.telemetry.prometheus.MetricFamily;
 import dev.llmload.telemetry.prometheus.Sample;
@@ -23,6 +24,10 @@ public final class DcgmExporter {
     static final String FB_RESERVED = "DCGM_FI_DEV_FB_RESERVED";
     static final String POWER = "DCGM_FI_DEV_POWER_USAGE";
     static final String ENGINE_ACTIVE = "DCGM_FI_PROF_GR_ENGINE_ACTIVE";
+    /** The families {@link #read} takes values from, in the order it reads them. */
+    private static final List<String> FIELDS = List.of(UTIL, FB_USED, FB_FREE, FB_RESERVED, POWER, ENGINE_ACTIVE);
+    /** {@link #FIELDS}, for a scrape that keeps only what is read. */
+    public static final Set<String> FAMILIES = Set.copyOf(FIELDS);
 
     private DcgmExporter() {}
 
@@ -34,7 +39,7 @@ public final class DcgmExporter {
     /** One sample per GPU the scrape reports, in the order first seen. */
     public static List<GpuSample> read(String source, Scrape scrape) {
         Map<String, Fields> gpus = new LinkedHashMap<>();
-        for (String metric : List.of(UTIL, FB_USED, FB_FREE, FB_RESERVED, POWER, ENGINE_ACTIVE)) {
+        for (String metric : FIELDS) {
             MetricFamily family = scrape.families().get(metric);
             if (family == null) {
                 continue;

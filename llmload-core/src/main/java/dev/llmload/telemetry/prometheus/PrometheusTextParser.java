@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -24,6 +25,10 @@ import java.util.regex.Pattern;
  * (the creation time prometheus_client writes next to every counter and histogram, either inside
  * the family or as a gauge family of their own) are dropped, so they are never read as values.
  *
+ * <p>A parse may be told which families to keep: lines of the others are read no further than
+ * their name (nor checked, nor counted as skipped), which is most of a page where a few of its
+ * families are wanted, as during a run.
+ *
  * <p>Stateless and thread-safe.
  */
 public final class PrometheusTextParser {
@@ -42,7 +47,12 @@ public final class PrometheusTextParser {
     private PrometheusTextParser() {}
 
     public static Scrape parse(String text) {
-        return new Run().parse(text);
+        return new Run(null).parse(text);
+    }
+
+    /** As {@link #parse(String)}, keeping only the families named in {@code kept}. */
+    public static Scrape parse(String text, Set<String> kept) {
+        return new Run(kept).parse(text);
     }
 
     /** Parses a sample value or {@code le} bound; Go's spellings of the infinities included. */
@@ -66,11 +76,21 @@ public final class PrometheusTextParser {
 
     /** The state of one parse: families in exposition order, the declaration in force. */
     private static final class Run {
+        /** The families to keep; null: all. */
+        private final Set<String> kept;
         private final Map<String, FamilyBuilder> families = new LinkedHashMap<>();
         private final Map<String, String> help = new HashMap<>();
         private FamilyBuilder current;
         private int skipped;
         private final List<String> skippedExamples = new ArrayList<>();
+
+        Run(Set<String> kept) {
+            this.kept = kept;
+        }
+
+        private boolean keeps(String familyName) {
+            return kept == null || kept.contains(familyName);
+        }
 
         Scrape parse(String text) {
             for (String rawLine : text.split("\n", -1)) {
@@ -97,6 +117,10 @@ public final class PrometheusTextParser {
             }
             String name = parts[2];
             if (parts[1].equals("HELP")) {
+                if (kept != null && !kept.contains(name) && !(name.endsWith("_total")
+                        && kept.contains(name.substring(0, name.length() - "_total".length())))) {
+                    return;
+                }
                 String text = parts.length == 4 ? unescapeHelp(parts[3]) : "";
                 help.put(name, text);
                 // OpenMetrics may put HELP after TYPE
@@ -113,19 +137,30 @@ public final class PrometheusTextParser {
                 String familyName = type == MetricType.COUNTER && name.endsWith("_total")
                         ? name.substring(0, name.length() - "_total".length()) : name;
                 String helpText = help.getOrDefault(name, help.getOrDefault(familyName, ""));
-                current = families.computeIfAbsent(familyName, n -> new FamilyBuilder(n, type, helpText));
+                current = families.computeIfAbsent(familyName, n -> new FamilyBuilder(n, type, helpText, keeps(n)));
             }
         }
 
         private boolean sample(String line) {
-            SampleLine parsed = SampleLine.read(line);
+            int nameEnd = 0;
+            while (nameEnd < line.length() && isNameChar(line.charAt(nameEnd), nameEnd == 0)) {
+                nameEnd++;
+            }
+            if (nameEnd == 0) {
+                return false;
+            }
+            String name = line.substring(0, nameEnd);
+            FamilyBuilder family = current != null && current.owns(name) ? current : declaredOwner(name);
+            if (family == null ? !keeps(name) : !family.kept) {
+                return true;
+            }
+            SampleLine parsed = SampleLine.read(line, nameEnd);
             if (parsed == null) {
                 return false;
             }
-            String name = parsed.name();
-            FamilyBuilder family = current != null && current.owns(name) ? current : declaredOwner(name);
             if (family == null) {
-                family = families.computeIfAbsent(name, n -> new FamilyBuilder(n, MetricType.UNTYPED, help.getOrDefault(n, "")));
+                family = families.computeIfAbsent(name,
+                        n -> new FamilyBuilder(n, MetricType.UNTYPED, help.getOrDefault(n, ""), true));
             }
             if (!name.equals(family.name + "_created")) {
                 family.samples.add(new Sample(name, parsed.labels(), parsed.value()));
@@ -156,7 +191,7 @@ public final class PrometheusTextParser {
         private Scrape build() {
             Map<String, MetricFamily> built = new LinkedHashMap<>();
             for (FamilyBuilder family : families.values()) {
-                if (family.name.endsWith("_created") && isCreatedOf(family.name)) {
+                if (!family.kept || family.name.endsWith("_created") && isCreatedOf(family.name)) {
                     continue;
                 }
                 built.put(family.name, new MetricFamily(family.name, family.type, family.help, family.samples));
@@ -175,12 +210,15 @@ public final class PrometheusTextParser {
         final String name;
         final MetricType type;
         String help;
+        /** Whether the parse keeps it; a family declared but not kept only claims its samples. */
+        final boolean kept;
         final List<Sample> samples = new ArrayList<>();
 
-        FamilyBuilder(String name, MetricType type, String help) {
+        FamilyBuilder(String name, MetricType type, String help, boolean kept) {
             this.name = name;
             this.type = type;
             this.help = help;
+            this.kept = kept;
         }
 
         boolean owns(String sampleName) {
@@ -202,19 +240,12 @@ public final class PrometheusTextParser {
         }
     }
 
-    /** One sample line taken apart; {@code read} answers {@code null} for a malformed line. */
-    private record SampleLine(String name, Map<String, String> labels, double value) {
+    /** The rest of a sample line after its name; {@code read} answers {@code null} for a malformed one. */
+    private record SampleLine(Map<String, String> labels, double value) {
 
-        static SampleLine read(String line) {
-            int i = 0;
+        /** Reads {@code line} from {@code i}, the end of its name. */
+        static SampleLine read(String line, int i) {
             int n = line.length();
-            while (i < n && isNameChar(line.charAt(i), i == 0)) {
-                i++;
-            }
-            if (i == 0) {
-                return null;
-            }
-            String name = line.substring(0, i);
             Map<String, String> labels = Map.of();
             if (i < n && line.charAt(i) == '{') {
                 labels = new LinkedHashMap<>();
@@ -240,7 +271,7 @@ public final class PrometheusTextParser {
             } catch (NumberFormatException notANumber) {
                 return null;
             }
-            return new SampleLine(name, labels, value);
+            return new SampleLine(labels, value);
         }
 
         /** Reads {@code a="x",b="y"}} from {@code i}; the index after '}' or -1 when malformed. */

@@ -28,6 +28,27 @@ class EngineProfileTest {
                 .extracting(EngineProfile::kind).isEqualTo(expected);
     }
 
+    /** A run's scrapes keep only {@link EngineProfile#families()}: what is read from them must not change. */
+    @ParameterizedTest
+    @CsvSource({
+            "vllm-current.prom, VLLM",
+            "vllm-old.prom, VLLM",
+            "openmetrics.prom, VLLM",
+            "sglang.prom, SGLANG",
+            "tgi.prom, TGI",
+            "triton-trtllm.prom, TRITON",
+            "trtllm-serve.prom, TRTLLM",
+            "llamacpp.prom, LLAMACPP"})
+    void readingOnlyTheFamiliesAProfileNamesReadsTheSame(String fixture, EngineKind kind) {
+        EngineProfile profile = EngineProfile.of(kind);
+        String text = Fixtures.text(fixture);
+        Scrape whole = PrometheusTextParser.parse(text);
+        Scrape kept = PrometheusTextParser.parse(text, profile.families());
+
+        assertThat(profile.read(kept)).isEqualTo(profile.read(whole));
+        assertThat(kept.families().keySet()).isSubsetOf(profile.families());
+    }
+
     @Test
     void aDcgmExporterIsNoEngine() {
         assertThat(EngineProfile.detect(Fixtures.scrape("dcgm.prom"))).isEmpty();

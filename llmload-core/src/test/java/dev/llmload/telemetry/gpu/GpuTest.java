@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.llmload.telemetry.Fixtures;
+import dev.llmload.telemetry.prometheus.PrometheusTextParser;
 
 @Tag("process")
 @Tag("timing")
@@ -62,6 +63,9 @@ class GpuTest {
                         "node-a", 90.0, 77824.0, 81920.0, 612.5, 0.812345),
                 new GpuSample("http://node-a:9400/metrics", 1, H100, "GPU-bbbb1111-0000-0000-0000-000000000000",
                         "node-a", 70.0, 75776.0, 81920.0, 540.25, 0.6));
+        // A run's scrapes keep only the families read: the same samples.
+        assertThat(DcgmExporter.read("http://node-a:9400/metrics",
+                PrometheusTextParser.parse(Fixtures.text("dcgm.prom"), DcgmExporter.FAMILIES))).isEqualTo(gpus);
         assertThat(DcgmExporter.recognises(Fixtures.scrape("dcgm.prom"))).isTrue();
         assertThat(DcgmExporter.recognises(Fixtures.scrape("vllm-current.prom"))).isFalse();
     }

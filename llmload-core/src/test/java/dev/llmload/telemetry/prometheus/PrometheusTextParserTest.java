@@ -179,4 +179,35 @@ class PrometheusTextParserTest {
 
         assertThat(scrape.sum("jobs_created")).hasValue(7);
     }
+
+    @Test
+    void aParseToldWhichFamiliesToKeepReadsNoOtherLinePastItsName() {
+        String page = """
+                # HELP requests Requests served.
+                # TYPE requests counter
+                requests_total{code="200"} 3
+                requests_total{code="500"} 1
+                requests_created 1.7e9
+                # HELP latency_seconds Not wanted.
+                # TYPE latency_seconds histogram
+                latency_seconds_bucket{le="0.1"} 2
+                latency_seconds_bucket{le="+Inf" 4
+                latency_seconds_sum 0.5
+                latency_seconds_count 4
+                undeclared_wanted{engine="0"} 2.5
+                undeclared_other{ this is not a sample
+                """;
+
+        Scrape kept = PrometheusTextParser.parse(page, java.util.Set.of("requests", "undeclared_wanted"));
+
+        assertThat(kept.families().keySet()).containsExactlyInAnyOrder("requests", "undeclared_wanted");
+        assertThat(kept.sum("requests")).hasValue(4);
+        assertThat(kept.family("requests").orElseThrow().help()).isEqualTo("Requests served.");
+        assertThat(kept.sum("undeclared_wanted")).hasValue(2.5);
+        // The malformed lines belong to families not kept: not read, so not counted as skipped.
+        assertThat(kept.skippedLines()).isZero();
+        Scrape whole = PrometheusTextParser.parse(page);
+        assertThat(whole.skippedLines()).isEqualTo(2);
+        assertThat(whole.sum("requests")).isEqualTo(kept.sum("requests"));
+    }
 }
