@@ -11,6 +11,9 @@ public sealed interface ExchangeFailure {
     /** The connection was not made within the connect timeout. */
     record ConnectTimedOut(String message) implements ExchangeFailure {}
 
+    /** The TLS handshake failed: a certificate not trusted, no protocol or cipher in common. */
+    record TlsFailed(String message) implements ExchangeFailure {}
+
     /** The server closed the connection, or the connection broke, before the response ended. */
     record ConnectionLost(String message) implements ExchangeFailure {}
 

@@ -159,7 +159,7 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
         if (current != null) {
             Exchange exchange = current;
             current = null;
-            exchange.fail(new ExchangeFailure.ConnectionLost("connection error: " + LoadHttpClient.describe(cause)));
+            exchange.fail(LoadHttpClient.broken("connection error: ", cause));
         }
         ctx.close();
     }

@@ -60,13 +60,15 @@ public final class LoadHttpClient implements AutoCloseable {
     }
 
     /**
-     * A client for traffic beside the load, such as the telemetry's scrapes: one event loop of its
-     * own named {@code threadPrefix}-1, no key, certificates verified. It runs the load's code, so
-     * once a run is under way its scrapes cost compiled code rather than a second HTTP stack that
-     * a scrape a second never warms.
+     * A client for the requests beside the load (the server probe, the telemetry's scrapes; see
+     * {@link PageFetch}): one event loop of its own named {@code threadPrefix}-1, no key of its own
+     * (a request carries its headers). It runs the load's code: no second HTTP stack to load at
+     * start-up, and once a run is under way a scrape costs compiled code, not an interpreter's.
+     *
+     * @param insecure accept any TLS certificate
      */
-    public static LoadHttpClient beside(Endpoint endpoint, String threadPrefix, Duration connectTimeout) {
-        return new LoadHttpClient(endpoint, null, KeyHeader.BEARER, 1, threadPrefix, connectTimeout, false);
+    public static LoadHttpClient beside(Endpoint endpoint, String threadPrefix, Duration connectTimeout, boolean insecure) {
+        return new LoadHttpClient(endpoint, null, KeyHeader.BEARER, 1, threadPrefix, connectTimeout, insecure);
     }
 
     private LoadHttpClient(Endpoint endpoint, String apiKey, KeyHeader keyHeader, int threads, String threadPrefix,
@@ -264,7 +266,7 @@ public final class LoadHttpClient implements AutoCloseable {
             if (written.isSuccess()) {
                 exchange.sent(channel);
             } else {
-                exchange.fail(new ExchangeFailure.ConnectionLost("write failed: " + describe(written.cause())));
+                exchange.fail(broken("write failed: ", written.cause()));
                 channel.close();
             }
         });
@@ -275,6 +277,20 @@ public final class LoadHttpClient implements AutoCloseable {
         if (channel.isActive()) {
             idleByLoop.get((EventLoop) channel.eventLoop()).addLast(channel);
         }
+    }
+
+    /**
+     * Why a connection broke: {@link ExchangeFailure.TlsFailed} when a TLS error is among the
+     * causes (a handshake fails the request's queued write first, then the pipeline), else
+     * {@link ExchangeFailure.ConnectionLost} with {@code what} before the reason.
+     */
+    static ExchangeFailure broken(String what, Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SSLException) {
+                return new ExchangeFailure.TlsFailed(describe(cause));
+            }
+        }
+        return new ExchangeFailure.ConnectionLost(what + describe(cause));
     }
 
     static String describe(Throwable cause) {

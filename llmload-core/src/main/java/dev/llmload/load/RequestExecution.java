@@ -376,6 +376,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
                     : Outcome.Failure.of(FailureClass.CANCELLED, aborted.message());
             case ExchangeFailure.ConnectFailed f -> Outcome.Failure.of(FailureClass.CONNECT, "cannot connect to " + f.message());
             case ExchangeFailure.ConnectTimedOut f -> Outcome.Failure.timeout(TimeoutKind.CONNECT, "connect timed out: " + f.message());
+            case ExchangeFailure.TlsFailed f -> Outcome.Failure.of(FailureClass.CONNECT, "TLS handshake failed: " + f.message());
             case ExchangeFailure.MalformedResponse f -> Outcome.Failure.of(FailureClass.PROTOCOL, f.message());
             case ExchangeFailure.ConnectionLost f -> firstByteNanos < 0
                     ? Outcome.Failure.of(FailureClass.CONNECT, "connection lost before any response: " + f.message())

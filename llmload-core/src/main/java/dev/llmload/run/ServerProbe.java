@@ -3,22 +3,19 @@ package dev.llmload.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.http.Endpoint;
-import dev.llmload.http.ServerText;
+import dev.llmload.http.ExchangeFailure;
 import dev.llmload.http.KeyHeader;
-import dev.llmload.http.PlainHttp;
+import dev.llmload.http.LoadHttpClient;
+import dev.llmload.http.PageFetch;
+import dev.llmload.http.PageFetch.Answer;
+import dev.llmload.http.ServerText;
 import dev.llmload.protocol.AnthropicDialect;
 import dev.llmload.protocol.ApiKind;
 import java.io.IOException;
-import java.net.ConnectException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Asks the server what it is before any load is sent: {@code /v1/models} (model name,
@@ -26,7 +23,8 @@ import java.util.Map;
  * unknown the metadata endpoints of the other engines: TGI's {@code /info}, llama.cpp's
  * {@code /props}, Ollama's {@code /api/version}. A server that cannot be reached stops the run
  * here with a one-line reason; an endpoint that does not answer just leaves its fields null.
- * Uses the JDK client, apart from the load's.
+ * Asks through a {@link LoadHttpClient} of its own (the load's code, one event loop, closed when
+ * the probe ends) and reads at most {@link PageFetch#MAX_BYTES} of any answer.
  */
 final class ServerProbe {
 
@@ -62,31 +60,33 @@ final class ServerProbe {
     /** @param headers {@code --header}'s, sent after the key's, so a gateway lets the probe through as it does the load */
     public static ServerInfo probe(Endpoint endpoint, String apiKey, ApiKind api, Map<String, String> headers,
                                    boolean insecure) throws RunException {
-        Map<String, String> auth = authHeaders(apiKey, api, headers);
-        HttpClient client = client(endpoint, insecure);
-        String modelsUrl = endpoint.url("/models");
-        HttpResponse<String> models;
-        try {
-            models = client.send(request(modelsUrl, auth, TIMEOUT), HttpResponse.BodyHandlers.ofString());
-        } catch (HttpConnectTimeoutException e) {
-            throw new RunException("cannot reach " + endpoint + ": connection timed out after " + TIMEOUT.toSeconds() + " s");
-        } catch (ConnectException e) {
-            throw new RunException("cannot reach " + endpoint + ": connection refused (is the server running?)");
-        } catch (HttpTimeoutException e) {
-            throw new RunException("server at " + endpoint + " did not answer GET " + modelsUrl + " within "
-                    + TIMEOUT.toSeconds() + " s");
-        } catch (javax.net.ssl.SSLException e) {
-            throw new RunException("TLS with " + endpoint + " failed: " + e.getMessage()
-                    + " (a self-signed certificate needs --insecure)");
-        } catch (IOException e) {
-            throw new RunException("cannot reach " + endpoint + ": "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RunException("interrupted while contacting " + endpoint);
+        try (Asker client = new Asker(endpoint, insecure, authHeaders(apiKey, api, headers))) {
+            return probe(endpoint, client);
         }
-        if (models.statusCode() == 401 || models.statusCode() == 403) {
-            throw new RunException("server at " + endpoint + " refused the API key (HTTP " + models.statusCode()
+    }
+
+    private static ServerInfo probe(Endpoint endpoint, Asker client) throws RunException {
+        String modelsUrl = endpoint.url("/models");
+        Answer.Page models = switch (client.get(endpoint.basePath() + "/models", TIMEOUT)) {
+            case Answer.Page page -> page;
+            case Answer.TimedOut timedOut -> throw new RunException("server at " + endpoint + " did not answer GET "
+                    + modelsUrl + " within " + TIMEOUT.toSeconds() + " s");
+            case Answer.Failed(long nanos, ExchangeFailure failure) -> throw new RunException(switch (failure) {
+                case ExchangeFailure.ConnectTimedOut f ->
+                        "cannot reach " + endpoint + ": connection timed out after " + TIMEOUT.toSeconds() + " s";
+                case ExchangeFailure.ConnectFailed f -> "cannot reach " + endpoint + ": "
+                        + (f.message().contains("Connection refused")
+                                ? "connection refused (is the server running?)" : f.message());
+                case ExchangeFailure.TlsFailed f -> "TLS with " + endpoint + " failed: " + f.message()
+                        + " (a self-signed certificate needs --insecure)";
+                case ExchangeFailure.ConnectionLost f -> "cannot reach " + endpoint + ": " + f.message();
+                case ExchangeFailure.MalformedResponse f -> "server at " + endpoint + " answered GET " + modelsUrl
+                        + " with no HTTP: " + f.message();
+                case ExchangeFailure.Aborted f -> "server at " + endpoint + " " + f.message() + " to GET " + modelsUrl;
+            });
+        };
+        if (models.status() == 401 || models.status() == 403) {
+            throw new RunException("server at " + endpoint + " refused the API key (HTTP " + models.status()
                     + "); set LLMLOAD_API_KEY or --api-key-file");
         }
         String model = null;
@@ -101,12 +101,12 @@ final class ServerProbe {
             maxModelLen = maxModelLen != null ? maxModelLen : integer(first.path("meta").get("n_ctx_train"));
         }
         String framework = frameworkOf(ownedBy);
-        String version = text(json(get(client, endpoint.rootUrl("/version"), auth)).get("version"));
+        String version = text(json(client.get("/version")).get("version"));
         // Only an owner that names no engine llmload knows leaves the engine to the metadata endpoints:
         // the simulator serves TGI's /info too, and is still the simulator.
         if (framework == null || !KNOWN_FRAMEWORKS.contains(framework)) {
-            JsonNode tgi = json(get(client, endpoint.rootUrl("/info"), auth));
-            JsonNode llamaCpp = tgi.has("model_id") ? null : json(get(client, endpoint.rootUrl("/props"), auth));
+            JsonNode tgi = json(client.get("/info"));
+            JsonNode llamaCpp = tgi.has("model_id") ? null : json(client.get("/props"));
             if (tgi.has("model_id")) {
                 framework = "tgi";
                 version = version != null ? version : text(tgi.get("version"));
@@ -116,7 +116,7 @@ final class ServerProbe {
                 maxModelLen = maxModelLen != null ? maxModelLen
                         : integer(llamaCpp.path("default_generation_settings").get("n_ctx"));
             } else {
-                JsonNode ollama = json(get(client, endpoint.rootUrl("/api/version"), auth));
+                JsonNode ollama = json(client.get("/api/version"));
                 if (ollama.has("version")) {
                     framework = "ollama";
                     version = version != null ? version : text(ollama.get("version"));
@@ -143,8 +143,10 @@ final class ServerProbe {
         if (server.model() != null) {
             return ApiKind.CHAT;
         }
-        HttpClient client = client(openAi, insecure);
-        String nativeApi = nativeApiOf(client, openAi, authHeaders(apiKey, ApiKind.CHAT, headers));
+        String nativeApi;
+        try (Asker client = new Asker(openAi, insecure, authHeaders(apiKey, ApiKind.CHAT, headers))) {
+            nativeApi = nativeApiOf(client);
+        }
         if (nativeApi != null) {
             throw new RunException("the server at " + openAi.rootUrl("") + " answers no OpenAI API (/v1/models) but "
                     + nativeApi + "; give --api and --model");
@@ -154,20 +156,20 @@ final class ServerProbe {
     }
 
     /** Which native API the server answers, as the flag that speaks it; null for none known. */
-    private static String nativeApiOf(HttpClient client, Endpoint endpoint, Map<String, String> auth) {
-        if (json(get(client, endpoint.rootUrl("/info"), auth)).has("model_id")) {
+    private static String nativeApiOf(Asker client) {
+        if (json(client.get("/info")).has("model_id")) {
             return "TGI's native API: use --api tgi";
         }
-        if (json(get(client, endpoint.rootUrl("/props"), auth)).has("default_generation_settings")) {
+        if (json(client.get("/props")).has("default_generation_settings")) {
             return "llama.cpp's native API: use --api llamacpp";
         }
-        if (json(get(client, endpoint.rootUrl("/api/version"), auth)).has("version")) {
+        if (json(client.get("/api/version")).has("version")) {
             return "Ollama's native API: use --api ollama or --api ollama-chat";
         }
-        if (json(get(client, endpoint.rootUrl("/get_model_info"), auth)).has("model_path")) {
+        if (json(client.get("/get_model_info")).has("model_path")) {
             return "SGLang's native API: use --api sglang";
         }
-        if (json(get(client, endpoint.rootUrl("/v2"), auth)).has("extensions")) {
+        if (json(client.get("/v2")).has("extensions")) {
             return "Triton's generate extension: use --api triton";
         }
         return null;
@@ -192,38 +194,13 @@ final class ServerProbe {
         };
     }
 
-    /**
-     * The probe's client (it follows no redirect): TLS as the endpoint needs it, any certificate
-     * with {@code --insecure}; none for a plain-HTTP endpoint.
-     */
-    private static HttpClient client(Endpoint endpoint, boolean insecure) {
-        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1);
-        if (!endpoint.tls()) {
-            PlainHttp.withoutTls(builder);
-        } else if (insecure) {
-            builder.sslContext(TrustEverything.sslContext());
-        }
-        return builder.build();
-    }
-
-    private static HttpResponse<String> get(HttpClient client, String url, Map<String, String> auth) {
-        try {
-            return client.send(request(url, auth, METADATA_TIMEOUT), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
-    }
-
     /** The body as JSON when the answer was a 200 with a JSON object; an empty object otherwise. */
-    private static JsonNode json(HttpResponse<String> response) {
-        if (response == null || response.statusCode() != 200) {
+    private static JsonNode json(Answer answer) {
+        if (!(answer instanceof Answer.Page page) || page.status() != 200) {
             return JSON.createObjectNode();
         }
         try {
-            JsonNode node = JSON.readTree(response.body());
+            JsonNode node = JSON.readTree(page.body(), 0, page.length());
             return node != null && node.isObject() ? node : JSON.createObjectNode();
         } catch (IOException e) {
             // Some gateways answer these paths with HTML or text; the run goes on without them.
@@ -231,10 +208,42 @@ final class ServerProbe {
         }
     }
 
-    private static HttpRequest request(String url, Map<String, String> auth, Duration timeout) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET();
-        auth.forEach(builder::header);
-        return builder.build();
+    /**
+     * The probe's client (it follows no redirect): the server's scheme, host and port, TLS as the
+     * endpoint needs it (any certificate with {@code --insecure}), the key's headers on every
+     * request. Paths are asked from the server's root.
+     */
+    private static final class Asker implements AutoCloseable {
+        private final LoadHttpClient client;
+        private final Map<String, String> auth;
+
+        Asker(Endpoint endpoint, boolean insecure, Map<String, String> auth) {
+            this.client = LoadHttpClient.beside(new Endpoint(endpoint.tls(), endpoint.host(), endpoint.port(), ""),
+                    "llmload-probe", TIMEOUT, insecure);
+            this.auth = auth;
+        }
+
+        /** A metadata endpoint: optional, so a server that lacks one does not hold the run up. */
+        Answer get(String path) {
+            return get(path, METADATA_TIMEOUT);
+        }
+
+        Answer get(String path, Duration timeout) {
+            try {
+                return PageFetch.get(client, path, auth, timeout).get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new Answer.TimedOut(System.nanoTime());
+            } catch (ExecutionException e) {
+                // The future only ever completes normally; a client already closed ends here.
+                return new Answer.Failed(System.nanoTime(), new ExchangeFailure.Aborted("probe stopped"));
+            }
+        }
+
+        @Override
+        public void close() {
+            client.close();
+        }
     }
 
     /**

@@ -1,14 +1,9 @@
 package dev.llmload.telemetry;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaders;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,11 +21,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.llmload.http.Endpoint;
-import dev.llmload.http.Exchange;
 import dev.llmload.http.ExchangeFailure;
-import dev.llmload.http.HttpExchangeRequest;
 import dev.llmload.http.LoadHttpClient;
-import dev.llmload.http.ResponseListener;
+import dev.llmload.http.PageFetch;
+import dev.llmload.http.PageFetch.Answer;
 import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineProfile;
 import dev.llmload.telemetry.gpu.DcgmExporter;
@@ -66,14 +60,7 @@ public final class TelemetryCollector implements AutoCloseable {
     /** How long the probe waits for a first answer: more than a scrape, as servers may be warming up. */
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
-    /**
-     * The most one metrics page may hold (16 MiB; a large server's page is a few hundred KiB): an
-     * answer that goes on past it is a gap, not a heap spent on it.
-     */
-    static final int MAX_PAGE_BYTES = 16 << 20;
-
     private static final Map<String, String> ACCEPT = Map.of("Accept", "text/plain;version=0.0.4;q=0.9,*/*;q=0.1");
-    private static final byte[] NO_BODY = new byte[0];
 
     private final TelemetryConfig config;
     /** {@link TelemetryConfig#requestTimeout()}, worked out once. */
@@ -108,7 +95,7 @@ public final class TelemetryCollector implements AutoCloseable {
         Endpoint parsed = Endpoint.parse(url.toString());
         Endpoint origin = new Endpoint(parsed.tls(), parsed.host(), parsed.port(), "");
         return clients.computeIfAbsent(origin,
-                o -> LoadHttpClient.beside(o, "llmload-telemetry-io", scrapeTimeout));
+                o -> LoadHttpClient.beside(o, "llmload-telemetry-io", scrapeTimeout, false));
     }
 
     /**
@@ -274,7 +261,7 @@ public final class TelemetryCollector implements AutoCloseable {
     private ProbeVerdict probeOnce(URI url) {
         Answer answer;
         try {
-            answer = fetch(client(url), requestTarget(url), PROBE_TIMEOUT).get();
+            answer = PageFetch.get(client(url), PageFetch.requestTarget(url), ACCEPT, PROBE_TIMEOUT).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new ProbeVerdict.Unusable("probe interrupted", false);
@@ -288,6 +275,7 @@ public final class TelemetryCollector implements AutoCloseable {
             case Answer.Failed(long nanos, ExchangeFailure failure) -> new ProbeVerdict.Unusable(switch (failure) {
                 case ExchangeFailure.ConnectFailed f -> "could not be reached (" + f.message() + ")";
                 case ExchangeFailure.ConnectTimedOut f -> "could not be reached (" + f.message() + ")";
+                case ExchangeFailure.TlsFailed f -> "could not be reached over TLS (" + f.message() + ")";
                 case ExchangeFailure.ConnectionLost f -> "broke off its answer (" + f.message() + ")";
                 case ExchangeFailure.MalformedResponse f -> "did not answer HTTP (" + f.message() + ")";
                 case ExchangeFailure.Aborted f -> f.message();
@@ -316,28 +304,13 @@ public final class TelemetryCollector implements AutoCloseable {
         if (target.pending != null) {
             return target.pending;
         }
-        target.pending = fetch(target.client, target.requestTarget, scrapeTimeout).thenAcceptAsync(answer -> {
+        target.pending = PageFetch.get(target.client, target.requestTarget, ACCEPT, scrapeTimeout).thenAcceptAsync(answer -> {
             target.pending = null;
             record(target, answer);
         }, owner);
         return target.pending;
     }
 
-    /**
-     * Sends one GET of {@code requestTarget} through {@code client}. The future completes, always
-     * normally, on the client's event loop: with the page, or with why there is none.
-     */
-    private static CompletableFuture<Answer> fetch(LoadHttpClient client, String requestTarget, Duration timeout) {
-        PageReader reader = new PageReader(timeout);
-        client.sendAt(new HttpExchangeRequest("GET", requestTarget, ACCEPT, NO_BODY), reader, System.nanoTime());
-        return reader.answer;
-    }
-
-    /** The path and query of {@code url}, as a request line carries them. */
-    private static String requestTarget(URI url) {
-        return (url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath())
-                + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
-    }
 
     private void record(Target target, Answer answer) {
         String source = target.url.toString();
@@ -420,107 +393,7 @@ public final class TelemetryCollector implements AutoCloseable {
             this.server = server;
             this.families = Set.copyOf(families);
             this.client = client;
-            this.requestTarget = requestTarget(url);
-        }
-    }
-
-    /** What one GET of a metrics URL came to. */
-    private sealed interface Answer {
-
-        /**
-         * A whole answer, timed when its head arrived; the first {@code length} bytes of
-         * {@code body} are the page.
-         */
-        record Page(long nanos, int status, String contentType, byte[] body, int length) implements Answer {
-
-            /** The page as text; on the owner thread, not the event loop. */
-            String text() {
-                return new String(body, 0, length, StandardCharsets.UTF_8);
-            }
-        }
-
-        /** No whole answer within the time allowed; the exchange and its connection were dropped. */
-        record TimedOut(long nanos) implements Answer {}
-
-        /** The connection failed or broke, the answer was not HTTP, or it was over {@link #MAX_PAGE_BYTES}. */
-        record Failed(long nanos, ExchangeFailure failure) implements Answer {}
-    }
-
-    /**
-     * Reads one answer. Every method and field belongs to the exchange's event loop; {@link #answer}
-     * completes there, once.
-     */
-    private static final class PageReader implements ResponseListener {
-
-        final CompletableFuture<Answer> answer = new CompletableFuture<>();
-        private final Duration timeout;
-        private io.netty.util.concurrent.Future<?> watchdog;
-        private Exchange exchange;
-        private long headNanos;
-        private int status;
-        private String contentType = "";
-        private byte[] body = NO_BODY;
-        private int length;
-
-        PageReader(Duration timeout) {
-            this.timeout = timeout;
-        }
-
-        @Override
-        public void onStart(Exchange started) {
-            exchange = started;
-            // Aborting drops the exchange's connection too, so a hung target holds nothing.
-            watchdog = started.loop().schedule(() -> {
-                if (answer.complete(new Answer.TimedOut(System.nanoTime()))) {
-                    started.abort("no answer within " + timeout.toMillis() + " ms");
-                }
-            }, timeout.toNanos(), TimeUnit.NANOSECONDS);
-        }
-
-        @Override
-        public void onResponseHead(int status, HttpHeaders headers, long nanos) {
-            this.headNanos = nanos;
-            this.status = status;
-            this.contentType = headers.get(HttpHeaderNames.CONTENT_TYPE, "");
-            int declared = headers.getInt(HttpHeaderNames.CONTENT_LENGTH, -1);
-            if (declared > MAX_PAGE_BYTES) {
-                tooLarge();
-            } else if (declared > 0) {
-                // Sized for what the head announces, up to a mebibyte: a head alone reserves no more.
-                body = new byte[Math.min(declared, 1 << 20)];
-            }
-        }
-
-        @Override
-        public void onBodyChunk(ByteBuf chunk, long nanos) {
-            int bytes = chunk.readableBytes();
-            if (bytes > MAX_PAGE_BYTES - length) {
-                tooLarge();
-                return;
-            }
-            if (length + bytes > body.length) {
-                body = Arrays.copyOf(body, (int) Math.min(MAX_PAGE_BYTES, Math.max(2L * body.length, length + bytes + 8192L)));
-            }
-            chunk.getBytes(chunk.readerIndex(), body, length, bytes);
-            length += bytes;
-        }
-
-        private void tooLarge() {
-            exchange.abort("answered more than " + (MAX_PAGE_BYTES >> 20) + " MiB");
-        }
-
-        @Override
-        public void onComplete(long nanos) {
-            watchdog.cancel(false);
-            answer.complete(new Answer.Page(headNanos, status, contentType, body, length));
-        }
-
-        @Override
-        public void onFailure(ExchangeFailure failure, long nanos) {
-            if (watchdog != null) {
-                watchdog.cancel(false);
-            }
-            answer.complete(new Answer.Failed(nanos, failure));
+            this.requestTarget = PageFetch.requestTarget(url);
         }
     }
 }

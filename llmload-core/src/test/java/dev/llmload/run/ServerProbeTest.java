@@ -1,6 +1,7 @@
 package dev.llmload.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.llmload.http.Endpoint;
@@ -74,6 +75,49 @@ class ServerProbeTest {
         HttpServer server = serve(Map.of());
         try {
             assertThat(probe(server)).isEqualTo(new ServerProbe.ServerInfo(null, null, null, null));
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /**
+     * Answers without end: a models list that never stops stops the run with one line, and a
+     * metadata endpoint that never stops is left out; neither is read past 16 MiB.
+     */
+    @Test
+    void anAnswerWithoutEndIsReadNoFurtherThanSixteenMebibytes() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        java.util.concurrent.atomic.AtomicBoolean endlessModels = new java.util.concurrent.atomic.AtomicBoolean(true);
+        server.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            if (path.equals("/version") || path.equals("/v1/models") && endlessModels.get()) {
+                exchange.sendResponseHeaders(200, 0);
+                byte[] spaces = " ".repeat(64 * 1024).getBytes(StandardCharsets.US_ASCII);
+                try (var out = exchange.getResponseBody()) {
+                    out.write('{');
+                    while (true) {
+                        out.write(spaces);
+                    }
+                } catch (java.io.IOException clientHungUp) {
+                    return;
+                }
+            }
+            byte[] bytes = (path.equals("/v1/models")
+                    ? "{\"data\":[{\"id\":\"m\",\"owned_by\":\"vllm\"}]}" : "not found").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(path.equals("/v1/models") ? 200 : 404, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        server.start();
+        try {
+            int port = server.getAddress().getPort();
+            assertThatThrownBy(() -> probe(server))
+                    .isInstanceOf(RunException.class)
+                    .hasMessage("server at http://127.0.0.1:" + port + "/v1 answered more than 16 MiB to GET http://127.0.0.1:"
+                            + port + "/v1/models");
+            endlessModels.set(false);
+            assertThat(probe(server)).isEqualTo(new ServerProbe.ServerInfo("m", null, "vllm", null));
         } finally {
             server.stop(0);
         }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.llmload.http.PageFetch;
 import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineKind;
 import dev.llmload.telemetry.gpu.GpuReading;
@@ -140,7 +141,7 @@ class TelemetryCollectorTest {
     void aPageOverSixteenMebibytesIsNeverReadWhole() throws Exception {
         String page = Fixtures.text("vllm-current.prom");
         // Comment lines are Prometheus text too: only its size is wrong with this page.
-        String oversized = page + "# padding\n".repeat(TelemetryCollector.MAX_PAGE_BYTES / 10);
+        String oversized = page + "# padding\n".repeat(PageFetch.MAX_BYTES / 10);
         Duration second = Duration.ofSeconds(1);
         try (ScriptedMetricsServer vllm = new ScriptedMetricsServer().prometheus("/metrics", page).endless("/endless")) {
             // An answer without end is cut off at the limit, long before the probe's two seconds are up.
