@@ -45,12 +45,13 @@ import dev.llmload.telemetry.prometheus.Scrape;
  *
  * <p>Threads: every field below the clients is owned by the single thread
  * {@code llmload-telemetry}; the public methods hand their work to it and wait. The pages travel
- * on one event loop per scraped host ({@code llmload-telemetry-io-1}, the load's own
- * {@link LoadHttpClient} code): it timestamps each answer with {@code System.nanoTime()} as its
- * head arrives, gathers the bytes and passes the page to the owner thread, which decodes and
- * parses it. The load's HTTP code is what a scrape runs because a run has compiled it already: a
- * second HTTP stack, used once a second, stayed in the interpreter and cost the client's core
- * several milliseconds a scrape (docs/performance.md). Scrapes of different targets run
+ * on one event loop per scraped host ({@code llmload-telemetry-io-1}, {@link PageFetch} over the
+ * load's own {@link LoadHttpClient} code): it timestamps each answer with {@code System.nanoTime()}
+ * as its head arrives, gathers the bytes and passes the page to the owner thread, which decodes it
+ * and parses the families the readings come from. The load's HTTP code is what a scrape runs
+ * because a run has compiled it already: the JDK's client, used once a second, stayed in the
+ * interpreter and cost the client's core milliseconds a scrape (docs/performance.md, "The scrape
+ * beside the load"). Scrapes of different targets run
  * concurrently, and each is abandoned after {@link TelemetryConfig#requestTimeout()}, so a
  * target that hangs or dies only leaves gaps in its own series. The nvidia-smi reader thread
  * (see {@link NvidiaSmiPoller}) likewise passes each line to the owner thread.
