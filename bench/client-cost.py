@@ -187,9 +187,22 @@ def against_truth(mine, theirs):
     return gaps, first
 
 
+def cpus(spec):
+    """The CPUs of a taskset list such as "0" or "0-3,8"."""
+    chosen = set()
+    for part in spec.split(","):
+        first, _, last = part.partition("-")
+        chosen.update(range(int(first), int(last or first) + 1))
+    return chosen
+
+
 def main():
     out = sys.argv[1]
     rounds = int(env("ROUNDS", "8"))
+    if env("SIM_CPU", "0") and env("CLIENT_CPU", "1"):
+        # This script's own /proc sampling (every 50 ms) stays off the client's CPU: seen there with
+        # perf sched, it delayed the client's event loop now and then.
+        os.sched_setaffinity(0, cpus(env("SIM_CPU", "0")))
     if env("RATE", "") and ASYNCIO:
         raise SystemExit("CLIENT=asyncio runs closed loops only: leave RATE unset")
     if env("RATE", ""):
