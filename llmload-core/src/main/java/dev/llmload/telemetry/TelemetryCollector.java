@@ -312,7 +312,6 @@ public final class TelemetryCollector implements AutoCloseable {
         return target.pending;
     }
 
-
     private void record(Target target, Answer answer) {
         String source = target.url.toString();
         switch (answer) {
