@@ -3,9 +3,11 @@ package dev.llmload.telemetry.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.llmload.telemetry.Fixtures;
 import dev.llmload.telemetry.prometheus.PrometheusTextParser;
@@ -13,16 +15,21 @@ import dev.llmload.telemetry.prometheus.Scrape;
 
 class EngineProfileTest {
 
+    /** Each engine's fixture with the engine it is. */
+    static Stream<Arguments> engineFixtures() {
+        return Stream.of(
+                Arguments.of("vllm-current.prom", EngineKind.VLLM),
+                Arguments.of("vllm-old.prom", EngineKind.VLLM),
+                Arguments.of("openmetrics.prom", EngineKind.VLLM),
+                Arguments.of("sglang.prom", EngineKind.SGLANG),
+                Arguments.of("tgi.prom", EngineKind.TGI),
+                Arguments.of("triton-trtllm.prom", EngineKind.TRITON),
+                Arguments.of("trtllm-serve.prom", EngineKind.TRTLLM),
+                Arguments.of("llamacpp.prom", EngineKind.LLAMACPP));
+    }
+
     @ParameterizedTest
-    @CsvSource({
-            "vllm-current.prom, VLLM",
-            "vllm-old.prom, VLLM",
-            "openmetrics.prom, VLLM",
-            "sglang.prom, SGLANG",
-            "tgi.prom, TGI",
-            "triton-trtllm.prom, TRITON",
-            "trtllm-serve.prom, TRTLLM",
-            "llamacpp.prom, LLAMACPP"})
+    @MethodSource("engineFixtures")
     void detectsTheEngineFromTheNamesItExposes(String fixture, EngineKind expected) {
         assertThat(EngineProfile.detect(Fixtures.scrape(fixture))).get()
                 .extracting(EngineProfile::kind).isEqualTo(expected);
@@ -30,15 +37,7 @@ class EngineProfileTest {
 
     /** A run's scrapes keep only {@link EngineProfile#families()}: what is read from them must not change. */
     @ParameterizedTest
-    @CsvSource({
-            "vllm-current.prom, VLLM",
-            "vllm-old.prom, VLLM",
-            "openmetrics.prom, VLLM",
-            "sglang.prom, SGLANG",
-            "tgi.prom, TGI",
-            "triton-trtllm.prom, TRITON",
-            "trtllm-serve.prom, TRTLLM",
-            "llamacpp.prom, LLAMACPP"})
+    @MethodSource("engineFixtures")
     void readingOnlyTheFamiliesAProfileNamesReadsTheSame(String fixture, EngineKind kind) {
         EngineProfile profile = EngineProfile.of(kind);
         String text = Fixtures.text(fixture);
