@@ -64,6 +64,11 @@ public record Endpoint(boolean tls, String host, int port, String basePath) {
         return new Endpoint(parsed.tls(), parsed.host(), parsed.port(), base);
     }
 
+    /** The same server without a base path: for requests that name their path from its root. */
+    public Endpoint root() {
+        return basePath.isEmpty() ? this : new Endpoint(tls, host, port, "");
+    }
+
     /** The value of the {@code Host} header. */
     public String hostHeader() {
         String h = host.contains(":") ? "[" + host + "]" : host;

@@ -74,6 +74,7 @@ final class ServerProbe {
             case Answer.Failed(long nanos, ExchangeFailure failure) -> throw new RunException(switch (failure) {
                 case ExchangeFailure.ConnectTimedOut f ->
                         "cannot reach " + endpoint + ": connection timed out after " + TIMEOUT.toSeconds() + " s";
+                // "Connection refused" is the system's own text for ECONNREFUSED, in both Netty transports.
                 case ExchangeFailure.ConnectFailed f -> "cannot reach " + endpoint + ": "
                         + (f.message().contains("Connection refused")
                                 ? "connection refused (is the server running?)" : f.message());
@@ -218,8 +219,7 @@ final class ServerProbe {
         private final Map<String, String> auth;
 
         Asker(Endpoint endpoint, boolean insecure, Map<String, String> auth) {
-            this.client = LoadHttpClient.beside(new Endpoint(endpoint.tls(), endpoint.host(), endpoint.port(), ""),
-                    "llmload-probe", TIMEOUT, insecure);
+            this.client = LoadHttpClient.beside(endpoint.root(), "llmload-probe", TIMEOUT, insecure);
             this.auth = auth;
         }
 

@@ -93,9 +93,7 @@ public final class TelemetryCollector implements AutoCloseable {
 
     /** The client for {@code url}'s scheme, host and port, made on first use. Owner thread. */
     private LoadHttpClient client(URI url) {
-        Endpoint parsed = Endpoint.parse(url.toString());
-        Endpoint origin = new Endpoint(parsed.tls(), parsed.host(), parsed.port(), "");
-        return clients.computeIfAbsent(origin,
+        return clients.computeIfAbsent(Endpoint.parse(url.toString()).root(),
                 o -> LoadHttpClient.beside(o, "llmload-telemetry-io", scrapeTimeout, false));
     }
 

@@ -117,8 +117,8 @@ public final class PrometheusTextParser {
             }
             String name = parts[2];
             if (parts[1].equals("HELP")) {
-                if (kept != null && !kept.contains(name) && !(name.endsWith("_total")
-                        && kept.contains(name.substring(0, name.length() - "_total".length())))) {
+                // Before its TYPE line a counter's HELP may name it with or without _total.
+                if (!keeps(name) && !keeps(withoutTotal(name))) {
                     return;
                 }
                 String text = parts.length == 4 ? unescapeHelp(parts[3]) : "";
@@ -134,8 +134,7 @@ public final class PrometheusTextParser {
                     skip(line);
                     return;
                 }
-                String familyName = type == MetricType.COUNTER && name.endsWith("_total")
-                        ? name.substring(0, name.length() - "_total".length()) : name;
+                String familyName = type == MetricType.COUNTER ? withoutTotal(name) : name;
                 String helpText = help.getOrDefault(name, help.getOrDefault(familyName, ""));
                 current = families.computeIfAbsent(familyName, n -> new FamilyBuilder(n, type, helpText, keeps(n)));
             }
@@ -339,6 +338,11 @@ public final class PrometheusTextParser {
                 }
             }
         }
+    }
+
+    /** A counter's family name: {@code name} less its {@code _total} suffix, where it has one. */
+    private static String withoutTotal(String name) {
+        return name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
     }
 
     private static boolean isName(String name) {
