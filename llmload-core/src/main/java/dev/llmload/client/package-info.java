@@ -3,7 +3,8 @@
  * trusted: each event loop's lateness, the process's CPU and the collector's pauses, recorded
  * during the run ({@link dev.llmload.client.ClientMonitor}) and summarised over its measured phase
  * ({@link dev.llmload.client.ClientCost}, report.json's {@code client} section and the
- * {@code client_saturated} note).
+ * {@code client_saturated} note); and what keeps llmload's own background work out of the event
+ * loops' way ({@link dev.llmload.client.IdleScheduling}).
  *
  * <p>Threads: each {@code LoopLagProbe} lives on its own event loop and is read only through a
  * task on that loop; {@code llmload-client-monitor} owns the CPU samples; the JVM's notification

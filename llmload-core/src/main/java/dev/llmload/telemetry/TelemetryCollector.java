@@ -17,9 +17,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.llmload.client.IdleScheduling;
 import dev.llmload.http.Endpoint;
 import dev.llmload.http.ExchangeFailure;
 import dev.llmload.http.LoadHttpClient;
@@ -51,8 +53,11 @@ import dev.llmload.telemetry.prometheus.Scrape;
  * and parses the families the readings come from. The load's HTTP code is what a scrape runs
  * because a run has compiled it already: the JDK's client, used once a second, stayed in the
  * interpreter and cost the client's core milliseconds a scrape (docs/performance.md, "The scrape
- * beside the load"). Scrapes of different targets run
- * concurrently, and each is abandoned after {@link TelemetryConfig#requestTimeout()}, so a
+ * beside the load"). Both threads, and nvidia-smi, run in Linux's idle scheduling class where it
+ * can be had ({@link IdleScheduling}): on a core shared with the load's event loops a scrape waits for them,
+ * instead of a token's read waiting for the scrape; a scrape's own timestamp may then be late by
+ * what the loops had to do, which a reading a second apart does not feel. Scrapes of different
+ * targets run concurrently, and each is abandoned after {@link TelemetryConfig#requestTimeout()}, so a
  * target that hangs or dies only leaves gaps in its own series. The nvidia-smi reader thread
  * (see {@link NvidiaSmiPoller}) likewise passes each line to the owner thread.
  */
@@ -87,8 +92,14 @@ public final class TelemetryCollector implements AutoCloseable {
     public TelemetryCollector(TelemetryConfig config) {
         this.config = config;
         this.scrapeTimeout = config.requestTimeout();
-        this.owner = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().daemon().name("llmload-telemetry").factory());
+        // The owner thread gives way to the load's event loops on a core they share (IdleScheduling),
+        // first thing: the event loops it starts for the scraped hosts and nvidia-smi are then born
+        // in the idle class too.
+        ThreadFactory named = Thread.ofPlatform().daemon().name("llmload-telemetry").factory();
+        this.owner = Executors.newSingleThreadScheduledExecutor(work -> named.newThread(() -> {
+            IdleScheduling.enterCurrentThread();
+            work.run();
+        }));
     }
 
     /** The client for {@code url}'s scheme, host and port, made on first use. Owner thread. */

@@ -1,0 +1,118 @@
+package dev.llmload.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+
+@Timeout(30)
+@Tag("process")
+public class IdleSchedulingTest {
+
+    /** Linux's number for SCHED_IDLE, as /proc/TID/stat's 41st field gives a thread's policy. */
+    public static final int SCHED_IDLE = 5;
+
+    @Test
+    void theThreadIdIsTheLastPartOfProcThreadSelf() {
+        assertThat(IdleScheduling.threadId("4211/task/4230")).isEqualTo(OptionalLong.of(4230));
+        assertThat(IdleScheduling.threadId("4211/task/")).isEmpty();
+        assertThat(IdleScheduling.threadId("4211")).isEmpty();
+        assertThat(IdleScheduling.threadId("4211/task/x")).isEmpty();
+    }
+
+    @Test
+    void aThreadMovedIsInTheIdleClassAndTheOthersAreNot() throws Exception {
+        assumeLinuxWithChrt();
+        CountDownLatch checked = new CountDownLatch(1);
+        CompletableFuture<Boolean> moved = new CompletableFuture<>();
+        Thread background = Thread.ofPlatform().name("idle-test").start(() -> {
+            moved.complete(IdleScheduling.enterCurrentThread());
+            try {
+                checked.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            assertThat(moved.get()).isTrue();
+            assertThat(policiesByName().get("idle-test")).containsExactly(SCHED_IDLE);
+            assertThat(policyOf(IdleScheduling.currentThreadId().orElseThrow())).isZero();
+        } finally {
+            checked.countDown();
+            background.join();
+        }
+    }
+
+    @Test
+    void anEventLoopStartedByAMovedThreadIsBornInTheIdleClass() throws Exception {
+        assumeLinuxWithChrt();
+        CompletableFuture<Long> loopThread = new CompletableFuture<>();
+        Thread starter = Thread.ofPlatform().name("idle-starter").start(() -> {
+            if (!IdleScheduling.enterCurrentThread()) {
+                loopThread.completeExceptionally(new AssertionError("the starter was not moved"));
+                return;
+            }
+            // Netty starts a loop's thread for its first task, from the thread that hands it in.
+            MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+            try {
+                loopThread.complete(group.next().submit(() -> IdleScheduling.currentThreadId().orElseThrow()).get());
+            } catch (Exception e) {
+                loopThread.completeExceptionally(e);
+            } finally {
+                group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            }
+        });
+        assertThat(policyOf(loopThread.get())).isEqualTo(SCHED_IDLE);
+        starter.join();
+    }
+
+    public static void assumeLinuxWithChrt() {
+        assumeTrue(Files.isSymbolicLink(Path.of("/proc/thread-self")), "no /proc/thread-self: not Linux");
+        boolean chrt = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "chrt")));
+        assumeTrue(chrt, "no chrt on PATH (util-linux): the scheduling class cannot be changed here");
+    }
+
+    /** The scheduling policies of this process's live threads, by kernel name (15 characters at most). */
+    public static Map<String, List<Integer>> policiesByName() throws IOException {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            return tasks.filter(Files::isDirectory).collect(Collectors.groupingBy(
+                    task -> read(task.resolve("comm")).strip(),
+                    Collectors.mapping(task -> policyOf(Long.parseLong(task.getFileName().toString())),
+                            Collectors.toList())));
+        }
+    }
+
+    /** The policy of thread {@code tid} of this process: field 41 of its stat, counted after the name. */
+    static int policyOf(long tid) {
+        String stat = read(Path.of("/proc/self/task/" + tid + "/stat"));
+        String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Integer.parseInt(after[41 - 3]);
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
