@@ -4,7 +4,7 @@
  * during the run ({@link dev.llmload.client.ClientMonitor}) and summarised over its measured phase
  * ({@link dev.llmload.client.ClientCost}, report.json's {@code client} section and the
  * {@code client_saturated} note); and what keeps llmload's own background work out of the event
- * loops' way ({@link dev.llmload.client.IdleScheduling}).
+ * loops' way ({@link dev.llmload.client.SchedulingClass}).
  *
  * <p>Threads: each {@code LoopLagProbe} lives on its own event loop and is read only through a
  * task on that loop; {@code llmload-client-monitor} owns the CPU samples; the JVM's notification

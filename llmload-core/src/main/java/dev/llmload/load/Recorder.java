@@ -1,5 +1,6 @@
 package dev.llmload.load;
 
+import dev.llmload.client.SchedulingClass;
 import dev.llmload.protocol.Usage;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
@@ -24,6 +25,10 @@ import java.util.function.IntUnaryOperator;
  * counting starts ({@link Journal#appendPending}), so that it is on disk too while it is counted:
  * finished means on disk, whatever the responses hold. Whole lines are therefore in the order
  * their records were ready.
+ *
+ * <p>On Linux the recorder and counting threads run in the batch scheduling class
+ * ({@link SchedulingClass#BATCH}): on a core shared with the event loops, a line is written a few
+ * milliseconds later at most, and the loop that hands a request over goes on reading tokens.
  *
  * <p>A journal write that fails stops the run at once through {@code onWriteFailure}; no further
  * line is attempted, and {@link #finish} reports the failure.
@@ -90,6 +95,10 @@ final class Recorder implements Consumer<FinishedRequest> {
     }
 
     private void drain() {
+        // Woken by an event loop for every finished request: in the batch class it waits for that
+        // loop to sleep (or for the next tick) instead of taking the core from it there and then,
+        // and the counting threads it starts are born there too.
+        SchedulingClass.BATCH.enterCurrentThread();
         int beingCounted = 0;
         boolean ended = false;
         try {

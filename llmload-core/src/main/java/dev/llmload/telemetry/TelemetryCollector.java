@@ -21,7 +21,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import dev.llmload.client.IdleScheduling;
+import dev.llmload.client.SchedulingClass;
 import dev.llmload.http.Endpoint;
 import dev.llmload.http.ExchangeFailure;
 import dev.llmload.http.LoadHttpClient;
@@ -54,7 +54,7 @@ import dev.llmload.telemetry.prometheus.Scrape;
  * because a run has compiled it already: the JDK's client, used once a second, stayed in the
  * interpreter and cost the client's core milliseconds a scrape (docs/performance.md, "The scrape
  * beside the load"). Both threads, and nvidia-smi, run in Linux's idle scheduling class where it
- * can be had ({@link IdleScheduling}): on a core shared with the load's event loops a scrape waits for them,
+ * can be had ({@link SchedulingClass#IDLE}): on a core shared with the load's event loops a scrape waits for them,
  * instead of a token's read waiting for the scrape; a scrape's own timestamp may then be late by
  * what the loops had to do, which a reading a second apart does not feel. Scrapes of different
  * targets run concurrently, and each is abandoned after {@link TelemetryConfig#requestTimeout()}, so a
@@ -92,12 +92,12 @@ public final class TelemetryCollector implements AutoCloseable {
     public TelemetryCollector(TelemetryConfig config) {
         this.config = config;
         this.scrapeTimeout = config.requestTimeout();
-        // The owner thread gives way to the load's event loops on a core they share (IdleScheduling),
+        // The owner thread gives way to the load's event loops on a core they share (SchedulingClass.IDLE),
         // first thing: the event loops it starts for the scraped hosts and nvidia-smi are then born
         // in the idle class too.
         ThreadFactory named = Thread.ofPlatform().daemon().name("llmload-telemetry").factory();
         this.owner = Executors.newSingleThreadScheduledExecutor(work -> named.newThread(() -> {
-            IdleScheduling.enterCurrentThread();
+            SchedulingClass.IDLE.enterCurrentThread();
             work.run();
         }));
     }

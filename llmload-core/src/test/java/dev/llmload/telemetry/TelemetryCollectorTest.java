@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.llmload.client.IdleSchedulingTest;
+import dev.llmload.client.SchedulingClassTest;
 import dev.llmload.http.PageFetch;
 import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineKind;
@@ -74,16 +74,16 @@ class TelemetryCollectorTest {
 
     @Test
     void theScrapesGiveWayToTheLoadInTheIdleSchedulingClass() throws Exception {
-        IdleSchedulingTest.assumeLinuxWithChrt();
+        SchedulingClassTest.assumeLinuxWithChrt();
         try (ScriptedMetricsServer vllm = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("vllm-current.prom"))) {
             TelemetryCollector collector = new TelemetryCollector(config(vllm.uri("/metrics"), null, List.of(), null));
             collector.start();
             // The owner thread ("llmload-telemetry") and the host's event loop ("llmload-telemetry-io-1")
             // share the kernel's 15-character name.
-            List<Integer> policies = IdleSchedulingTest.policiesByName().get("llmload-telemet");
+            List<Integer> policies = SchedulingClassTest.policiesByName().get("llmload-telemet");
             collector.stop();
             assertThat(policies).as("the scrape thread and the host's event loop").hasSizeGreaterThanOrEqualTo(2)
-                    .containsOnly(IdleSchedulingTest.SCHED_IDLE);
+                    .containsOnly(SchedulingClassTest.SCHED_IDLE);
         }
     }
 

@@ -19,32 +19,37 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 
 @Timeout(30)
 @Tag("process")
-public class IdleSchedulingTest {
+public class SchedulingClassTest {
 
-    /** Linux's number for SCHED_IDLE, as /proc/TID/stat's 41st field gives a thread's policy. */
+    /** Linux's numbers for the policies, as /proc/TID/stat's 41st field gives a thread's. */
+    public static final int SCHED_OTHER = 0;
+    public static final int SCHED_BATCH = 3;
     public static final int SCHED_IDLE = 5;
 
     @Test
     void theThreadIdIsTheLastPartOfProcThreadSelf() {
-        assertThat(IdleScheduling.threadId("4211/task/4230")).isEqualTo(OptionalLong.of(4230));
-        assertThat(IdleScheduling.threadId("4211/task/")).isEmpty();
-        assertThat(IdleScheduling.threadId("4211")).isEmpty();
-        assertThat(IdleScheduling.threadId("4211/task/x")).isEmpty();
+        assertThat(SchedulingClass.threadId("4211/task/4230")).isEqualTo(OptionalLong.of(4230));
+        assertThat(SchedulingClass.threadId("4211/task/")).isEmpty();
+        assertThat(SchedulingClass.threadId("4211")).isEmpty();
+        assertThat(SchedulingClass.threadId("4211/task/x")).isEmpty();
     }
 
-    @Test
-    void aThreadMovedIsInTheIdleClassAndTheOthersAreNot() throws Exception {
+    @ParameterizedTest
+    @CsvSource({"IDLE, 5", "BATCH, 3"})
+    void aThreadMovedIsInItsClassAndTheOthersAreNot(SchedulingClass schedulingClass, int policy) throws Exception {
         assumeLinuxWithChrt();
         CountDownLatch checked = new CountDownLatch(1);
         CompletableFuture<Boolean> moved = new CompletableFuture<>();
-        Thread background = Thread.ofPlatform().name("idle-test").start(() -> {
-            moved.complete(IdleScheduling.enterCurrentThread());
+        Thread background = Thread.ofPlatform().name("moved-" + schedulingClass).start(() -> {
+            moved.complete(schedulingClass.enterCurrentThread());
             try {
                 checked.await();
             } catch (InterruptedException e) {
@@ -53,8 +58,8 @@ public class IdleSchedulingTest {
         });
         try {
             assertThat(moved.get()).isTrue();
-            assertThat(policiesByName().get("idle-test")).containsExactly(SCHED_IDLE);
-            assertThat(policyOf(IdleScheduling.currentThreadId().orElseThrow())).isZero();
+            assertThat(policiesByName().get("moved-" + schedulingClass)).containsExactly(policy);
+            assertThat(policyOf(SchedulingClass.currentThreadId().orElseThrow())).isEqualTo(SCHED_OTHER);
         } finally {
             checked.countDown();
             background.join();
@@ -64,24 +69,23 @@ public class IdleSchedulingTest {
     @Test
     void anEventLoopStartedByAMovedThreadIsBornInTheIdleClass() throws Exception {
         assumeLinuxWithChrt();
+        MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         CompletableFuture<Long> loopThread = new CompletableFuture<>();
-        Thread starter = Thread.ofPlatform().name("idle-starter").start(() -> {
-            if (!IdleScheduling.enterCurrentThread()) {
-                loopThread.completeExceptionally(new AssertionError("the starter was not moved"));
-                return;
-            }
-            // Netty starts a loop's thread for its first task, from the thread that hands it in.
-            MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-            try {
-                loopThread.complete(group.next().submit(() -> IdleScheduling.currentThreadId().orElseThrow()).get());
-            } catch (Exception e) {
-                loopThread.completeExceptionally(e);
-            } finally {
-                group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            }
-        });
-        assertThat(policyOf(loopThread.get())).isEqualTo(SCHED_IDLE);
-        starter.join();
+        try {
+            Thread starter = Thread.ofPlatform().name("idle-starter").start(() -> {
+                if (!SchedulingClass.IDLE.enterCurrentThread()) {
+                    loopThread.completeExceptionally(new AssertionError("the starter was not moved"));
+                    return;
+                }
+                // Netty starts a loop's thread for its first task, from the thread that hands it in.
+                group.next().submit(() -> SchedulingClass.currentThreadId().orElseThrow())
+                        .addListener(f -> loopThread.complete((Long) f.getNow()));
+            });
+            starter.join();
+            assertThat(policyOf(loopThread.get())).isEqualTo(SCHED_IDLE);
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
     }
 
     public static void assumeLinuxWithChrt() {
