@@ -18,6 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * configuration against another without failing the gate and fails it against a slower server.
  */
 @Tag("loopback")
+// Tells a slower server from the runs' spread with two runs a side: a neighbour's load during one
+// run widens that spread (seen with three test classes at once on two cores).
+@Tag("timing")
 class SweepRepeatsLoopbackTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

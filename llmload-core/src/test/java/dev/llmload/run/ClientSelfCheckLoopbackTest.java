@@ -25,6 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code client_saturated} note; a run left alone has no such note where the host keeps time.
  */
 @Tag("loopback")
+// Bounds the event loops' lateness (loop lag) against the host's own wake-up lateness.
+@Tag("timing")
 class ClientSelfCheckLoopbackTest {
 
     private static final long STALL_MS = 400;

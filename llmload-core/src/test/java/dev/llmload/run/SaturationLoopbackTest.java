@@ -25,6 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * loop at twice that is flagged saturated with its figures; one at half of it is not.
  */
 @Tag("loopback")
+// The capacity is measured on this machine and the half-capacity run must then keep up with its
+// schedule: a neighbour's load between the two would move the bounds.
+@Tag("timing")
 class SaturationLoopbackTest {
 
     /** Four sequences at a time, 24 output tokens each: a capacity of some tens of requests per second. */

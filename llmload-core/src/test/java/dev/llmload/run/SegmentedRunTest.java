@@ -52,6 +52,9 @@ class SegmentedRunTest {
     }
 
     @Test
+    // Latency and throughput of runs made one after another must agree: a neighbour's load during
+    // one of them would part them.
+    @Tag("timing")
     void threeOpenLoopSegmentsSendTheSingleRunsRequestsAndMergeIntoItsReport(@TempDir Path dir) throws Exception {
         BenchmarkRun.Result single = SimulatorRuns.run(openLoop(dir.resolve("single"), null, null));
         BenchmarkRun.Result again = SimulatorRuns.run(openLoop(dir.resolve("again"), null, null));

@@ -30,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * window must start where the pause ended, as the records show it.
  */
 @Tag("loopback")
+// Bounds the steady window's p99 latency and where the latency settles.
+@Tag("timing")
 class SteadyStateLoopbackTest {
 
     /** A start documented in docs/report.md: within this of where the latency settles. */
