@@ -42,8 +42,11 @@ class DeadServerTest {
         SimServer first = simulator(0);
         int port = first.port();
         Path runDir = dir.resolve("run");
+        // The target goes away after the first 20 requests (well under a second in) and is back 3 s
+        // later; a backoff of at most 2 s finds it again, so 12 s leave the run several seconds
+        // after the outage, which the note must show as ended before the end of the run.
         CompletableFuture<CapturedRun> run = CompletableFuture.supplyAsync(() -> CapturedRun.of("run",
-                "--url", "http://127.0.0.1:" + port, "--concurrency", "4", "--duration", "25s", "--input-tokens", "8",
+                "--url", "http://127.0.0.1:" + port, "--concurrency", "4", "--duration", "12s", "--input-tokens", "8",
                 "--output-tokens", "8", "--server-metrics", "off", "--output-dir", runDir.toString()));
         SimServer second = null;
         boolean firstClosed = false;
