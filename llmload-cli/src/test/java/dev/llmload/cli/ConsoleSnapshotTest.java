@@ -37,6 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  * under {@code Errors}) are left out too: a healthy loopback run has none, and a busy machine might.
  */
 @Tag("loopback")
+// The client's scrapes run in Linux's idle scheduling class (they give way to the load), so
+// whether they see the server during the run depends on cores left over: a neighbour's load can
+// starve them for the whole run.
+@Tag("timing")
 class ConsoleSnapshotTest {
 
     private static final int LABEL_WIDTH = 40;

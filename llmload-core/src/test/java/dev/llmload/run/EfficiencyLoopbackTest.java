@@ -32,6 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * figures equal the ones computed here by hand from its own throughput.
  */
 @Tag("loopback")
+// The client's scrapes run in Linux's idle scheduling class (they give way to the load), so
+// whether they see the server during the run depends on cores left over: a neighbour's load can
+// starve them for the whole run.
+@Tag("timing")
 class EfficiencyLoopbackTest {
 
     /** The recorded page's two power readings, W. */
