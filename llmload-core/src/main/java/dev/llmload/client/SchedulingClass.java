@@ -33,8 +33,10 @@ public enum SchedulingClass {
      * of the server's metrics (a couple of milliseconds of parsing once a second). On one core at
      * 16 streams the share of late token gaps in the scrape's first 100 ms of each second went
      * from 16–36 % to 7–18 % in five runs of six, as with no scrape at all; {@code nice 19} did
-     * about half as well. On a saturated core such a thread still gets a small share: its work is
-     * late, not lost.
+     * about half as well. On a core kept busy by other threads such a thread still gets a small
+     * share, so its work is late; kept busy for long (another program, a saturated client), late
+     * enough for a scrape to miss its timeout and be recorded as a gap. That is the price of
+     * timestamps that do not wait for it.
      */
     IDLE("--idle"),
 
