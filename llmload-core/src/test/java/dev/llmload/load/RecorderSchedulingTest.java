@@ -26,7 +26,8 @@ class RecorderSchedulingTest {
                 policies = SchedulingClassTest.policiesByName().getOrDefault("llmload-recorde", List.of());
                 Thread.sleep(10);
             }
-            assertThat(policies).containsExactly(SchedulingClassTest.SCHED_BATCH);
+            // Every recorder thread alive in this JVM (another class's run may have left one).
+            assertThat(policies).isNotEmpty().containsOnly(SchedulingClassTest.SCHED_BATCH);
         } finally {
             recorder.finish();
         }
