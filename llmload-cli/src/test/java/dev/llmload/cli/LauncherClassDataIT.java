@@ -113,6 +113,33 @@ class LauncherClassDataIT {
         assertThat(overridden.output()).contains("-XX:TieredStopAtLevel=4").doesNotContain("-XX:TieredStopAtLevel=1");
     }
 
+    /**
+     * Netty's flight-recorder events stay unloaded in a run (the launcher's
+     * {@code -Dio.netty.jfr.enabled=false}: their set-up cost start-up a tenth of a CPU-second),
+     * and come back when a user asks for them.
+     */
+    @Test
+    void aRunSetsUpNoneOfNettysFlightRecorderEventsUnlessTheUserAsksForThem() throws Exception {
+        Launch plain = launch(Map.of("LLMLOAD_CDS", "off"), shortRun("plain"));
+        Launch asked = launch(Map.of("LLMLOAD_CDS", "off", "LLMLOAD_JAVA_OPTS", "-Dio.netty.jfr.enabled=true "
+                + "-Xlog:class+load=info:file=" + root.resolve("classes-%p.log")), shortRun("asked"));
+
+        assertThat(plain.exitCode()).as(plain.output()).isZero();
+        assertThat(plain.loaded(NETTY_PLATFORM)).as("Netty's platform code loaded").isTrue();
+        assertThat(plain.loaded(NETTY_JFR_EVENT)).as("Netty's flight-recorder event loaded").isFalse();
+        assertThat(asked.exitCode()).as(asked.output()).isZero();
+        assertThat(asked.loaded(NETTY_JFR_EVENT)).as("Netty's flight-recorder event loaded when asked for").isTrue();
+    }
+
+    /** Two requests to the built-in simulator, into {@code name} under the test's folder. */
+    private String[] shortRun(String name) {
+        return new String[] {"run", "--num-requests", "2", "--concurrency", "1", "--output-tokens", "4",
+                "--output-dir", root.resolve(name).toString()};
+    }
+
+    private static final String NETTY_PLATFORM = "io.netty.util.internal.PlatformDependent";
+    private static final String NETTY_JFR_EVENT = "io.netty.buffer.AllocateBufferEvent";
+
     private List<Path> archives() throws IOException {
         try (Stream<Path> files = Files.list(target)) {
             return files.filter(f -> f.getFileName().toString().endsWith(".jsa")).toList();
@@ -124,7 +151,13 @@ class LauncherClassDataIT {
      * @param classes the launched JVM's class-loading log (the launcher execs java, so its process
      *                is the launcher's)
      */
-    private record Launch(int exitCode, String output, String classes) {}
+    private record Launch(int exitCode, String output, String classes) {
+
+        /** Whether the class-loading log has {@code className} (a whole name, not a prefix). */
+        boolean loaded(String className) {
+            return classes.contains("] " + className + " source: ");
+        }
+    }
 
     private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("bash", root.resolve("llmload").toString()));
