@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -129,6 +131,38 @@ class LauncherClassDataIT {
         assertThat(plain.loaded(NETTY_JFR_EVENT)).as("Netty's flight-recorder event loaded").isFalse();
         assertThat(asked.exitCode()).as(asked.output()).isZero();
         assertThat(asked.loaded(NETTY_JFR_EVENT)).as("Netty's flight-recorder event loaded when asked for").isTrue();
+    }
+
+    /**
+     * The code that runs once per request is compiled before the run's clock starts: the launcher
+     * lowers the quick compiler's thresholds for it and the run's warm-up exchanges
+     * (load/RequestWarmUp) call it often enough. Without either, a 16-stream run left it
+     * interpreted throughout. The JVM's own compilation log against the run's report.
+     */
+    @Test
+    @Tag("timing")
+    void thePerRequestCodeIsCompiledBeforeTheClock() throws Exception {
+        Launch run = launch(Map.of("LLMLOAD_CDS", "off", "LLMLOAD_JAVA_OPTS", "-XX:+PrintCompilation"), shortRun("compiled"));
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        String report = Files.readString(root.resolve("compiled").resolve("report.json"));
+        Matcher clock = Pattern.compile("\"wall_before_load_s\"\\s*:\\s*([0-9.]+)")
+                .matcher(report);
+        assertThat(clock.find()).as("report.json's client.wall_before_load_s").isTrue();
+        double clockMs = Double.parseDouble(clock.group(1)) * 1000;
+        for (String method : List.of("dev.llmload.load.RequestExecution::onResponseHead",
+                "dev.llmload.load.RequestExecution::finish", "dev.llmload.http.LoadHttpClient::start",
+                "dev.llmload.http.ExchangeHandler::readChunked")) {
+            assertThat(compiledAtMs(run.output(), method)).as(method + " compiled (ms of uptime) before the clock at "
+                    + clockMs + " ms").isLessThan(clockMs);
+        }
+    }
+
+    /** When {@code -XX:+PrintCompilation} says {@code method} was first compiled (ms of uptime); infinity if never. */
+    private static double compiledAtMs(String log, String method) {
+        return log.lines().filter(line -> line.contains(" " + method + " "))
+                .mapToDouble(line -> Double.parseDouble(line.strip().split("\\s+")[0]))
+                .min().orElse(Double.POSITIVE_INFINITY);
     }
 
     /** Two requests to the built-in simulator, into {@code name} under the test's folder. */

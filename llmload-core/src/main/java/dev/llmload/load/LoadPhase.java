@@ -68,8 +68,9 @@ public final class LoadPhase implements AutoCloseable {
     /**
      * What a long-running client would already have done, so the first measured requests do not
      * pay for it: {@code connections} opened, one test request sent, requests prepared ahead, the
-     * per-chunk code compiled, the JIT quiet and start-up's garbage collected. Nothing here is
-     * timed or counted.
+     * per-chunk and per-request code compiled (the latter on made-up exchanges with a responder of
+     * its own, {@link RequestWarmUp}), the JIT quiet and start-up's garbage collected. Nothing here
+     * is timed or counted.
      *
      * <p>The test request goes first, as soon as the connections are open: a server that refuses
      * it is told early, before any of the rest is done for nothing, and the feed prepares
@@ -91,6 +92,10 @@ public final class LoadPhase implements AutoCloseable {
             feed.awaitReady(timeout);
         }
         HotPaths.warmUp(dialect);
+        // The quick compiler raises its thresholds while its queue is long (start-up's methods):
+        // the per-request code, called once a request, compiles within its warm-up once that drained.
+        HotPaths.awaitQuietCompiler();
+        RequestWarmUp.run(dialect, timeout);
         HotPaths.awaitQuietCompiler();
         HotPaths.collectStartUpGarbage();
         return Optional.empty();

@@ -20,7 +20,8 @@ import java.util.concurrent.TimeoutException;
  */
 final class TestRequest {
 
-    private static final RequestSpec SPEC = new RequestSpec(-1, List.of(ChatMessage.user("Say hello.")), 3, 2);
+    /** Small, so that the server spends little on it; {@link RequestWarmUp} sends it too. */
+    static final RequestSpec SPEC = new RequestSpec(-1, List.of(ChatMessage.user("Say hello.")), 3, 2);
 
     private TestRequest() {}
 

@@ -19,6 +19,11 @@ public enum Framing {
         this.mediaType = mediaType;
     }
 
+    /** The media type a response of this framing is sent as; null for {@link #WHOLE_BODY}. */
+    public String mediaType() {
+        return mediaType;
+    }
+
     /** The framing of a response: this stream framing for a 200 of its media type, else the whole body. */
     public Framing forResponse(int status, String contentType) {
         return mediaType != null && status == 200 && contentType.contains(mediaType) ? this : WHOLE_BODY;

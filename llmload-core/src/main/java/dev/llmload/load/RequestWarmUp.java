@@ -1,0 +1,269 @@
+package dev.llmload.load;
+
+import dev.llmload.http.Endpoint;
+import dev.llmload.http.LoadHttpClient;
+import dev.llmload.protocol.Dialect;
+import dev.llmload.protocol.Framing;
+import dev.llmload.record.Outcome;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs the per-request path {@value #REQUESTS} times before a run's clock: a request written as bytes,
+ * its response head read by Netty's decoder, the chunked body read by the exchange's handler, the
+ * stream framed and decoded, the request finished and the next one sent from the event loop as a
+ * closed loop sends it. {@link HotPaths#warmUp} compiles the per-chunk code this way; this is the
+ * code that runs once per request, which at low concurrency (16 streams of 64 tokens finish about 6
+ * requests a second) would otherwise stay interpreted for a whole run. Interpreted, a request's end
+ * and the next send took the event loop about 400 µs, and with streams that end together the
+ * tokens of the others waited behind them: the late gaps of such runs fell at each request's first
+ * and last gap.
+ *
+ * <p>The exchanges go to a responder of its own on the loopback interface, never to the server
+ * under test, which answers every request with the dialect's {@link Dialect#sampleStream()}, one
+ * chunk per message, as a streaming server writes them. Nothing is journaled or counted.
+ *
+ * <p>Threads: the caller waits. The exchanges run on a client of their own ({@code llmload-warm-1},
+ * closed when done); the responder accepts on {@code llmload-warm-accept} and serves each
+ * connection on a thread of its own ({@code llmload-warm-serve}), blocking, since it answers only
+ * this client. All of them end when {@link #run} returns (the event loop's thread a moment after its
+ * group has terminated).
+ */
+final class RequestWarmUp {
+
+    /**
+     * The quick compiler looks at a method's calls every 128th call and compiles it from the 200th
+     * (later while its queue is long); with the launcher's tenth of those thresholds for this code
+     * ({@code -XX:CompileCommand=CompileThresholdScaling}, for {@code run} and {@code sweep}) it
+     * looks every 13th or so and compiles from about the 20th, so 128 requests give each
+     * per-request method several chances before the clock (LauncherClassDataIT checks that they
+     * were compiled in time). Without that option these requests are too few, and a run's own
+     * requests may be too.
+     */
+    static final int REQUESTS = 128;
+    /** Requests in flight at once, each on a connection of its own: the pool is used as a run uses it. */
+    private static final int STREAMS = 4;
+
+    private RequestWarmUp() {}
+
+    /**
+     * Sends {@link #REQUESTS} requests in the run's dialect, under the default time and size limits
+     * (a run's own may be too tight for the made-up answer), for at most {@code limit}; returns how
+     * many ended as a success. It never fails the run: a warm-up that cannot listen on the loopback
+     * interface, or whose requests fail, leaves the code cold, as it was before (RequestWarmUpTest
+     * is where an answer the path misreads shows).
+     */
+    static int run(Dialect dialect, Duration limit) throws InterruptedException {
+        try (Responder responder = new Responder(response(dialect));
+             LoadHttpClient client = LoadHttpClient.beside(new Endpoint(false, responder.host(), responder.port(), ""),
+                     "llmload-warm", limit, false)) {
+            return new ClosedLoop(new Launcher(client, dialect, Timeouts.defaults(), finished -> {}, "warm-up-", 0, 0))
+                    .run(limit);
+        } catch (IOException noLoopback) {
+            // A host without a loopback interface to listen on: the run goes on with the path cold.
+            return 0;
+        }
+    }
+
+    /**
+     * The warm-up's closed loop: {@link #STREAMS} requests at first, then each one that ends sends
+     * the next on its event loop, until {@link #REQUESTS} were sent. Its counters are touched by
+     * the event loop and read by the caller once every request has ended.
+     */
+    private static final class ClosedLoop {
+
+        private final Launcher launcher;
+        private final PreparedRequest request;
+        private final AtomicInteger sent = new AtomicInteger();
+        private final AtomicInteger succeeded = new AtomicInteger();
+        private final CountDownLatch ended = new CountDownLatch(REQUESTS);
+
+        ClosedLoop(Launcher launcher) {
+            this.launcher = launcher;
+            this.request = launcher.prepare(TestRequest.SPEC);
+        }
+
+        int run(Duration limit) throws InterruptedException {
+            for (int i = 0; i < STREAMS; i++) {
+                sendNext();
+            }
+            if (!ended.await(limit.toNanos(), TimeUnit.NANOSECONDS)) {
+                sent.set(REQUESTS);
+                launcher.cancelInFlight("the request warm-up took longer than " + limit.toMillis() + " ms");
+            }
+            return succeeded.get();
+        }
+
+        private void sendNext() {
+            int number = sent.getAndIncrement();
+            if (number < REQUESTS) {
+                long now = System.nanoTime();
+                launcher.send(request, launcher.requestId(number), true, now, now, this::ended);
+            }
+        }
+
+        private void ended(FinishedRequest finished) {
+            if (finished.outcome() instanceof Outcome.Success) {
+                succeeded.incrementAndGet();
+            }
+            ended.countDown();
+            sendNext();
+        }
+    }
+
+    /**
+     * The whole response to every request: the sample stream as a chunked body of one chunk per
+     * message (an SSE event, an NDJSON line), or as a plain body for a dialect that reads it whole.
+     */
+    private static List<byte[]> response(Dialect dialect) {
+        byte[] sample = dialect.sampleStream();
+        String mediaType = dialect.streamFraming().mediaType();
+        List<byte[]> writes = new ArrayList<>();
+        if (mediaType == null) {
+            writes.add(ascii("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + sample.length
+                    + "\r\n\r\n"));
+            writes.add(sample);
+            return writes;
+        }
+        writes.add(ascii("HTTP/1.1 200 OK\r\ncontent-type: " + mediaType + "\r\ntransfer-encoding: chunked\r\n\r\n"));
+        String separator = dialect.streamFraming() == Framing.SSE ? "\n\n" : "\n";
+        String text = new String(sample, StandardCharsets.UTF_8);
+        for (int from = 0; from < text.length(); ) {
+            int end = text.indexOf(separator, from);
+            end = end < 0 ? text.length() : end + separator.length();
+            byte[] message = text.substring(from, end).getBytes(StandardCharsets.UTF_8);
+            byte[] size = ascii(Integer.toHexString(message.length) + "\r\n");
+            byte[] chunk = new byte[size.length + message.length + 2];
+            System.arraycopy(size, 0, chunk, 0, size.length);
+            System.arraycopy(message, 0, chunk, size.length, message.length);
+            chunk[chunk.length - 2] = '\r';
+            chunk[chunk.length - 1] = '\n';
+            writes.add(chunk);
+            from = end;
+        }
+        writes.add(ascii("0\r\n\r\n"));
+        return writes;
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Answers every HTTP/1.1 request on a loopback port with the same response, written in its
+     * pieces with a flush after each, keeping connections open between requests.
+     */
+    private static final class Responder implements AutoCloseable {
+
+        /** A request head longer than this is not the warm-up client's. */
+        private static final int MAX_HEAD_BYTES = 64 * 1024;
+
+        private final ServerSocket server;
+        private final List<byte[]> response;
+        private final List<Thread> threads = new ArrayList<>();
+
+        Responder(List<byte[]> response) throws IOException {
+            this.response = response;
+            this.server = new ServerSocket(0, STREAMS, InetAddress.getLoopbackAddress());
+            start("llmload-warm-accept", this::accept);
+        }
+
+        String host() {
+            return server.getInetAddress().getHostAddress();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        private void start(String name, Runnable task) {
+            synchronized (threads) {
+                threads.add(Thread.ofPlatform().name(name).daemon().start(task));
+            }
+        }
+
+        private void accept() {
+            while (true) {
+                Socket socket;
+                try {
+                    socket = server.accept();
+                } catch (IOException closed) {
+                    return;
+                }
+                start("llmload-warm-serve", () -> serve(socket));
+            }
+        }
+
+        private void serve(Socket socket) {
+            try (socket; InputStream in = new BufferedInputStream(socket.getInputStream())) {
+                socket.setTcpNoDelay(true);
+                OutputStream out = socket.getOutputStream();
+                while (skipRequest(in)) {
+                    for (byte[] piece : response) {
+                        out.write(piece);
+                        out.flush();
+                    }
+                }
+            } catch (IOException gone) {
+                // The client closed the connection: nothing more to answer on it.
+            }
+        }
+
+        /** Reads one request (its head and a body of its content-length); false at the end of the connection. */
+        private static boolean skipRequest(InputStream in) throws IOException {
+            StringBuilder line = new StringBuilder();
+            long contentLength = 0;
+            int headBytes = 0;
+            for (int b; (b = in.read()) >= 0; ) {
+                if (++headBytes > MAX_HEAD_BYTES) {
+                    return false;
+                }
+                if (b != '\n') {
+                    line.append((char) b);
+                    continue;
+                }
+                String header = line.toString().strip();
+                line.setLength(0);
+                if (header.isEmpty()) {
+                    in.skipNBytes(contentLength);
+                    return true;
+                }
+                String lower = header.toLowerCase(Locale.ROOT);
+                if (lower.startsWith("content-length:")) {
+                    contentLength = Long.parseLong(lower.substring("content-length:".length()).strip());
+                }
+            }
+            return false;
+        }
+
+        /** Closes the listening socket, then waits for the threads, which end as their connections close. */
+        @Override
+        public void close() throws InterruptedException {
+            try {
+                server.close();
+            } catch (IOException alreadyClosed) {
+                // Nothing to release.
+            }
+            List<Thread> started;
+            synchronized (threads) {
+                started = List.copyOf(threads);
+            }
+            for (Thread thread : started) {
+                thread.join(TimeUnit.SECONDS.toMillis(2));
+            }
+        }
+    }
+}
