@@ -298,7 +298,8 @@ class DeploymentFilesTest {
             int paren = trimmed.indexOf(") options+=(");
             if (paren > 0 && List.of(trimmed.substring(0, paren).split("\\s*\\|\\s*")).contains(command)) {
                 String flags = trimmed.substring(paren + ") options+=(".length(), trimmed.lastIndexOf(')'));
-                return List.of(flags.trim().split("\\s+"));
+                // A flag with a pattern in it is quoted there, so that the shell leaves its '*' alone.
+                return List.of(flags.trim().split("\\s+")).stream().map(flag -> flag.replace("'", "")).toList();
             }
         }
         return List.of();
