@@ -92,10 +92,7 @@ public final class LoadPhase implements AutoCloseable {
             feed.awaitReady(timeout);
         }
         HotPaths.warmUp(dialect);
-        // The quick compiler raises its thresholds while its queue is long (start-up's methods):
-        // the per-request code, called once a request, compiles within its warm-up once that drained.
-        HotPaths.awaitQuietCompiler();
-        RequestWarmUp.run(dialect, timeout);
+        RequestWarmUp.runOncePerProcess(dialect, timeout);
         HotPaths.awaitQuietCompiler();
         HotPaths.collectStartUpGarbage();
         return Optional.empty();
