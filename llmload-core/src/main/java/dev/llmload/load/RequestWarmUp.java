@@ -9,6 +9,7 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -49,12 +50,12 @@ final class RequestWarmUp {
      * The quick compiler looks at a method's calls every 128th call and compiles it from the 200th
      * (later while its queue is long); with the launcher's tenth of those thresholds for this code
      * ({@code -XX:CompileCommand=CompileThresholdScaling}, for {@code run} and {@code sweep}) it
-     * looks every 13th or so and compiles from about the 20th, so 128 requests give each
-     * per-request method several chances before the clock (LauncherClassDataIT checks that they
+     * looks every 13th or so and compiles from about the 20th, so 256 requests give each
+     * per-request method many chances before the clock (128 were seen to leave one out) (LauncherClassDataIT checks that they
      * were compiled in time). Without that option these requests are too few, and a run's own
      * requests may be too.
      */
-    static final int REQUESTS = 128;
+    static final int REQUESTS = 256;
     /** Requests in flight at once, each on a connection of its own: the pool is used as a run uses it. */
     private static final int STREAMS = 4;
 
@@ -64,16 +65,25 @@ final class RequestWarmUp {
     private RequestWarmUp() {}
 
     /**
-     * {@link #run}, once the JIT is quiet, for the first run of this process only: a library user's
-     * or a test's later runs find the code compiled already and skip the warm-up's 0.3 s.
+     * {@link #run}, once the JIT is quiet, for the first run of this process only (a library user's
+     * or a test's later runs find the code compiled already), and only where the JVM has the
+     * launcher's lowered thresholds for this code: without them these requests are too few to
+     * compile it and would only cost their 0.3 s (a JVM of one's own can be given the same
+     * {@code -XX:CompileCommand} options; docs/performance.md).
      */
     static void runOncePerProcess(Dialect dialect, Duration limit) throws InterruptedException {
-        if (WARMED.compareAndSet(false, true)) {
+        if (thresholdsLowered() && WARMED.compareAndSet(false, true)) {
             // The quick compiler raises its thresholds while its queue is long (start-up's methods):
             // the per-request code compiles within the warm-up once that queue has drained.
             HotPaths.awaitQuietCompiler();
             run(dialect, limit);
         }
+    }
+
+    /** Whether the JVM was started with the launcher's lower compile thresholds for this package. */
+    private static boolean thresholdsLowered() {
+        String option = "-XX:CompileCommand=CompileThresholdScaling," + RequestWarmUp.class.getPackageName() + ".";
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream().anyMatch(a -> a.startsWith(option));
     }
 
     /**
