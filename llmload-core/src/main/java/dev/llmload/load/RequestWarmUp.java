@@ -6,6 +6,7 @@ import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.Framing;
 import dev.llmload.record.Outcome;
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -51,9 +52,9 @@ final class RequestWarmUp {
      * (later while its queue is long); with the launcher's tenth of those thresholds for this code
      * ({@code -XX:CompileCommand=CompileThresholdScaling}, for {@code run} and {@code sweep}) it
      * looks every 13th or so and compiles from about the 20th, so 256 requests give each
-     * per-request method many chances before the clock (128 were seen to leave one out) (LauncherClassDataIT checks that they
-     * were compiled in time). Without that option these requests are too few, and a run's own
-     * requests may be too.
+     * per-request method many chances before the clock; 128 were seen to leave one out.
+     * LauncherClassDataIT checks that they were compiled in time. Without that option these
+     * requests are too few, and a run's own requests may be too.
      */
     static final int REQUESTS = 256;
     /** Requests in flight at once, each on a connection of its own: the pool is used as a run uses it. */
@@ -97,7 +98,7 @@ final class RequestWarmUp {
         try (Responder responder = new Responder(response(dialect));
              LoadHttpClient client = LoadHttpClient.beside(new Endpoint(false, responder.host(), responder.port(), ""),
                      "llmload-warm", limit, false)) {
-            return new ClosedLoop(new Launcher(client, dialect, Timeouts.defaults(), finished -> {}, "warm-up-", 0, 0))
+            return new WarmUpLoop(new Launcher(client, dialect, Timeouts.defaults(), finished -> {}, "warm-up-", 0, 0))
                     .run(limit);
         } catch (IOException noLoopback) {
             // A host without a loopback interface to listen on: the run goes on with the path cold.
@@ -110,7 +111,7 @@ final class RequestWarmUp {
      * the next on its event loop, until {@link #REQUESTS} were sent. Its counters are touched by
      * the event loop and read by the caller once every request has ended.
      */
-    private static final class ClosedLoop {
+    private static final class WarmUpLoop {
 
         private final Launcher launcher;
         private final PreparedRequest request;
@@ -118,7 +119,7 @@ final class RequestWarmUp {
         private final AtomicInteger succeeded = new AtomicInteger();
         private final CountDownLatch ended = new CountDownLatch(REQUESTS);
 
-        ClosedLoop(Launcher launcher) {
+        WarmUpLoop(Launcher launcher) {
             this.launcher = launcher;
             this.request = launcher.prepare(TestRequest.SPEC);
         }
@@ -172,13 +173,11 @@ final class RequestWarmUp {
             int end = text.indexOf(separator, from);
             end = end < 0 ? text.length() : end + separator.length();
             byte[] message = text.substring(from, end).getBytes(StandardCharsets.UTF_8);
-            byte[] size = ascii(Integer.toHexString(message.length) + "\r\n");
-            byte[] chunk = new byte[size.length + message.length + 2];
-            System.arraycopy(size, 0, chunk, 0, size.length);
-            System.arraycopy(message, 0, chunk, size.length, message.length);
-            chunk[chunk.length - 2] = '\r';
-            chunk[chunk.length - 1] = '\n';
-            writes.add(chunk);
+            ByteArrayOutputStream chunk = new ByteArrayOutputStream();
+            chunk.writeBytes(ascii(Integer.toHexString(message.length) + "\r\n"));
+            chunk.writeBytes(message);
+            chunk.writeBytes(ascii("\r\n"));
+            writes.add(chunk.toByteArray());
             from = end;
         }
         writes.add(ascii("0\r\n\r\n"));

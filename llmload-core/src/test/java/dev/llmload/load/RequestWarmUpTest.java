@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The per-request warm-up sends every one of its requests through the real client to its own
- * loopback responder, and every one ends as a success in every dialect (a request the path
- * misread fails the warm-up), leaving none of its threads behind.
+ * loopback responder, and every one ends as a success in every dialect (the warm-up counts a
+ * request the path misread as no success, and goes on), leaving none of its threads behind.
  */
 @Tag("loopback")
 class RequestWarmUpTest {
