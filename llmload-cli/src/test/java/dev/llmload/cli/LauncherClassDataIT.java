@@ -3,6 +3,8 @@ package dev.llmload.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.llmload.sim.server.SimConfig;
+import dev.llmload.sim.server.SimServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,6 +136,28 @@ class LauncherClassDataIT {
     }
 
     /**
+     * The tokenizer's vocabulary (jtokkit's, a tenth of a CPU-second to read) is read after the
+     * run's first request is sent, by the feed while the test request is on its way: in the JVM's
+     * class-loading log, the class that reads a vocabulary comes after the one that marks the
+     * first send ({@code client.ProcessMark}, first used there).
+     */
+    @Test
+    void theVocabularyIsReadAfterTheFirstRequestIsSent() throws Exception {
+        Launch run;
+        // A simulator of the test's own: the built-in one would read the vocabulary in the run's process.
+        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2)))) {
+            List<String> args = new ArrayList<>(List.of(shortRun("vocabulary")));
+            args.addAll(List.of("--url", sim.url()));
+            run = launch(Map.of("LLMLOAD_CDS", "off"), args.toArray(String[]::new));
+        }
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.loadedAt(FIRST_SEND_MARK)).as("the first send's mark loaded").isPositive();
+        assertThat(run.loadedAt(VOCABULARY_READER)).as("the vocabulary's reader, after the first send")
+                .isGreaterThan(run.loadedAt(FIRST_SEND_MARK));
+    }
+
+    /**
      * The code that runs once per request is compiled before the run's clock starts: the launcher
      * lowers the quick compiler's thresholds for it and the run's warm-up exchanges
      * (load/RequestWarmUp) call it often enough. Without either, a 16-stream run left it
@@ -172,6 +196,8 @@ class LauncherClassDataIT {
     }
 
     private static final String NETTY_PLATFORM = "io.netty.util.internal.PlatformDependent";
+    private static final String FIRST_SEND_MARK = "dev.llmload.client.ProcessMark";
+    private static final String VOCABULARY_READER = "com.knuddels.jtokkit.EncodingFactory";
     private static final String NETTY_JFR_EVENT = "io.netty.buffer.AllocateBufferEvent";
 
     private List<Path> archives() throws IOException {
@@ -190,6 +216,11 @@ class LauncherClassDataIT {
         /** Whether the class-loading log has {@code className} (a whole name, not a prefix). */
         boolean loaded(String className) {
             return classes.contains("] " + className + " source: ");
+        }
+
+        /** Where in the class-loading log {@code className} was loaded (a position: later is larger); -1 if never. */
+        int loadedAt(String className) {
+            return classes.indexOf("] " + className + " source: ");
         }
     }
 

@@ -73,16 +73,22 @@ public final class LoadPhase implements AutoCloseable {
      * is timed or counted.
      *
      * <p>The test request goes first, as soon as the connections are open: a server that refuses
-     * it is told early, before any of the rest is done for nothing, and the feed prepares
-     * requests while it is on its way.
+     * it is told early, before any of the rest is done for nothing. The feed starts preparing
+     * requests as it goes out, so the tokenizer's vocabulary, which the first prompts read, is read
+     * while it is on its way rather than before it.
      *
      * @return why the server refused the test request, when it refused it in a way every request
      *         would be refused (credentials, an unknown model or path); empty otherwise
+     * @throws DatasetException the feed could not make the first requests (prompts the tokenizer
+     *         cannot make, a file that changed since it was checked): the load would fail alike
      */
     public Optional<String> getReady(int connections, String testRequestId, Duration timeout)
             throws InterruptedException {
         client.preconnect((int) Math.min(connections, count < 0 ? connections : count), timeout);
         firstSend = ProcessMark.now();
+        if (feed != null) {
+            feed.start();
+        }
         FinishedRequest test = TestRequest.send(client, dialect, timeouts, testRequestId, timeout);
         if (test != null && test.outcome() instanceof Outcome.Failure failure
                 && (test.httpStatus() == 401 || test.httpStatus() == 403 || test.httpStatus() == 404)) {
@@ -90,6 +96,7 @@ public final class LoadPhase implements AutoCloseable {
         }
         if (feed != null) {
             feed.awaitReady(timeout);
+            feed.throwIfFailed();
         }
         HotPaths.warmUp(dialect);
         RequestWarmUp.runOncePerProcess(dialect, timeout);
@@ -125,6 +132,10 @@ public final class LoadPhase implements AutoCloseable {
                                     Consumer<RequestRecord> progress) throws IOException, InterruptedException {
         // A journal that cannot be written ends the run at once: nothing more it finishes could be kept.
         Recorder recorder = new Recorder(journal, tokenizer, runStartNanos, progress, this::stop);
+        if (feed != null) {
+            // Started by getReady when it ran; a phase sent without it prepares from here.
+            feed.start();
+        }
         long limit = count < 0 ? Long.MAX_VALUE : count;
         Sender chosen = sessions != null
                 ? new SessionDispatcher(client, dialect, timeouts, plan, sessions, limit, duration, warmup, warmupTime,

@@ -31,11 +31,26 @@ final class PreparedFeed implements AutoCloseable {
     /** The thread inside {@link #awaitAvailable}, woken when a request is queued. */
     private volatile Thread waiter;
 
-    /** @param limit the most requests to prepare, or -1 for as many as the source gives */
+    /**
+     * A feed that prepares nothing until {@link #start}.
+     *
+     * @param limit the most requests to prepare, or -1 for as many as the source gives
+     */
     public PreparedFeed(RequestSource source, Dialect dialect, long limit) {
         thread = new Thread(() -> produce(source, dialect, limit), "llmload-prepare");
         thread.setDaemon(true);
-        thread.start();
+    }
+
+    /**
+     * Starts preparing, unless it has started. A run starts it as its test request goes out
+     * ({@link LoadPhase#getReady}): making the first prompts reads the tokenizer's vocabulary, which
+     * then costs nothing before the run's first request and, on a second core, nothing of the
+     * wait for the load. For the thread that owns the feed.
+     */
+    public void start() {
+        if (thread.getState() == Thread.State.NEW) {
+            thread.start();
+        }
     }
 
     private void produce(RequestSource source, Dialect dialect, long limit) {

@@ -59,6 +59,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import io.netty.channel.EventLoop;
 
 /**
@@ -192,12 +193,14 @@ public final class BenchmarkRun {
             Path directory = Files.createDirectories(config.output().dir());
             String runId = directory.getFileName().toString();
             String startedAt = Instant.now().toString();
-            RunRecordParts parts = new RunRecordParts(runId, startedAt, model, api, server, endpoint,
+            // The data's hash is taken when run.json is written, after the test request: a synthetic
+            // source's hash names its words, which read the tokenizer's vocabulary.
+            Supplier<RunRecordParts> parts = () -> new RunRecordParts(runId, startedAt, model, api, server, endpoint,
                     sessions != null ? sessions.describe() : source.describe(),
                     withImages(sessions != null ? sessions.contentHash() : source.contentHash()));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry,
-                        report(parts, null, List.of(), null));
+                        () -> report(parts.get(), null, List.of(), null));
                 List<Note> telemetryNotes = new ArrayList<>(sent.telemetryNotes());
                 if (sent.stopNote() != null) {
                     telemetryNotes.add(sent.stopNote());
@@ -214,7 +217,7 @@ public final class BenchmarkRun {
                         telemetryNotes);
                 ClientCost client = clientCost(sent, measurements);
                 client.note().ifPresent(telemetryNotes::add);
-                RunReport report = report(parts, summary, telemetryNotes, client)
+                RunReport report = report(parts.get(), summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
                 try {
                     ReportFiles.writeRun(directory, report, measurements.page(), full);
@@ -330,7 +333,7 @@ public final class BenchmarkRun {
      */
     private Sent send(RequestSource source, SessionSource sessions, Dialect dialect, Endpoint endpoint, LoadPlan plan,
                       long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry,
-                      RunReport runRecord) throws IOException, InterruptedException, RunException {
+                      Supplier<RunReport> runRecord) throws IOException, InterruptedException, RunException {
         Bounds bounds = config.bounds();
         try (LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, dialect.keyHeader(),
                      config.client().ioThreads(), bounds.timeouts().connect(), config.target().insecure());
@@ -342,13 +345,22 @@ public final class BenchmarkRun {
             if (stopRequested) {
                 phase.stop();
             }
-            Optional<String> refusal = phase.getReady(connections(plan), runId + "-test", READY_TIMEOUT);
+            Optional<String> refusal;
+            RunReport start;
+            try {
+                refusal = phase.getReady(connections(plan), runId + "-test", READY_TIMEOUT);
+                // The feed has made its first prompts by now, or failed to: a synthetic source's
+                // words (part of its hash) are picked.
+                start = refusal.isPresent() ? null : runRecord.get();
+            } catch (DatasetException e) {
+                throw new RunException(e.getMessage(), e);
+            }
             if (refusal.isPresent()) {
                 // Refused credentials or an unknown model or path fail every request alike: say so now.
                 throw new RunException("the server refused llmload's test request, so every request would fail: "
                         + refusal.get());
             }
-            ReportFiles.writeRunStart(directory, runRecord);
+            ReportFiles.writeRunStart(directory, start);
             List<Note> telemetryNotes = telemetry.probe();
             try (Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
                 eventLoopHook.accept(client.eventLoops());

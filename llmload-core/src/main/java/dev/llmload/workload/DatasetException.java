@@ -3,8 +3,9 @@ package dev.llmload.workload;
 import java.nio.file.Path;
 
 /**
- * Bad workload data: a file that cannot be read or an entry that cannot be used. The message is
- * one line for the user and names the file, the 1-based line where known, and what is wrong, e.g.
+ * Bad workload data: a file that cannot be read, an entry that cannot be used, or synthetic
+ * prompts that the tokenizer cannot make. The message is one line for the user and names the
+ * file, the 1-based line where known, and what is wrong, e.g.
  * {@code data.jsonl:17: not valid JSON (Unexpected character ...)}.
  */
 public final class DatasetException extends RuntimeException {

@@ -48,6 +48,7 @@ class ClosedLoopRampTest {
              LoadHttpClient client = new LoadHttpClient(Endpoint.openAiBase(sim.url()), null, 2, Duration.ofSeconds(5),
                      false);
              PreparedFeed feed = new PreparedFeed(new HelloSource(0), dialect, REQUESTS)) {
+            feed.start();
             feed.awaitReady(Duration.ofSeconds(10));
             runStart = System.nanoTime();
             new Dispatcher(client, dialect, Timeouts.defaults(), new LoadPlan.ClosedLoop(ramp), feed, REQUESTS, null, 0,

@@ -56,6 +56,7 @@ class FeedStarvationTest {
              LoadHttpClient client = new LoadHttpClient(Endpoint.openAiBase(sim.url()), null, 2, Duration.ofSeconds(5),
                      false);
              PreparedFeed feed = new PreparedFeed(new HelloSource(PREPARE_MS * 1_000_000), dialect, REQUESTS)) {
+            feed.start();
             Dispatcher dispatcher = new Dispatcher(client, dialect, Timeouts.defaults(),
                     new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(CONCURRENCY)), feed, REQUESTS, null, 0, null,
                     finished::add, System.nanoTime(), "starved-");

@@ -1,5 +1,6 @@
 package dev.llmload.workload.prompt;
 
+import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -26,7 +27,12 @@ import java.util.random.RandomGenerator;
  * requests share a prefix only by chance (about 1 in 1,000 per leading word), which keeps a
  * server's prefix cache from turning every request into a hit.
  *
- * <p>Immutable and thread-safe.
+ * <p>The words are picked on first use, not when the prompts are made: picking them reads the
+ * tokenizer's vocabulary, which a run reads only once its first request is sent (see
+ * {@link dev.llmload.workload.tokenizer.Tokenizers}). So a tokenizer under which too few words
+ * are single tokens is reported by the first prompt asked for, as bad data.
+ *
+ * <p>Thread-safe: the words are picked once, by whichever thread asks first; nothing else changes.
  */
 public final class SyntheticPrompts {
 
@@ -36,19 +42,38 @@ public final class SyntheticPrompts {
     private static final int MAX_FIXUPS = 16;
 
     private final Tokenizer tokenizer;
-    private final String[] words;
+    /** Null until first use; then read and written only as a whole. */
+    private volatile String[] words;
 
-    private SyntheticPrompts(Tokenizer tokenizer, String[] words) {
+    private SyntheticPrompts(Tokenizer tokenizer) {
         this.tokenizer = tokenizer;
-        this.words = words;
+    }
+
+    /** Prompts under {@code tokenizer}; its words are picked on first use ({@link #vocabularySize}, {@link #generate}). */
+    public static SyntheticPrompts of(Tokenizer tokenizer) {
+        return new SyntheticPrompts(tokenizer);
     }
 
     /**
-     * Picks the words that are single tokens under {@code tokenizer}.
+     * The words that are single tokens under the tokenizer, picked on the first call.
      *
-     * @throws IllegalArgumentException when too few are, e.g. for a character-level tokenizer
+     * @throws DatasetException when too few are, e.g. for a character-level tokenizer
      */
-    public static SyntheticPrompts of(Tokenizer tokenizer) {
+    private String[] words() {
+        String[] picked = words;
+        if (picked == null) {
+            synchronized (this) {
+                picked = words;
+                if (picked == null) {
+                    picked = pickWords(tokenizer);
+                    words = picked;
+                }
+            }
+        }
+        return picked;
+    }
+
+    private static String[] pickWords(Tokenizer tokenizer) {
         List<String> usable = new ArrayList<>();
         for (String word : commonWords()) {
             if (tokenizer.count(word) == 1 && tokenizer.count(" " + word) == 1) {
@@ -56,10 +81,10 @@ public final class SyntheticPrompts {
             }
         }
         if (usable.size() < MIN_VOCABULARY) {
-            throw new IllegalArgumentException("tokenizer " + tokenizer.name() + " makes only " + usable.size()
+            throw new DatasetException("tokenizer " + tokenizer.name() + " makes only " + usable.size()
                     + " common English words single tokens; synthetic prompts need at least " + MIN_VOCABULARY);
         }
-        return new SyntheticPrompts(tokenizer, usable.toArray(String[]::new));
+        return usable.toArray(String[]::new);
     }
 
     public Tokenizer tokenizer() {
@@ -68,7 +93,7 @@ public final class SyntheticPrompts {
 
     /** How many distinct words the text is drawn from. */
     public int vocabularySize() {
-        return words.length;
+        return words().length;
     }
 
     /** Random text of exactly {@code tokens} tokens (≥ 1). */
@@ -102,6 +127,7 @@ public final class SyntheticPrompts {
      * guarantee follow with {@link #complete}.
      */
     public void appendWords(StringBuilder text, int count, RandomGenerator random) {
+        String[] words = words();
         for (int i = 0; i < count; i++) {
             if (!text.isEmpty()) {
                 text.append(' ');

@@ -26,7 +26,8 @@ public final class SyntheticSource implements RequestSource {
     private final SharedPrefixes prefixes;
     private final long seed;
     private final SplittableRandom master;
-    private final String[] prefixTexts;
+    /** The shared prefixes' texts, made by the first {@link #next} (they read the tokenizer's vocabulary); null before. */
+    private String[] prefixTexts;
     private final double[] prefixCumulative;
     private long next;
     private long prefixTokens;
@@ -38,7 +39,8 @@ public final class SyntheticSource implements RequestSource {
     }
 
     /**
-     * @param prefixes the shared prefixes, or null for none; their texts are made here, from the seed
+     * @param prefixes the shared prefixes, or null for none; their texts are made from the seed, by
+     *                 the first request made
      */
     public SyntheticSource(SyntheticPrompts prompts, LengthDistribution input, LengthDistribution output,
             SharedPrefixes prefixes, long seed) {
@@ -48,18 +50,20 @@ public final class SyntheticSource implements RequestSource {
         this.prefixes = prefixes;
         this.seed = seed;
         this.master = new SplittableRandom(seed);
-        if (prefixes == null) {
-            prefixTexts = new String[0];
-            prefixCumulative = new double[0];
-        } else {
+        prefixCumulative = prefixes == null ? new double[0] : cumulativeWeights(prefixes);
+    }
+
+    private String[] prefixTexts() {
+        if (prefixTexts == null) {
             // A separate generator, so the prefix pool does not depend on the order of requests.
             SplittableRandom prefixRandom = new SplittableRandom(~seed);
-            prefixTexts = new String[prefixes.count()];
-            for (int i = 0; i < prefixTexts.length; i++) {
-                prefixTexts[i] = prompts.generate(prefixes.tokens(), prefixRandom);
+            String[] texts = new String[prefixes.count()];
+            for (int i = 0; i < texts.length; i++) {
+                texts[i] = prompts.generate(prefixes.tokens(), prefixRandom);
             }
-            prefixCumulative = cumulativeWeights(prefixes);
+            prefixTexts = texts;
         }
+        return prefixTexts;
     }
 
     @Override
@@ -78,7 +82,7 @@ public final class SyntheticSource implements RequestSource {
             text = prompts.generate(ownTokens, random);
             tokens = ownTokens;
         } else {
-            String prefix = prefixTexts[pickPrefix(random)];
+            String prefix = prefixTexts()[pickPrefix(random)];
             tokens = prefixes.tokens() + ownTokens;
             text = prompts.extend(prefix, tokens, random);
             prefixTokens += prefixes.tokens();
@@ -121,10 +125,10 @@ public final class SyntheticSource implements RequestSource {
 
     private int pickPrefix(SplittableRandom random) {
         if (prefixCumulative.length == 0) {
-            return random.nextInt(prefixTexts.length);
+            return random.nextInt(prefixes.count());
         }
         int i = Arrays.binarySearch(prefixCumulative, random.nextDouble());
-        return Math.min(i >= 0 ? i + 1 : -i - 1, prefixTexts.length - 1);
+        return Math.min(i >= 0 ? i + 1 : -i - 1, prefixes.count() - 1);
     }
 
     /** Zipf's cumulative probabilities; empty for uniform assignment, which needs none. */

@@ -9,7 +9,9 @@ package dev.llmload.workload.tokenizer;
  * chat-template tokens are added. A count is therefore the length of the text itself, which is
  * what the workload controls; the server's {@code usage.prompt_tokens} adds its template on top.
  *
- * <p>Implementations are thread-safe and hold no per-call state.
+ * <p>Implementations are thread-safe and hold no per-call state. One may read its vocabulary on
+ * first use rather than when it is made (the built-in encodings do): the first call then takes
+ * that long, on whichever thread makes it.
  */
 public interface Tokenizer {
 

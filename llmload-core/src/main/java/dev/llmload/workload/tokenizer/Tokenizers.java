@@ -1,7 +1,6 @@
 package dev.llmload.workload.tokenizer;
 
 import com.knuddels.jtokkit.Encodings;
-import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
 import java.nio.file.Files;
@@ -21,6 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * vocabularies and the reader of {@code tokenizer.json} (a {@link TokenizerFileLoader}) are in the
  * optional {@value #OPTIONAL_JAR}, looked up only when a spec needs it; without it the spec fails
  * with a one-line message that says where the jar goes.
+ *
+ * <p>An encoding's vocabulary is found here but read on the tokenizer's first use, so a run reads
+ * it after its first request is sent (see {@link JtokkitTokenizer}). A {@code tokenizer.json} is
+ * read here, whole: it is the user's file, and a bad one should stop the run before anything else.
  */
 public final class Tokenizers {
 
@@ -60,7 +63,10 @@ public final class Tokenizers {
         String key = spec.strip().toLowerCase(Locale.ROOT);
         EncodingType type = ENCODINGS.get(key);
         if (type != null) {
-            return SHARED.computeIfAbsent(key, name -> new JtokkitTokenizer(name, encoding(name, type)));
+            return SHARED.computeIfAbsent(key, name -> {
+                checkVocabulary(name);
+                return new JtokkitTokenizer(name, () -> Registry.INSTANCE.getEncoding(type));
+            });
         }
         Path path = Path.of(spec.strip());
         if (Files.isDirectory(path)) {
@@ -73,11 +79,11 @@ public final class Tokenizers {
                 + "': expected cl100k_base, o200k_base, p50k_base, r50k_base or the path of a tokenizer.json");
     }
 
-    private static Encoding encoding(String name, EncodingType type) {
+    /** Finds an encoding's vocabulary on the class path without reading it (the tokenizer reads it on first use). */
+    private static void checkVocabulary(String name) {
         if (Tokenizers.class.getClassLoader().getResource(VOCABULARY.formatted(name)) == null) {
             throw needsOptionalJar("tokenizer '" + name + "'");
         }
-        return Registry.INSTANCE.getEncoding(type);
     }
 
     private static TokenizerFileLoader fileLoader(Path file) {

@@ -3,11 +3,14 @@ package dev.llmload.workload.prompt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.llmload.workload.DatasetException;
+import dev.llmload.workload.tokenizer.Tokenizer;
 import dev.llmload.workload.tokenizer.Tokenizers;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -67,6 +70,47 @@ class SyntheticPromptsTest {
         assertThat(prompts.tokenizer().count(text)).isEqualTo(100);
         assertThatThrownBy(() -> prompts.extend(head, 5, new SplittableRandom(3)))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * Under a tokenizer that makes every character a token no word is one token: making the
+     * prompts asks the tokenizer nothing, and the first prompt asked for fails as bad data, in one
+     * line.
+     */
+    @Test
+    void aTokenizerWithTooFewSingleTokenWordsFailsAtTheFirstPromptNotBefore() {
+        AtomicInteger asked = new AtomicInteger();
+        Tokenizer characters = new Tokenizer() {
+            @Override
+            public String name() {
+                return "characters";
+            }
+
+            @Override
+            public int count(String text) {
+                asked.incrementAndGet();
+                return text.length();
+            }
+
+            @Override
+            public int[] encode(String text) {
+                return text.chars().toArray();
+            }
+
+            @Override
+            public String decode(int[] tokens) {
+                return new String(tokens, 0, tokens.length);
+            }
+        };
+
+        SyntheticPrompts prompts = SyntheticPrompts.of(characters);
+        assertThat(asked).hasValue(0);
+
+        assertThatThrownBy(() -> prompts.generate(16, new SplittableRandom(1)))
+                .isInstanceOf(DatasetException.class)
+                .hasMessage("tokenizer characters makes only 0 common English words single tokens;"
+                        + " synthetic prompts need at least " + SyntheticPrompts.MIN_VOCABULARY);
+        assertThat(asked).hasPositiveValue();
     }
 
     @Test
