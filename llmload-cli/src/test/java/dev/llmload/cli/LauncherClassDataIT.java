@@ -137,12 +137,13 @@ class LauncherClassDataIT {
 
     /**
      * The tokenizer's vocabulary (jtokkit's, a tenth of a CPU-second to read) is read after the
-     * run's first request is sent, by the feed while the test request is on its way: in the JVM's
-     * class-loading log, the class that reads a vocabulary comes after the one that marks the
-     * first send ({@code client.ProcessMark}, first used there).
+     * run's first request is sent, by the feed while the test request is on its way, and Jackson's
+     * object mapper is not set up before it: in the JVM's class-loading log, the class that reads a
+     * vocabulary and the object mapper come after the one that marks the first send
+     * ({@code client.ProcessMark}, first used there).
      */
     @Test
-    void theVocabularyIsReadAfterTheFirstRequestIsSent() throws Exception {
+    void theVocabularyAndTheObjectMapperComeAfterTheFirstRequestIsSent() throws Exception {
         Launch run;
         // A simulator of the test's own: the built-in one would read the vocabulary in the run's process.
         try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2)))) {
@@ -154,6 +155,8 @@ class LauncherClassDataIT {
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.loadedAt(FIRST_SEND_MARK)).as("the first send's mark loaded").isPositive();
         assertThat(run.loadedAt(VOCABULARY_READER)).as("the vocabulary's reader, after the first send")
+                .isGreaterThan(run.loadedAt(FIRST_SEND_MARK));
+        assertThat(run.loadedAt(OBJECT_MAPPER)).as("Jackson's object mapper, after the first send")
                 .isGreaterThan(run.loadedAt(FIRST_SEND_MARK));
     }
 
@@ -198,6 +201,7 @@ class LauncherClassDataIT {
     private static final String NETTY_PLATFORM = "io.netty.util.internal.PlatformDependent";
     private static final String FIRST_SEND_MARK = "dev.llmload.client.ProcessMark";
     private static final String VOCABULARY_READER = "com.knuddels.jtokkit.EncodingFactory";
+    private static final String OBJECT_MAPPER = "com.fasterxml.jackson.databind.ObjectMapper";
     private static final String NETTY_JFR_EVENT = "io.netty.buffer.AllocateBufferEvent";
 
     private List<Path> archives() throws IOException {

@@ -35,7 +35,6 @@ public record RequestExtras(Map<String, String> headers, ObjectNode extraBody, D
     /** What a header holding a credential is recorded as. */
     public static final String REDACTED = "[redacted]";
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Headers the HTTP client owns: a value of the user's would corrupt the exchange. */
     private static final Set<String> RESERVED = Set.of("content-length", "transfer-encoding", "connection", "upgrade");
 
@@ -82,7 +81,7 @@ public record RequestExtras(Map<String, String> headers, ObjectNode extraBody, D
         if (extraBody != null) {
             JsonNode node;
             try {
-                node = MAPPER.readTree(extraBody);
+                node = Mapper.INSTANCE.readTree(extraBody);
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalArgumentException("--extra-body: not JSON: " + e.getOriginalMessage());
             }
@@ -185,11 +184,19 @@ public record RequestExtras(Map<String, String> headers, ObjectNode extraBody, D
             return body;
         }
         try {
-            ObjectNode node = (ObjectNode) MAPPER.readTree(body);
+            ObjectNode node = (ObjectNode) Mapper.INSTANCE.readTree(body);
             node.setAll(extraBody);
-            return MAPPER.writeValueAsBytes(node);
+            return Mapper.INSTANCE.writeValueAsBytes(node);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Made on first use, by a run with {@code --extra-body}: setting up a process's first object
+     * mapper costs more CPU than anything else a run does before its first request.
+     */
+    private static final class Mapper {
+        static final ObjectMapper INSTANCE = new ObjectMapper();
     }
 }

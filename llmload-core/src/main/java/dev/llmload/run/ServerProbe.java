@@ -1,7 +1,8 @@
 package dev.llmload.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.llmload.http.Endpoint;
 import dev.llmload.http.ExchangeFailure;
 import dev.llmload.http.KeyHeader;
@@ -13,6 +14,9 @@ import dev.llmload.protocol.AnthropicDialect;
 import dev.llmload.protocol.ApiKind;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -25,10 +29,14 @@ import java.util.concurrent.ExecutionException;
  * here with a one-line reason; an endpoint that does not answer just leaves its fields null.
  * Asks through a {@link LoadHttpClient} of its own (the load's code, one event loop, closed when
  * the probe ends) and reads at most {@link PageFetch#MAX_BYTES} of any answer.
+ *
+ * <p>Answers are read with Jackson's streaming parser into plain maps and lists ({@link #json}),
+ * not with its object mapper: the probe comes before a run's first request, and setting up the
+ * first object mapper of a process costs more than everything the probe reads.
  */
 final class ServerProbe {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonFactory JSON = new JsonFactory();
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     /** Metadata endpoints are optional; a server that lacks one should not hold the run up. */
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(3);
@@ -93,32 +101,35 @@ final class ServerProbe {
         String model = null;
         Integer maxModelLen = null;
         String ownedBy = null;
-        JsonNode first = json(models).path("data").path(0);
-        if (first.isObject()) {
+        if (json(models).get("data") instanceof List<?> data && !data.isEmpty()
+                && data.getFirst() instanceof Map<?, ?> first) {
             model = text(first.get("id"));
             ownedBy = text(first.get("owned_by"));
             maxModelLen = integer(first.get("max_model_len"));
             // llama.cpp puts its context length under meta.
-            maxModelLen = maxModelLen != null ? maxModelLen : integer(first.path("meta").get("n_ctx_train"));
+            if (maxModelLen == null && first.get("meta") instanceof Map<?, ?> meta) {
+                maxModelLen = integer(meta.get("n_ctx_train"));
+            }
         }
         String framework = frameworkOf(ownedBy);
         String version = text(json(client.get("/version")).get("version"));
         // Only an owner that names no engine llmload knows leaves the engine to the metadata endpoints:
         // the simulator serves TGI's /info too, and is still the simulator.
         if (framework == null || !KNOWN_FRAMEWORKS.contains(framework)) {
-            JsonNode tgi = json(client.get("/info"));
-            JsonNode llamaCpp = tgi.has("model_id") ? null : json(client.get("/props"));
-            if (tgi.has("model_id")) {
+            Map<String, Object> tgi = json(client.get("/info"));
+            Map<String, Object> llamaCpp = tgi.containsKey("model_id") ? null : json(client.get("/props"));
+            if (tgi.containsKey("model_id")) {
                 framework = "tgi";
                 version = version != null ? version : text(tgi.get("version"));
                 maxModelLen = maxModelLen != null ? maxModelLen : integer(tgi.get("max_total_tokens"));
-            } else if (llamaCpp.has("default_generation_settings")) {
+            } else if (llamaCpp.containsKey("default_generation_settings")) {
                 framework = "llama.cpp";
-                maxModelLen = maxModelLen != null ? maxModelLen
-                        : integer(llamaCpp.path("default_generation_settings").get("n_ctx"));
+                if (maxModelLen == null && llamaCpp.get("default_generation_settings") instanceof Map<?, ?> settings) {
+                    maxModelLen = integer(settings.get("n_ctx"));
+                }
             } else {
-                JsonNode ollama = json(client.get("/api/version"));
-                if (ollama.has("version")) {
+                Map<String, Object> ollama = json(client.get("/api/version"));
+                if (ollama.containsKey("version")) {
                     framework = "ollama";
                     version = version != null ? version : text(ollama.get("version"));
                 }
@@ -158,19 +169,19 @@ final class ServerProbe {
 
     /** Which native API the server answers, as the flag that speaks it; null for none known. */
     private static String nativeApiOf(Asker client) {
-        if (json(client.get("/info")).has("model_id")) {
+        if (json(client.get("/info")).containsKey("model_id")) {
             return "TGI's native API: use --api tgi";
         }
-        if (json(client.get("/props")).has("default_generation_settings")) {
+        if (json(client.get("/props")).containsKey("default_generation_settings")) {
             return "llama.cpp's native API: use --api llamacpp";
         }
-        if (json(client.get("/api/version")).has("version")) {
+        if (json(client.get("/api/version")).containsKey("version")) {
             return "Ollama's native API: use --api ollama or --api ollama-chat";
         }
-        if (json(client.get("/get_model_info")).has("model_path")) {
+        if (json(client.get("/get_model_info")).containsKey("model_path")) {
             return "SGLang's native API: use --api sglang";
         }
-        if (json(client.get("/v2")).has("extensions")) {
+        if (json(client.get("/v2")).containsKey("extensions")) {
             return "Triton's generate extension: use --api triton";
         }
         return null;
@@ -195,18 +206,59 @@ final class ServerProbe {
         };
     }
 
-    /** The body as JSON when the answer was a 200 with a JSON object; an empty object otherwise. */
-    private static JsonNode json(Answer answer) {
+    /**
+     * The body when the answer was a 200 with a JSON object: its fields by name, each value a map
+     * (an object), a list (an array), a string, a number, a boolean or null; an empty map otherwise.
+     * The parser's own limits (nesting depth, number and name lengths) hold for what a server
+     * sends.
+     */
+    private static Map<String, Object> json(Answer answer) {
         if (!(answer instanceof Answer.Page page) || page.status() != 200) {
-            return JSON.createObjectNode();
+            return Map.of();
         }
-        try {
-            JsonNode node = JSON.readTree(page.body(), 0, page.length());
-            return node != null && node.isObject() ? node : JSON.createObjectNode();
+        try (JsonParser parser = JSON.createParser(page.body(), 0, page.length())) {
+            return parser.nextToken() == JsonToken.START_OBJECT ? object(parser) : Map.of();
         } catch (IOException e) {
             // Some gateways answer these paths with HTML or text; the run goes on without them.
-            return JSON.createObjectNode();
+            return Map.of();
         }
+    }
+
+    /** The object the parser is at the start of; leaves it at the object's end. */
+    private static Map<String, Object> object(JsonParser parser) throws IOException {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            parser.nextToken();
+            fields.put(name, value(parser));
+        }
+        if (token != JsonToken.END_OBJECT) {
+            throw new IOException("malformed JSON object");
+        }
+        return fields;
+    }
+
+    private static Object value(JsonParser parser) throws IOException {
+        return switch (parser.currentToken()) {
+            case START_OBJECT -> object(parser);
+            case START_ARRAY -> {
+                List<Object> elements = new ArrayList<>();
+                JsonToken token;
+                while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+                    if (token == null) {
+                        throw new IOException("malformed JSON array");
+                    }
+                    elements.add(value(parser));
+                }
+                yield elements;
+            }
+            case VALUE_STRING -> parser.getText();
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getNumberValue();
+            case VALUE_TRUE -> Boolean.TRUE;
+            case VALUE_FALSE -> Boolean.FALSE;
+            default -> null;
+        };
     }
 
     /**
@@ -263,11 +315,15 @@ final class ServerProbe {
         return headers;
     }
 
-    private static String text(JsonNode node) {
-        return node == null || node.isNull() || !node.isValueNode() ? null : ServerText.clean(node.asText());
+    /** A string, number or boolean as the server's text, made safe to show; null for anything else. */
+    private static String text(Object value) {
+        return value instanceof String || value instanceof Number || value instanceof Boolean
+                ? ServerText.clean(value.toString()) : null;
     }
 
-    private static Integer integer(JsonNode node) {
-        return node != null && node.canConvertToInt() && node.isNumber() ? node.asInt() : null;
+    /** A number that fits an int (a fraction cut off); null for anything else. */
+    private static Integer integer(Object value) {
+        return value instanceof Number number && number.doubleValue() >= Integer.MIN_VALUE
+                && number.doubleValue() <= Integer.MAX_VALUE ? number.intValue() : null;
     }
 }

@@ -70,6 +70,34 @@ class ServerProbeTest {
         }
     }
 
+    /**
+     * What the probe takes from answers of odd shapes: llama.cpp's context length under the model's
+     * {@code meta}, a version given as a number, a fractional length cut to a whole one; an HTML
+     * page, a JSON object cut short and one nested past the parser's limit read as nothing.
+     */
+    @Test
+    void answersOfOddShapesGiveWhatTheyHoldAndNoMore() throws Exception {
+        String deep = "{\"model_id\":" + "[".repeat(5_000) + "]".repeat(5_000) + "}";
+        HttpServer server = serve(Map.of(
+                "/v1/models", "{\"object\":\"list\",\"data\":[{\"id\":\"q.gguf\",\"owned_by\":\"llamacpp\","
+                        + "\"meta\":{\"n_ctx_train\":32768.0,\"n_vocab\":151936}},{\"id\":\"second\"}]}",
+                "/version", "{\"version\":4.5}"));
+        HttpServer broken = serve(Map.of(
+                "/v1/models", "{\"data\":[{\"id\":\"m\",\"owned_by\":\"gateway\"}]}",
+                "/version", "<html><body>not here</body></html>",
+                "/info", deep,
+                "/props", "{\"default_generation_settings\":{\"n_ctx\":4096",
+                "/api/version", "{\"version\":null}"));
+        try {
+            assertThat(probe(server)).isEqualTo(new ServerProbe.ServerInfo("q.gguf", 32768, "llama.cpp", "4.5"));
+            // /api/version answered with the field, null: Ollama, without a version.
+            assertThat(probe(broken)).isEqualTo(new ServerProbe.ServerInfo("m", null, "ollama", null));
+        } finally {
+            server.stop(0);
+            broken.stop(0);
+        }
+    }
+
     @Test
     void aServerThatSaysNothingLeavesEverythingNull() throws Exception {
         HttpServer server = serve(Map.of());
