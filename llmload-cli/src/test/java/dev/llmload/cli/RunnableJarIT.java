@@ -70,6 +70,33 @@ class RunnableJarIT {
         }
     }
 
+    /**
+     * A tokenizer under which no common word is one token (here one of single characters) cannot
+     * make synthetic prompts. It is found when the first prompt is made, after the test request,
+     * and stops the run there with one line: no journal, no report.
+     */
+    @Test
+    void aTokenizerThatCannotMakeSyntheticPromptsStopsTheRunInOneLineBeforeTheLoad() throws Exception {
+        StringBuilder vocabulary = new StringBuilder();
+        String characters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ .,'-";
+        for (int i = 0; i < characters.length(); i++) {
+            vocabulary.append(i == 0 ? "" : ",").append('"').append(characters.charAt(i)).append("\":").append(i);
+        }
+        Path tokenizer = Files.writeString(dir.resolve("tokenizer.json"), "{\"version\":\"1.0\",\"added_tokens\":[],"
+                + "\"model\":{\"type\":\"BPE\",\"vocab\":{" + vocabulary + "},\"merges\":[]}}");
+        Path out = dir.resolve("characters");
+
+        Result result = run(JAR, "run", "--tokenizer", tokenizer.toString(), "--num-requests", "3",
+                "--output-tokens", "4", "--output-dir", out.toString());
+
+        assertThat(result.exitCode()).as(result.output()).isNotZero();
+        assertThat(result.output()).doesNotContain("Exception", "\tat ");
+        assertThat(result.output().strip().lines().toList().getLast()).isEqualTo("llmload: tokenizer " + tokenizer
+                + " makes only 0 common English words single tokens; synthetic prompts need at least 64");
+        assertThat(out.resolve("requests.jsonl")).doesNotExist();
+        assertThat(out.resolve("report.json")).doesNotExist();
+    }
+
     private record Result(int exitCode, String output) {}
 
     private Result run(Path jar, String... args) throws IOException, InterruptedException {
