@@ -207,10 +207,20 @@ final class ServerProbe {
     }
 
     /**
-     * The body when the answer was a 200 with a JSON object: its fields by name, each value a map
-     * (an object), a list (an array), a string, a number, a boolean or null; an empty map otherwise.
-     * The parser's own limits (nesting depth, number and name lengths) hold for what a server
-     * sends.
+     * The fields the probe reads, at whatever depth: a field read above is named here, or it
+     * reads as absent. Others are skipped unread, and so is every element of an array but its
+     * first, so what a server sends (up to {@link PageFetch#MAX_BYTES}) does not decide how much
+     * the probe keeps.
+     */
+    private static final java.util.Set<String> FIELDS = java.util.Set.of("data", "id", "owned_by", "max_model_len",
+            "meta", "n_ctx_train", "version", "model_id", "max_total_tokens", "default_generation_settings", "n_ctx",
+            "model_path", "extensions");
+
+    /**
+     * The body when the answer was a 200 with a JSON object: its {@link #FIELDS} by name, each value
+     * a map (an object), a list (an array, its first element only), a string, a number, a boolean or
+     * null; an empty map otherwise. The parser's own limits (nesting depth, number and name lengths)
+     * hold for what a server sends.
      */
     private static Map<String, Object> json(Answer answer) {
         if (!(answer instanceof Answer.Page page) || page.status() != 200) {
@@ -231,7 +241,11 @@ final class ServerProbe {
         while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
             parser.nextToken();
-            fields.put(name, value(parser));
+            if (FIELDS.contains(name)) {
+                fields.put(name, value(parser));
+            } else {
+                parser.skipChildren();
+            }
         }
         if (token != JsonToken.END_OBJECT) {
             throw new IOException("malformed JSON object");
@@ -243,15 +257,19 @@ final class ServerProbe {
         return switch (parser.currentToken()) {
             case START_OBJECT -> object(parser);
             case START_ARRAY -> {
-                List<Object> elements = new ArrayList<>();
+                List<Object> first = new ArrayList<>(1);
                 JsonToken token;
                 while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
                     if (token == null) {
                         throw new IOException("malformed JSON array");
                     }
-                    elements.add(value(parser));
+                    if (first.isEmpty()) {
+                        first.add(value(parser));
+                    } else {
+                        parser.skipChildren();
+                    }
                 }
-                yield elements;
+                yield first;
             }
             case VALUE_STRING -> parser.getText();
             case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getNumberValue();

@@ -98,6 +98,37 @@ class ServerProbeTest {
         }
     }
 
+    /**
+     * A models list of millions of entries, and as many fields the probe does not read, are read
+     * past, not kept: the probe's own thread allocates a small part of the answer's size (kept,
+     * the 2.5 million entries would take over 100 MB).
+     */
+    @Test
+    void aHugeAnswerIsReadPastNotKept() throws Exception {
+        int entries = 2_500_000;
+        StringBuilder models = new StringBuilder(entries * 3 + 200)
+                .append("{\"data\":[{\"id\":\"m\",\"owned_by\":\"vllm\"}");
+        models.append(",{}".repeat(entries)).append("],\"extra\":{");
+        for (int i = 0; i < 10_000; i++) {
+            models.append(i == 0 ? "" : ",").append("\"f").append(i).append("\":[]");
+        }
+        models.append("}}");
+        HttpServer server = serve(Map.of("/v1/models", models.toString()));
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        try {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            ServerProbe.ServerInfo info = probe(server);
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+            assertThat(info).isEqualTo(new ServerProbe.ServerInfo("m", null, "vllm", null));
+            assertThat(allocated).as("bytes allocated by the probe's thread for a %d-byte answer", models.length())
+                    .isLessThan(models.length());
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void aServerThatSaysNothingLeavesEverythingNull() throws Exception {
         HttpServer server = serve(Map.of());
