@@ -158,20 +158,21 @@ final class RequestWarmUp {
      */
     private static List<byte[]> response(Dialect dialect) {
         byte[] sample = dialect.sampleStream();
-        String mediaType = dialect.streamFraming().mediaType();
+        Framing framing = dialect.streamFraming();
         List<byte[]> writes = new ArrayList<>();
-        if (mediaType == null) {
+        if (framing == Framing.WHOLE_BODY) {
             writes.add(ascii("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + sample.length
                     + "\r\n\r\n"));
             writes.add(sample);
             return writes;
         }
-        writes.add(ascii("HTTP/1.1 200 OK\r\ncontent-type: " + mediaType + "\r\ntransfer-encoding: chunked\r\n\r\n"));
-        String separator = dialect.streamFraming() == Framing.SSE ? "\n\n" : "\n";
+        writes.add(ascii("HTTP/1.1 200 OK\r\ncontent-type: " + framing.mediaType()
+                + "\r\ntransfer-encoding: chunked\r\n\r\n"));
+        String messageEnd = framing.messageEnd();
         String text = new String(sample, StandardCharsets.UTF_8);
         for (int from = 0; from < text.length(); ) {
-            int end = text.indexOf(separator, from);
-            end = end < 0 ? text.length() : end + separator.length();
+            int end = text.indexOf(messageEnd, from);
+            end = end < 0 ? text.length() : end + messageEnd.length();
             byte[] message = text.substring(from, end).getBytes(StandardCharsets.UTF_8);
             ByteArrayOutputStream chunk = new ByteArrayOutputStream();
             chunk.writeBytes(ascii(Integer.toHexString(message.length) + "\r\n"));

@@ -7,16 +7,27 @@ package dev.llmload.protocol;
  */
 public enum Framing {
     /** Server-Sent Events: each event's {@code data} (with its {@code event} type) is one message. */
-    SSE("text/event-stream"),
+    SSE("text/event-stream", "\n\n"),
     /** Newline-delimited JSON (Ollama's native API): each non-blank line is one message. */
-    NDJSON("application/x-ndjson"),
+    NDJSON("application/x-ndjson", "\n"),
     /** The whole body is one message, decoded once it has all arrived. */
-    WHOLE_BODY(null);
+    WHOLE_BODY(null, null);
 
     private final String mediaType;
+    private final String messageEnd;
 
-    Framing(String mediaType) {
+    Framing(String mediaType, String messageEnd) {
         this.mediaType = mediaType;
+        this.messageEnd = messageEnd;
+    }
+
+    /**
+     * What a server writes after each message of this framing (an SSE event's blank line, an NDJSON
+     * line's end); null for {@link #WHOLE_BODY}. Readers accept more (SSE's {@code \r\n}); this is
+     * the plain form, as llmload's own made-up streams are written.
+     */
+    public String messageEnd() {
+        return messageEnd;
     }
 
     /** The media type a response of this framing is sent as; null for {@link #WHOLE_BODY}. */
