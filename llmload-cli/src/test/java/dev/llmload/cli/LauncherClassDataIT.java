@@ -219,7 +219,7 @@ class LauncherClassDataIT {
 
         /** Whether the class-loading log has {@code className} (a whole name, not a prefix). */
         boolean loaded(String className) {
-            return classes.contains("] " + className + " source: ");
+            return loadedAt(className) >= 0;
         }
 
         /** Where in the class-loading log {@code className} was loaded (a position: later is larger); -1 if never. */
