@@ -1,5 +1,6 @@
 package dev.llmload.sim.server;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.llmload.sim.engine.FinishReason;
 import java.nio.charset.StandardCharsets;
 
@@ -11,12 +12,23 @@ import java.nio.charset.StandardCharsets;
  * OpenAI format ({@link ChunkFormat}) builds its templates once so a token event is three copies,
  * the native formats are simpler and cost one small array per event.
  *
- * <p>Formats follow reference/servers-wire-and-metrics.md §C; each subclass's doc says what its
- * stream looks like.
+ * <p>Formats follow reference/servers-wire-and-metrics.md §C; each API's format is a file of its
+ * own ({@code ChunkFormat} for the OpenAI-shaped APIs, {@code TgiFormat}, {@code TritonFormat},
+ * {@code OllamaFormat}, {@code LlamaCppFormat}, {@code SglangFormat}, {@code AnthropicFormat},
+ * {@code ResponsesFormat}, {@code EmbeddingsFormat} for the native ones, §C.4–§C.9), whose doc
+ * says what its stream looks like; {@link #of} picks one per request.
  */
-abstract class WireFormat {
+sealed abstract class WireFormat permits ChunkFormat, TgiFormat, TritonFormat, OllamaFormat, LlamaCppFormat,
+        SglangFormat, AnthropicFormat, ResponsesFormat, EmbeddingsFormat {
 
-    /** What the final events and a whole body report about a finished answer. */
+    /** Builds the bodies a format makes as JSON trees rather than from templates. */
+    static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    /**
+     * What the final events and a whole body report about a finished answer. Durations are the
+     * engine's own: queue (arrival to scheduling), prefill (scheduling to the first token's write)
+     * and decode (first to last token).
+     */
     record Finish(FinishReason reason, int promptTokens, int completionTokens, String text, long queueNanos,
                   long prefillNanos, long decodeNanos, long totalNanos) {}
 
@@ -120,15 +132,14 @@ abstract class WireFormat {
         return switch (request.api()) {
             case CHAT, COMPLETIONS -> new ChunkFormat(request.chat(), (request.chat() ? "chatcmpl-" : "cmpl-") + id,
                     arrivalUnixMs / 1000, model, request.includeUsage(), earlyRole);
-            case TGI -> new NativeFormats.Tgi();
-            case TRITON -> new NativeFormats.Triton(model);
-            case OLLAMA, OLLAMA_CHAT -> new NativeFormats.Ollama(request.api() == SimApi.OLLAMA_CHAT, model,
-                    arrivalUnixMs);
-            case LLAMACPP -> new NativeFormats.LlamaCpp(model);
-            case SGLANG -> new NativeFormats.Sglang(id);
-            case ANTHROPIC -> new NativeFormats.Anthropic(id, model);
-            case RESPONSES -> new NativeFormats.Responses(id, model, arrivalUnixMs / 1000, request.maxTokens());
-            case EMBEDDINGS, RERANK -> new NativeFormats.Embeddings(request, model);
+            case TGI -> new TgiFormat();
+            case TRITON -> new TritonFormat(model);
+            case OLLAMA, OLLAMA_CHAT -> new OllamaFormat(request.api() == SimApi.OLLAMA_CHAT, model, arrivalUnixMs);
+            case LLAMACPP -> new LlamaCppFormat(model);
+            case SGLANG -> new SglangFormat(id);
+            case ANTHROPIC -> new AnthropicFormat(id, model);
+            case RESPONSES -> new ResponsesFormat(id, model, arrivalUnixMs / 1000, request.maxTokens());
+            case EMBEDDINGS, RERANK -> new EmbeddingsFormat(request, model);
         };
     }
 }
