@@ -1,7 +1,5 @@
 package dev.llmload.load;
 
-import dev.llmload.http.LoadHttpClient;
-import dev.llmload.protocol.Dialect;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.schedule.ConcurrencyPlan;
@@ -11,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -23,7 +20,8 @@ import java.util.function.Consumer;
  *
  * <p>No I/O thread ever waits for the {@link PreparedFeed}: one that finds no request ready marks
  * the loop starved and wakes the dispatcher thread, which waits for preparation and tops the loop
- * up. Sending, the in-flight set and cancelling are the {@code Launcher}'s.
+ * up. Sending, the in-flight set and cancelling are the {@code Launcher}'s; the stop, the grace
+ * period and the cancelling at its end are the {@link RunEnd}'s, as for every sender.
  *
  * <p>A closed loop backs off from a server it cannot reach: a request whose connection could not
  * be made ({@code connect}) keeps its slot, and the slot's next request goes out after 50 ms,
@@ -47,6 +45,7 @@ final class Dispatcher implements Sender {
     private final long maxRequests;
     private final long runStartNanos;
     private final long deadlineNanos;
+    private final RunEnd end;
     private final Consumer<FinishedRequest> whenFinished = this::onFinished;
 
     private final Object gate = new Object();
@@ -65,47 +64,39 @@ final class Dispatcher implements Sender {
      * dispatcher thread waits for preparation, then fills the slot.
      */
     private boolean starved;
-    private volatile boolean stopping;
-    private final BooleanSupplier sending = () -> !stopping;
-    private volatile long stopRequestedNanos;
     /**
      * Guarded by {@link #gate}: no further request will be sent. The open loop sets it when its
      * walk ends; the closed loop when it finds nothing more to send.
      */
     private boolean doneSending;
-    private volatile Thread dispatcherThread;
     private final CountDownLatch allFinished = new CountDownLatch(1);
 
     private record Pending(PreparedRequest request, long intendedNanos) {}
 
     /**
-     * @param maxRequests the most requests to send (for the open loop the schedule's length)
-     * @param duration    stop sending after this long (null: no time bound)
-     * @param warmup      the first this many requests are warm-up
-     * @param warmupTime  so are requests intended to start within this time of the run's start (null: none)
+     * @param requests the run's requests, prepared ahead; the open loop sends at most one per
+     *                 offset of its schedule, and a closed loop whose plan has a length stops
+     *                 sending at its end
      */
-    public Dispatcher(LoadHttpClient client, Dialect dialect, Timeouts timeouts, LoadPlan plan,
-                      PreparedFeed requests, long maxRequests, Duration duration, int warmup,
-                      Duration warmupTime, Consumer<FinishedRequest> recorder, long runStartNanos,
-                      String requestIdPrefix) {
-        this.launcher = new Launcher(client, dialect, timeouts, recorder, requestIdPrefix, warmup,
-                warmupTime == null ? runStartNanos : runStartNanos + warmupTime.toNanos());
-        this.plan = plan;
+    Dispatcher(SendContext context, PreparedFeed requests) {
+        this.launcher = context.launcher();
+        this.plan = context.plan();
         this.requests = requests;
         this.maxRequests = plan instanceof LoadPlan.OpenLoop open
-                ? Math.min(maxRequests, open.offsetsNanos().length) : maxRequests;
-        this.runStartNanos = runStartNanos;
-        long deadline = duration == null ? Long.MAX_VALUE : runStartNanos + duration.toNanos();
+                ? Math.min(context.maxRequests(), open.offsetsNanos().length) : context.maxRequests();
+        this.runStartNanos = context.runStartNanos();
+        long deadline = context.durationEndNanos();
         if (plan instanceof LoadPlan.ClosedLoop closed && closed.concurrency().length().isPresent()) {
             deadline = Math.min(deadline, runStartNanos + closed.concurrency().length().get().toNanos());
         }
         this.deadlineNanos = deadline;
+        this.end = new RunEnd(deadline);
     }
 
     /** Sends every request and returns once all have finished or {@link #stop} ended the run. */
     @Override
     public void run(Duration grace) throws InterruptedException {
-        dispatcherThread = Thread.currentThread();
+        end.enter();
         switch (plan) {
             case LoadPlan.ClosedLoop closed -> followConcurrencyPlan(closed.concurrency());
             case LoadPlan.OpenLoop open -> walkSchedule(open);
@@ -117,47 +108,19 @@ final class Dispatcher implements Sender {
         checkAllFinished();
         // In-flight requests may finish until the grace period after the deadline or the stop;
         // whatever is still running then is cancelled and recorded as such.
-        while (true) {
-            long stoppedAt = stopRequestedNanos;
-            long limit = stoppedAt != 0 ? stoppedAt + grace.toNanos()
-                    : deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos + grace.toNanos();
-            long slice = TimeUnit.MILLISECONDS.toNanos(100);
-            if (limit != Long.MAX_VALUE) {
-                long remaining = limit - System.nanoTime();
-                if (remaining <= 0) {
-                    cancelEverything("the run ended before the request finished");
-                    allFinished.await();
-                    return;
-                }
-                slice = Math.min(slice, remaining);
-            }
-            if (allFinished.await(slice, TimeUnit.NANOSECONDS)) {
-                return;
-            }
-        }
+        end.drain(allFinished, grace, () -> cancelEverything("the run ended before the request finished"));
     }
 
     /** Stops sending; requests in flight get the grace period given to {@link #run}. Any thread. */
     @Override
     public void stop() {
-        if (stopRequestedNanos == 0) {
-            stopRequestedNanos = System.nanoTime();
-        }
-        stopping = true;
+        end.stop();
         checkAllFinished();
-        wakeDispatcher();
     }
 
     @Override
     public int inFlight() {
         return launcher.inFlight();
-    }
-
-    private void wakeDispatcher() {
-        Thread thread = dispatcherThread;
-        if (thread != null && thread != Thread.currentThread()) {
-            LockSupport.unpark(thread);
-        }
     }
 
     /**
@@ -177,7 +140,7 @@ final class Dispatcher implements Sender {
                 waitForFeed = starved;
             }
             long now = System.nanoTime();
-            if (stopping || now >= deadlineNanos) {
+            if (end.stopping() || now >= deadlineNanos) {
                 return;
             }
             long until = changes ? Math.min(deadlineNanos, now + PLAN_CHECK_NANOS) : deadlineNanos;
@@ -206,7 +169,7 @@ final class Dispatcher implements Sender {
                     starved = false;
                     return;
                 }
-                boolean more = !stopping && dispatched < maxRequests && now < deadlineNanos;
+                boolean more = !end.stopping() && dispatched < maxRequests && now < deadlineNanos;
                 request = more ? requests.poll() : null;
                 if (request != null) {
                     starved = false;
@@ -222,7 +185,7 @@ final class Dispatcher implements Sender {
             }
             if (request == null) {
                 if (wake) {
-                    wakeDispatcher();
+                    end.wakeDispatcher();
                 }
                 return;
             }
@@ -234,7 +197,7 @@ final class Dispatcher implements Sender {
     private void walkSchedule(LoadPlan.OpenLoop open) {
         long[] offsets = open.offsetsNanos();
         int limit = open.maxConcurrency() > 0 ? open.maxConcurrency() : Integer.MAX_VALUE;
-        for (int i = 0; i < maxRequests && !stopping; i++) {
+        for (int i = 0; i < maxRequests && !end.stopping(); i++) {
             long target = runStartNanos + offsets[i];
             if (target >= deadlineNanos) {
                 break;
@@ -245,8 +208,8 @@ final class Dispatcher implements Sender {
             }
             // Wake a little early and hand the request to its event loop's timer, which sends it
             // at the target: one wake-up at the send instead of two.
-            Launcher.waitUntil(target - Launcher.HAND_OVER_LEAD_NANOS, sending);
-            if (stopping) {
+            Launcher.waitUntil(target - Launcher.HAND_OVER_LEAD_NANOS, end.sending());
+            if (end.stopping()) {
                 break;
             }
             boolean sendNow;
@@ -267,7 +230,7 @@ final class Dispatcher implements Sender {
 
     /** The next prepared request, waiting for preparation if it lags; null once the feed has ended or the run stops. */
     private PreparedRequest nextRequest() {
-        while (!stopping) {
+        while (!end.stopping()) {
             PreparedRequest next = requests.poll();
             if (next != null || requests.ended()) {
                 return next;
@@ -299,13 +262,13 @@ final class Dispatcher implements Sender {
         synchronized (gate) {
             finished++;
             if (!closedLoop) {
-                next = stopping ? null : waiting.poll();
+                next = end.stopping() ? null : waiting.poll();
                 if (next == null) {
                     slotsInUse--;
                 }
             } else {
                 backoffNanos = backoffAfter(request);
-                later = backoffNanos > 0 && !stopping && dispatched < maxRequests && now + backoffNanos < deadlineNanos
+                later = backoffNanos > 0 && !end.stopping() && dispatched < maxRequests && now + backoffNanos < deadlineNanos
                         ? requests.poll() : null;
                 if (later != null) {
                     dispatched++;
@@ -343,7 +306,7 @@ final class Dispatcher implements Sender {
 
     private void checkAllFinished() {
         synchronized (gate) {
-            if (finished == dispatched && waiting.isEmpty() && (doneSending || stopping)) {
+            if (finished == dispatched && waiting.isEmpty() && (doneSending || end.stopping())) {
                 allFinished.countDown();
             }
         }

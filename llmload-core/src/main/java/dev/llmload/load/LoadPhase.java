@@ -136,12 +136,9 @@ public final class LoadPhase implements AutoCloseable {
             // Started by getReady when it ran; a phase sent without it prepares from here.
             feed.start();
         }
-        long limit = count < 0 ? Long.MAX_VALUE : count;
-        Sender chosen = sessions != null
-                ? new SessionDispatcher(client, dialect, timeouts, plan, sessions, limit, duration, warmup, warmupTime,
-                        recorder, runStartNanos, requestIdPrefix)
-                : new Dispatcher(client, dialect, timeouts, plan, feed, limit, duration, warmup, warmupTime, recorder,
-                        runStartNanos, requestIdPrefix);
+        SendContext context = new SendContext(client, dialect, timeouts, plan, count < 0 ? Long.MAX_VALUE : count,
+                duration, warmup, warmupTime, recorder, runStartNanos, requestIdPrefix);
+        Sender chosen = sessions != null ? new SessionDispatcher(context, sessions) : new Dispatcher(context, feed);
         sender = chosen;
         if (stopped) {
             chosen.stop();

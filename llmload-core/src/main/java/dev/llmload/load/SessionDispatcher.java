@@ -1,7 +1,5 @@
 package dev.llmload.load;
 
-import dev.llmload.http.LoadHttpClient;
-import dev.llmload.protocol.Dialect;
 import dev.llmload.record.Outcome;
 import dev.llmload.schedule.ConcurrencyPlan;
 import dev.llmload.workload.RequestSpec;
@@ -14,8 +12,6 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 
 /**
  * Sends multi-turn sessions: sessions start at the open-loop schedule's times (each offset starts
@@ -31,7 +27,8 @@ import java.util.function.Consumer;
  * of the next session is prepared while the thread waits for that session's start. A turn or a
  * session start is handed to its event loop's timer a moment before it is due, as the
  * {@link Dispatcher}'s schedule is; sending, the in-flight set and cancelling are the
- * {@code Launcher}'s.
+ * {@code Launcher}'s, and the stop, the grace period and the cancelling at its end the
+ * {@link RunEnd}'s, as for every sender.
  *
  * <p>Bounds: {@code maxRequests} counts requests (turns); a session starts only while the turns
  * of the sessions started so far are fewer, and a turn beyond it is not sent (the last session
@@ -50,11 +47,9 @@ final class SessionDispatcher implements Sender {
     private final long maxRequests;
     private final long runStartNanos;
     private final long deadlineNanos;
+    private final RunEnd end;
 
     private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
-    private volatile boolean stopping;
-    private volatile long stopRequestedNanos;
-    private volatile Thread dispatcherThread;
 
     // Owned by the dispatcher thread.
     private final PriorityQueue<Turn> due = new PriorityQueue<>(
@@ -67,26 +62,20 @@ final class SessionDispatcher implements Sender {
     private long sent;
     private Session preparedSession;
     private PreparedRequest preparedFirstTurn;
-    private boolean cancelled;
 
     private record Turn(Session session, PreparedRequest request, long intendedNanos) {}
 
     private record Completion(Session session, FinishedRequest finished) {}
 
     /**
-     * @param plan        open loop: each offset starts a session, gated by the session plan's
-     *                    {@code maxActiveSessions}; closed loop: a fixed concurrency, the sessions kept in flight
-     * @param maxRequests the most requests (turns) to send
-     * @param duration    send nothing intended after this long (null: no time bound)
+     * @param context its plan, open loop: each offset starts a session, gated by the session
+     *                plan's {@code maxActiveSessions}; closed loop: a fixed concurrency, the sessions
+     *                kept in flight. Its {@code maxRequests} counts turns.
      */
-    public SessionDispatcher(LoadHttpClient client, Dialect dialect, Timeouts timeouts, LoadPlan plan,
-                             SessionSource sessions, long maxRequests, Duration duration, int warmup,
-                             Duration warmupTime, Consumer<FinishedRequest> recorder,
-                             long runStartNanos, String requestIdPrefix) {
-        this.launcher = new Launcher(client, dialect, timeouts, recorder, requestIdPrefix, warmup,
-                warmupTime == null ? runStartNanos : runStartNanos + warmupTime.toNanos());
+    SessionDispatcher(SendContext context, SessionSource sessions) {
+        this.launcher = context.launcher();
         this.sessions = sessions;
-        switch (plan) {
+        switch (context.plan()) {
             case LoadPlan.OpenLoop open -> {
                 this.startOffsets = open.offsetsNanos();
                 this.maxSessions = sessions.plan().maxActiveSessions();
@@ -100,19 +89,20 @@ final class SessionDispatcher implements Sender {
                 this.maxSessions = fixed.concurrency();
             }
         }
-        this.maxRequests = maxRequests;
-        this.runStartNanos = runStartNanos;
-        this.deadlineNanos = duration == null ? Long.MAX_VALUE : runStartNanos + duration.toNanos();
+        this.maxRequests = context.maxRequests();
+        this.runStartNanos = context.runStartNanos();
+        this.deadlineNanos = context.durationEndNanos();
+        this.end = new RunEnd(deadlineNanos);
     }
 
     /** Runs every session and returns once all have ended or {@link #stop} ended the run. */
     @Override
     public void run(Duration grace) {
-        dispatcherThread = Thread.currentThread();
+        end.enter();
         while (true) {
             drainCompletions();
             long now = System.nanoTime();
-            if (stopping) {
+            if (end.stopping()) {
                 dropDueTurns();
             } else {
                 startSessions(now);
@@ -122,34 +112,26 @@ final class SessionDispatcher implements Sender {
             if (activeSessions == 0 && !moreStarts) {
                 if (!waitingStarts.isEmpty()) {
                     // Only a stop leaves starts waiting with no session running: record them.
-                    cancelEverything();
+                    end.cancelOnce(this::cancelEverything);
                 }
                 return;
             }
-            long limit = graceLimit(grace);
-            if (now >= limit && !cancelled) {
-                cancelEverything();
+            long limit = end.graceEndNanos(grace);
+            if (now >= limit && end.cancelOnce(this::cancelEverything)) {
                 continue;
             }
             if (moreStarts) {
                 prepareNextSession();
             }
             // Once everything is cancelled only the cancelled requests' completions are awaited.
-            waitUntil(cancelled ? Long.MAX_VALUE : Math.min(limit, nextWake()));
+            waitUntil(end.cancelled() ? Long.MAX_VALUE : Math.min(limit, nextWake()));
         }
     }
 
     /** Stops starting sessions and sending turns; in-flight requests get the grace period. Any thread. */
     @Override
     public void stop() {
-        if (stopRequestedNanos == 0) {
-            stopRequestedNanos = System.nanoTime();
-        }
-        stopping = true;
-        Thread thread = dispatcherThread;
-        if (thread != null) {
-            LockSupport.unpark(thread);
-        }
+        end.stop();
     }
 
     @Override
@@ -157,15 +139,8 @@ final class SessionDispatcher implements Sender {
         return launcher.inFlight();
     }
 
-    /** Requests in flight may finish until the grace period after the stop or the deadline. */
-    private long graceLimit(Duration grace) {
-        long stoppedAt = stopRequestedNanos;
-        long base = stoppedAt != 0 ? stoppedAt : deadlineNanos;
-        return base == Long.MAX_VALUE ? Long.MAX_VALUE : base + grace.toNanos();
-    }
-
     private boolean moreStarts(long now) {
-        if (stopping || plannedTurns >= maxRequests) {
+        if (end.stopping() || plannedTurns >= maxRequests) {
             return false;
         }
         if (startOffsets == null) {
@@ -257,8 +232,8 @@ final class SessionDispatcher implements Sender {
 
     /** Waits until {@code target}, or until a request finishes or the run is stopped. */
     private void waitUntil(long target) {
-        boolean stoppedBefore = stopping;
-        Launcher.waitUntil(target, () -> completions.isEmpty() && stopping == stoppedBefore);
+        boolean stoppedBefore = end.stopping();
+        Launcher.waitUntil(target, () -> completions.isEmpty() && end.stopping() == stoppedBefore);
     }
 
     /** Sends at its intended time, on its event loop's timer (at once if that time has passed). */
@@ -271,10 +246,7 @@ final class SessionDispatcher implements Sender {
     /** On an I/O thread, once the recorder has it: hand the finished turn to the dispatcher thread. */
     private void onFinished(Session session, FinishedRequest finished) {
         completions.add(new Completion(session, finished));
-        Thread thread = dispatcherThread;
-        if (thread != null) {
-            LockSupport.unpark(thread);
-        }
+        end.wakeDispatcher();
     }
 
     /** Schedules each finished turn's successor, or ends its session. */
@@ -283,7 +255,7 @@ final class SessionDispatcher implements Sender {
         while ((completion = completions.poll()) != null) {
             Session session = completion.session();
             FinishedRequest finished = completion.finished();
-            if (stopping || !(finished.outcome() instanceof Outcome.Success) || !session.hasNextTurn()
+            if (end.stopping() || !(finished.outcome() instanceof Outcome.Success) || !session.hasNextTurn()
                     || sent >= maxRequests) {
                 endSession();
                 continue;
@@ -306,13 +278,13 @@ final class SessionDispatcher implements Sender {
         activeSessions--;
         if (plannedTurns >= maxRequests) {
             waitingStarts.clear();
-        } else if (!stopping && !cancelled && !waitingStarts.isEmpty()) {
+        } else if (!end.stopping() && !end.cancelled() && !waitingStarts.isEmpty()) {
             startSession(waitingStarts.poll());
         }
     }
 
+    /** Through {@link RunEnd#cancelOnce}, which marks the run cancelled first. */
     private void cancelEverything() {
-        cancelled = true;
         long now = System.nanoTime();
         for (long intended : List.copyOf(waitingStarts)) {
             prepareNextSession();

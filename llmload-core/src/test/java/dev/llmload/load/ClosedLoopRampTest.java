@@ -51,8 +51,8 @@ class ClosedLoopRampTest {
             feed.start();
             feed.awaitReady(Duration.ofSeconds(10));
             runStart = System.nanoTime();
-            new Dispatcher(client, dialect, Timeouts.defaults(), new LoadPlan.ClosedLoop(ramp), feed, REQUESTS, null, 0,
-                    null, finished::add, runStart, "ramp-").run(Duration.ofSeconds(10));
+            new Dispatcher(new SendContext(client, dialect, Timeouts.defaults(), new LoadPlan.ClosedLoop(ramp), REQUESTS,
+                    null, 0, null, finished::add, runStart, "ramp-"), feed).run(Duration.ofSeconds(10));
         }
 
         assertThat(finished).hasSize(REQUESTS).allMatch(f -> f.outcome() instanceof Outcome.Success);

@@ -57,9 +57,9 @@ class FeedStarvationTest {
                      false);
              PreparedFeed feed = new PreparedFeed(new HelloSource(PREPARE_MS * 1_000_000), dialect, REQUESTS)) {
             feed.start();
-            Dispatcher dispatcher = new Dispatcher(client, dialect, Timeouts.defaults(),
-                    new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(CONCURRENCY)), feed, REQUESTS, null, 0, null,
-                    finished::add, System.nanoTime(), "starved-");
+            Dispatcher dispatcher = new Dispatcher(new SendContext(client, dialect, Timeouts.defaults(),
+                    new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(CONCURRENCY)), REQUESTS, null, 0, null,
+                    finished::add, System.nanoTime(), "starved-"), feed);
             FeedWaitProbe probe = new FeedWaitProbe();
             probe.start();
             try {
