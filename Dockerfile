@@ -2,8 +2,11 @@
 #   ./mvnw -B -DskipTests package          # writes llmload-cli/target/llmload.jar
 #   docker build -t llmload:0.1.0-SNAPSHOT .
 # Kubernetes manifests that run it over many pods: deploy/kubernetes (docs/distributed.md).
-# Any JRE of 21 or newer runs the jar; 25 is the newest LTS, on which llmload is built and tested,
-# and its ZGC is generational.
+# The jar runs on any Java of 21 or newer; the image is JRE 25, the newest LTS, on which llmload is
+# built and tested, and whose ZGC is generational. The ENTRYPOINT's JVM flags are for 25 or newer:
+# -XX:+UseCompactObjectHeaders is a product flag from 25 on (experimental in 24, unknown before,
+# where the JVM refuses to start). An image on a JRE of 21 to 24 leaves that flag out, here and in
+# deploy/kubernetes/merge-job.yaml; DeploymentFilesTest runs the flags on each such JDK installed.
 FROM eclipse-temurin:25-jre
 
 RUN groupadd --gid 10001 llmload \

@@ -1,18 +1,29 @@
 package dev.llmload.cli;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.llmload.config.RunConfig;
+import dev.llmload.http.ServerText;
 import dev.llmload.report.ReportFiles;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * A scenario file ({@code --config}): YAML (or JSON) whose keys are the long option names
@@ -25,36 +36,119 @@ import java.util.Map;
 record ConfigFile(Path path, Map<String, List<String>> options, Map<String, String> metadata, List<String> notes) {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** The keys that are sections of the report's record, not options. */
+    private static final List<String> SECTIONS = List.of("metadata", "notes", "model", "service", "hardware");
 
+    /**
+     * A top-level key as written, where it stands, and its value.
+     *
+     * @param at {@code FILE:LINE:COLUMN} of the key
+     */
+    private record Field(String key, String at, int line, JsonNode value) {}
+
+    /**
+     * Reads a scenario file or a report.json. Whatever is wrong is one line that says where: a file
+     * that is not there, YAML that does not parse ({@code FILE:LINE:COLUMN: reason}), an unknown
+     * key (with the option it is nearest to, or llmload's spelling of another tool's flag), a key
+     * given twice.
+     */
     static ConfigFile load(Path path) {
-        JsonNode root;
-        try {
-            root = YAML.readTree(Files.readString(path));
-        } catch (IOException e) {
-            throw new UsageException("--config " + path + ": " + firstLine(e.getMessage()));
-        }
-        if (root == null || !root.isObject()) {
-            throw new UsageException("--config " + path + ": expected a mapping of option names to values");
-        }
+        List<Field> fields = fields(path, read(path));
         Map<String, List<String>> options = new LinkedHashMap<>();
         Map<String, String> metadata = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
-        if (root.has("schema_version") && root.has("config")) {
-            fromRecordedConfig(path, root.get("config"), options, metadata, notes);
-        } else {
-            for (var field : root.properties()) {
-                String key = normalise(field.getKey());
-                JsonNode value = field.getValue();
-                switch (key) {
-                    case "metadata" -> value.properties().forEach(e -> metadata.put(e.getKey(), e.getValue().asText()));
-                    case "notes" -> value.forEach(n -> notes.add(n.asText()));
-                    case "model", "service", "hardware" -> value.properties().forEach(e ->
-                            metadata.put(key + "." + snake(e.getKey()), e.getValue().asText()));
-                    default -> options.put(key, values(path, field.getKey(), value));
+        Map<String, Field> byKey = new LinkedHashMap<>();
+        for (Field field : fields) {
+            Field earlier = byKey.putIfAbsent(normalise(field.key()), field);
+            if (earlier != null) {
+                throw new UsageException("--config " + field.at() + ": '" + field.key() + "' is given twice (also on line "
+                        + earlier.line() + ")");
+            }
+        }
+        if (byKey.containsKey("schemaversion") && byKey.containsKey("config")) {
+            fromRecordedConfig(path, byKey.get("config").value(), options, metadata, notes);
+            return new ConfigFile(path, options, metadata, notes);
+        }
+        for (Field field : fields) {
+            String key = normalise(field.key());
+            JsonNode value = field.value();
+            switch (key) {
+                case "metadata" -> value.properties().forEach(e -> metadata.put(e.getKey(), e.getValue().asText()));
+                case "notes" -> value.forEach(n -> notes.add(n.asText()));
+                case "model", "service", "hardware" -> value.properties().forEach(e ->
+                        metadata.put(key + "." + snake(e.getKey()), e.getValue().asText()));
+                default -> {
+                    if (RunOptions.key(key) == null) {
+                        throw new UsageException("--config " + field.at() + ": " + unknown(field.key()));
+                    }
+                    options.put(key, values(field));
                 }
             }
         }
         return new ConfigFile(path, options, metadata, notes);
+    }
+
+    private static String read(Path path) {
+        try {
+            return Files.readString(path);
+        } catch (NoSuchFileException e) {
+            throw new UsageException("--config " + path + ": no such file");
+        } catch (AccessDeniedException e) {
+            throw new UsageException("--config " + path + ": not readable (permission denied)");
+        } catch (CharacterCodingException e) {
+            throw new UsageException("--config " + path + ": not UTF-8 text");
+        } catch (IOException e) {
+            throw new UsageException("--config " + path + ": " + (Files.isDirectory(path) ? "a directory, not a file"
+                    : firstLine(e.getMessage())));
+        }
+    }
+
+    /** The top-level keys in the order written, each with its line and column. */
+    private static List<Field> fields(Path path, String text) {
+        List<Field> fields = new ArrayList<>();
+        try (JsonParser parser = YAML.createParser(text)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new UsageException("--config " + path + ": expected a mapping of option names to values");
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String key = parser.currentName();
+                JsonLocation location = parser.currentTokenLocation();
+                parser.nextToken();
+                fields.add(new Field(key, at(path, location), location.getLineNr(), YAML.readTree(parser)));
+            }
+        } catch (JsonProcessingException e) {
+            if (e.getCause() instanceof MarkedYAMLException yaml && yaml.getProblemMark() != null) {
+                // The parser's own position is where it stopped, often the line before the problem.
+                Mark mark = yaml.getProblemMark();
+                throw new UsageException("--config " + path + ":" + (mark.getLine() + 1) + ":" + (mark.getColumn() + 1)
+                        + ": " + ServerText.clean((yaml.getContext() == null ? "" : yaml.getContext() + ": ")
+                        + yaml.getProblem()));
+            }
+            throw new UsageException("--config " + at(path, e.getLocation()) + ": "
+                    + ServerText.clean(firstLine(e.getOriginalMessage())));
+        } catch (IOException e) {
+            throw new UsageException("--config " + path + ": " + firstLine(e.getMessage()));
+        }
+        return fields;
+    }
+
+    /** {@code FILE:LINE:COLUMN}, as compilers write it, so that an editor or terminal can go there. */
+    private static String at(Path path, JsonLocation location) {
+        return location == null || location.getLineNr() < 1 ? path.toString()
+                : path + ":" + location.getLineNr() + ":" + location.getColumnNr();
+    }
+
+    /** An unknown key's line: llmload's spelling of another tool's flag, or the nearest keys. */
+    private static String unknown(String key) {
+        String spelling = PeerSpellings.spelling("--" + snake(key).replace('_', '-'));
+        if (spelling != null) {
+            return "unknown option '" + key + "': " + spelling;
+        }
+        List<String> names = new ArrayList<>(SECTIONS);
+        RunOptions.KEYS.forEach(k -> names.add(k.option()));
+        List<String> near = PeerSpellings.nearest(key, names);
+        return "unknown option '" + key + "'" + (near.isEmpty() ? ""
+                : "; did you mean " + near.stream().map(n -> "'" + n + "'").collect(Collectors.joining(" or ")) + "?");
     }
 
     /** The (first) value for a long option name (without dashes), or null. */
@@ -76,7 +170,8 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
      * A key's values: a scalar is one value, commas and all (a header or a stop string may hold
      * them); a list gives one value per item, as the flag given once per item would.
      */
-    private static List<String> values(Path path, String key, JsonNode value) {
+    private static List<String> values(Field field) {
+        JsonNode value = field.value();
         if (value.isValueNode()) {
             return List.of(value.asText());
         }
@@ -85,7 +180,8 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
             value.forEach(item -> items.add(item.asText()));
             return List.copyOf(items);
         }
-        throw new UsageException("--config " + path + ": '" + key + "' must be a single value or a non-empty list");
+        throw new UsageException("--config " + field.at() + ": '" + field.key() + "' must be a single value or a "
+                + "non-empty list");
     }
 
     /**

@@ -79,10 +79,12 @@ public final class Main implements Runnable {
         }
         commandLine.setParameterExceptionHandler((exception, arguments) -> {
             CommandLine failed = exception.getCommandLine();
-            String message = exception instanceof CommandLine.UnmatchedArgumentException unmatched
-                    ? PeerSpellings.explain(unmatched) : exception.getMessage();
-            failed.getErr().println("llmload: " + message + " (see '"
-                    + failed.getCommandSpec().qualifiedName() + " --help')");
+            List<String> lines = exception instanceof CommandLine.UnmatchedArgumentException unmatched
+                    ? PeerSpellings.explain(unmatched) : List.of(exception.getMessage());
+            for (int i = 0; i < lines.size(); i++) {
+                failed.getErr().println("llmload: " + lines.get(i) + (i < lines.size() - 1 ? ""
+                        : " (see '" + failed.getCommandSpec().qualifiedName() + " --help')"));
+            }
             return EXIT_USAGE;
         });
         commandLine.setExecutionExceptionHandler((exception, failed, parseResult) -> {

@@ -1,17 +1,19 @@
 package dev.llmload.cli;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 
 /**
- * The one line an unknown option gets: for a flag of vLLM, AIPerf or GuideLLM that llmload spells
- * another way, that spelling; for any other, picocli's nearest options. The table holds only flags
+ * What unknown arguments get, one line each and all at once: for a flag of vLLM, AIPerf or
+ * GuideLLM that llmload spells another way, that spelling; for any other, the nearest options; for
+ * another tool's command ({@code profile}, {@code bench}), llmload's. The table holds only flags
  * llmload does not accept as typed; docs/coming-from.md lists them, and its test holds the two together.
  */
 final class PeerSpellings {
@@ -31,19 +33,26 @@ final class PeerSpellings {
         vllm("--ramp-up-start-rps", "--ramp");
         vllm("--ramp-up-end-rps", "--ramp");
         vllm("--result-filename", "--output-dir");
+        peer("AIPerf's", "-m", "--model");
+        peer("AIPerf's", "-u", "--url");
         peer("AIPerf's", "--request-count", "--num-requests");
         peer("AIPerf's", "--synthetic-input-tokens-mean", "--input-tokens");
+        peer("AIPerf's", "--synthetic-input-tokens-stddev", "--input-tokens normal:MEAN:STD");
         peer("AIPerf's", "--isl", "--input-tokens");
         peer("AIPerf's", "--output-tokens-mean", "--output-tokens");
+        peer("AIPerf's", "--output-tokens-stddev", "--output-tokens normal:MEAN:STD");
         peer("AIPerf's", "--osl", "--output-tokens");
+        peer("AIPerf's", "--osl-stddev", "--output-tokens normal:MEAN:STD");
         peer("AIPerf's", "--benchmark-duration", "--duration");
         peer("AIPerf's", "--benchmark-grace-period", "--grace");
         peer("AIPerf's", "--warmup-request-count", "--warmup");
+        peer("AIPerf's", "--warmup-duration", "--warmup");
         peer("AIPerf's", "--endpoint-type", "--api");
         peer("AIPerf's", "--streaming", "--no-stream (streaming is the default)");
         peer("AIPerf's", "--artifact-dir", "--output-dir");
         peer("AIPerf's", "--input-file", "--dataset");
         peer("AIPerf's", "--arrival-pattern", "--arrival");
+        peer("AIPerf's", "--request-rate-mode", "--arrival");
         peer("AIPerf's", "--arrival-smoothness", "--burstiness");
         peer("AIPerf's", "--num-sessions", "--sessions");
         peer("AIPerf's", "--session-turns-mean", "--sessions");
@@ -61,9 +70,11 @@ final class PeerSpellings {
         peer("GuideLLM's", "--rate", "--request-rate or --concurrency");
         peer("GuideLLM's", "--max-requests", "--num-requests");
         peer("GuideLLM's", "--max-seconds", "--duration");
+        peer("GuideLLM's", "--constraint", "--num-requests or --duration");
         peer("GuideLLM's", "--data", "--dataset or --input-tokens/--output-tokens");
         peer("GuideLLM's", "--output-path", "--output-dir");
         peer("GuideLLM's", "--outputs", "--export");
+        peer("GuideLLM's", "--output", "--output-dir");
         peer("GuideLLM's", "--processor", "--tokenizer");
         peer("GuideLLM's", "--warmup-percent", "--warmup");
     }
@@ -89,55 +100,135 @@ final class PeerSpellings {
         return spelling == null ? null : "llmload spells " + spelling.peers() + " " + flag + " as " + spelling.llmload();
     }
 
-    /** Levenshtein distance: the fewest single-character edits from {@code a} to {@code b}. */
+    /**
+     * The fewest edits from {@code a} to {@code b}, each one character inserted, deleted or
+     * replaced, or two neighbours swapped (optimal string alignment): {@code rnu} is one from {@code run}.
+     */
     static int distance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
         for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
+            d[0][j] = j;
         }
         for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
             for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(d[i - 1][j - 1] + cost, Math.min(d[i - 1][j], d[i][j - 1]) + 1);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
             }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
         }
-        return previous[b.length()];
+        return d[a.length()][b.length()];
+    }
+
+    /**
+     * The commands of other tools that a user may type after {@code llmload}, with what they are
+     * and llmload's command for it.
+     */
+    private static final Map<String, String> COMMANDS = Map.of(
+            "profile", "AIPerf's and GenAI-Perf's 'profile' is 'llmload run' (one load point) or 'llmload sweep' (several)",
+            "bench", "vLLM's 'vllm bench serve' is 'llmload run', which takes its flags as typed",
+            "benchmark", "GuideLLM's 'guidellm benchmark' is 'llmload run' (one load point) or 'llmload sweep' "
+                    + "(--rate-type sweep)",
+            "analyze", "GenAI-Perf's 'analyze' is 'llmload sweep'");
+
+    /**
+     * One line for each unknown argument of a command line, in the order typed, so that a command
+     * line from another tool is put right in one go: an unknown option gets llmload's spelling or
+     * the nearest names (the words after it are taken as its values); a stray word gets its own
+     * line; a word where a command belongs is an unknown command, and the rest is not judged.
+     */
+    static List<String> explain(CommandLine.UnmatchedArgumentException exception) {
+        CommandLine.Model.CommandSpec command = exception.getCommandLine().getCommandSpec();
+        List<String> unmatched = exception.getUnmatched();
+        if (unmatched.isEmpty()) {
+            return List.of(exception.getMessage());
+        }
+        if (command.parent() == null && !isOption(unmatched.getFirst())) {
+            return List.of(unknownCommand(unmatched.getFirst(), command));
+        }
+        List<String> lines = new ArrayList<>();
+        boolean valueOfUnknown = false;
+        for (String argument : unmatched) {
+            if (isOption(argument)) {
+                int equals = argument.indexOf('=');
+                lines.add(unknownOption(equals < 0 ? argument : argument.substring(0, equals), command));
+                valueOfUnknown = equals < 0;
+            } else if (!valueOfUnknown) {
+                lines.add("unexpected argument '" + argument + "'");
+            }
+        }
+        return lines;
+    }
+
+    /** An option, not a value: {@code -1} and {@code -0.5} are numbers. */
+    private static boolean isOption(String argument) {
+        return argument.length() > 1 && argument.startsWith("-") && !Character.isDigit(argument.charAt(1))
+                && argument.charAt(1) != '.';
+    }
+
+    private static String unknownCommand(String word, CommandLine.Model.CommandSpec root) {
+        String peer = COMMANDS.get(word);
+        if (peer != null) {
+            return "unknown command '" + word + "': " + peer;
+        }
+        List<String> near = nearest(word, root.subcommands().keySet());
+        return "unknown command '" + word + "'" + (near.isEmpty()
+                ? "; the commands are " + String.join(", ", root.subcommands().keySet())
+                : "; did you mean " + quoted(near) + "?");
     }
 
     /** The line for an unknown option: what llmload calls it, or the nearest options, or just its name. */
-    static String explain(CommandLine.UnmatchedArgumentException exception) {
-        String flag = null;
-        for (String argument : exception.getUnmatched()) {
-            if (argument.startsWith("-")) {
-                int equals = argument.indexOf('=');
-                flag = equals < 0 ? argument : argument.substring(0, equals);
-                break;
-            }
-        }
-        if (flag == null) {
-            return exception.getMessage();
-        }
+    private static String unknownOption(String flag, CommandLine.Model.CommandSpec command) {
         String spelling = spelling(flag);
         if (spelling != null) {
             return "unknown option " + flag + ": " + spelling;
         }
-        // picocli's suggestions are the similar names in the order declared: the nearest first, and
-        // only those as near as it (within one edit), so that a typo gets its one fix.
-        String typed = flag;
-        List<String> similar = exception.getSuggestions().stream().distinct()
-                .sorted(Comparator.comparingInt((String name) -> distance(typed, name))).toList();
-        List<String> near = new ArrayList<>();
-        for (String suggestion : similar) {
-            if (near.size() < 3 && distance(typed, suggestion) <= distance(typed, similar.getFirst()) + 1) {
-                near.add(suggestion);
+        if (command.parent() == null) {
+            // Before any command: the user meant a command's option.
+            for (CommandLine sub : command.subcommands().values()) {
+                if (sub.getCommandSpec().findOption(flag) != null) {
+                    return "unknown option " + flag + ": options follow the command, as in 'llmload "
+                            + sub.getCommandName() + " " + flag + "'";
+                }
             }
         }
+        List<String> names = new ArrayList<>();
+        for (CommandLine.Model.OptionSpec option : command.options()) {
+            names.addAll(List.of(option.names()));
+        }
+        List<String> near = nearest(flag, names);
         return near.isEmpty() ? "unknown option " + flag
                 : "unknown option " + flag + "; did you mean " + String.join(" or ", near) + "?";
+    }
+
+    /**
+     * The names nearest to what was typed, nearest first: those within a quarter of its letters
+     * (at least one edit) of it, ignoring case, dashes and underscores, and no farther than one
+     * edit beyond the nearest, so that a typo gets its one fix; at most three.
+     */
+    static List<String> nearest(String typed, Collection<String> names) {
+        String bare = ConfigFile.normalise(typed);
+        int limit = Math.max(1, bare.length() / 4);
+        Map<String, Integer> within = new LinkedHashMap<>();
+        for (String name : names) {
+            int d = distance(bare, ConfigFile.normalise(name));
+            if (d <= limit) {
+                within.putIfAbsent(name, d);
+            }
+        }
+        if (within.isEmpty()) {
+            return List.of();
+        }
+        int best = Collections.min(within.values());
+        return within.entrySet().stream().filter(e -> e.getValue() <= best + 1)
+                .sorted(Map.Entry.comparingByValue()).limit(3).map(Map.Entry::getKey).toList();
+    }
+
+    private static String quoted(List<String> names) {
+        return names.stream().map(name -> "'" + name + "'").collect(Collectors.joining(" or "));
     }
 }

@@ -126,6 +126,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException(tooManyFiles);
         }
         Verdict verdict = verdict();
+        ConsoleSummary.Latencies latencies = vllm.latencies();
         if (config.output().dir() != null) {
             String refusal = OutputDirectory.refusal(config.output().dir(), overwrite);
             if (refusal != null) {
@@ -146,21 +147,21 @@ public final class RunCommand implements Callable<Integer> {
                 config = config.withOutputDir(
                         OutputDirectory.claimUnique(BenchmarkRun.defaultOutputDir(target.url(), config.load())));
             }
-            return repeat == 1 ? execute(config, target.url(), apiKey, out, verdict).code()
-                    : repeated(config, target.url(), apiKey, out, verdict);
+            return repeat == 1 ? execute(config, target.url(), apiKey, out, verdict, latencies).code()
+                    : repeated(config, target.url(), apiKey, out, verdict, latencies);
         }
     }
 
     /** {@code --repeat K}: the runs one after the other, then what they say together. */
-    private int repeated(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict)
-            throws Exception {
+    private int repeated(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict,
+                         ConsoleSummary.Latencies latencies) throws Exception {
         Path base = config.output().dir();
         List<String> runs = new ArrayList<>();
         List<RunReport> reports = new ArrayList<>();
         for (int i = 1; i <= repeat; i++) {
             Path dir = base.resolve("repeat-" + i);
             out.println("Repeat " + i + " of " + repeat + ":");
-            Outcome outcome = execute(config.withOutputDir(dir), target, apiKey, out, verdict);
+            Outcome outcome = execute(config.withOutputDir(dir), target, apiKey, out, verdict, latencies);
             if (outcome.code() != 0) {
                 return outcome.code();
             }
@@ -225,8 +226,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** One run, its summary printed; with {@code --repeat}, each repeat is judged on its own. */
-    private Outcome execute(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict)
-            throws Exception {
+    private Outcome execute(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict,
+                            ConsoleSummary.Latencies latencies) throws Exception {
         Progress progress = new Progress(quiet ? new PrintWriter(Writer.nullWriter())
                 : spec.commandLine().getErr(), config.bounds().numRequests(), config.bounds().duration());
         BenchmarkRun run = new BenchmarkRun(config, target, apiKey,
@@ -240,7 +241,7 @@ public final class RunCommand implements Callable<Integer> {
             progress.stop();
             signals.uninstall();
         }
-        out.print(ConsoleSummary.render(result.report()));
+        out.print(ConsoleSummary.render(result.report(), latencies));
         out.println("Run directory: " + result.directory());
         out.flush();
         if (repeat == 1) {

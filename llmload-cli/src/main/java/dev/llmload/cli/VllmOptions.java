@@ -1,10 +1,15 @@
 package dev.llmload.cli;
 
 import dev.llmload.config.RunConfig;
+import dev.llmload.report.ConsoleSummary;
+import dev.llmload.stats.Percentile;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Option;
 
 /**
@@ -12,6 +17,8 @@ import picocli.CommandLine.Option;
  * command line runs unchanged (docs/coming-from.md). The spellings that only rename an option
  * ({@code --num-prompts}) are second names of llmload's own options; these translate their value
  * onto the native options in {@link #applyTo}, and refuse one they cannot mean the same way.
+ * {@code --percentile-metrics} and {@code --metric-percentiles} choose what the console summary
+ * prints ({@link #latencies}), not what the run records.
  */
 public final class VllmOptions {
 
@@ -53,6 +60,16 @@ public final class VllmOptions {
     @Option(names = "--ignore-eos",
             description = "vLLM's spelling of llmload's default: ignore_eos is sent unless --no-ignore-eos.")
     boolean ignoreEos;
+
+    @Option(names = "--percentile-metrics", paramLabel = "METRICS", split = ",",
+            description = "As vLLM's: the latencies whose percentiles the summary prints, of ttft, tpot, itl, e2el "
+                    + "and client_queue_time, e.g. ttft,tpot,itl,e2el. Default: all. report.json keeps them all.")
+    List<String> percentileMetrics;
+
+    @Option(names = "--metric-percentiles", paramLabel = "PERCENTILES", split = ",",
+            description = "As vLLM's: the percentiles the summary prints, of 50, 90, 95, 99 and 99.9, e.g. 50,90,99. "
+                    + "Default: 50,90,95,99. report.json keeps them all.")
+    List<String> metricPercentiles;
 
     /**
      * Puts these spellings' values onto a builder that {@code options} filled.
@@ -115,6 +132,61 @@ public final class VllmOptions {
         if (ignoreEos && options.noIgnoreEos) {
             throw new UsageException("give --ignore-eos or --no-ignore-eos, not both");
         }
+    }
+
+    /**
+     * What the console summary prints of the latencies: {@code --percentile-metrics} and
+     * {@code --metric-percentiles}, or the default. Checked before the run, so a mistake costs no run.
+     *
+     * @throws UsageException for a metric or percentile llmload does not keep
+     */
+    ConsoleSummary.Latencies latencies() {
+        ConsoleSummary.Latencies all = ConsoleSummary.Latencies.DEFAULT;
+        Set<ConsoleSummary.Latencies.Latency> metrics = all.metrics();
+        if (percentileMetrics != null) {
+            metrics = EnumSet.noneOf(ConsoleSummary.Latencies.Latency.class);
+            for (String name : percentileMetrics) {
+                metrics.add(switch (name.strip().toLowerCase(Locale.ROOT)) {
+                    case "ttft" -> ConsoleSummary.Latencies.Latency.TTFT;
+                    case "tpot" -> ConsoleSummary.Latencies.Latency.TPOT;
+                    case "itl" -> ConsoleSummary.Latencies.Latency.ITL;
+                    case "e2el", "e2e" -> ConsoleSummary.Latencies.Latency.E2E;
+                    case "client_queue_time", "queue" -> ConsoleSummary.Latencies.Latency.QUEUE;
+                    default -> throw new UsageException("--percentile-metrics: llmload prints ttft, tpot, itl, e2el and "
+                            + "client_queue_time; '" + name.strip() + "' is not one of them");
+                });
+            }
+        }
+        List<Percentile> percentiles = all.percentiles();
+        if (metricPercentiles != null) {
+            List<Percentile> chosen = new ArrayList<>();
+            for (String text : metricPercentiles) {
+                Percentile percentile = percentile(text.strip());
+                if (!chosen.contains(percentile)) {
+                    chosen.add(percentile);
+                }
+            }
+            chosen.sort(Comparator.comparingDouble(Percentile::value));
+            percentiles = chosen;
+        }
+        return new ConsoleSummary.Latencies(metrics, percentiles);
+    }
+
+    /** One of the percentiles every summary keeps, written as a number (99, 99.9, 99.0). */
+    private static Percentile percentile(String text) {
+        double value;
+        try {
+            value = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            value = Double.NaN;
+        }
+        for (Percentile percentile : Percentile.values()) {
+            if (percentile.value() == value) {
+                return percentile;
+            }
+        }
+        throw new UsageException("--metric-percentiles: llmload keeps the percentiles 50, 90, 95, 99 and 99.9; '"
+                + text + "' is not one of them");
     }
 
     /** The API that {@code --backend} and {@code --endpoint} name, or null when neither is given. */

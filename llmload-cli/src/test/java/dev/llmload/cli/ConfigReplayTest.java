@@ -115,7 +115,8 @@ class ConfigReplayTest {
         Files.writeString(yaml, "concurency: 3\n");
         CapturedRun bad = CapturedRun.of("run", "--config", yaml.toString());
         assertThat(bad.exitCode()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(bad.err().strip()).isEqualTo("llmload: --config " + yaml + ": unknown option 'concurency'");
+        assertThat(bad.err().strip())
+                .isEqualTo("llmload: --config " + yaml + ":1:1: unknown option 'concurency'; did you mean 'concurrency'?");
     }
 
     private static JsonNode report(Path runDir) throws IOException {

@@ -1,12 +1,14 @@
 package dev.llmload.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -97,12 +99,37 @@ class RunnableJarIT {
         assertThat(out.resolve("report.json")).doesNotExist();
     }
 
+    /**
+     * {@code java -jar llmload.jar} on a Java older than 21 (one installed under /usr/lib/jvm, such
+     * as Debian's default 17) answers in one line which Java it needs, instead of the JVM's
+     * UnsupportedClassVersionError and its stack trace.
+     */
+    @Test
+    void anOlderJavaGetsOneLineNamingTheJavaLlmloadNeeds() throws Exception {
+        Optional<InstalledJdks.Jdk> older = InstalledJdks.all().stream()
+                .filter(jdk -> jdk.major() < JavaVersionCheck.NEEDED).findFirst();
+        assumeTrue(older.isPresent(), "no Java older than 21 is installed (under /usr/lib/jvm), so the jar's "
+                + "answer to one is not checked here");
+
+        Result result = run(List.of(older.get().java().toString(), "-jar", JAR.toString(), "run", "--help"));
+
+        assertThat(result.exitCode()).as(result.output()).isEqualTo(Main.EXIT_CANNOT_START);
+        assertThat(result.output().strip().lines()).as(result.output()).hasSize(1);
+        assertThat(result.output()).startsWith("llmload: needs Java 21 or newer, and this java is "
+                + older.get().major() + " (").doesNotContain("Exception", "Error", "\tat ");
+    }
+
     private record Result(int exitCode, String output) {}
 
     private Result run(Path jar, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "-XX:+UseZGC", "--enable-native-access=ALL-UNNAMED", "-jar", jar.toString()));
         command.addAll(List.of(args));
+        return run(command);
+    }
+
+    private Result run(List<String> command) throws IOException, InterruptedException {
+        List<String> args = command.subList(command.indexOf("-jar") + 2, command.size());
         Path log = Files.createTempFile(dir, "llmload", ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!process.waitFor(2, TimeUnit.MINUTES)) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.llmload.cli.InstalledJdks;
 import dev.llmload.segment.StartAt;
 import java.io.File;
 import java.io.IOException;
@@ -25,6 +26,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The container image and the Kubernetes manifests that run llmload over many pods
@@ -171,6 +174,44 @@ class DeploymentFilesTest {
         assertThat(entrypoint).containsSubsequence(launcherJvmFlags());
         // the build context holds the jar only
         assertThat(Files.readAllLines(ROOT.resolve(".dockerignore"))).contains("*", "!llmload-cli/target/llmload.jar");
+    }
+
+    /**
+     * Every JVM flag the image passes (its ENTRYPOINT's, and the segments' JDK_JAVA_OPTIONS) is
+     * taken without a word by each Java the Dockerfile claims, where one of that version is
+     * installed: its own JRE's version, and 21, the oldest that runs the jar, without the flags the
+     * Dockerfile says to leave out below 25. A flag a release removed, or made experimental,
+     * stops the JVM; a deprecated one warns.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {21, 25})
+    @Tag("process")
+    void theImagesJvmFlagsAreTakenSilentlyByEachJavaTheDockerfileClaims(int major) throws Exception {
+        String from = dockerfileLines().stream().filter(line -> line.startsWith("FROM ")).findFirst().orElseThrow();
+        Matcher image = Pattern.compile("FROM \\S+:(\\d+)[-.]\\S*").matcher(from);
+        assertThat(image.matches()).as(from).isTrue();
+        int imageJre = Integer.parseInt(image.group(1));
+        assertThat(imageJre).as("the image's JRE is one this test checks").isEqualTo(25);
+        List<String> flags = new ArrayList<>(dockerEntrypoint().subList(1, dockerEntrypoint().indexOf("-jar")));
+        flags.addAll(List.of(envValue(container(single(KUBERNETES.resolve("segments-job.yaml")), "llmload"),
+                "JDK_JAVA_OPTIONS").split("\\s+")));
+        if (major < imageJre) {
+            assertThat(dockerfileLines()).anyMatch(line -> line.contains("An image on a JRE of 21 to 24 leaves that "
+                    + "flag out"));
+            flags.remove("-XX:+UseCompactObjectHeaders");
+        }
+        Optional<InstalledJdks.Jdk> jdk = InstalledJdks.of(major);
+        assumeTrue(jdk.isPresent(), "no Java " + major + " is installed (the tests' own or under /usr/lib/jvm), so "
+                + "the image's JVM flags are not tried on " + major + " here");
+
+        List<String> command = new ArrayList<>(List.of(jdk.get().java().toString()));
+        command.addAll(flags);
+        command.add("-version");
+        Result result = run(command);
+
+        assertThat(result.exitCode()).as("%s\n%s", command, result.output()).isZero();
+        assertThat(result.output().toLowerCase(java.util.Locale.ROOT)).as("%s\n%s", command, result.output())
+                .doesNotContain("warning", "unrecognized", "obsolete", "deprecated", "ignoring option");
     }
 
     @Test

@@ -14,9 +14,12 @@ import dev.llmload.note.Note;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The summary printed at the end of a run, in the label/value layout of {@code vllm bench serve}
@@ -32,7 +35,30 @@ public final class ConsoleSummary {
 
     private ConsoleSummary() {}
 
+    /**
+     * Which latency blocks the summary prints, and which percentiles in each (vLLM's
+     * {@code --percentile-metrics} and {@code --metric-percentiles}); report.json keeps them all.
+     */
+    public record Latencies(Set<Latency> metrics, List<Percentile> percentiles) {
+
+        /** The latency blocks, in the order printed. */
+        public enum Latency { TTFT, ITL, TPOT, E2E, QUEUE }
+
+        /** What the summary prints unless told otherwise. */
+        public static final Latencies DEFAULT = new Latencies(EnumSet.allOf(Latency.class),
+                List.of(Percentile.P50, Percentile.P90, Percentile.P95, Percentile.P99));
+
+        public Latencies {
+            metrics = Set.copyOf(metrics);
+            percentiles = List.copyOf(percentiles);
+        }
+    }
+
     public static String render(RunReport report) {
+        return render(report, Latencies.DEFAULT);
+    }
+
+    public static String render(RunReport report, Latencies latencies) {
         StringBuilder out = new StringBuilder();
         RunResults r = report.results();
         ruler(out, "llmload benchmark result", '=');
@@ -78,11 +104,14 @@ public final class ConsoleSummary {
         goodput(out, r.goodput());
         offeredVsAchieved(out, report.saturation());
         steadyState(out, r, report.steadyState());
-        block(out, "Time to First Token", "TTFT", r.ttftMs());
-        block(out, "Inter-token Latency", "ITL", r.itlMs());
-        block(out, "Time per Output Token (excl. 1st token)", "TPOT", r.tpotMs());
-        block(out, "End-to-end Latency", "E2E", r.e2eLatencyMs());
-        block(out, "Client Queue Time (gate and schedule lag)", "queue", r.clientQueueTimeMs());
+        Map<Latencies.Latency, Summary> summaries = new EnumMap<>(Map.of(Latencies.Latency.TTFT, r.ttftMs(),
+                Latencies.Latency.ITL, r.itlMs(), Latencies.Latency.TPOT, r.tpotMs(),
+                Latencies.Latency.E2E, r.e2eLatencyMs(), Latencies.Latency.QUEUE, r.clientQueueTimeMs()));
+        summaries.forEach((metric, summary) -> {
+            if (latencies.metrics().contains(metric)) {
+                block(out, metric, summary, latencies.percentiles());
+            }
+        });
         if (r.serverView() != null) {
             ServerView view = r.serverView();
             ruler(out, "Server's own timings (" + view.requests() + " requests)", '-');
@@ -277,19 +306,27 @@ public final class ConsoleSummary {
         return "closed loop, " + (profile == null ? "concurrency " + load.concurrency() : "concurrency profile " + profile);
     }
 
-    private static void block(StringBuilder out, String title, String label, Summary summary) {
+    private static void block(StringBuilder out, Latencies.Latency metric, Summary summary, List<Percentile> percentiles) {
+        String title = switch (metric) {
+            case TTFT -> "Time to First Token";
+            case ITL -> "Inter-token Latency";
+            case TPOT -> "Time per Output Token (excl. 1st token)";
+            case E2E -> "End-to-end Latency";
+            case QUEUE -> "Client Queue Time (gate and schedule lag)";
+        };
+        String label = metric == Latencies.Latency.QUEUE ? "queue" : metric.name();
         ruler(out, title + " (ms)", '-');
         if (summary.isEmpty()) {
             line(out, "Mean " + label + " (ms):", "n/a (no samples)");
             return;
         }
         line(out, "Mean " + label + " (ms):", number(summary.mean()));
-        for (Percentile p : new Percentile[] {Percentile.P50, Percentile.P90, Percentile.P95, Percentile.P99}) {
+        for (Percentile p : percentiles) {
             String value = number(summary.percentile(p));
             if (summary.count() < p.minimumConfidentCount()) {
                 value += "  (low confidence: " + summary.count() + " samples)";
             }
-            line(out, p.key().toUpperCase(Locale.ROOT) + " " + label + " (ms):", value);
+            line(out, "P" + compact(p.value()) + " " + label + " (ms):", value);
         }
     }
 
