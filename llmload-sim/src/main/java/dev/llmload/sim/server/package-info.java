@@ -1,6 +1,7 @@
 /**
  * The simulated OpenAI-compatible HTTP server: Netty HTTP/1.1 with keep-alive, request parsing,
- * vLLM-shaped SSE chunks, faults applied per stream, and the ground-truth line of every request.
+ * vLLM-shaped SSE chunks, faults applied per stream, and the ground-truth line of every request,
+ * timed as the wire sees it: from the read of its first byte ({@code ArrivalStamp}) to each write.
  *
  * <p>Threads: the {@code sim-io} event loops own their connections and streams; the engine's
  * callbacks reach a stream through its loop's {@code LoopInbox}, which drains them in slices so
