@@ -81,6 +81,8 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 if (channel.isActive()) {
                     serve(request, arrival);
                 }
+            } catch (RuntimeException e) {
+                exceptionCaught(ctx, e); // as if thrown in the read: the connection closes
             } finally {
                 request.release();
             }
