@@ -96,6 +96,8 @@ class WireTruthTest {
         assertThat(result.get("joined").get("sim").asInt()).isEqualTo(REQUESTS);
         assertThat(result.get("token_count_mismatches").get("sim").asInt()).isZero();
         JsonNode figures = result.get("figures");
+        assertThat(figures.has("sim_arrival_minus_packet_ms")).as("the log gives its arrivals on the wall clock "
+                + "(arrival_unix_us)").isTrue();
         JsonNode arrival = figures.get("sim_arrival_minus_packet_ms").get("all");
         JsonNode write = figures.get("sim_write_minus_packet_ms").get("all");
         JsonNode ttft = figures.get("sim_ttft_minus_wire_ms").get("all");
