@@ -10,7 +10,7 @@ package dev.llmload.sim.truth;
  * @param arrivalUnixMicros the arrival on the wall clock (CLOCK_REALTIME, as packet captures are
  *                          stamped), in microseconds; intervals below are from {@code System.nanoTime()}
  * @param submittedMs       the request was handed to the engine this long after arrival (reading the
- *                          rest of it, parsing, tokenizing); null if it never was
+ *                          rest of it, parsing, tokenizing); null for a refused request
  * @param scheduledMs       the engine scheduled the request this long after arrival; null if never
  * @param engineQueueMs     the engine's own queue time: from the hand-over to its scheduling; null if never
  * @param tokenTimesMs      offsets from arrival of every token-bearing write, each taken on the event
