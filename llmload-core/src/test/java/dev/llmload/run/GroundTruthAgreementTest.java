@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>That bound only means something on a machine that runs both sides on time. The fixed-latency
  * simulator's own record says how late it ran (its first token is due exactly {@code TTFT_MS}
- * after arrival); when other processes starve this one so much that the server itself is more
+ * after the request was handed to its engine, and the record counts from the read of the request's
+ * first byte, so the server's parsing on a starved event loop counts as lateness too); when other processes starve this one so much that the server itself is more
  * than a millisecond late at p99, the comparison is skipped with that reason rather than failed.
  * Repeat it on a quiet machine with {@code bench/ground-truth.sh} (docs/performance.md).
  */

@@ -53,8 +53,11 @@ final class CompletionStream implements TokenSink {
     private final CompletionRequest request;
     private final String requestId;
     private final int promptTokens;
+    /** When the request's first byte was read ({@link ArrivalStamp}): the ground truth's origin. */
     private final long arrivalNanos;
-    private final long arrivalUnixMs;
+    private final long arrivalUnixMicros;
+    /** When the request was handed to the engine: the origin of the engine's own account. */
+    private final long submittedNanos;
     private final Fault fault;
     private final Words words;
     private final boolean keepAlive;
@@ -80,8 +83,8 @@ final class CompletionStream implements TokenSink {
     private final StringBuilder text;
 
     CompletionStream(SimServices services, Connection connection, Runnable onEnd, CompletionRequest request,
-            String requestId, int promptTokens, long arrivalNanos, long arrivalUnixMs, Fault fault, Words words,
-            boolean keepAlive) {
+            String requestId, int promptTokens, ArrivalStamp.Arrival arrival, long submittedNanos, Fault fault,
+            Words words, boolean keepAlive) {
         this.services = services;
         this.channel = connection.channel();
         this.belowEncoder = connection.belowEncoder();
@@ -90,13 +93,14 @@ final class CompletionStream implements TokenSink {
         this.request = request;
         this.requestId = requestId;
         this.promptTokens = promptTokens;
-        this.arrivalNanos = arrivalNanos;
-        this.arrivalUnixMs = arrivalUnixMs;
+        this.arrivalNanos = arrival.nanos();
+        this.arrivalUnixMicros = arrival.unixMicros();
+        this.submittedNanos = submittedNanos;
         this.fault = fault;
         this.words = words;
         this.keepAlive = keepAlive;
         this.tokensPerEvent = services.config().tokensPerEvent();
-        this.format = WireFormat.of(request, requestId, arrivalUnixMs, model(), services.config().earlyRoleChunk());
+        this.format = WireFormat.of(request, requestId, arrival.unixMs(), model(), services.config().earlyRoleChunk());
         this.text = request.stream() && !format.needsText() ? null : new StringBuilder();
     }
 
@@ -291,8 +295,11 @@ final class CompletionStream implements TokenSink {
             }
             chunk.writeBytes(close);
             endChunk(chunk);
-            // Stamped before the flush: on loopback the reader can hold the bytes before the send
-            // returns, and the ground truth must never be later than what a client can see.
+            // Stamped before the flush: on loopback the kernel stamps the packet inside the send,
+            // and the receiver's work runs in it too, so the time after the flush returns was
+            // measured later than the packet (bench/wire-truth.sh: |stamp - packet| p99 0.03 ms
+            // before the flush, 1.7 ms after it, 0.37 ms at the write's completion). The ground
+            // truth must never be later than what a client can see.
             long now = System.nanoTime();
             // Counted before the flush too: a client that has read the event and then scrapes
             // /metrics must find it counted (the loop could otherwise be descheduled in between).
@@ -352,16 +359,17 @@ final class CompletionStream implements TokenSink {
     }
 
     /**
-     * The server's own account of the answer: queue is arrival to scheduling, prefill scheduling to
-     * the first token, decode first to last token, all as the engine timed them.
+     * The server's own account of the answer: queue is the hand-over to the engine to scheduling,
+     * prefill scheduling to the first token, decode first to last token, all as the engine timed them.
      */
     private WireFormat.Finish finish(FinishReason reason) {
         long now = System.nanoTime();
-        long scheduled = scheduledNanos == null ? arrivalNanos : scheduledNanos;
+        long scheduled = scheduledNanos == null ? submittedNanos : scheduledNanos;
         long first = firstTokenNanos < 0 ? now : firstTokenNanos;
         long last = lastTokenNanos < 0 ? now : lastTokenNanos;
         return new WireFormat.Finish(reason, promptTokens, written, text == null ? "" : text.toString(),
-                scheduled - arrivalNanos, Math.max(0, first - scheduled), Math.max(0, last - first), now - arrivalNanos);
+                scheduled - submittedNanos, Math.max(0, first - scheduled), Math.max(0, last - first),
+                now - submittedNanos);
     }
 
     /** One whole SSE event as one HTTP chunk; flushed by the caller or by {@link #end}. */
@@ -396,8 +404,10 @@ final class CompletionStream implements TokenSink {
         done = true;
         backlog.clear();
         if (services.groundTruth() != null) {
-            services.groundTruth().append(new GroundTruthRecord(requestId, arrivalUnixMs,
+            services.groundTruth().append(new GroundTruthRecord(requestId, Math.floorDiv(arrivalUnixMicros, 1000),
+                    arrivalUnixMicros, (submittedNanos - arrivalNanos) / 1e6,
                     scheduledNanos == null ? null : (scheduledNanos - arrivalNanos) / 1e6,
+                    scheduledNanos == null ? null : (scheduledNanos - submittedNanos) / 1e6,
                     Arrays.copyOf(tokenTimesMs, tokenWrites), promptTokens, written, request.numMessages(),
                     reason == null ? null : reason.wireName(), outcome, request.api().id()));
         }

@@ -55,18 +55,41 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private final SimServices services;
     private final Connection connection;
     private final Channel channel;
+    private final ArrivalStamp arrivalStamp;
     private CompletionStream current;
 
-    SimHttpHandler(SimServices services, Connection connection) {
+    SimHttpHandler(SimServices services, Connection connection, ArrivalStamp arrivalStamp) {
         this.services = services;
         this.connection = connection;
         this.channel = connection.channel();
+        this.arrivalStamp = arrivalStamp;
     }
 
+    /**
+     * Takes the request's arrival and serves it in a task of its own, after the loop's current
+     * reads: when many requests come at once, every socket is read (and its arrival stamped) before
+     * any of them is parsed, so one request's parsing and tokenizing is not hidden in the next
+     * one's arrival but counted as its server time ({@code submitted_ms} in the ground truth).
+     */
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-        long arrivalNanos = System.nanoTime();
-        long arrivalUnixMs = System.currentTimeMillis();
+        ArrivalStamp.Arrival arrival = arrivalStamp.take();
+        request.retain();
+        ctx.executor().execute(() -> {
+            try {
+                // A client that went away meanwhile left nothing to answer and nothing to cancel.
+                if (channel.isActive()) {
+                    serve(request, arrival);
+                }
+            } catch (RuntimeException e) {
+                exceptionCaught(ctx, e); // as if thrown in the read: the connection closes
+            } finally {
+                request.release();
+            }
+        });
+    }
+
+    private void serve(FullHttpRequest request, ArrivalStamp.Arrival arrival) {
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         String path = new QueryStringDecoder(request.uri()).path();
         HttpMethod method = request.method();
@@ -76,7 +99,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             return;
         }
         if (method.equals(HttpMethod.POST) && SimApi.known(path)) {
-            completion(channel, request, path, keepAlive, arrivalNanos, arrivalUnixMs);
+            completion(channel, request, path, keepAlive, arrival);
             return;
         }
         switch (path) {
@@ -157,7 +180,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     private void completion(Channel channel, FullHttpRequest http, String path, boolean keepAlive,
-            long arrivalNanos, long arrivalUnixMs) {
+            ArrivalStamp.Arrival arrival) {
         String requestId = http.headers().get(REQUEST_ID);
         if (requestId == null || requestId.isBlank()) {
             requestId = newRequestId();
@@ -174,18 +197,17 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             request = CompletionRequest.parse(api, path, body);
             fault = services.faults().choose(http.headers().get(FAULT_HEADER));
         } catch (JacksonException e) {
-            badRequest(channel, requestId, api, "invalid JSON body: " + e.getOriginalMessage(), keepAlive,
-                    arrivalUnixMs);
+            badRequest(channel, requestId, api, "invalid JSON body: " + e.getOriginalMessage(), keepAlive, arrival);
             return;
         } catch (IOException | IllegalArgumentException e) {
-            badRequest(channel, requestId, api, e.getMessage(), keepAlive, arrivalUnixMs);
+            badRequest(channel, requestId, api, e.getMessage(), keepAlive, arrival);
             return;
         }
         if (fault.orElse(null) instanceof Fault.HttpError error) {
             String retryAfter = error.status() == 429 ? Integer.toString(services.config().retryAfterSeconds()) : null;
             sendError(channel, HttpResponseStatus.valueOf(error.status()), requestId,
                     WireFormat.errorBody(api, error.message(), error.errorType(), error.status()), keepAlive, retryAfter);
-            groundTruthOfError(requestId, api, arrivalUnixMs, error.status());
+            groundTruthOfError(requestId, api, arrival, error.status());
             return;
         }
         int[] tokenIds = promptTokenIds(request);
@@ -194,8 +216,11 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         boolean echo = services.config().echo() || "true".equalsIgnoreCase(http.headers().get(ECHO_HEADER));
         Words words = echo ? Words.echo(request.promptText()) : Words.DEFAULT;
 
+        // The engine's own clock starts here, after parsing and tokenizing: its queue time and
+        // Prometheus histograms are the engine's, the ground truth's times are the wire's.
+        long submittedNanos = System.nanoTime();
         CompletionStream stream = new CompletionStream(services, connection, this::streamEnded, request, requestId,
-                tokenIds.length, arrivalNanos, arrivalUnixMs, fault.orElse(null), words, keepAlive);
+                tokenIds.length, arrival, submittedNanos, fault.orElse(null), words, keepAlive);
         // A stream that errs or drops after N tokens is an engine that stopped at N: it generates no
         // token the client never gets, so the server's token counters agree with the client's whatever
         // the engine's lead over the event loop when the fault fires.
@@ -205,16 +230,16 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             case null, default -> maxTokens;
         };
         GenerationRequest generation = new GenerationRequest(requestId, tokenIds, generated,
-                Math.min(request.minTokens(), generated), request.ignoreEos(), arrivalNanos);
+                Math.min(request.minTokens(), generated), request.ignoreEos(), submittedNanos);
         Admission admission = services.engine().submit(generation,
-                new MetricsSink(services.metrics(), arrivalNanos, stream));
+                new MetricsSink(services.metrics(), submittedNanos, stream));
         if (admission instanceof Admission.Rejected rejected) {
             String retryAfter = rejected.retryAfter() == null ? null
                     : Long.toString(Math.max(1, rejected.retryAfter().toSeconds()));
             sendError(channel, HttpResponseStatus.valueOf(rejected.httpStatus()), requestId,
                     WireFormat.errorBody(api, rejected.message(), rejected.errorType(), rejected.httpStatus()), keepAlive,
                     retryAfter);
-            groundTruthOfError(requestId, api, arrivalUnixMs, rejected.httpStatus());
+            groundTruthOfError(requestId, api, arrival, rejected.httpStatus());
             return;
         }
         current = stream;
@@ -297,16 +322,16 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     private void badRequest(Channel channel, String requestId, SimApi api, String message, boolean keepAlive,
-            long arrivalUnixMs) {
+            ArrivalStamp.Arrival arrival) {
         sendError(channel, HttpResponseStatus.BAD_REQUEST, requestId,
                 WireFormat.errorBody(api, message, "BadRequestError", 400), keepAlive, null);
-        groundTruthOfError(requestId, api, arrivalUnixMs, 400);
+        groundTruthOfError(requestId, api, arrival, 400);
     }
 
-    private void groundTruthOfError(String requestId, SimApi api, long arrivalUnixMs, int status) {
+    private void groundTruthOfError(String requestId, SimApi api, ArrivalStamp.Arrival arrival, int status) {
         if (services.groundTruth() != null) {
-            services.groundTruth().append(new GroundTruthRecord(requestId, arrivalUnixMs, null, new double[0], 0, 0,
-                    0, null, "http_" + status, api == null ? null : api.id()));
+            services.groundTruth().append(new GroundTruthRecord(requestId, arrival.unixMs(), arrival.unixMicros(),
+                    null, null, null, new double[0], 0, 0, 0, null, "http_" + status, api == null ? null : api.id()));
         }
     }
 

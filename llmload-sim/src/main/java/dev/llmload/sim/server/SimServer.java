@@ -109,12 +109,13 @@ public final class SimServer implements AutoCloseable {
                         @Override
                         protected void initChannel(Channel ch) {
                             connections.add(ch);
+                            ArrivalStamp arrival = new ArrivalStamp();
                             HttpServerCodec codec = new HttpServerCodec();
-                            ch.pipeline().addLast(codec, new HttpServerExpectContinueHandler(),
+                            ch.pipeline().addLast(arrival, codec, new HttpServerExpectContinueHandler(),
                                     new HttpObjectAggregator(MAX_REQUEST_BYTES));
                             Connection connection = new Connection(ch, ch.pipeline().context(codec),
                                     inboxes.computeIfAbsent(ch.eventLoop(), LoopInbox::new));
-                            ch.pipeline().addLast(new SimHttpHandler(services, connection));
+                            ch.pipeline().addLast(new SimHttpHandler(services, connection, arrival));
                         }
                     })
                     .bind(config.host(), config.port())

@@ -1,6 +1,7 @@
 /**
  * The simulated OpenAI-compatible HTTP server: Netty HTTP/1.1 with keep-alive, request parsing,
- * vLLM-shaped SSE chunks, faults applied per stream, and the ground-truth line of every request.
+ * vLLM-shaped SSE chunks, faults applied per stream, and the ground-truth line of every request,
+ * timed as the wire sees it: from the read of its first byte ({@code ArrivalStamp}) to each write.
  *
  * <p>Each API's wire format is a {@code WireFormat} of its own file, as core's {@code protocol}
  * keeps one dialect per file: {@code ChunkFormat} (the OpenAI-shaped APIs) and one per native

@@ -20,7 +20,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  */
 public final class GroundTruthLog implements AutoCloseable {
 
-    private static final GroundTruthRecord END = new GroundTruthRecord("", 0, null, new double[0], 0, 0, 0, null, "", null);
+    private static final GroundTruthRecord END = new GroundTruthRecord("", 0, 0, null, null, null, new double[0], 0, 0, 0, null, "",
+            null);
 
     private final BlockingQueue<GroundTruthRecord> queue = new LinkedBlockingQueue<>();
     private final BufferedWriter out;
@@ -74,7 +75,10 @@ public final class GroundTruthLog implements AutoCloseable {
         b.append("{\"request_id\":");
         string(b, r.requestId());
         b.append(",\"arrival_unix_ms\":").append(r.arrivalUnixMs());
-        b.append(",\"scheduled_ms\":").append(r.scheduledMs() == null ? "null" : millis(r.scheduledMs()));
+        b.append(",\"arrival_unix_us\":").append(r.arrivalUnixMicros());
+        b.append(",\"submitted_ms\":").append(millisOrNull(r.submittedMs()));
+        b.append(",\"scheduled_ms\":").append(millisOrNull(r.scheduledMs()));
+        b.append(",\"engine_queue_ms\":").append(millisOrNull(r.engineQueueMs()));
         b.append(",\"token_times_ms\":[");
         for (int i = 0; i < r.tokenTimesMs().length; i++) {
             b.append(i == 0 ? "" : ",").append(millis(r.tokenTimesMs()[i]));
@@ -94,6 +98,10 @@ public final class GroundTruthLog implements AutoCloseable {
     /** Microsecond precision: three decimals of a millisecond. */
     private static String millis(double ms) {
         return String.format(Locale.ROOT, "%.3f", ms);
+    }
+
+    private static String millisOrNull(Double ms) {
+        return ms == null ? "null" : millis(ms);
     }
 
     private static void string(StringBuilder b, String s) {

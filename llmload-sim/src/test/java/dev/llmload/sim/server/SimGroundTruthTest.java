@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +48,19 @@ class SimGroundTruthTest {
 
         JsonNode ok = byId.get("gt-ok");
         assertThat(ok.get("arrival_unix_ms").asLong()).isBetween(before, System.currentTimeMillis());
+        // The arrival on the wall clock in microseconds is the millisecond label's, refined.
+        assertThat(Math.floorDiv(ok.get("arrival_unix_us").asLong(), 1000)).isEqualTo(ok.get("arrival_unix_ms").asLong());
+        // Arrival (first byte read) <= hand-over to the engine <= scheduling; the engine's own queue
+        // time is the part after the hand-over (each printed to 1 µs).
+        double submitted = ok.get("submitted_ms").asDouble();
+        assertThat(submitted).isBetween(0.0, ok.get("scheduled_ms").asDouble());
+        assertThat(ok.get("engine_queue_ms").asDouble())
+                .isCloseTo(ok.get("scheduled_ms").asDouble() - submitted, Offset.offset(0.002));
+        JsonNode refused = byId.get("gt-429");
+        assertThat(refused.get("outcome").asText()).isEqualTo("http_429");
+        assertThat(refused.get("arrival_unix_us").asLong()).isGreaterThan(ok.get("arrival_unix_us").asLong());
+        assertThat(refused.get("submitted_ms").isNull()).isTrue(); // refused before the engine saw it
+        assertThat(refused.get("engine_queue_ms").isNull()).isTrue();
         // Wall-clock bounds of a quiet machine, widened with this one's load.
         assertThat(ok.get("scheduled_ms").asDouble()).as(HostLoad.describe()).isBetween(0.0, HostLoad.slackMs(10.0));
         assertThat(ok.get("token_times_ms")).hasSize(6);
@@ -70,7 +84,6 @@ class SimGroundTruthTest {
         assertThat(cut.get("completion_tokens").asInt()).isEqualTo(2);
         assertThat(cut.get("finish_reason").isNull()).isTrue();
 
-        assertThat(byId.get("gt-429").get("outcome").asText()).isEqualTo("http_429");
         JsonNode plain = byId.get("gt-plain");
         assertThat(plain.get("token_times_ms")).hasSize(1); // a non-streaming body is one write
         assertThat(plain.get("completion_tokens").asInt()).isEqualTo(3);
