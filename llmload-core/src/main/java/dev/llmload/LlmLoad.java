@@ -82,8 +82,13 @@ public final class LlmLoad {
             if (refusal != null) {
                 throw new ConfigException(refusal);
             }
-            BenchmarkRun.Result result = execute(config, serverUrl, apiKey);
-            return new RunResult(Optional.of(result.directory()), result.report(), journaled(result));
+            // Held while the run writes, so another run into the same directory is refused.
+            try (OutputDirectory.Claim claim = OutputDirectory.claim(kept, false)) {
+                BenchmarkRun.Result result = execute(config, serverUrl, apiKey);
+                return new RunResult(Optional.of(result.directory()), result.report(), journaled(result));
+            } catch (IOException e) {
+                throw new RunException("cannot release --output-dir " + kept + ": " + e.getMessage(), e);
+            }
         }
         Path temporary;
         try {

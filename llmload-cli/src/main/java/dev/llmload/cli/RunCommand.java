@@ -14,6 +14,7 @@ import dev.llmload.report.RunDirectory;
 import dev.llmload.report.RunReport;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.OutputDirectory;
+import dev.llmload.run.RunException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -133,6 +134,15 @@ public final class RunCommand implements Callable<Integer> {
                 throw new UsageException(refusal);
             }
         }
+        // Held to the end: a second run into the same directory is refused, however close behind.
+        try (OutputDirectory.Claim claim = config.output().dir() == null ? null
+                : OutputDirectory.claim(config.output().dir(), overwrite)) {
+            return claimed(config, verdict);
+        }
+    }
+
+    /** The run(s), once the directory is this process's. */
+    private int claimed(RunConfig config, Verdict verdict) throws Exception {
         String apiKey = config.target().keySource().read();
         warnOfPlainTextKey(config.target().url(), apiKey);
         // What a person reads; with --json or --quiet, standard output keeps only what a script reads.
@@ -236,10 +246,19 @@ public final class RunCommand implements Callable<Integer> {
         progress.start(run::inFlight);
         BenchmarkRun.Result result;
         try {
-            result = run.execute();
-        } finally {
-            progress.stop();
-            signals.uninstall();
+            try {
+                result = run.execute();
+            } finally {
+                progress.stop();
+                signals.uninstall();
+            }
+        } catch (RunException e) {
+            // The report files could not be written (a full disk): what they say is printed all the same.
+            if (e.unwrittenReport().isPresent()) {
+                out.print(ConsoleSummary.render(e.unwrittenReport().get()));
+                out.flush();
+            }
+            throw e;
         }
         out.print(ConsoleSummary.render(result.report(), latencies));
         out.println("Run directory: " + result.directory());

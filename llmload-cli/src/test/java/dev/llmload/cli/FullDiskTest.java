@@ -7,11 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,11 +98,44 @@ class FullDiskTest {
             assertThat(errors.getFirst()).contains("cannot write the report in " + runDir).contains("File too large")
                     .contains("llmload report " + runDir);
             assertThat(output).doesNotContain("Exception");
+            // What the report says needs no disk: the console has it, before the one line.
+            assertThat(output).contains("llmload benchmark result").contains("Successful requests:");
+            assertThat(output.indexOf("llmload benchmark result")).isLessThan(output.indexOf(errors.getFirst()));
+            assertNoTemporaryFiles(runDir);
             assertThat(Files.readAllLines(runDir.resolve("requests.jsonl"))).hasSize(20);
 
             assertThat(Main.execute("report", runDir.toString())).isZero();
             JsonNode report = JSON.readTree(runDir.resolve("report.json").toFile());
             assertThat(report.at("/results/requests/succeeded").asLong()).isEqualTo(20);
+        }
+    }
+
+    @Test
+    void aDiskFullBeforeTheLoadIsOneLineAndLeavesNoTemporaryFile() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "needs bash for ulimit -f");
+        Path runDir = dir.resolve("run");
+        Path console = dir.resolve("console.log");
+        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 1, "itlMs", 1,
+                "prefillMsPerToken", 0, "jitter", 0)))) {
+            // 2 KiB: less than run.json, the first file a run writes.
+            Process process = CliProcess.startUnderLimit(console, "-f 2", "run", "--url", sim.url(),
+                    "--concurrency", "1", "--num-requests", "3", "--input-tokens", "16", "--output-tokens", "8",
+                    "--server-metrics", "off", "--output-dir", runDir.toString());
+            assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("the run ended").isTrue();
+            String output = Files.readString(console);
+            assertThat(process.exitValue()).as(output).isEqualTo(Main.EXIT_CANNOT_START);
+            List<String> errors = output.lines().filter(l -> l.startsWith("llmload: ")).toList();
+            assertThat(errors).as(output).singleElement().asString()
+                    .contains("cannot write " + runDir.resolve("run.json")).contains("File too large");
+            assertThat(output).doesNotContain("Exception").doesNotContain("\tat ");
+            assertNoTemporaryFiles(runDir);
+            assertThat(runDir.resolve("requests.jsonl")).doesNotExist();
+        }
+    }
+
+    private static void assertNoTemporaryFiles(Path runDir) throws IOException {
+        try (Stream<Path> files = Files.list(runDir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).noneMatch(name -> name.endsWith(".tmp"));
         }
     }
 }

@@ -38,6 +38,26 @@ class TerminalEscapesTest {
     private static void assertNoControlCharacters(String printed) {
         assertThat(printed.chars().filter(c -> (c < 0x20 && c != '\n' && c != '\r') || (c >= 0x7f && c <= 0x9f)))
                 .as("control characters printed: %s", printed).isEmpty();
+        // Nor a line or paragraph separator, nor an invisible format character (zero-width, bidi).
+        assertThat(printed.chars().filter(c -> c >= 0xa0 && (Character.getType(c) == Character.FORMAT
+                || Character.getType(c) == Character.LINE_SEPARATOR || Character.getType(c) == Character.PARAGRAPH_SEPARATOR)))
+                .as("invisible characters printed: %s", printed).isEmpty();
+    }
+
+    @Test
+    void separatorsAndZeroWidthCharactersOfAnIndependentServerArePrintedEscaped() throws Exception {
+        try (HostileServer server = HostileServer.start(dir, "unicode")) {
+            CapturedRun run = CapturedRun.of("run", "--url", server.url(), "--concurrency", "1", "--num-requests", "2",
+                    "--input-tokens", "8", "--output-tokens", "4", "--server-metrics", "off",
+                    "--output-dir", dir.resolve("run").toString());
+
+            assertThat(run.exitCode()).as(run.err()).isEqualTo(RunCommand.EXIT_FAILED_RUN);
+            assertNoControlCharacters(run.out());
+            assertNoControlCharacters(run.err());
+            // The model's name and the error sample, each with its hidden characters shown.
+            String shown = "a\\u2028b\\u2029c\\u200bd\\u200de\\u202ef\\u200fg\\u001b[31mh";
+            assertThat(run.out()).contains("Model:").contains("m" + shown).contains("e.g. HTTP 500: e" + shown);
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.llmload.analysis;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.config.Load;
 import dev.llmload.stats.Statistics;
@@ -11,7 +12,7 @@ import java.util.Map;
 
 /**
  * How well the client kept its schedule ({@code schedule} in {@code report.json}): the arrival
- * rate asked for and the one achieved, and the send lag (actual − intended send) of requests that
+ * rate asked for and the one the sends made, and the send lag (actual − intended send) of requests that
  * did not wait at a concurrency gate. Computed from the measured (non-warm-up) records, so a
  * report rebuilt from the journal gets the same figures. Pure arithmetic.
  *
@@ -27,12 +28,15 @@ import java.util.Map;
  * @param arrivals      {@code requests}, or {@code sessions} when each arrival starts a session
  * @param targetRate    the configured rate ({@code load.request_rate}); null when the shape has none
  * @param scheduledRate arrivals per second as scheduled; null for a closed loop or fewer than 2 arrivals
- * @param achievedRate  arrivals per second as sent; null likewise
+ * @param sentRate      arrivals per second as sent; null likewise. Not the saturation's
+ *                      {@code achieved_request_rate}, which counts requests that ended (recorded as
+ *                      {@code achieved_rate} before it had a name of its own, which a report still reads)
  * @param sent          measured requests that were sent
  * @param waitedAtGate  of those, the ones that waited at a full gate (left out of the lag)
  * @param lagMs         send lag of the others; a closed loop of sessions counts turns 2..n only
  */
-public record ScheduleFidelity(String arrivals, Double targetRate, Double scheduledRate, Double achievedRate,
+public record ScheduleFidelity(String arrivals, Double targetRate, Double scheduledRate,
+                               @JsonAlias("achieved_rate") Double sentRate,
                                long sent, long waitedAtGate, Summary lagMs) {
 
     /**

@@ -2,6 +2,9 @@ package dev.llmload.config;
 
 import dev.llmload.schedule.ArrivalProcess;
 import dev.llmload.schedule.ConcurrencyPlan;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.nio.file.Path;
 
 /**
@@ -157,8 +160,18 @@ public sealed interface Load {
             if (requestRate == null || profile != null) {
                 return arrival.cliName();
             }
-            double rate = requestRate;
-            return "r" + (rate == Math.rint(rate) ? String.valueOf((long) rate) : String.valueOf(rate));
+            return "r" + rateLabel(requestRate);
+        }
+
+        /**
+         * A rate as a name: as typed (its shortest decimal, {@code 12.25}, {@code 1000}) up to 6
+         * significant figures, else rounded to 3 ({@code 85.60645640536984}, a capacity search's
+         * point, is {@code 85.6}), never in exponent form.
+         */
+        static String rateLabel(double rate) {
+            BigDecimal typed = new BigDecimal(Double.toString(rate));
+            BigDecimal shown = typed.precision() <= 6 ? typed : typed.round(new MathContext(3, RoundingMode.HALF_EVEN));
+            return shown.stripTrailingZeros().toPlainString();
         }
     }
 

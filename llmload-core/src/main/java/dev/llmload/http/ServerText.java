@@ -11,10 +11,17 @@ public final class ServerText {
 
     /**
      * The text with every unpaired UTF-16 surrogate (which no UTF-8 writer can encode) replaced by
-     * U+FFFD, and every control character (C0, DEL, C1, and the bidirectional overrides that
-     * reorder what a reader sees) written out as a visible escape: {@code \n}, {@code \t}, or a
-     * backslash, {@code u} and four hex digits for the others (ESC reads {@code u001b}). Null stays
-     * null; a clean string is returned as it is.
+     * U+FFFD, and every character that is invisible or moves what a reader sees written out as a
+     * visible escape: {@code \n}, {@code \t}, or a backslash, {@code u} and four hex digits for the
+     * others (ESC reads {@code u001b}). Those are the control characters (C0, DEL, C1), the line and
+     * paragraph separators U+2028 and U+2029 (a terminal or an editor breaks the line there), and
+     * every format character (Unicode's category Cf: the zero-width space, joiners and no-break
+     * space U+200B to U+200D and U+FEFF, the bidirectional marks, embeddings, overrides and
+     * isolates that reorder a line, the invisible tag characters U+E0000 to U+E007F); a format
+     * character beyond U+FFFF is written as its two surrogates' escapes. This is the one place where
+     * a server's text is made safe for the terminal and the report files alike: whatever prints a
+     * server's words (error samples, notes, the model's name) goes through it. Null stays null; a
+     * clean string is returned as it is.
      */
     public static String clean(String text) {
         if (text == null) {
@@ -22,44 +29,49 @@ public final class ServerText {
         }
         int i = 0;
         while (i < text.length()) {
-            char c = text.charAt(i);
-            if (isPairAt(text, i)) {
-                i += 2;
-            } else if (Character.isSurrogate(c) || isControl(c)) {
+            int c = text.codePointAt(i);
+            if (Character.isSurrogate(text.charAt(i)) && Character.charCount(c) == 1 || isHidden(c)) {
                 break;
-            } else {
-                i++;
             }
+            i += Character.charCount(c);
         }
         if (i == text.length()) {
             return text;
         }
         StringBuilder out = new StringBuilder(text.length() + 16).append(text, 0, i);
-        for (; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (isPairAt(text, i)) {
-                out.append(c).append(text.charAt(++i));
-            } else if (Character.isSurrogate(c)) {
+        while (i < text.length()) {
+            int c = text.codePointAt(i);
+            int chars = Character.charCount(c);
+            if (chars == 1 && Character.isSurrogate((char) c)) {
                 out.append('\uFFFD');
-            } else if (isControl(c)) {
+            } else if (isHidden(c)) {
                 switch (c) {
                     case '\n' -> out.append("\\n");
                     case '\r' -> out.append("\\r");
                     case '\t' -> out.append("\\t");
-                    default -> out.append(String.format("\\u%04x", (int) c));
+                    default -> {
+                        for (int k = 0; k < chars; k++) {
+                            out.append(String.format("\\u%04x", (int) text.charAt(i + k)));
+                        }
+                    }
                 }
             } else {
-                out.append(c);
+                out.appendCodePoint(c);
             }
+            i += chars;
         }
         return out.toString();
     }
 
-    private static boolean isPairAt(String text, int i) {
-        return i + 1 < text.length() && Character.isHighSurrogate(text.charAt(i)) && Character.isLowSurrogate(text.charAt(i + 1));
-    }
-
-    private static boolean isControl(char c) {
-        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
+    /** Control, line or paragraph separator, or format (Cf): what a reader cannot see as it is. */
+    private static boolean isHidden(int c) {
+        if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+            return true;
+        }
+        if (c < 0xa0) {
+            return false;
+        }
+        int type = Character.getType(c);
+        return type == Character.FORMAT || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
     }
 }

@@ -3,9 +3,11 @@ package dev.llmload.load;
 import dev.llmload.client.ProcessMark;
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.Dialect;
+import dev.llmload.record.FailureClass;
 import dev.llmload.record.Journal;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.RequestTimings;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.session.SessionSource;
 import dev.llmload.workload.source.RequestSource;
@@ -78,7 +80,8 @@ public final class LoadPhase implements AutoCloseable {
      * while it is on its way rather than before it.
      *
      * @return why the server refused the test request, when it refused it in a way every request
-     *         would be refused (credentials, an unknown model or path); empty otherwise
+     *         would be refused (credentials, an unknown model or path, a redirect, which llmload
+     *         does not follow), or left it unanswered for {@code timeout}; empty otherwise
      * @throws DatasetException the feed could not make the first requests (prompts the tokenizer
      *         cannot make, a file that changed since it was checked): the load would fail alike
      */
@@ -90,9 +93,23 @@ public final class LoadPhase implements AutoCloseable {
             feed.start();
         }
         FinishedRequest test = TestRequest.send(client, dialect, timeouts, testRequestId, timeout);
-        if (test != null && test.outcome() instanceof Outcome.Failure failure
-                && (test.httpStatus() == 401 || test.httpStatus() == 403 || test.httpStatus() == 404)) {
-            return Optional.of(failure.message());
+        // A server that sends not a byte for a request of 2 tokens within this long (or within the
+        // request's own time limit, when that is shorter) would hold every slot of the load alike.
+        String tokens = "a request for " + TestRequest.SPEC.maxOutputTokens() + " tokens";
+        if (test == null) {
+            return Optional.of("no answer within " + timeout.toSeconds() + " s to " + tokens);
+        }
+        if (test.outcome() instanceof Outcome.Failure failure) {
+            if (failure.failureClass() == FailureClass.TIMEOUT && test.timings().firstByteNanos() == RequestTimings.NEVER) {
+                return Optional.of("no answer to " + tokens + ": " + failure.message());
+            }
+            // A redirect is not followed, so a server that redirects the test request redirects every one.
+            if (failure.failureClass() == FailureClass.REDIRECT) {
+                return Optional.of(failure.message() + "; give the address it points to as --url");
+            }
+            if (test.httpStatus() == 401 || test.httpStatus() == 403 || test.httpStatus() == 404) {
+                return Optional.of(failure.message());
+            }
         }
         if (feed != null) {
             feed.awaitReady(timeout);

@@ -68,6 +68,8 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     /** Where a 3xx answer pointed, for its failure message. */
     private String location;
     private String retryAfter;
+    /** The body's Content-Encoding when it is not plain (llmload asks for none and decodes none); else null. */
+    private String contentEncoding;
     private long firstByteNanos = RequestTimings.NEVER;
     private long firstTokenNanos = RequestTimings.NEVER;
     private long firstContentNanos = RequestTimings.NEVER;
@@ -194,6 +196,16 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         this.lastActivityNanos = nanos;
         this.location = headers.get(HttpHeaderNames.LOCATION);
         this.retryAfter = headers.get(HttpHeaderNames.RETRY_AFTER);
+        String encoding = headers.get(HttpHeaderNames.CONTENT_ENCODING);
+        if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("identity")) {
+            contentEncoding = encoding.trim();
+            if (status == 200) {
+                // Its bytes would read as garbage to every decoder: say what they are instead.
+                abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "the response body is " + contentEncoding
+                        + "-encoded (Content-Encoding: " + contentEncoding + "), which llmload did not ask for"
+                        + " and does not decode"));
+            }
+        }
         String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE, "");
         framer = Framers.of(dialect.streamFraming().forResponse(status, contentType), this);
         if (framer != null) {
@@ -217,12 +229,10 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         // and the deadline must hold whatever the decoding costs.
         if (timeouts.total() != null && nanos - sentNanos >= timeouts.total().toNanos()) {
             timeOut(TimeoutKind.TOTAL, "no complete response within " + timeouts.total().toMillis() + " ms");
-        } else if (responseBytes > limits.maxResponseBytes()) {
-            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "response larger than " + limits.maxResponseBytes()
-                    + " bytes (--max-response-bytes); ended"));
-        } else if (framer != null && pendingEventBytes > limits.maxEventBytes()) {
-            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "stream event larger than " + limits.maxEventBytes()
-                    + " bytes (--max-event-bytes); ended"));
+        } else if (responseBytes > (framer == null ? limits.heldBodyBytes() : limits.maxResponseBytes())) {
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, limits.responseTooLarge(framer == null)));
+        } else if (framer != null && pendingEventBytes > limits.heldEventBytes()) {
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, limits.eventTooLarge()));
         } else if (framer != null) {
             framer.feed(chunk, nanos);
         } else if (body.size() < MAX_ERROR_BODY || status == 200) {
@@ -254,8 +264,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         }
         int maxTokens = request.maxOutputTokens();
         if (tokenEvents.size() >= timeouts.limits().maxTokenEvents(maxTokens)) {
-            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "more than " + timeouts.limits().maxTokenEvents(maxTokens)
-                    + " token events for max_tokens " + maxTokens + " (--max-tokens-factor); ended"));
+            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, timeouts.limits().tokenEventsExceeded(maxTokens)));
             return;
         }
         // A whole body's text arrives with its end: one token event, but no first token to time.
@@ -359,6 +368,9 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         byte[] bytes = body == null ? new byte[0] : body.toByteArray();
         if (bytes.length == 0) {
             return "(empty body)";
+        }
+        if (contentEncoding != null) {
+            return "(a " + contentEncoding + "-encoded body, not decoded: llmload did not ask for it)";
         }
         String message = dialect.errorMessage(bytes);
         if (message != null) {

@@ -158,7 +158,17 @@ public final class ReportFiles {
         Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
         // getBytes replaces what UTF-8 cannot encode, where writeString would throw: no content can
         // cost a run its report.
-        Files.write(temporary, content.getBytes(StandardCharsets.UTF_8));
-        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            Files.write(temporary, content.getBytes(StandardCharsets.UTF_8));
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            // A write cut short (a full disk) leaves no half file behind: the file is whole or absent.
+            try {
+                Files.deleteIfExists(temporary);
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
     }
 }

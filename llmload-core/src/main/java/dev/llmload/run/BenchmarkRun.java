@@ -173,9 +173,10 @@ public final class BenchmarkRun {
             Endpoint openAi = Endpoint.openAiBase(targetUrl);
             Map<String, String> headers = config.target().extras().headers();
             ServerProbe.ServerInfo server = ServerProbe.probe(openAi, apiKey, config.target().api(), headers,
-                    config.target().insecure());
+                    config.target().insecure(), config.bounds().timeouts().connect());
             ApiKind api = config.target().api() == ApiKind.AUTO
-                    ? ServerProbe.resolveAuto(openAi, server, apiKey, headers, config.target().insecure())
+                    ? ServerProbe.resolveAuto(openAi, server, apiKey, headers, config.target().insecure(),
+                            config.bounds().timeouts().connect())
                     : config.target().api();
             Endpoint endpoint = api.atServerRoot() ? Endpoint.nativeBase(targetUrl) : openAi;
             String model = config.target().model() != null ? config.target().model() : server.model();
@@ -190,7 +191,7 @@ public final class BenchmarkRun {
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
             }
-            Path directory = Files.createDirectories(config.output().dir());
+            Path directory = createDirectory(config.output().dir());
             String runId = directory.getFileName().toString();
             String startedAt = Instant.now().toString();
             // The data's hash is taken when run.json is written, after the test request: a synthetic
@@ -201,7 +202,8 @@ public final class BenchmarkRun {
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
                 Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry,
                         () -> report(parts.get(), null, List.of(), null));
-                List<Note> telemetryNotes = new ArrayList<>(sent.telemetryNotes());
+                // The telemetry's notes (its probe's among them) come once, from its recording.
+                List<Note> telemetryNotes = new ArrayList<>();
                 if (sent.stopNote() != null) {
                     telemetryNotes.add(sent.stopNote());
                 }
@@ -225,7 +227,7 @@ public final class BenchmarkRun {
                     // The journal is whole: the report can be written from it later, once there is room.
                     throw new RunException("cannot write the report in " + directory + " (" + e.getMessage()
                             + "): requests.jsonl holds every request, and 'llmload report " + directory
-                            + "' writes the report from it once there is room", e);
+                            + "' writes the report from it once there is room", e, report);
                 }
                 return new Result(directory, report);
             }
@@ -250,10 +252,9 @@ public final class BenchmarkRun {
      * What a run's sending left beside its journal: the clock reading the records' offsets are
      * relative to, and what the client cost.
      *
-     * @param telemetryNotes what the telemetry's probe skipped or changed
      * @param stopNote       why {@code --stop-on-saturation} ended the sending; null when it did not
      */
-    private record Sent(long runStartNanos, ClientRecording client, List<Note> telemetryNotes, Note stopNote) {}
+    private record Sent(long runStartNanos, ClientRecording client, Note stopNote) {}
 
     /**
      * The client's cost over the measured phase, in the seconds of its time series; over the whole
@@ -360,9 +361,13 @@ public final class BenchmarkRun {
                 throw new RunException("the server refused llmload's test request, so every request would fail: "
                         + refusal.get());
             }
-            ReportFiles.writeRunStart(directory, start);
-            List<Note> telemetryNotes = telemetry.probe();
-            try (Journal journal = Journal.create(directory.resolve(Journal.FILE_NAME))) {
+            try {
+                ReportFiles.writeRunStart(directory, start);
+            } catch (IOException e) {
+                throw cannotStart(directory.resolve(ReportFiles.RUN_START_JSON), e);
+            }
+            telemetry.probe();
+            try (Journal journal = createJournal(directory)) {
                 eventLoopHook.accept(client.eventLoops());
                 ClientMonitor monitor = ClientMonitor.start(client.eventLoops(), phase.firstSend());
                 long runStart;
@@ -386,7 +391,7 @@ public final class BenchmarkRun {
                 } finally {
                     cost = monitor.stop();
                 }
-                return new Sent(runStart, cost, telemetryNotes, watch == null ? null : watch.note());
+                return new Sent(runStart, cost, watch == null ? null : watch.note());
             }
         }
     }
@@ -439,6 +444,28 @@ public final class BenchmarkRun {
     /** Connections opened ahead for an open loop without a gate: its peak in flight is not known. */
     private static final int OPEN_LOOP_CONNECTIONS = 32;
     private static final java.time.Duration READY_TIMEOUT = java.time.Duration.ofSeconds(30);
+
+    private static Path createDirectory(Path dir) throws RunException {
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw cannotStart(dir, e);
+        }
+    }
+
+    private static Journal createJournal(Path directory) throws RunException {
+        try {
+            return Journal.create(directory.resolve(Journal.FILE_NAME));
+        } catch (IOException e) {
+            throw cannotStart(directory.resolve(Journal.FILE_NAME), e);
+        }
+    }
+
+    /** A file the run needs before its load could not be written (a full disk, no permission): one line. */
+    private static RunException cannotStart(Path file, IOException e) {
+        String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return new RunException("cannot write " + file + " (" + reason + "); the load did not start", e);
+    }
 
     private Tokenizer tokenizer() throws RunException {
         try {

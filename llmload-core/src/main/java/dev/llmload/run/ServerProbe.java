@@ -37,7 +37,10 @@ import java.util.concurrent.ExecutionException;
 final class ServerProbe {
 
     private static final JsonFactory JSON = new JsonFactory();
+    /** How long GET /v1/models may take to answer once connected. */
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** The connect limit of the overloads that take none: {@code --connect-timeout}'s default. */
+    private static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** Metadata endpoints are optional; a server that lacks one should not hold the run up. */
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(3);
 
@@ -62,26 +65,32 @@ final class ServerProbe {
      *            {@code x-api-key} with {@code anthropic-version}, else a bearer token)
      */
     public static ServerInfo probe(Endpoint endpoint, String apiKey, ApiKind api, boolean insecure) throws RunException {
-        return probe(endpoint, apiKey, api, Map.of(), insecure);
+        return probe(endpoint, apiKey, api, Map.of(), insecure, DEFAULT_CONNECT_TIMEOUT);
     }
 
-    /** @param headers {@code --header}'s, sent after the key's, so a gateway lets the probe through as it does the load */
+    /**
+     * @param headers        {@code --header}'s, sent after the key's, so a gateway lets the probe through as it does the load
+     * @param connectTimeout {@code --connect-timeout}: the probe connects as the load does
+     */
     public static ServerInfo probe(Endpoint endpoint, String apiKey, ApiKind api, Map<String, String> headers,
-                                   boolean insecure) throws RunException {
-        try (Asker client = new Asker(endpoint, insecure, authHeaders(apiKey, api, headers))) {
-            return probe(endpoint, client);
+                                   boolean insecure, Duration connectTimeout) throws RunException {
+        connectTimeout = connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout;
+        try (Asker client = new Asker(endpoint, insecure, authHeaders(apiKey, api, headers), connectTimeout)) {
+            return probe(endpoint, client, connectTimeout);
         }
     }
 
-    private static ServerInfo probe(Endpoint endpoint, Asker client) throws RunException {
+    private static ServerInfo probe(Endpoint endpoint, Asker client, Duration connectTimeout) throws RunException {
         String modelsUrl = endpoint.url("/models");
-        Answer.Page models = switch (client.get(endpoint.basePath() + "/models", TIMEOUT)) {
+        // Connecting has its own limit; the answer then has TIMEOUT.
+        Answer.Page models = switch (client.get(endpoint.basePath() + "/models", connectTimeout.plus(TIMEOUT))) {
             case Answer.Page page -> page;
             case Answer.TimedOut timedOut -> throw new RunException("server at " + endpoint + " did not answer GET "
-                    + modelsUrl + " within " + TIMEOUT.toSeconds() + " s");
+                    + modelsUrl + " within " + TIMEOUT.toSeconds() + " s of connecting");
             case Answer.Failed(long nanos, ExchangeFailure failure) -> throw new RunException(switch (failure) {
                 case ExchangeFailure.ConnectTimedOut f ->
-                        "cannot reach " + endpoint + ": connection timed out after " + TIMEOUT.toSeconds() + " s";
+                        "cannot reach " + endpoint + ": connection timed out after " + connectTimeout.toMillis()
+                                + " ms (--connect-timeout)";
                 // "Connection refused" is the system's own text for ECONNREFUSED, in both Netty transports.
                 case ExchangeFailure.ConnectFailed f -> "cannot reach " + endpoint + ": "
                         + (f.message().contains("Connection refused")
@@ -146,17 +155,18 @@ final class ServerProbe {
      */
     public static ApiKind resolveAuto(Endpoint openAi, ServerInfo server, String apiKey, boolean insecure)
             throws RunException {
-        return resolveAuto(openAi, server, apiKey, Map.of(), insecure);
+        return resolveAuto(openAi, server, apiKey, Map.of(), insecure, DEFAULT_CONNECT_TIMEOUT);
     }
 
-    /** @param headers {@code --header}'s, as {@link #probe(Endpoint, String, ApiKind, Map, boolean)} sends them */
+    /** @param headers {@code --header}'s, as {@link #probe(Endpoint, String, ApiKind, Map, boolean, Duration)} sends them */
     public static ApiKind resolveAuto(Endpoint openAi, ServerInfo server, String apiKey, Map<String, String> headers,
-                                      boolean insecure) throws RunException {
+                                      boolean insecure, Duration connectTimeout) throws RunException {
         if (server.model() != null) {
             return ApiKind.CHAT;
         }
         String nativeApi;
-        try (Asker client = new Asker(openAi, insecure, authHeaders(apiKey, ApiKind.CHAT, headers))) {
+        try (Asker client = new Asker(openAi, insecure, authHeaders(apiKey, ApiKind.CHAT, headers),
+                connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout)) {
             nativeApi = nativeApiOf(client);
         }
         if (nativeApi != null) {
@@ -288,8 +298,8 @@ final class ServerProbe {
         private final LoadHttpClient client;
         private final Map<String, String> auth;
 
-        Asker(Endpoint endpoint, boolean insecure, Map<String, String> auth) {
-            this.client = LoadHttpClient.beside(endpoint.root(), "llmload-probe", TIMEOUT, insecure);
+        Asker(Endpoint endpoint, boolean insecure, Map<String, String> auth, Duration connectTimeout) {
+            this.client = LoadHttpClient.beside(endpoint.root(), "llmload-probe", connectTimeout, insecure);
             this.auth = auth;
         }
 

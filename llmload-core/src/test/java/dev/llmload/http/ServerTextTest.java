@@ -33,4 +33,18 @@ class ServerTextTest {
         assertThat(ServerText.clean("\u0000\u007f\u009b")).isEqualTo("\\u0000\\u007f\\u009b");
         assertThat(ServerText.clean("abc\u202Eevil")).isEqualTo("abc\\u202eevil");
     }
+
+    @Test
+    void separatorsAndInvisibleFormatCharactersAreWrittenOutVisibly() {
+        // A line separator breaks a terminal's line; the others hide or reorder what follows.
+        assertThat(ServerText.clean("a\u2028b\u2029c")).isEqualTo("a\\u2028b\\u2029c");
+        assertThat(ServerText.clean("zero\u200bwidth\u200c\u200djoin\ufeff")).isEqualTo(
+                "zero\\u200bwidth\\u200c\\u200djoin\\ufeff");
+        assertThat(ServerText.clean("mark\u200e\u200f\u061c iso\u2066\u2069 word\u2060")).isEqualTo(
+                "mark\\u200e\\u200f\\u061c iso\\u2066\\u2069 word\\u2060");
+        // A tag character (beyond U+FFFF, invisible: text smuggled past a reader) as its two surrogates.
+        assertThat(ServerText.clean("x\uDB40\uDC41y")).isEqualTo("x\\udb40\\udc41y");
+        // Visible characters beyond ASCII stay, and a no-break space is a space.
+        assertThat(ServerText.clean("caf\u00e9 \u00a0 \u4f60")).isEqualTo("caf\u00e9 \u00a0 \u4f60");
+    }
 }

@@ -70,7 +70,7 @@ class ScheduleFidelityLoopbackTest {
             assertThat(schedule.arrivals()).isEqualTo("requests");
             assertThat(schedule.targetRate()).isEqualTo(200.0);
             assertThat(schedule.scheduledRate()).isCloseTo(200.0, within(1e-6));
-            assertThat(schedule.achievedRate()).isCloseTo(200.0, within(1.0));
+            assertThat(schedule.sentRate()).isCloseTo(200.0, within(1.0));
             assertThat(schedule.sent()).isEqualTo(300 - WARMUP);
             assertThat(schedule.waitedAtGate()).isZero();
             assertThat(schedule.lagMs().count()).isEqualTo(300 - WARMUP);
