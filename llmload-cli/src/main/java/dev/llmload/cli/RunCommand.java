@@ -137,12 +137,12 @@ public final class RunCommand implements Callable<Integer> {
         // Held to the end: a second run into the same directory is refused, however close behind.
         try (OutputDirectory.Claim claim = config.output().dir() == null ? null
                 : OutputDirectory.claim(config.output().dir(), overwrite)) {
-            return claimed(config, verdict);
+            return claimed(config, verdict, latencies);
         }
     }
 
     /** The run(s), once the directory is this process's. */
-    private int claimed(RunConfig config, Verdict verdict) throws Exception {
+    private int claimed(RunConfig config, Verdict verdict, ConsoleSummary.Latencies latencies) throws Exception {
         String apiKey = config.target().keySource().read();
         warnOfPlainTextKey(config.target().url(), apiKey);
         // What a person reads; with --json or --quiet, standard output keeps only what a script reads.
