@@ -97,6 +97,12 @@ public final class Main implements Runnable {
                 failed.getErr().println("llmload: " + ServerText.clean(exception.getMessage()));
                 return EXIT_CANNOT_START;
             }
+            if (exception instanceof java.io.IOException io) {
+                // A file that could not be read or written where no step named it (a full disk): still one line.
+                failed.getErr().println("llmload: " + ServerText.clean(io.getMessage() == null
+                        ? io.getClass().getSimpleName() : io.getClass().getSimpleName() + ": " + io.getMessage()));
+                return EXIT_CANNOT_START;
+            }
             throw exception;
         });
         return commandLine;

@@ -3,6 +3,7 @@ package dev.llmload.cli;
 import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.run.BenchmarkRun;
+import dev.llmload.run.OutputDirectory;
 import dev.llmload.run.RunException;
 import dev.llmload.sweep.CapacitySearch;
 import dev.llmload.sweep.SweepMode;
@@ -161,7 +162,10 @@ public final class SweepCommand implements Callable<Integer> {
         try (TargetServer target = TargetServer.open(base.target().url(), run.simConfig, out, false)) {
             Path directory = resume != null ? resume : outputDir != null ? outputDir
                     : defaultDirectory(target.url(), base);
-            return sweep(base, directory, mode, limits, target.url(), apiKey, out);
+            // Held to the end, as a run holds its directory: a second sweep into it is refused in one line.
+            try (OutputDirectory.Claim claim = OutputDirectory.claim(directory, true)) {
+                return sweep(base, directory, mode, limits, target.url(), apiKey, out);
+            }
         }
     }
 
