@@ -88,7 +88,7 @@ public final class LoadPhase implements AutoCloseable {
         client.preconnect((int) Math.min(connections, count < 0 ? connections : count), timeout);
         firstSend = ProcessMark.now();
         if (feed != null) {
-            feed.start();
+            feed.start(connections);
         }
         FinishedRequest test = TestRequest.send(client, dialect, timeouts, testRequestId, timeout);
         if (test != null && test.outcome() instanceof Outcome.Failure failure
