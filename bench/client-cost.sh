@@ -3,7 +3,8 @@
 # `llmload run` through the launcher on the other, at each concurrency in turn. Prints per run the
 # client's CPU per streamed token (user and system, from /proc, net of its CPU before the load),
 # peak RSS and RSS per stream, CPU and wall time before the load, its self-measured event-loop lag,
-# and the per-gap inter-token and first-token differences against the simulator's ground truth.
+# and the per-gap inter-token and first-token differences against the simulator's ground truth (the
+# gaps' also for the run's first second alone).
 # Ends with the CPU and wall time of `llmload --version`.
 #
 #   bench/client-cost.sh                                # concurrency 64, 512 and 2000
@@ -13,10 +14,11 @@
 #   RATE="200 500" ROUNDS=20 bench/client-cost.sh        # open loops instead, with the send lag of the first second
 #   CLIENT=asyncio CONCURRENCY=16 bench/client-cost.sh   # the yardstick: a plain asyncio client (bench/asyncio-client.py)
 #   RUN_ARGS="--server-metrics off" bench/client-cost.sh # flags added to llmload run
+#   CONCURRENCY=64 ROUNDS=2 INPUT_TOKENS=256 RUN_ARGS="--api tgi" bench/client-cost.sh   # the first second's case
 #
 # Environment: CONCURRENCY ("64 512 2000"), ROUNDS (8: requests = ROUNDS x concurrency, or ROUNDS x
 # 100 at each RATE), RATE (none: closed loops; else open loops at these requests per second),
-# OUTPUT_TOKENS (64), TTFT_MS (30), ITL_MS (40), SIM_CPU (0), CLIENT_CPU (1; empty: no pinning),
+# INPUT_TOKENS (64), OUTPUT_TOKENS (64), TTFT_MS (30), ITL_MS (40), SIM_CPU (0), CLIENT_CPU (1; empty: no pinning),
 # SIM_JAVA_OPTS, LLMLOAD_JAVA_OPTS (the client's, added to the launcher's), PORT (18556), OUT (a temp dir),
 # CLIENT (llmload; asyncio: bench/asyncio-client.py instead, closed loops only), RUN_ARGS (none).
 set -euo pipefail

@@ -52,6 +52,16 @@ final class HotPaths {
     }
 
     /**
+     * The JIT's total compilation time so far, in milliseconds (its only running count the JVM
+     * reports); -1 where it is not reported. Unchanged across a stretch: nothing was compiled in it.
+     */
+    static long compilerMillis() {
+        CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+        return compiler == null || !compiler.isCompilationTimeMonitoringSupported()
+                ? -1 : compiler.getTotalCompilationTime();
+    }
+
+    /**
      * Collects start-up's garbage (the tokenizer's tables, prompt generation, class loading) when
      * it fills more than half the heap's soft limit ({@code -XX:SoftMaxHeapSize}: 256 MiB from the
      * launcher; ZGC's own default is 90% of the maximum heap). Left for the load, it made the

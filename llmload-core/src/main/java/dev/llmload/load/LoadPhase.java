@@ -71,26 +71,27 @@ public final class LoadPhase implements AutoCloseable {
      * What a long-running client would already have done, so the first measured requests do not
      * pay for it: {@code connections} opened, one test request sent, requests prepared ahead, the
      * per-chunk and per-request code compiled (the latter on made-up exchanges with a responder of
-     * its own, {@link RequestWarmUp}), the JIT quiet and start-up's garbage collected. Nothing here
-     * is timed or counted.
+     * its own, {@link RequestWarmUp}). Nothing here is timed or counted; {@link #settle} is the
+     * last step, just before the clock.
      *
      * <p>The test request goes first, as soon as the connections are open: a server that refuses
      * it is told early, before any of the rest is done for nothing. The feed starts preparing
      * requests as it goes out, so the tokenizer's vocabulary, which the first prompts read, is read
      * while it is on its way rather than before it.
      *
+     * @param tokenizer counts the warm-up's tokens where its made-up answers do not, as the run's do
      * @return why the server refused the test request, when it refused it in a way every request
      *         would be refused (credentials, an unknown model or path, a redirect, which llmload
      *         does not follow), or left it unanswered for {@code timeout}; empty otherwise
      * @throws DatasetException the feed could not make the first requests (prompts the tokenizer
      *         cannot make, a file that changed since it was checked): the load would fail alike
      */
-    public Optional<String> getReady(int connections, String testRequestId, Duration timeout)
+    public Optional<String> getReady(int connections, String testRequestId, Tokenizer tokenizer, Duration timeout)
             throws InterruptedException {
         client.preconnect((int) Math.min(connections, count < 0 ? connections : count), timeout);
         firstSend = ProcessMark.now();
         if (feed != null) {
-            feed.start();
+            feed.start(connections);
         }
         FinishedRequest test = TestRequest.send(client, dialect, timeouts, testRequestId, timeout);
         // A server that sends not a byte for a request of 2 tokens within this long (or within the
@@ -116,10 +117,21 @@ public final class LoadPhase implements AutoCloseable {
             feed.throwIfFailed();
         }
         HotPaths.warmUp(dialect);
-        RequestWarmUp.runOncePerProcess(dialect, timeout);
+        RequestWarmUp.runOncePerProcess(dialect, tokenizer, timeout);
+        return Optional.empty();
+    }
+
+    /**
+     * The last step before the clock, once everything else the run does before it is done
+     * ({@code run.json}, the telemetry's probe, the journal, the monitors): waits for the JIT to go
+     * quiet and collects start-up's garbage. Waited for at the end of {@link #getReady} instead,
+     * the compilation of what came after it (Jackson's first serialisation, the probe's parse:
+     * some 600 methods) still ran in the load's first second, on the cores the event loops
+     * measure on; so did the collector's work for their garbage.
+     */
+    public void settle() throws InterruptedException {
         HotPaths.awaitQuietCompiler();
         HotPaths.collectStartUpGarbage();
-        return Optional.empty();
     }
 
     /**

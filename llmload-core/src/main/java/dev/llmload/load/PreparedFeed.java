@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Makes and encodes requests ahead of the dispatcher on its own thread ({@code llmload-prepare}),
  * which alone touches the request source, so building a long prompt never delays a send. Up to
- * {@link #AHEAD} requests wait ready.
+ * {@link #AHEAD} requests wait ready, or as many as the load starts with where that is more.
  *
  * <p>Taking a request never waits: {@link #poll} answers at once, from a lock-free queue, so an
  * event loop that tops up a closed loop as a request completes never waits for preparation, nor
@@ -20,6 +20,9 @@ import java.util.concurrent.locks.LockSupport;
 final class PreparedFeed implements AutoCloseable {
 
     static final int AHEAD = 512;
+
+    /** How many requests may wait ready; set before the thread starts, read by it. */
+    private volatile int ahead = AHEAD;
 
     private final ConcurrentLinkedQueue<PreparedRequest> ready = new ConcurrentLinkedQueue<>();
     /** How many requests are in {@link #ready}; preparation pauses while it is {@link #AHEAD}. */
@@ -53,12 +56,25 @@ final class PreparedFeed implements AutoCloseable {
         }
     }
 
+    /**
+     * {@link #start}, keeping at least {@code firstSends} requests ready rather than {@link #AHEAD}:
+     * the requests a load sends at once when its clock starts (a closed loop's concurrency), so that
+     * none of them waits for its prompt to be made, and no prompt is made in the load's first
+     * second on the cores its event loops measure on. Before the thread starts only.
+     */
+    public void start(int firstSends) {
+        if (thread.getState() == Thread.State.NEW) {
+            ahead = Math.max(AHEAD, firstSends);
+        }
+        start();
+    }
+
     private void produce(RequestSource source, Dialect dialect, long limit) {
         try {
             for (long i = 0; (limit < 0 || i < limit) && source.hasNext(); i++) {
                 var spec = source.next();
                 PreparedRequest request = PreparedRequest.encode(spec, dialect);
-                while (readyCount.get() >= AHEAD) {
+                while (readyCount.get() >= ahead) {
                     LockSupport.park(this);
                     if (Thread.interrupted()) {
                         return;
@@ -84,12 +100,13 @@ final class PreparedFeed implements AutoCloseable {
     }
 
     /**
-     * Waits until preparation is {@link #AHEAD} requests ahead or has prepared them all, so the
-     * run's first sends do not wait for prompts being made (at most {@code timeout}).
+     * Waits until preparation is as far ahead as it goes ({@link #AHEAD}, or the first sends given
+     * to {@link #start(int)}) or has prepared them all, so the run's first sends do not wait for
+     * prompts being made (at most {@code timeout}).
      */
     public void awaitReady(Duration timeout) throws InterruptedException {
         long until = System.nanoTime() + timeout.toNanos();
-        while (readyCount.get() < AHEAD && !prepared && System.nanoTime() < until) {
+        while (readyCount.get() < ahead && !prepared && System.nanoTime() < until) {
             Thread.sleep(2);
         }
     }
@@ -97,7 +114,7 @@ final class PreparedFeed implements AutoCloseable {
     /** The next prepared request, or null when none is ready now (see {@link #ended}). Never waits; any thread. */
     PreparedRequest poll() {
         PreparedRequest next = ready.poll();
-        if (next != null && readyCount.getAndDecrement() == AHEAD) {
+        if (next != null && readyCount.getAndDecrement() == ahead) {
             // Preparation paused with the queue full; there is room again.
             LockSupport.unpark(thread);
         }

@@ -4,7 +4,11 @@ import dev.llmload.http.Endpoint;
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.Framing;
-import dev.llmload.record.Outcome;
+import dev.llmload.record.Journal;
+import dev.llmload.schedule.ConcurrencyPlan;
+import dev.llmload.workload.RequestSpec;
+import dev.llmload.workload.source.RequestSource;
+import dev.llmload.workload.tokenizer.Tokenizer;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,11 +19,13 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
+import java.util.NoSuchElementException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,13 +43,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>The exchanges go to a responder of its own on the loopback interface, never to the server
  * under test, which answers every request with the dialect's {@link Dialect#sampleStream()}, one
- * chunk per message, as a streaming server writes them. Nothing is journaled or counted.
+ * chunk per message, as a streaming server writes them. They are journaled into a temporary file
+ * of their own, deleted after; nothing of them counts in the run.
  *
- * <p>Threads: the caller waits. The exchanges run on a client of their own ({@code llmload-warm-1},
- * closed when done); the responder accepts on {@code llmload-warm-accept} and serves each
- * connection on a thread of its own ({@code llmload-warm-serve}), blocking, since it answers only
- * this client. All of them end when {@link #run} returns (the event loop's thread a moment after its
- * group has terminated).
+ * <p>Threads: the caller is the warm-up's dispatcher thread. The exchanges run on a client of their
+ * own ({@code llmload-warm-1}, closed when done); the responder accepts on
+ * {@code llmload-warm-accept} and serves each connection on a thread of its own
+ * ({@code llmload-warm-serve}), blocking, since it answers only this client; the feed and the
+ * recorder have their threads as in a run ({@code llmload-prepare}, {@code llmload-recorder}). All
+ * of them end when {@link #run} returns (the event loop's thread a moment after its group has
+ * terminated).
  */
 final class RequestWarmUp {
 
@@ -57,6 +66,8 @@ final class RequestWarmUp {
      * requests are too few, and a run's own requests may be too.
      */
     static final int REQUESTS = 256;
+    /** The most rounds of {@link #REQUESTS} requests; the warm-up stops after one that compiled nothing. */
+    static final int MAX_ROUNDS = 4;
     /** Requests in flight at once, each on a connection of its own: the pool is used as a run uses it. */
     private static final int STREAMS = 4;
 
@@ -72,12 +83,24 @@ final class RequestWarmUp {
      * compile it and would only cost their 0.3 s (a JVM of one's own can be given the same
      * {@code -XX:CompileCommand} options; docs/performance.md).
      */
-    static void runOncePerProcess(Dialect dialect, Duration limit) throws InterruptedException {
+    static void runOncePerProcess(Dialect dialect, Tokenizer tokenizer, Duration limit) throws InterruptedException {
         if (thresholdsLowered() && WARMED.compareAndSet(false, true)) {
             // The quick compiler raises its thresholds while its queue is long (start-up's methods):
-            // the per-request code compiles within the warm-up once that queue has drained.
+            // the per-request code compiles within the warm-up once that queue has drained. The
+            // warm-up's own first round fills the queue again (Netty's read path, the codec, the
+            // exchange: some hundreds of methods), so the code called least often, once per request,
+            // may still be left below its raised threshold: further rounds, each once the queue has
+            // drained, until one compiles nothing. Without them about 150 methods (sending, the
+            // response's head, the event loop's own) were compiled in the load's first half second.
             HotPaths.awaitQuietCompiler();
-            run(dialect, limit);
+            for (int round = 1; round <= MAX_ROUNDS; round++) {
+                long compiledMs = HotPaths.compilerMillis();
+                run(dialect, tokenizer, limit);
+                HotPaths.awaitQuietCompiler();
+                if (HotPaths.compilerMillis() == compiledMs) {
+                    return;
+                }
+            }
         }
     }
 
@@ -91,65 +114,84 @@ final class RequestWarmUp {
      * Sends {@link #REQUESTS} requests in the run's dialect, under the default time and size limits
      * (a run's own may be too tight for the made-up answer), for at most {@code limit}; returns how
      * many ended as a success. It never fails the run: a warm-up that cannot listen on the loopback
-     * interface, or whose requests fail, leaves the code cold, as it was before (RequestWarmUpTest
-     * is where an answer the path misreads shows).
+     * interface or write its journal, or whose requests fail, leaves the code cold, as it was before
+     * (RequestWarmUpTest is where an answer the path misreads shows).
+     *
+     * <p>The requests take a run's own path from end to end: a {@link PreparedFeed} prepares them,
+     * a {@link Dispatcher} sends them as a closed loop of {@link #STREAMS} (each that ends sends the
+     * next from its event loop), and a {@link Recorder} counts their tokens with {@code tokenizer}
+     * where the answer does not, and journals them, into a file of its own that is deleted after.
+     * Left out, the dispatcher's and the recorder's per-request code (the journal's line among it,
+     * some 100 methods) was compiled when the load's first requests ended, on the cores the event
+     * loops measure on.
      */
-    static int run(Dialect dialect, Duration limit) throws InterruptedException {
+    static int run(Dialect dialect, Tokenizer tokenizer, Duration limit) throws InterruptedException {
+        Path journalFile = null;
         try (Responder responder = new Responder(response(dialect));
              LoadHttpClient client = LoadHttpClient.beside(new Endpoint(false, responder.host(), responder.port(), ""),
-                     "llmload-warm", limit, false)) {
-            return new WarmUpLoop(new Launcher(client, dialect, Timeouts.defaults(), finished -> {}, "warm-up-", 0, 0))
-                    .run(limit);
-        } catch (IOException noLoopback) {
-            // A host without a loopback interface to listen on: the run goes on with the path cold.
+                     "llmload-warm", limit, false);
+             PreparedFeed feed = new PreparedFeed(new Copies(), dialect, REQUESTS)) {
+            journalFile = Files.createTempFile("llmload-warm-up-", ".jsonl");
+            try (Journal journal = Journal.create(journalFile)) {
+                AtomicInteger succeeded = new AtomicInteger();
+                long start = System.nanoTime();
+                Recorder recorder = new Recorder(journal, tokenizer, start, record -> {
+                    if (record.succeeded()) {
+                        succeeded.incrementAndGet();
+                    }
+                }, () -> {});
+                feed.start();
+                new Dispatcher(client, dialect, Timeouts.defaults(),
+                        new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(STREAMS)), feed, REQUESTS, limit, 0, null,
+                        recorder, start, "warm-up-").run(Duration.ZERO);
+                recorder.finish();
+                return succeeded.get();
+            }
+        } catch (IOException noLoopbackOrJournal) {
+            // No loopback interface to listen on, or no room for the journal: the run goes on with the path cold.
             return 0;
+        } finally {
+            if (journalFile != null) {
+                try {
+                    Files.deleteIfExists(journalFile);
+                } catch (IOException leftBehind) {
+                    // A temporary file the system cleans up.
+                }
+            }
         }
     }
 
-    /**
-     * The warm-up's closed loop: {@link #STREAMS} requests at first, then each one that ends sends
-     * the next on its event loop, until {@link #REQUESTS} were sent. Its counters are touched by
-     * the event loop and read by the caller once every request has ended.
-     */
-    private static final class WarmUpLoop {
+    /** The test request's small spec, {@link #REQUESTS} times, each with its own index. */
+    private static final class Copies implements RequestSource {
 
-        private final Launcher launcher;
-        private final PreparedRequest request;
-        private final AtomicInteger sent = new AtomicInteger();
-        private final AtomicInteger succeeded = new AtomicInteger();
-        private final CountDownLatch ended = new CountDownLatch(REQUESTS);
+        private long next;
 
-        WarmUpLoop(Launcher launcher) {
-            this.launcher = launcher;
-            this.request = launcher.prepare(TestRequest.SPEC);
+        @Override
+        public boolean hasNext() {
+            return next < REQUESTS;
         }
 
-        int run(Duration limit) throws InterruptedException {
-            for (int i = 0; i < STREAMS; i++) {
-                sendNext();
+        @Override
+        public RequestSpec next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
             }
-            if (!ended.await(limit.toNanos(), TimeUnit.NANOSECONDS)) {
-                sent.set(REQUESTS);
-                launcher.cancelInFlight("the request warm-up took longer than " + limit.toMillis() + " ms");
-            }
-            return succeeded.get();
+            RequestSpec spec = TestRequest.SPEC;
+            return new RequestSpec(next++, spec.messages(), spec.inputTokens(), spec.maxOutputTokens());
         }
 
-        private void sendNext() {
-            int number = sent.getAndIncrement();
-            if (number < REQUESTS) {
-                long now = System.nanoTime();
-                launcher.send(request, launcher.requestId(number), true, now, now, this::ended);
-            }
+        @Override
+        public String describe() {
+            return "the warm-up's request";
         }
 
-        private void ended(FinishedRequest finished) {
-            if (finished.outcome() instanceof Outcome.Success) {
-                succeeded.incrementAndGet();
-            }
-            ended.countDown();
-            sendNext();
+        @Override
+        public String contentHash() {
+            return "";
         }
+
+        @Override
+        public void close() {}
     }
 
     /**

@@ -349,7 +349,7 @@ public final class BenchmarkRun {
             Optional<String> refusal;
             RunReport start;
             try {
-                refusal = phase.getReady(connections(plan), runId + "-test", READY_TIMEOUT);
+                refusal = phase.getReady(connections(plan), runId + "-test", tokenizer, READY_TIMEOUT);
                 // The feed has made its first prompts by now, or failed to: a synthetic source's
                 // words (part of its hash) are picked.
                 start = refusal.isPresent() ? null : runRecord.get();
@@ -369,6 +369,8 @@ public final class BenchmarkRun {
             telemetry.probe();
             try (Journal journal = createJournal(directory)) {
                 eventLoopHook.accept(client.eventLoops());
+                // Before the monitor: what settling costs (a collection) is start-up's, not the load's.
+                phase.settle();
                 ClientMonitor monitor = ClientMonitor.start(client.eventLoops(), phase.firstSend());
                 long runStart;
                 ClientRecording cost;
