@@ -141,9 +141,9 @@ final class RequestWarmUp {
                     }
                 }, () -> {});
                 feed.start();
-                new Dispatcher(client, dialect, Timeouts.defaults(),
-                        new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(STREAMS)), feed, REQUESTS, limit, 0, null,
-                        recorder, start, "warm-up-").run(Duration.ZERO);
+                new Dispatcher(new SendContext(client, dialect, Timeouts.defaults(),
+                        new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(STREAMS)), REQUESTS, limit, 0, null,
+                        recorder, start, "warm-up-"), feed).run(Duration.ZERO);
                 recorder.finish();
                 return succeeded.get();
             }
