@@ -7,6 +7,7 @@ import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
 import dev.llmload.record.RecordSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -113,7 +114,7 @@ public final class SegmentMerge {
                 RunResults.Accumulator segment = new RunResults.Accumulator(null);
                 int[] records = {0};
                 IOException[] failed = new IOException[1];
-                Journal.forEach(part.journal(), record -> {
+                JournalReader.forEach(part.journal(), record -> {
                     if (failed[0] == null) {
                         try {
                             journal.append(record);
@@ -137,8 +138,8 @@ public final class SegmentMerge {
                         results.clientQueueTimeMs().p99()));
             }
         }
-        RecordSource compact = consumer -> Journal.forEachWithoutTokenGaps(mergedJournal, consumer);
-        RecordSource full = Journal.source(List.of(mergedJournal));
+        RecordSource compact = consumer -> JournalReader.forEachWithoutTokenGaps(mergedJournal, consumer);
+        RecordSource full = JournalReader.source(List.of(mergedJournal));
 
         RunReport base = first.report();
         RunConfig whole = withoutSegment(base.config());

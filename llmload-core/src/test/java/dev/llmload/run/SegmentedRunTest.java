@@ -208,7 +208,7 @@ class SegmentedRunTest {
     }
 
     private static List<RequestRecord> journal(Path dir) throws Exception {
-        return dev.llmload.record.Journal.read(dir.resolve(dev.llmload.record.Journal.FILE_NAME));
+        return dev.llmload.record.JournalReader.read(dir.resolve(dev.llmload.record.Journal.FILE_NAME));
     }
 
     private static long index(RequestRecord record) {
