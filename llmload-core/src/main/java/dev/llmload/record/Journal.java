@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
 
 /**
  * {@code requests.jsonl}: one JSON line per finished request, appended and flushed as each request
@@ -22,6 +23,11 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>A write that fails (a full disk) is cut back to the last whole line, so the file never ends
  * in a torn line, and is reported as a {@link JournalWriteException}; the writer takes no more.
+ *
+ * <p>Closed whole, the journal is sealed: its SHA-256 goes into {@code requests.jsonl.sha256}
+ * beside it ({@link JournalSeal}), so that a later change to it can be told. A journal whose
+ * writer never closed it (the process was killed) or whose write failed has no seal; creating a
+ * journal removes the seal of the one it replaces.
  *
  * <p>This class is the writer alone: a line's form is {@link JournalFormat}'s, made by
  * {@link JournalEncoder}; {@link JournalReader} reads a journal back.
@@ -43,6 +49,8 @@ public final class Journal implements AutoCloseable {
     private long wholeBytes;
     private long lines;
     private JournalWriteException failure;
+    /** The SHA-256 of the whole lines written, for the seal. */
+    private final MessageDigest written = JournalSeal.digest();
 
     private Journal(Path file, FileChannel channel, long freeBytes) {
         this.file = file;
@@ -52,6 +60,7 @@ public final class Journal implements AutoCloseable {
 
     public static Journal create(Path file) throws IOException {
         String simulated = System.getProperty(SIMULATED_FREE_BYTES_PROPERTY);
+        JournalSeal.remove(file);
         return new Journal(file, FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE), simulated == null ? Long.MAX_VALUE : Long.parseLong(simulated));
     }
@@ -83,7 +92,8 @@ public final class Journal implements AutoCloseable {
         if (failure != null) {
             throw failure;
         }
-        ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
+        byte[] whole = (line + "\n").getBytes(StandardCharsets.UTF_8);
+        ByteBuffer bytes = ByteBuffer.wrap(whole);
         try {
             write(bytes);
         } catch (IOException e) {
@@ -96,7 +106,8 @@ public final class Journal implements AutoCloseable {
             }
             throw failure;
         }
-        wholeBytes += bytes.limit();
+        wholeBytes += whole.length;
+        written.update(whole);
         lines++;
         return line;
     }
@@ -115,8 +126,15 @@ public final class Journal implements AutoCloseable {
         }
     }
 
+    /** Closes the file and, when every write went through, seals it; a second close does nothing. */
     @Override
     public void close() throws IOException {
+        if (!channel.isOpen()) {
+            return;
+        }
         channel.close();
+        if (failure == null) {
+            JournalSeal.write(file, written.digest());
+        }
     }
 }

@@ -8,6 +8,7 @@ import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
+import dev.llmload.record.JournalSeal;
 import dev.llmload.record.RecordSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,9 @@ import java.util.TreeMap;
  * <p>It refuses directories that are not one run: a directory without a segment, segments of
  * different configurations (apart from the segment itself, the output directory and the client's
  * threads), of different data (content hash) or numbers of segments, a segment given twice, and,
- * unless partial merges are allowed, a missing one. The merged report is the same bytes however
+ * unless partial merges are allowed, a missing one; and a segment whose journal is not the one its
+ * run sealed ({@link JournalSeal}: a line changed after the run). A segment without a seal (its
+ * run was killed) is merged, and the report notes that it could not be verified. The merged report is the same bytes however
  * often it is made and wherever it is written: its run id is made from the segments' ids, its
  * records are in segment order.
  *
@@ -46,6 +49,9 @@ public final class SegmentMerge {
     static final double START_SKEW_NOTE_MS = 10;
     /** A segment whose send lag p99 (open loop, no gate) passes this fell behind its schedule. */
     static final double BEHIND_NOTE_MS = 10;
+
+    /** The note of a segment merged without a seal to check its journal against. */
+    static final String SEGMENT_UNVERIFIED = "segment_unverified";
 
     private SegmentMerge() {}
 
@@ -99,6 +105,21 @@ public final class SegmentMerge {
         if (!missing.isEmpty() && !allowPartial) {
             throw new IOException("segment" + (missing.size() > 1 ? "s " : " ") + join(missing) + " of " + count
                     + " missing: give every segment's directory, or --allow-partial to merge the others");
+        }
+
+        // Every journal is checked against its seal before anything is written.
+        List<Part> unsealed = new ArrayList<>();
+        for (Part part : byIndex.values()) {
+            JournalSeal.Verdict verdict;
+            try {
+                verdict = JournalSeal.check(part.journal());
+            } catch (IOException e) {
+                throw new IOException(e.getMessage() + "; not merged (to merge segment " + part.label()
+                        + " as it is, unverified, remove " + JournalSeal.of(part.journal()) + ")", e);
+            }
+            if (verdict == JournalSeal.Verdict.UNSEALED) {
+                unsealed.add(part);
+            }
         }
 
         // Each segment's journal is read once, a line at a time, copied into the merged journal and
@@ -165,6 +186,12 @@ public final class SegmentMerge {
                     .forEach(n -> notes.add(new Note(n.kind(), "segment " + part.start().index() + ": " + n.message())));
         }
         notes.addAll(notes(summaries, missing, count, whole));
+        for (Part part : unsealed) {
+            notes.add(new Note(SEGMENT_UNVERIFIED, "segment " + part.label() + " (" + part.dir().getFileName()
+                    + ") has no " + JournalSeal.of(part.journal()).getFileName() + ": its run did not close its journal"
+                    + " (killed, or stopped by a failed write), so its requests are merged as its journal holds them,"
+                    + " unverified"));
+        }
         RunReport merged = new RunReport(base.schemaVersion(), base.tool(), run, base.model(), base.service(),
                 base.hardware(), base.load(), base.data(), base.results(), base.telemetry(), base.efficiency(), notes, whole,
                 base.timeseries(), base.schedule(), null, null, null).withMeasurements(measurements, endedAt, interrupted);
