@@ -48,21 +48,41 @@ final class JournalLine {
 
     /** The record of the line; once: it takes the line's token times as its own. */
     RequestRecord record() throws IOException {
+        return record(false);
+    }
+
+    /**
+     * The record of the line, or with {@code withoutTokenGaps} what
+     * {@link RequestRecord#withoutTokenGaps} keeps of it (the last token time, all the tokens),
+     * made without the token arrays of the whole record; once either way.
+     */
+    RequestRecord record(boolean withoutTokenGaps) throws IOException {
         long sentNanos = need(sent, Field.SENT_MS);
         long[] times = need(tokenTimes, Field.TOKEN_TIMES_MS);
         int[] counts = need(tokenCounts, Field.TOKEN_COUNTS);
-        if (borrowed) {
-            times = Arrays.copyOf(times, tokenTimesLength);
-            counts = Arrays.copyOf(counts, tokenCountsLength);
-        }
-        if (counts.length < times.length) {
-            throw new IOException(Field.TOKEN_COUNTS.key + " has " + counts.length + " entries for " + times.length
+        int events = tokenTimesLength;
+        if (tokenCountsLength < events) {
+            throw new IOException(Field.TOKEN_COUNTS.key + " has " + tokenCountsLength + " entries for " + events
                     + " token times");
         }
-        // The line's own array (read for this line alone) becomes the record's: times from the send, made absolute.
-        long[] absolute = times;
-        for (int i = 0; i < times.length; i++) {
-            absolute[i] = sentNanos + times[i];
+        long[] absolute;
+        if (withoutTokenGaps && events > 1) {
+            int tokens = 0;
+            for (int i = 0; i < events; i++) {
+                tokens += counts[i];
+            }
+            absolute = new long[] {sentNanos + times[events - 1]};
+            counts = new int[] {tokens};
+        } else {
+            // The line's own array (read for this line alone) becomes the record's: times from the
+            // send, made absolute; the scanner's reused ones are copied first.
+            absolute = borrowed ? Arrays.copyOf(times, events) : times;
+            for (int i = 0; i < events; i++) {
+                absolute[i] = sentNanos + absolute[i];
+            }
+            if (borrowed || counts.length != events) {
+                counts = Arrays.copyOf(counts, events);
+            }
         }
         tokenTimes = null;
         Outcome result = outcome();
@@ -73,7 +93,7 @@ final class JournalLine {
                 new RequestTimings(need(intended, Field.INTENDED_SEND_MS), sentNanos, relative(firstByte, sentNanos),
                         relative(firstToken, sentNanos), relative(firstContent, sentNanos), relative(end, sentNanos),
                         absolute),
-                counts.length == times.length ? counts : Arrays.copyOf(counts, times.length),
+                counts,
                 need(httpStatus, Field.HTTP_STATUS),
                 result,
                 need(inputTokens, Field.INPUT_TOKENS),

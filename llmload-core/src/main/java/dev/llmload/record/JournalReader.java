@@ -79,7 +79,21 @@ public final class JournalReader {
      */
     public static <P> void fold(Path file, Supplier<P> newPart, BiConsumer<P, TokenEventsView> add,
                                 Consumer<P> merge) throws IOException {
-        read(file, false, new Folding<>(newPart, add, merge), null);
+        fold(file, newPart, add, merge, null);
+    }
+
+    /**
+     * {@link #fold(Path, Supplier, BiConsumer, Consumer)}, and in the same read each record without
+     * its token gaps to {@code records}, in file order on the caller's thread, as
+     * {@link #forEachWithoutTokenGaps} hands them ({@link RecordSource#fold(Supplier, BiConsumer,
+     * Consumer, Consumer)}): made on the parsing threads beside each line's view, without the
+     * token arrays of a whole record. A chunk's records are handed over before its part is merged.
+     *
+     * @param records each record without its token gaps; null for none (no record is made)
+     */
+    public static <P> void fold(Path file, Supplier<P> newPart, BiConsumer<P, TokenEventsView> add,
+                                Consumer<P> merge, Consumer<RequestRecord> records) throws IOException {
+        read(file, false, new Folding<>(newPart, add, merge, records != null), records);
     }
 
     /**
@@ -97,10 +111,10 @@ public final class JournalReader {
             }
 
             @Override
-            public <P> void fold(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add,
-                                 Consumer<P> merge) throws IOException {
+            public <P> void fold(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add, Consumer<P> merge,
+                                 Consumer<RequestRecord> records) throws IOException {
                 for (Path file : journals) {
-                    JournalReader.fold(file, newPart, add, merge);
+                    JournalReader.fold(file, newPart, add, merge, records);
                 }
             }
         };
@@ -111,9 +125,13 @@ public final class JournalReader {
         read(file, withoutTokenGaps, null, consumer);
     }
 
-    /** How a read folds its whole lines' token events into parts on the parsing threads. */
+    /**
+     * How a read folds its whole lines' token events into parts on the parsing threads.
+     *
+     * @param records whether each line's record without its token gaps is made too, for the reader's consumer
+     */
     private record Folding<P>(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add,
-                              Consumer<P> merge) {
+                              Consumer<P> merge, boolean records) {
 
         @SuppressWarnings("unchecked")
         void merge(Object part) {
@@ -128,7 +146,8 @@ public final class JournalReader {
 
     /**
      * Reads {@code file}'s records: each handed to {@code consumer}, or, with a {@code folding},
-     * folded into a part per chunk on the parsing threads.
+     * folded into a part per chunk on the parsing threads (and, where the folding wants the
+     * records, each also handed to {@code consumer} without its token gaps).
      */
     private static void read(Path file, boolean withoutTokenGaps, Folding<?> folding,
                              Consumer<RequestRecord> consumer) throws IOException {
@@ -190,7 +209,12 @@ public final class JournalReader {
             pending.values().forEach(consumer);
         } else if (!pending.isEmpty()) {
             Object part = folding.newPart().get();
-            pending.values().forEach(record -> folding.add(part, TokenEventsView.of(record)));
+            for (RequestRecord record : pending.values()) {
+                if (folding.records()) {
+                    consumer.accept(record.withoutTokenGaps());
+                }
+                folding.add(part, TokenEventsView.of(record));
+            }
             folding.merge(part);
         }
     }
@@ -214,14 +238,16 @@ public final class JournalReader {
 
     /**
      * A chunk's lines, each parsed: a record, {@link Provisional}, {@link Bad} or {@link #BLANK}; with a
-     * folding, a whole line's record is {@link #FOLDED} into {@code part} instead, its index in {@code folded}.
+     * folding, a whole line's token events are folded into {@code part}, and the line is
+     * {@link #FOLDED}, its index in {@code folded}, or, where the folding wants the records, its
+     * record without its token gaps.
      */
     private record Parsed(Object[] items, long[] folded, Object part) {}
 
     private static Parsed parseLines(byte[] bytes, int length, boolean withoutTokenGaps, Folding<?> folding) {
         List<Object> items = new ArrayList<>(length / 1024 + 16);
         Object part = folding == null ? null : folding.newPart().get();
-        long[] folded = new long[folding == null ? 0 : length / 1024 + 16];
+        long[] folded = new long[folding == null || folding.records() ? 0 : length / 1024 + 16];
         int foldedCount = 0;
         JournalLineScanner.Scratch scratch = new JournalLineScanner.Scratch();
         TokenEventsView view = folding == null ? null : new TokenEventsView();
@@ -249,25 +275,30 @@ public final class JournalReader {
             if (scanned == null && isBlank(bytes, start, lineLength)) {
                 items.add(BLANK);
             } else {
+                boolean folds = false;
                 try {
                     JournalLine line = scanned != null ? scanned : JournalDecoder.parse(bytes, start, lineLength);
                     if (folding != null && !line.countsPending) {
                         line.fill(view);
-                        items.add(FOLDED);
+                        // The view has copied the token events: the record keeps the last and the sum.
+                        items.add(folding.records() ? line.record(true) : FOLDED);
+                        folds = true;
                     } else {
-                        RequestRecord record = withoutTokenGaps ? line.record().withoutTokenGaps() : line.record();
+                        RequestRecord record = line.record(withoutTokenGaps);
                         items.add(line.countsPending ? new Provisional(record) : record);
                     }
                 } catch (IOException | RuntimeException e) {
                     items.add(new Bad(String.valueOf(e.getMessage())));
                 }
-                if (items.getLast() == FOLDED) {
+                if (folds) {
                     // Outside the line's try: what the fold throws is no fault of the line.
                     folding.add(part, view);
-                    if (foldedCount == folded.length) {
-                        folded = Arrays.copyOf(folded, 2 * foldedCount);
+                    if (!folding.records()) {
+                        if (foldedCount == folded.length) {
+                            folded = Arrays.copyOf(folded, 2 * foldedCount);
+                        }
+                        folded[foldedCount++] = view.index();
                     }
-                    folded[foldedCount++] = view.index();
                 }
             }
             start = newline + 1;

@@ -240,6 +240,19 @@ class JournalBytesReadTest {
         assertThat(folded).isEqualTo(expected);
         assertThat(parts[0]).isGreaterThan(1);
         assertThat(folded.getLast()).startsWith("2 ");
+
+        // The same fold with the records beside it: the same parts, and the records of a compact
+        // read, in its order, each chunk's before its part is merged.
+        List<String> compact = new ArrayList<>();
+        JournalReader.forEachWithoutTokenGaps(file, record -> compact.add(JournalEncoder.toJson(record)));
+        List<String> handed = new ArrayList<>();
+        List<String> foldedBeside = new ArrayList<>();
+        JournalReader.fold(file, ArrayList<String>::new, (part, events) -> part.add(describe(events)), part -> {
+            assertThat(handed).hasSizeGreaterThanOrEqualTo(foldedBeside.size() + part.size());
+            foldedBeside.addAll(part);
+        }, record -> handed.add(JournalEncoder.toJson(record)));
+        assertThat(foldedBeside).isEqualTo(expected);
+        assertThat(handed).isEqualTo(compact);
     }
 
     private static String describe(TokenEventsView events) {
