@@ -59,9 +59,15 @@ public final class JournalSeal {
     static void write(Path journal, byte[] sha256) throws IOException {
         Path seal = of(journal);
         Path partial = seal.resolveSibling(seal.getFileName() + ".partial");
-        Files.writeString(partial, HexFormat.of().formatHex(sha256) + "  " + journal.getFileName() + "\n",
-                StandardCharsets.US_ASCII);
-        Files.move(partial, seal, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            Files.writeString(partial, HexFormat.of().formatHex(sha256) + "  " + journal.getFileName() + "\n",
+                    StandardCharsets.US_ASCII);
+            Files.move(partial, seal, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            Files.deleteIfExists(partial);
+            throw new IOException("cannot write " + seal + " (" + e.getMessage() + "): " + journal
+                    + " is whole but unsealed", e);
+        }
     }
 
     /** Removes a seal left by an earlier journal of the same name, which the new one would not match. */
