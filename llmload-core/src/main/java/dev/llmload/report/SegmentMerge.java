@@ -10,6 +10,7 @@ import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.JournalSeal;
 import dev.llmload.record.RecordSource;
+import dev.llmload.record.RequestRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,8 +41,9 @@ import java.util.TreeMap;
  * often it is made and wherever it is written: its run id is made from the segments' ids, its
  * records are in segment order.
  *
- * <p>Memory: no record is held; the merged journal is derived in passes as {@code llmload
- * report} derives a run's ({@link Measurements#derive}; docs/performance.md gives the figures).
+ * <p>Memory: no record is held. The copy of the segments' journals into the merged one is the
+ * first pass of {@link Measurements#derive}; its token pass reads the merged journal as {@code
+ * llmload report} reads a run's (docs/performance.md gives the figures).
  */
 public final class SegmentMerge {
 
@@ -122,44 +124,52 @@ public final class SegmentMerge {
             }
         }
 
-        // Each segment's journal is read once, a line at a time, copied into the merged journal and
-        // counted for its segment's row; then the merged journal is derived as `llmload report` of
-        // the merged directory derives it (passes, no record held). The union is the
-        // segments' records one segment after another.
+        // The copy is the derivation's first pass: each segment's journal is read once, a line at a
+        // time, each record copied into the merged journal, counted for its segment's row and handed
+        // on as the merged journal holds it; then the token pass reads the merged journal as
+        // `llmload report` of the merged directory would (no record held). The union is the
+        // segments' records one segment after another. A second pass of the copy writes the same
+        // journal again.
         Files.createDirectories(out);
         Path mergedJournal = out.resolve(Journal.FILE_NAME);
         List<RunReport.SegmentSummary> summaries = new ArrayList<>();
-        int union = 0;
-        try (Journal journal = Journal.create(mergedJournal)) {
-            for (Part part : byIndex.values()) {
-                RunResults.Accumulator segment = new RunResults.Accumulator(null);
-                int[] records = {0};
-                IOException[] failed = new IOException[1];
-                JournalReader.forEach(part.journal(), record -> {
-                    if (failed[0] == null) {
-                        try {
-                            journal.append(record);
-                        } catch (IOException e) {
-                            failed[0] = e;
+        int[] union = {0};
+        RecordSource compact = consumer -> {
+            summaries.clear();
+            union[0] = 0;
+            try (Journal journal = Journal.create(mergedJournal)) {
+                for (Part part : byIndex.values()) {
+                    RunResults.Accumulator segment = new RunResults.Accumulator(null);
+                    int[] records = {0};
+                    IOException[] failed = new IOException[1];
+                    JournalReader.forEach(part.journal(), record -> {
+                        if (failed[0] == null) {
+                            RequestRecord held;
+                            try {
+                                held = journal.append(record);
+                            } catch (IOException e) {
+                                failed[0] = e;
+                                return;
+                            }
+                            consumer.accept(held);
                         }
+                        segment.add(record);
+                        records[0]++;
+                    });
+                    if (failed[0] != null) {
+                        throw failed[0];
                     }
-                    segment.add(record);
-                    records[0]++;
-                });
-                if (failed[0] != null) {
-                    throw failed[0];
+                    union[0] += records[0];
+                    // The segment's row has no inter-token figure.
+                    RunResults results = segment.result(new InterTokenGaps());
+                    RunReport.SegmentStart start = part.start();
+                    summaries.add(new RunReport.SegmentSummary(start.index(), part.dir().getFileName().toString(),
+                            results.requests().attempted(), results.requests().succeeded(), results.errorRate(),
+                            results.requestThroughput(), results.outputTokenThroughput(), start.startErrorMs(),
+                            results.clientQueueTimeMs().p99()));
                 }
-                union += records[0];
-                // The segment's row has no inter-token figure.
-                RunResults results = segment.result(new InterTokenGaps());
-                RunReport.SegmentStart start = part.start();
-                summaries.add(new RunReport.SegmentSummary(start.index(), part.dir().getFileName().toString(),
-                        results.requests().attempted(), results.requests().succeeded(), results.errorRate(),
-                        results.requestThroughput(), results.outputTokenThroughput(), start.startErrorMs(),
-                        results.clientQueueTimeMs().p99()));
             }
-        }
-        RecordSource compact = consumer -> JournalReader.forEachWithoutTokenGaps(mergedJournal, consumer);
+        };
         RecordSource full = JournalReader.source(List.of(mergedJournal));
 
         RunReport base = first.report();
@@ -197,7 +207,7 @@ public final class SegmentMerge {
                 base.timeseries(), base.schedule(), null, null, null).withMeasurements(measurements, endedAt, interrupted);
 
         ReportFiles.writeRun(out, merged, measurements.page(), full);
-        return new Merged(merged, union, List.copyOf(missing));
+        return new Merged(merged, union[0], List.copyOf(missing));
     }
 
     /** The notes of the merge itself: missing segments, a skewed start, a segment behind or failing alone. */
