@@ -3,7 +3,7 @@ package dev.llmload.bench;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.RequestTimes;
 import dev.llmload.analysis.TimeSeries;
-import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
 import java.lang.ref.Reference;
 import java.nio.file.Path;
@@ -36,7 +36,7 @@ public final class HeldMemory {
         switch (mode) {
             case "records" -> {
                 List<RequestRecord> records = new ArrayList<>();
-                Journal.forEachWithoutTokenGaps(journal, records::add);
+                JournalReader.forEachWithoutTokenGaps(journal, records::add);
                 count[0] = records.size();
                 held = records;
             }
@@ -44,7 +44,7 @@ public final class HeldMemory {
                 RequestTimes times = new RequestTimes();
                 NoteDetector.Tally tally = new NoteDetector.Tally();
                 TimeSeries.Span span = new TimeSeries.Span();
-                Journal.forEachWithoutTokenGaps(journal, record -> {
+                JournalReader.forEachWithoutTokenGaps(journal, record -> {
                     times.add(record);
                     tally.add(record);
                     span.add(record);

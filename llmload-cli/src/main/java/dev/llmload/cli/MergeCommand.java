@@ -18,8 +18,8 @@ import picocli.CommandLine.Parameters;
         description = {
             "Merge the directories of a run's segments (llmload run --segment I/N) into one run directory: report.json,",
             "summary.csv, timeseries.csv, report.html and requests.jsonl of the whole run, every statistic computed from",
-            "the union of the segments' journals. Refuses segments of different runs, a segment given twice or a missing",
-            "one. See docs/distributed.md."})
+            "the union of the segments' journals. Refuses segments of different runs, a segment given twice, a missing",
+            "one, or a journal changed since its run sealed it (requests.jsonl.sha256). See docs/distributed.md."})
 public final class MergeCommand implements Callable<Integer> {
 
     @CommandLine.Spec

@@ -57,9 +57,13 @@ class HeapExhaustedTest {
         assertThat(merge.strip().lines()).hasSize(1);
     }
 
-    /** Inserts before the journal's last line one copy of its first with four million token events. */
+    /**
+     * Inserts before the journal's last line one copy of its first with four million token events,
+     * and removes the journal's seal, which the edit would break (the merge would refuse it first).
+     */
     private static void widenJournal(Path runDir) throws Exception {
         Path journal = runDir.resolve("requests.jsonl");
+        Files.delete(runDir.resolve("requests.jsonl.sha256"));
         List<String> lines = Files.readAllLines(journal);
         String first = lines.getFirst();
         int events = first.indexOf("\"token_times_ms\":[");

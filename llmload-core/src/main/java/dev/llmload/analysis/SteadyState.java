@@ -156,12 +156,17 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
         }
 
         public boolean contains(RequestRecord record) {
+            return contains(record.warmup(), record.timings().intendedSendNanos());
+        }
+
+        /** {@link #contains(RequestRecord)} of the next record, told by what decides it: {@link RequestTimes} has both. */
+        public boolean contains(boolean warmup, long intendedSendNanos) {
             int at = position++;
-            if (record.warmup()) {
+            if (warmup) {
                 return false;
             }
-            long intended = record.timings().intendedSendNanos();
-            return intended > cut.windowFirstNanos() || intended == cut.windowFirstNanos() && at >= cut.windowFirstPosition();
+            return intendedSendNanos > cut.windowFirstNanos()
+                    || intendedSendNanos == cut.windowFirstNanos() && at >= cut.windowFirstPosition();
         }
     }
 

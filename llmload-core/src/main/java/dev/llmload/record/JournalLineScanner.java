@@ -1,11 +1,13 @@
 package dev.llmload.record;
 
+import dev.llmload.record.JournalFormat.Field;
+
 /**
- * Reads a journal line in the one form {@link Journal}'s writer gives it, straight from its bytes:
- * no whitespace, numbers as plain integers or milliseconds with at most three decimals, strings of
+ * Reads a journal line ({@link JournalFormat}) in the one spelling {@link JournalEncoder} gives
+ * it, straight from its bytes: no whitespace, numbers as plain integers or milliseconds with at most three decimals, strings of
  * printable ASCII without escapes, and only the fields the writer writes (server timings aside).
  * Anything else (a line edited by hand, an escaped or non-ASCII string, server timings, a number
- * in another form) is not read here at all but left to Jackson's parser, so a line reads the same
+ * in another form) is not read here at all but left to {@link JournalDecoder}, so a line reads the same
  * either way. A big journal's report reads hundreds of millions of token times; this is the fast
  * way to them. Pure; one instance per line.
  */
@@ -13,19 +15,6 @@ final class JournalLineScanner {
 
     /** Thrown, without a stack, when the line is not in the writer's form; the line then goes to Jackson. */
     private static final RuntimeException OTHER_FORM = new RuntimeException("not in the writer's form", null, false, false) {};
-
-    /** The writer's field names in the writer's order: the next is tried first. */
-    private static final String[] NAMES = {"index", "request_id", "warmup", "session_id", "turn", "outcome", "error",
-        "timeout_kind", "http_status", "streamed", "input_tokens", "input_tokens_source", "output_tokens",
-        "output_tokens_source", "finish_reason", "retry_after", "intended_send_ms", "sent_ms", "first_byte_ms",
-        "ttft_ms", "ttfc_ms", "e2e_latency_ms", "end_ms", "token_times_ms", "token_counts", "counts_pending"};
-    private static final byte[][] NAME_BYTES = new byte[NAMES.length][];
-
-    static {
-        for (int i = 0; i < NAMES.length; i++) {
-            NAME_BYTES[i] = NAMES[i].getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        }
-    }
 
     private final byte[] b;
     private final int end;
@@ -82,21 +71,21 @@ final class JournalLineScanner {
      *
      * @param lastEventOnly read the token events as {@link RequestRecord#withoutTokenGaps} keeps
      *                      them (the last time, all the tokens), without building their arrays
-     * @param borrow        leave the token events in {@code scratch}'s arrays ({@link Journal.Line#borrowed}),
+     * @param borrow        leave the token events in {@code scratch}'s arrays ({@link JournalLine#borrowed}),
      *                      valid until the next line: a token pass copies them into its view
      */
-    static Journal.Line scan(byte[] bytes, int from, int length, boolean lastEventOnly, boolean borrow, Scratch scratch) {
-        Journal.Line line = scanFrom(bytes, from, from + length, lastEventOnly, borrow, scratch);
+    static JournalLine scan(byte[] bytes, int from, int length, boolean lastEventOnly, boolean borrow, Scratch scratch) {
+        JournalLine line = scanFrom(bytes, from, from + length, lastEventOnly, borrow, scratch);
         return line != null && line.scannedEnd == from + length ? line : null;
     }
 
     /**
      * The fields of the object that starts at {@code from} and ends by {@code limit}, as {@link #scan}
-     * reads them, and where its bytes end ({@link Journal.Line#scannedEnd}); null when it is not in
+     * reads them, and where its bytes end ({@link JournalLine#scannedEnd}); null when it is not in
      * the writer's form. What follows the object is the caller's to check: reading a journal, the
      * end of its line, so that the line's bytes are walked once.
      */
-    static Journal.Line scanFrom(byte[] bytes, int from, int limit, boolean lastEventOnly, boolean borrow,
+    static JournalLine scanFrom(byte[] bytes, int from, int limit, boolean lastEventOnly, boolean borrow,
                                  Scratch scratch) {
         try {
             return new JournalLineScanner(bytes, from, limit, lastEventOnly, borrow, scratch).line();
@@ -108,49 +97,50 @@ final class JournalLineScanner {
         }
     }
 
-    private Journal.Line line() {
-        Journal.Line l = new Journal.Line();
+    private JournalLine line() {
+        JournalLine l = new JournalLine();
         l.borrowed = borrow && !lastEventOnly;
         expect('{');
         int next = 0;
         while (true) {
-            int name = name(next);
-            next = name + 1;
+            Field field = name(next);
+            next = field.ordinal() + 1;
             expect(':');
-            switch (name) {
-                case 0 -> l.index = integer();
-                case 1 -> l.requestId = string();
-                case 2 -> l.warmup = bool();
-                case 3 -> l.sessionId = isNull() ? null : integer();
-                case 4 -> l.turn = isNull() ? 0 : smallInteger();
-                case 5 -> l.outcome = word();
-                case 6 -> l.error = string();
-                case 7 -> l.timeoutKind = string();
-                case 8 -> l.httpStatus = smallInteger();
-                case 9 -> l.streamed = bool();
-                case 10 -> l.inputTokens = smallInteger();
-                case 11 -> l.inputFromServer = "server".equals(word());
-                case 12 -> l.outputTokens = smallInteger();
-                case 13 -> l.outputFromServer = "server".equals(word());
-                case 14 -> l.finishReason = word();
-                case 15 -> l.retryAfter = string();
-                case 16 -> l.intended = nanos();
-                case 17 -> l.sent = nanos();
-                case 18 -> l.firstByte = nanos();
-                case 19 -> l.firstToken = nanos();
-                case 20 -> l.firstContent = nanos();
-                case 21 -> nanos();
-                case 22 -> l.end = nanos();
-                case 23 -> {
+            switch (field) {
+                case INDEX -> l.index = integer();
+                case REQUEST_ID -> l.requestId = string();
+                case WARMUP -> l.warmup = bool();
+                case SESSION_ID -> l.sessionId = isNull() ? null : integer();
+                case TURN -> l.turn = isNull() ? 0 : smallInteger();
+                case OUTCOME -> l.outcome = word();
+                case ERROR -> l.error = string();
+                case TIMEOUT_KIND -> l.timeoutKind = string();
+                case HTTP_STATUS -> l.httpStatus = smallInteger();
+                case STREAMED -> l.streamed = bool();
+                case INPUT_TOKENS -> l.inputTokens = smallInteger();
+                case INPUT_TOKENS_SOURCE -> l.inputFromServer = JournalFormat.fromServer(word());
+                case OUTPUT_TOKENS -> l.outputTokens = smallInteger();
+                case OUTPUT_TOKENS_SOURCE -> l.outputFromServer = JournalFormat.fromServer(word());
+                case FINISH_REASON -> l.finishReason = word();
+                case RETRY_AFTER -> l.retryAfter = string();
+                case INTENDED_SEND_MS -> l.intended = nanos();
+                case SENT_MS -> l.sent = nanos();
+                case FIRST_BYTE_MS -> l.firstByte = nanos();
+                case TTFT_MS -> l.firstToken = nanos();
+                case TTFC_MS -> l.firstContent = nanos();
+                case E2E_LATENCY_MS -> nanos();
+                case END_MS -> l.end = nanos();
+                case TOKEN_TIMES_MS -> {
                     l.tokenTimes = nanosArray();
                     l.tokenTimesLength = arrayLength;
                 }
-                case 24 -> {
+                case TOKEN_COUNTS -> {
                     l.tokenCounts = intArray();
                     l.tokenCountsLength = arrayLength;
                 }
-                case 25 -> l.countsPending = bool();
-                default -> throw OTHER_FORM;
+                case COUNTS_PENDING -> l.countsPending = bool();
+                // The server's timings are Jackson's.
+                case SERVER_TIMINGS -> throw OTHER_FORM;
             }
             byte c = b[i++];
             if (c == '}') {
@@ -173,8 +163,8 @@ final class JournalLineScanner {
         }
     }
 
-    /** The index in {@link #NAMES} of the field name at the cursor, trying {@code guess} first. */
-    private int name(int guess) {
+    /** The field whose name is at the cursor, trying the one at {@code guess} (the writer's next) first. */
+    private Field name(int guess) {
         expect('"');
         int start = i;
         while (b[i] != '"') {
@@ -185,12 +175,14 @@ final class JournalLineScanner {
         }
         int length = i - start;
         i++;
-        if (guess < NAMES.length && matches(NAME_BYTES[guess], start, length)) {
-            return guess;
+        Field next = Field.at(guess);
+        if (next != null && matches(next.keyBytes, start, length)) {
+            return next;
         }
-        for (int n = 0; n < NAMES.length; n++) {
-            if (matches(NAME_BYTES[n], start, length)) {
-                return n;
+        for (int n = 0; n < Field.count(); n++) {
+            Field field = Field.at(n);
+            if (matches(field.keyBytes, start, length)) {
+                return field;
             }
         }
         throw OTHER_FORM;
@@ -324,7 +316,7 @@ final class JournalLineScanner {
             throw OTHER_FORM;
         }
         this.i = i;
-        long micros = whole * 1000 + fraction * (decimals == 1 ? 100 : decimals == 2 ? 10 : 1);
+        long micros = whole * 1000 + JournalFormat.scaled(fraction, decimals);
         return negative ? -micros : micros;
     }
 

@@ -25,9 +25,28 @@ public interface RecordSource {
      * filled on the caller's thread.
      */
     default <P> void fold(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add, Consumer<P> merge) throws IOException {
+        fold(newPart, add, merge, null);
+    }
+
+    /**
+     * {@link #fold(Supplier, BiConsumer, Consumer)}, and in the same pass each record, with or
+     * without its token gaps ({@link RequestRecord#withoutTokenGaps}), to {@code records} on the
+     * caller's thread in order, as {@link #forEach} hands them: one read of a journal for what
+     * needs the records and what needs their token events. A part is merged after the records whose
+     * token events it holds have been handed over.
+     *
+     * @param records each record in order; null for none
+     */
+    default <P> void fold(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add, Consumer<P> merge,
+                          Consumer<RequestRecord> records) throws IOException {
         P part = newPart.get();
         TokenEventsView view = new TokenEventsView();
-        forEach(record -> add.accept(part, view.fill(record)));
+        forEach(record -> {
+            if (records != null) {
+                records.accept(record);
+            }
+            add.accept(part, view.fill(record));
+        });
         merge.accept(part);
     }
 }

@@ -4,7 +4,7 @@ package dev.llmload.record;
  * What the token events of one request give the statistics that need them (inter-token gaps,
  * tokens per second): its index, whether it is warm-up and whether it succeeded, and its token
  * events, each a time (nanoseconds from the run's start) and its tokens. A journal's token pass
- * reads each line into one view reused from line to line ({@link Journal#fold}), so that a big
+ * reads each line into one view reused from line to line ({@link JournalReader#fold}), so that a big
  * journal's hundreds of millions of token times cost no record and no array per line; a record in
  * memory is seen through {@link #of}. Mutable, owned by one thread; what a consumer is handed is
  * valid until it returns.

@@ -26,11 +26,12 @@ import java.util.List;
  * {@link SegmentMerge} all call {@link #derive}, so a report rebuilt from the journal equals the
  * one the run wrote. Pure.
  *
- * <p>Memory: three passes over the records, never holding one. The first keeps each request's
- * times in primitive columns ({@link RequestTimes}, about 80 bytes a request) for the analyses
- * that take the requests in order of intended or actual send, and counts for the notes; the second
- * and the third, with the token events, feed the bounded accumulators of the results, the series,
- * the steady window (and its requests' indexes, 8 bytes each) and the page.
+ * <p>Memory: two passes over the records, never holding one. The first, without their token
+ * events, keeps each request's times in primitive columns ({@link RequestTimes}, about 80 bytes a
+ * request, and its index, 8 more) for the analyses that take the requests in order of intended or
+ * actual send, and counts for the notes; the second, with the token events, feeds the bounded
+ * accumulators of the results, the series, the steady window (and its requests' indexes, 8 bytes
+ * each) and the page.
  *
  * @param notes what {@link NoteDetector} found; a report's other notes (telemetry's, the user's)
  *              are part of the run's own record
@@ -56,8 +57,10 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
     private record TokenEventsPart(InterTokenGaps window, InterTokenGaps other, TimeSeries.TokenEvents series) {}
 
     /**
-     * The derivation in passes over the same records in the same order, none held: twice without
-     * their token gaps ({@link RequestRecord#withoutTokenGaps}, cheaper to read), then once in full.
+     * The derivation in two passes over the same records in the same order, none held: once
+     * without their token gaps ({@link RequestRecord#withoutTokenGaps}, cheaper to read), then
+     * once in full ({@link RecordSource#fold(java.util.function.Supplier, java.util.function.BiConsumer,
+     * java.util.function.Consumer, java.util.function.Consumer)}: the token events and the records).
      *
      * @param compact every record of the run, warm-up included, with or without its token gaps
      * @param full    the same records with their token events, in the same order
@@ -65,39 +68,46 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
     public static Measurements derive(RecordSource compact, RecordSource full, RunConfig config) throws IOException {
         Slo slo = config.slo() == null ? null : config.slo().slo();
         // First: the requests' times for the order-based analyses and the steady window's cut, the
-        // notes' counts, the whole run's results, and the series' origin and length.
+        // notes' counts, the whole run's results, the series' origin and length, and each
+        // request's index by its place.
         TimeSeries.Span span = new TimeSeries.Span();
         RequestTimes times = new RequestTimes();
         NoteDetector.Tally tally = new NoteDetector.Tally();
         RunResults.Accumulator measured = new RunResults.Accumulator(slo);
+        LongList indexes = new LongList();
         compact.forEach(record -> {
             span.add(record);
             times.add(record);
             tally.add(record);
             measured.add(record);
+            indexes.add(record.index());
         });
-        // Second: what needs the first's findings: the series' rows, the steady window's requests
-        // and results, and the page's every k-th request.
-        TimeSeries.Builder series = span.builder();
+        // The steady window's requests, from the first pass's columns: the token events' parts
+        // need them as the second pass reads the lines.
         SteadyState.Cut cut = SteadyState.cut(times);
         // A cut whose run never reached a steady state has no window.
         SteadyState.Window window = cut == null ? null : cut.window();
-        RunResults.Accumulator windowResults = new RunResults.Accumulator(slo);
         LongList windowIndexes = new LongList();
-        RunPage.Builder page = new RunPage.Builder(times.size());
-        compact.forEach(record -> {
-            series.add(record);
-            if (window != null && window.contains(record)) {
-                windowResults.add(record);
-                windowIndexes.add(record.index());
+        if (window != null) {
+            for (int i = 0; i < times.size(); i++) {
+                if (window.contains(times.warmup(i), times.intendedNanos(i))) {
+                    windowIndexes.add(indexes.get(i));
+                }
             }
-            page.add(record);
-        });
+        }
         long[] inWindow = windowIndexes.sorted();
-        // Third: the token events, folded in parts (a journal's: a chunk of lines each, on its
-        // parsing threads, each line seen through a view reused from line to line), merged in order; every part merges exactly (counts, integer sums, exact
-        // values), so no figure depends on how the records were cut or on the threads. Each gap is
-        // added once, to the window's gaps or the others': the whole run's are their union.
+        // Second and last: one read of the records for everything else. The token events are
+        // folded in parts (a journal's: a chunk of lines each, on its parsing threads, each line
+        // seen through a view reused from line to line), merged in order; every part merges
+        // exactly (counts, integer sums, exact values), so no figure depends on how the records
+        // were cut or on the threads. Each gap is added once, to the window's gaps or the others':
+        // the whole run's are their union. Beside them, each record in order (without its token
+        // gaps) for what needs the first pass's findings: the series' rows, the steady window's
+        // results and the page's every k-th request.
+        TimeSeries.Builder series = span.builder();
+        SteadyState.Window inOrder = cut == null ? null : cut.window();
+        RunResults.Accumulator windowResults = new RunResults.Accumulator(slo);
+        RunPage.Builder page = new RunPage.Builder(times.size());
         InterTokenGaps windowGaps = new InterTokenGaps();
         InterTokenGaps otherGaps = new InterTokenGaps();
         full.fold(() -> new TokenEventsPart(windowGaps.newPart(), otherGaps.newPart(), series.newPart()),
@@ -109,6 +119,13 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
                     windowGaps.merge(part.window());
                     otherGaps.merge(part.other());
                     series.merge(part.series());
+                },
+                record -> {
+                    series.add(record);
+                    if (inOrder != null && inOrder.contains(record)) {
+                        windowResults.add(record);
+                    }
+                    page.add(record);
                 });
         InterTokenGaps gaps = new InterTokenGaps();
         gaps.merge(windowGaps);
@@ -123,7 +140,7 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
                 page.build(PercentileSpectrum.of(gaps.perEvent())));
     }
 
-    /** The indexes of the steady window's requests, as they come: 8 bytes each. */
+    /** Request indexes, as they come: 8 bytes each. */
     private static final class LongList {
 
         private long[] values = new long[64];
@@ -134,6 +151,10 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
                 values = Arrays.copyOf(values, 2 * size);
             }
             values[size++] = value;
+        }
+
+        long get(int i) {
+            return values[i];
         }
 
         long[] sorted() {

@@ -1,6 +1,7 @@
 package dev.llmload.report;
 
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,7 +43,7 @@ public record RunDirectory(String label, Path path, RunReport report, List<Reque
     static RunDirectory loadRun(Path dir, String label) throws IOException {
         RunReport report = readReport(dir);
         Path journal = dir.resolve(Journal.FILE_NAME);
-        List<RequestRecord> records = Files.isRegularFile(journal) ? Journal.read(journal) : List.of();
+        List<RequestRecord> records = Files.isRegularFile(journal) ? JournalReader.read(journal) : List.of();
         return new RunDirectory(label, dir, report, records);
     }
 }

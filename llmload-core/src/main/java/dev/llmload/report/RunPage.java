@@ -5,6 +5,8 @@ import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.TokenEventsView;
 import dev.llmload.stats.DistributionAccumulator;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +19,7 @@ import java.util.Map;
  * beyond (then marked not exact).
  *
  * @param requests the requests as the page's columns
- * @param spectra  by the summary's key: ttft_ms, itl_ms, tpot_ms, e2e_latency_ms
+ * @param spectra  by the summary's key, in this order: ttft_ms, itl_ms, tpot_ms, e2e_latency_ms
  */
 public record RunPage(RequestColumns requests, Map<String, PercentileSpectrum> spectra) {
 
@@ -58,11 +60,13 @@ public record RunPage(RequestColumns requests, Map<String, PercentileSpectrum> s
 
         /** @param itl the inter-token gaps' spectrum, from the derivation's own gaps */
         RunPage build(PercentileSpectrum itl) {
-            return new RunPage(requests.build(), Map.of(
-                    "ttft_ms", PercentileSpectrum.of(ttft),
-                    "itl_ms", itl,
-                    "tpot_ms", PercentileSpectrum.of(tpot),
-                    "e2e_latency_ms", PercentileSpectrum.of(e2e)));
+            // In this order on every run: Map.of's order changes from one JVM to the next, and so did report.html's bytes.
+            Map<String, PercentileSpectrum> spectra = new LinkedHashMap<>();
+            spectra.put("ttft_ms", PercentileSpectrum.of(ttft));
+            spectra.put("itl_ms", itl);
+            spectra.put("tpot_ms", PercentileSpectrum.of(tpot));
+            spectra.put("e2e_latency_ms", PercentileSpectrum.of(e2e));
+            return new RunPage(requests.build(), Collections.unmodifiableMap(spectra));
         }
 
         private static void addIfPresent(DistributionAccumulator values, Double value) {

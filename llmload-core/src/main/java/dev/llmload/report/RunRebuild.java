@@ -1,6 +1,7 @@
 package dev.llmload.report;
 
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
 import dev.llmload.record.RecordSource;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,12 +44,12 @@ public final class RunRebuild {
         if (Files.exists(journal)) {
             compact = consumer -> {
                 requests[0] = 0;
-                Journal.forEachWithoutTokenGaps(journal, record -> {
+                JournalReader.forEachWithoutTokenGaps(journal, record -> {
                     requests[0]++;
                     consumer.accept(record);
                 });
             };
-            full = Journal.source(List.of(journal));
+            full = JournalReader.source(List.of(journal));
         }
         Measurements measurements = Measurements.derive(compact, full, base.config());
         // A run that never wrote its report ended when its last request was journaled.

@@ -7,7 +7,10 @@ import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
+import dev.llmload.record.JournalSeal;
 import dev.llmload.record.RecordSource;
+import dev.llmload.record.RequestRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,12 +35,15 @@ import java.util.TreeMap;
  * <p>It refuses directories that are not one run: a directory without a segment, segments of
  * different configurations (apart from the segment itself, the output directory and the client's
  * threads), of different data (content hash) or numbers of segments, a segment given twice, and,
- * unless partial merges are allowed, a missing one. The merged report is the same bytes however
+ * unless partial merges are allowed, a missing one; and a segment whose journal is not the one its
+ * run sealed ({@link JournalSeal}: a line changed after the run). A segment without a seal (its
+ * run was killed) is merged, and the report notes that it could not be verified. The merged report is the same bytes however
  * often it is made and wherever it is written: its run id is made from the segments' ids, its
  * records are in segment order.
  *
- * <p>Memory: no record is held; the merged journal is derived in passes as {@code llmload
- * report} derives a run's ({@link Measurements#derive}; docs/performance.md gives the figures).
+ * <p>Memory: no record is held. The copy of the segments' journals into the merged one is the
+ * first pass of {@link Measurements#derive}; its token pass reads the merged journal as {@code
+ * llmload report} reads a run's (docs/performance.md gives the figures).
  */
 public final class SegmentMerge {
 
@@ -45,6 +51,9 @@ public final class SegmentMerge {
     static final double START_SKEW_NOTE_MS = 10;
     /** A segment whose send lag p99 (open loop, no gate) passes this fell behind its schedule. */
     static final double BEHIND_NOTE_MS = 10;
+
+    /** The note of a segment merged without a seal to check its journal against. */
+    static final String SEGMENT_UNVERIFIED = "segment_unverified";
 
     private SegmentMerge() {}
 
@@ -100,45 +109,68 @@ public final class SegmentMerge {
                     + " missing: give every segment's directory, or --allow-partial to merge the others");
         }
 
-        // Each segment's journal is read once, a line at a time, copied into the merged journal and
-        // counted for its segment's row; then the merged journal is derived as `llmload report` of
-        // the merged directory derives it (passes, no record held). The union is the
-        // segments' records one segment after another.
+        // Every journal is checked against its seal before anything is written.
+        List<Part> unsealed = new ArrayList<>();
+        for (Part part : byIndex.values()) {
+            JournalSeal.Verdict verdict;
+            try {
+                verdict = JournalSeal.check(part.journal());
+            } catch (IOException e) {
+                throw new IOException(e.getMessage() + "; not merged (to merge segment " + part.label()
+                        + " as it is, unverified, remove " + JournalSeal.of(part.journal()) + ")", e);
+            }
+            if (verdict == JournalSeal.Verdict.UNSEALED) {
+                unsealed.add(part);
+            }
+        }
+
+        // The copy is the derivation's first pass: each segment's journal is read once, a line at a
+        // time, each record copied into the merged journal, counted for its segment's row and handed
+        // on as the merged journal holds it; then the token pass reads the merged journal as
+        // `llmload report` of the merged directory would (no record held). The union is the
+        // segments' records one segment after another. A second pass of the copy writes the same
+        // journal again.
         Files.createDirectories(out);
         Path mergedJournal = out.resolve(Journal.FILE_NAME);
         List<RunReport.SegmentSummary> summaries = new ArrayList<>();
-        int union = 0;
-        try (Journal journal = Journal.create(mergedJournal)) {
-            for (Part part : byIndex.values()) {
-                RunResults.Accumulator segment = new RunResults.Accumulator(null);
-                int[] records = {0};
-                IOException[] failed = new IOException[1];
-                Journal.forEach(part.journal(), record -> {
-                    if (failed[0] == null) {
-                        try {
-                            journal.append(record);
-                        } catch (IOException e) {
-                            failed[0] = e;
+        int[] union = {0};
+        RecordSource compact = consumer -> {
+            summaries.clear();
+            union[0] = 0;
+            try (Journal journal = Journal.create(mergedJournal)) {
+                for (Part part : byIndex.values()) {
+                    RunResults.Accumulator segment = new RunResults.Accumulator(null);
+                    int[] records = {0};
+                    IOException[] failed = new IOException[1];
+                    JournalReader.forEach(part.journal(), record -> {
+                        if (failed[0] == null) {
+                            RequestRecord held;
+                            try {
+                                held = journal.append(record);
+                            } catch (IOException e) {
+                                failed[0] = e;
+                                return;
+                            }
+                            consumer.accept(held);
                         }
+                        segment.add(record);
+                        records[0]++;
+                    });
+                    if (failed[0] != null) {
+                        throw failed[0];
                     }
-                    segment.add(record);
-                    records[0]++;
-                });
-                if (failed[0] != null) {
-                    throw failed[0];
+                    union[0] += records[0];
+                    // The segment's row has no inter-token figure.
+                    RunResults results = segment.result(new InterTokenGaps());
+                    RunReport.SegmentStart start = part.start();
+                    summaries.add(new RunReport.SegmentSummary(start.index(), part.dir().getFileName().toString(),
+                            results.requests().attempted(), results.requests().succeeded(), results.errorRate(),
+                            results.requestThroughput(), results.outputTokenThroughput(), start.startErrorMs(),
+                            results.clientQueueTimeMs().p99()));
                 }
-                union += records[0];
-                // The segment's row has no inter-token figure.
-                RunResults results = segment.result(new InterTokenGaps());
-                RunReport.SegmentStart start = part.start();
-                summaries.add(new RunReport.SegmentSummary(start.index(), part.dir().getFileName().toString(),
-                        results.requests().attempted(), results.requests().succeeded(), results.errorRate(),
-                        results.requestThroughput(), results.outputTokenThroughput(), start.startErrorMs(),
-                        results.clientQueueTimeMs().p99()));
             }
-        }
-        RecordSource compact = consumer -> Journal.forEachWithoutTokenGaps(mergedJournal, consumer);
-        RecordSource full = Journal.source(List.of(mergedJournal));
+        };
+        RecordSource full = JournalReader.source(List.of(mergedJournal));
 
         RunReport base = first.report();
         RunConfig whole = withoutSegment(base.config());
@@ -164,12 +196,18 @@ public final class SegmentMerge {
                     .forEach(n -> notes.add(new Note(n.kind(), "segment " + part.start().index() + ": " + n.message())));
         }
         notes.addAll(notes(summaries, missing, count, whole));
+        for (Part part : unsealed) {
+            notes.add(new Note(SEGMENT_UNVERIFIED, "segment " + part.label() + " (" + part.dir().getFileName()
+                    + ") has no " + JournalSeal.of(part.journal()).getFileName() + ": its run did not close its journal"
+                    + " (killed, or stopped by a failed write), so its requests are merged as its journal holds them,"
+                    + " unverified"));
+        }
         RunReport merged = new RunReport(base.schemaVersion(), base.tool(), run, base.model(), base.service(),
                 base.hardware(), base.load(), base.data(), base.results(), base.telemetry(), base.efficiency(), notes, whole,
                 base.timeseries(), base.schedule(), null, null, null).withMeasurements(measurements, endedAt, interrupted);
 
         ReportFiles.writeRun(out, merged, measurements.page(), full);
-        return new Merged(merged, union, List.copyOf(missing));
+        return new Merged(merged, union[0], List.copyOf(missing));
     }
 
     /** The notes of the merge itself: missing segments, a skewed start, a segment behind or failing alone. */

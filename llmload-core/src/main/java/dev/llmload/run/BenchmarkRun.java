@@ -20,6 +20,7 @@ import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
 import dev.llmload.record.RecordSource;
 import dev.llmload.record.JournalWriteException;
 import dev.llmload.record.RequestRecord;
@@ -81,13 +82,13 @@ public final class BenchmarkRun {
 
         /** Every request's record with its token events, read back from the run's journal. */
         public List<RequestRecord> journaledRecords() throws IOException {
-            return Journal.read(directory.resolve(Journal.FILE_NAME));
+            return JournalReader.read(directory.resolve(Journal.FILE_NAME));
         }
 
         /** Every request's record without its token gaps ({@link RequestRecord#withoutTokenGaps}), from the journal. */
         public List<RequestRecord> records() throws IOException {
             List<RequestRecord> records = new ArrayList<>();
-            Journal.forEachWithoutTokenGaps(directory.resolve(Journal.FILE_NAME), records::add);
+            JournalReader.forEachWithoutTokenGaps(directory.resolve(Journal.FILE_NAME), records::add);
             return records;
         }
     }
@@ -212,8 +213,8 @@ public final class BenchmarkRun {
                 // 'llmload report' derives it (passes, no record held), so the two agree and the
                 // run's memory does not grow with its requests.
                 Path journal = directory.resolve(Journal.FILE_NAME);
-                RecordSource compact = consumer -> Journal.forEachWithoutTokenGaps(journal, consumer);
-                RecordSource full = Journal.source(List.of(journal));
+                RecordSource compact = consumer -> JournalReader.forEachWithoutTokenGaps(journal, consumer);
+                RecordSource full = JournalReader.source(List.of(journal));
                 Measurements measurements = Measurements.derive(compact, full, config);
                 TelemetrySummary summary = summariseTelemetry(recording, sent, compact, measurements,
                         telemetryNotes);

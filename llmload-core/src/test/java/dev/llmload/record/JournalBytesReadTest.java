@@ -49,10 +49,10 @@ class JournalBytesReadTest {
         // CRLF and blank lines between, and no newline after the last line.
         Files.writeString(file, String.join("\r\n\n  \n", lines), StandardCharsets.UTF_8);
 
-        List<RequestRecord> read = Journal.read(file);
+        List<RequestRecord> read = JournalReader.read(file);
         assertThat(read).hasSize(lines.size());
         for (int i = 0; i < lines.size(); i++) {
-            assertThat(Journal.toJson(read.get(i))).isEqualTo(Journal.toJson(Journal.fromJson(lines.get(i).trim())));
+            assertThat(JournalEncoder.toJson(read.get(i))).isEqualTo(JournalEncoder.toJson(JournalDecoder.fromJson(lines.get(i).trim())));
         }
         assertThat(read.get(2).timings().intendedSendNanos()).isEqualTo(123_456_789_123_000L);
         assertThat(read.get(1).timings().tokenEventNanos()).containsExactly(1_500_000L + 3_250_000L,
@@ -65,9 +65,9 @@ class JournalBytesReadTest {
         Path file = dir.resolve(Journal.FILE_NAME);
         String good = line(0, "0.0", "0.5", "1.0,2.0,3.0", "");
         Files.writeString(file, good + "\n" + good.substring(0, 80));
-        assertThat(Journal.read(file)).hasSize(1);
+        assertThat(JournalReader.read(file)).hasSize(1);
         Files.writeString(file, good + "\n" + good.substring(0, 80) + "\n\n");
-        assertThatThrownBy(() -> Journal.read(file)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> JournalReader.read(file)).isInstanceOf(IOException.class)
                 .hasMessageStartingWith(file + ":2: not a valid journal line");
     }
 
@@ -78,13 +78,13 @@ class JournalBytesReadTest {
             long micros = random.nextLong(2_000_000_000_000L) * (i % 7 == 0 ? -1 : 1);
             String text = Double.toString(micros / 1000.0);
             long expected = Math.round(Double.parseDouble(text) * 1000.0);
-            long read = Journal.decimalMicros(text.toCharArray(), 0, text.length());
+            long read = JournalFormat.decimalMicros(text.toCharArray(), 0, text.length());
             if (read != Long.MIN_VALUE) {
                 assertThat(read).as(text).isEqualTo(expected);
             }
         }
-        assertThat(Journal.decimalMicros("12.5".toCharArray(), 0, 4)).isEqualTo(12_500);
-        assertThat(Journal.decimalMicros("1.0E3".toCharArray(), 0, 5)).isEqualTo(Long.MIN_VALUE);
+        assertThat(JournalFormat.decimalMicros("12.5".toCharArray(), 0, 4)).isEqualTo(12_500);
+        assertThat(JournalFormat.decimalMicros("1.0E3".toCharArray(), 0, 5)).isEqualTo(Long.MIN_VALUE);
     }
 
     /** Records of every kind the writer writes: sessions, failures with any message, retries, server timings. */
@@ -126,40 +126,40 @@ class JournalBytesReadTest {
         try (Journal journal = Journal.create(file)) {
             for (RequestRecord record : writerRecords()) {
                 journal.append(record);
-                lines.add(Journal.toJson(record));
+                lines.add(JournalEncoder.toJson(record));
             }
         }
-        List<RequestRecord> read = Journal.read(file);
+        List<RequestRecord> read = JournalReader.read(file);
         assertThat(read).hasSize(lines.size());
         for (int i = 0; i < lines.size(); i++) {
-            assertThat(Journal.toJson(read.get(i))).isEqualTo(Journal.toJson(Journal.fromJson(lines.get(i))));
+            assertThat(JournalEncoder.toJson(read.get(i))).isEqualTo(JournalEncoder.toJson(JournalDecoder.fromJson(lines.get(i))));
         }
     }
 
     @Test
     void noLineCutShortReadsAsARecord() throws IOException {
         Path file = dir.resolve(Journal.FILE_NAME);
-        String good = Journal.toJson(writerRecords().get(21));
+        String good = JournalEncoder.toJson(writerRecords().get(21));
         for (int cut = 1; cut < good.length(); cut++) {
             Files.writeString(file, good + "\n" + good.substring(0, cut));
-            assertThat(Journal.read(file)).as("cut at %d", cut).hasSize(1);
+            assertThat(JournalReader.read(file)).as("cut at %d", cut).hasSize(1);
             Files.writeString(file, good + "\n" + good.substring(0, cut) + "\n" + good + "\n");
-            assertThatThrownBy(() -> Journal.read(file)).as("cut at %d", cut).isInstanceOf(IOException.class);
+            assertThatThrownBy(() -> JournalReader.read(file)).as("cut at %d", cut).isInstanceOf(IOException.class);
         }
     }
 
     @Test
     void theWritersFormIsScannedAndEveryOtherFormLeftToJackson() throws IOException {
         List<RequestRecord> records = writerRecords();
-        byte[] plain = Journal.toJson(records.get(1)).getBytes(StandardCharsets.UTF_8);
+        byte[] plain = JournalEncoder.toJson(records.get(1)).getBytes(StandardCharsets.UTF_8);
         assertThat(JournalLineScanner.scan(plain, 0, plain.length, false, false, new JournalLineScanner.Scratch())).isNotNull();
         assertThat(records.get(1).timings().tokenEventNanos().length).isGreaterThan(1);
         assertThat(JournalLineScanner.scan(plain, 0, plain.length, true, false, new JournalLineScanner.Scratch()).tokenTimes).hasSize(1);
-        String[] others = {Journal.toJson(records.get(17)), // server timings
-            Journal.toJson(records.get(3)), // an escaped message
-            Journal.toJson(records.get(1)).replace(",\"warmup\"", ", \"warmup\""),
-            Journal.toJson(records.get(1)).replace("\"index\":1,", "\"index\":1.0,"),
-            Journal.toJson(records.get(1)).replace("}", ",\"new_field\":1}")};
+        String[] others = {JournalEncoder.toJson(records.get(17)), // server timings
+            JournalEncoder.toJson(records.get(3)), // an escaped message
+            JournalEncoder.toJson(records.get(1)).replace(",\"warmup\"", ", \"warmup\""),
+            JournalEncoder.toJson(records.get(1)).replace("\"index\":1,", "\"index\":1.0,"),
+            JournalEncoder.toJson(records.get(1)).replace("}", ",\"new_field\":1}")};
         for (String other : others) {
             byte[] bytes = other.getBytes(StandardCharsets.UTF_8);
             assertThat(JournalLineScanner.scan(bytes, 0, bytes.length, false, false, new JournalLineScanner.Scratch())).as(other).isNull();
@@ -171,7 +171,7 @@ class JournalBytesReadTest {
         Path file = dir.resolve(Journal.FILE_NAME);
         List<String> lines = new ArrayList<>();
         for (RequestRecord record : writerRecords()) {
-            lines.add(Journal.toJson(record));
+            lines.add(JournalEncoder.toJson(record));
         }
         // More counts than times, one event, none, and counts before times (left to Jackson).
         lines.add(line(5000, "1.0", "1.5", "2.0,3.0", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[2,3,4,5]"));
@@ -181,11 +181,11 @@ class JournalBytesReadTest {
                 ",\"token_counts\":[4,5,6],\"token_times_ms\":[2.0,3.0]"));
         Files.writeString(file, String.join("\n", lines) + "\n");
         List<RequestRecord> compact = new ArrayList<>();
-        Journal.forEachWithoutTokenGaps(file, compact::add);
-        List<RequestRecord> full = Journal.read(file);
+        JournalReader.forEachWithoutTokenGaps(file, compact::add);
+        List<RequestRecord> full = JournalReader.read(file);
         assertThat(compact).hasSize(full.size());
         for (int i = 0; i < full.size(); i++) {
-            assertThat(Journal.toJson(compact.get(i))).isEqualTo(Journal.toJson(full.get(i).withoutTokenGaps()));
+            assertThat(JournalEncoder.toJson(compact.get(i))).isEqualTo(JournalEncoder.toJson(full.get(i).withoutTokenGaps()));
         }
         assertThat(compact.get(compact.size() - 4).tokenEventCounts()).containsExactly(5);
         assertThat(compact.get(compact.size() - 1).tokenEventCounts()).containsExactly(9);
@@ -197,10 +197,10 @@ class JournalBytesReadTest {
                 line(2, "2.0", "2.5", "1.0,2.0,3.0", ""), line(3, "3.0", "3.5", "1.0,2.0,3.0", ""));
         Path file = dir.resolve(Journal.FILE_NAME);
         Files.writeString(file, lines.get(0) + "\r\r\n" + lines.get(1) + " \n" + lines.get(2) + "\t\r\n" + lines.get(3) + "\r");
-        List<RequestRecord> read = Journal.read(file);
+        List<RequestRecord> read = JournalReader.read(file);
         assertThat(read).hasSize(4);
         for (int i = 0; i < 4; i++) {
-            assertThat(Journal.toJson(read.get(i))).isEqualTo(Journal.toJson(Journal.fromJson(lines.get(i))));
+            assertThat(JournalEncoder.toJson(read.get(i))).isEqualTo(JournalEncoder.toJson(JournalDecoder.fromJson(lines.get(i))));
         }
     }
 
@@ -210,11 +210,11 @@ class JournalBytesReadTest {
         List<RequestRecord> records = writerRecords();
         List<String> lines = new ArrayList<>();
         // A provisional line its whole line follows, and one none follows: that one is folded last.
-        lines.add(Journal.toJson(records.get(1)).replaceFirst("}$", ",\"counts_pending\":true}"));
-        lines.add(Journal.toJson(records.get(2)).replaceFirst("}$", ",\"counts_pending\":true}"));
+        lines.add(JournalEncoder.toJson(records.get(1)).replaceFirst("}$", ",\"counts_pending\":true}"));
+        lines.add(JournalEncoder.toJson(records.get(2)).replaceFirst("}$", ",\"counts_pending\":true}"));
         for (RequestRecord record : records) {
             if (record.index() != 2) {
-                lines.add(Journal.toJson(record));
+                lines.add(JournalEncoder.toJson(record));
             }
         }
         // More counts than times, none, counts before times (Jackson's), and enough lines for many chunks.
@@ -228,18 +228,31 @@ class JournalBytesReadTest {
         Files.writeString(file, String.join("\n", lines) + "\n");
 
         List<String> expected = new ArrayList<>();
-        for (RequestRecord record : Journal.read(file)) {
+        for (RequestRecord record : JournalReader.read(file)) {
             expected.add(describe(TokenEventsView.of(record)));
         }
         List<String> folded = new ArrayList<>();
         int[] parts = {0};
-        Journal.fold(file, ArrayList<String>::new, (part, events) -> part.add(describe(events)), part -> {
+        JournalReader.fold(file, ArrayList<String>::new, (part, events) -> part.add(describe(events)), part -> {
             folded.addAll(part);
             parts[0]++;
         });
         assertThat(folded).isEqualTo(expected);
         assertThat(parts[0]).isGreaterThan(1);
         assertThat(folded.getLast()).startsWith("2 ");
+
+        // The same fold with the records beside it: the same parts, and the records of a compact
+        // read, in its order, each chunk's before its part is merged.
+        List<String> compact = new ArrayList<>();
+        JournalReader.forEachWithoutTokenGaps(file, record -> compact.add(JournalEncoder.toJson(record)));
+        List<String> handed = new ArrayList<>();
+        List<String> foldedBeside = new ArrayList<>();
+        JournalReader.fold(file, ArrayList<String>::new, (part, events) -> part.add(describe(events)), part -> {
+            assertThat(handed).hasSizeGreaterThanOrEqualTo(foldedBeside.size() + part.size());
+            foldedBeside.addAll(part);
+        }, record -> handed.add(JournalEncoder.toJson(record)));
+        assertThat(foldedBeside).isEqualTo(expected);
+        assertThat(handed).isEqualTo(compact);
     }
 
     private static String describe(TokenEventsView events) {

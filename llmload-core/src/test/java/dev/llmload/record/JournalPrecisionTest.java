@@ -34,7 +34,7 @@ class JournalPrecisionTest {
         }
         char[] text = new char[32];
         for (long m : micros) {
-            int length = Journal.millisText(m, text);
+            int length = JournalFormat.millisText(m, text);
             String expected = Double.toString(m / 1000.0);
             if (length < 0) {
                 assertThat(expected).as("%d µs", m).contains("E");
@@ -63,15 +63,15 @@ class JournalPrecisionTest {
             }
         }
         List<String> lines = Files.readAllLines(file);
-        List<RequestRecord> read = Journal.read(file);
+        List<RequestRecord> read = JournalReader.read(file);
         assertThat(read).hasSize(records.size());
         for (int i = 0; i < records.size(); i++) {
-            RequestRecord back = Journal.fromJson(lines.get(i));
+            RequestRecord back = JournalDecoder.fromJson(lines.get(i));
             assertThat(returned.get(i)).as("record %d", i).usingRecursiveComparison()
                     .withEqualsForType(JournalPrecisionTest::sameDouble, Double.class).isEqualTo(back);
             assertThat(returned.get(i)).as("record %d", i).usingRecursiveComparison()
                     .withEqualsForType(JournalPrecisionTest::sameDouble, Double.class).isEqualTo(read.get(i));
-            assertThat(Journal.toJson(returned.get(i))).isEqualTo(lines.get(i));
+            assertThat(JournalEncoder.toJson(returned.get(i))).isEqualTo(lines.get(i));
         }
         assertThat(returned.getLast().requestId()).isEqualTo("bad-?-text");
     }

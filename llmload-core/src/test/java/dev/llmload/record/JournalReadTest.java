@@ -3,10 +3,14 @@ package dev.llmload.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,13 +43,13 @@ class JournalReadTest {
         Path file = dir.resolve(Journal.FILE_NAME);
         List<RequestRecord> written = write(file);
 
-        List<RequestRecord> read = Journal.read(file);
+        List<RequestRecord> read = JournalReader.read(file);
 
         assertThat(read).hasSize(2);
         for (int i = 0; i < read.size(); i++) {
             assertThat(read.get(i).timings()).usingRecursiveComparison().isEqualTo(written.get(i).timings());
             assertThat(read.get(i).tokenEventCounts()).isEqualTo(written.get(i).tokenEventCounts());
-            assertThat(Journal.toJson(read.get(i))).isEqualTo(Journal.toJson(written.get(i)));
+            assertThat(JournalEncoder.toJson(read.get(i))).isEqualTo(JournalEncoder.toJson(written.get(i)));
         }
         assertThat(read.get(0).session()).isEqualTo(new SessionTurn(7, 2));
         assertThat(read.get(1).retryAfter()).isEqualTo("5");
@@ -55,16 +59,41 @@ class JournalReadTest {
         assertThat(read.get(1).outcome()).isEqualTo(Outcome.Failure.timeout(TimeoutKind.IDLE, "no token \"for\" 30 s"));
     }
 
+    /**
+     * The encoder writes the fields {@link JournalFormat.Field} defines, in its order (the scanner
+     * tries them in that order): a record with every optional field, as a provisional line, has
+     * them all.
+     */
+    @Test
+    void theEncoderWritesTheFormatsFieldsInItsOrder() throws IOException {
+        RequestRecord every = new RequestRecord(3, "run-3", false,
+                new RequestTimings(1_000_000, 1_250_000, 3_000_000, 5_000_000, 6_000_000, 9_000_000,
+                        new long[] {5_000_000}), new int[] {1}, 504,
+                Outcome.Failure.timeout(TimeoutKind.IDLE, "no token for 30 s"), 12, true, 4, TokenSource.SERVER,
+                "length", true, "5", new SessionTurn(7, 2), new ServerTimings(1.5, 2, 2.25, 4, 64));
+        String line = JournalEncoder.toJson(every, true);
+
+        List<String> keys = new ArrayList<>();
+        JsonNode json = new ObjectMapper().readTree(line);
+        json.fieldNames().forEachRemaining(keys::add);
+        assertThat(keys).containsExactlyElementsOf(
+                Arrays.stream(JournalFormat.Field.values()).map(field -> field.key).toList());
+        List<String> serverKeys = new ArrayList<>();
+        json.get(JournalFormat.Field.SERVER_TIMINGS.key).fieldNames().forEachRemaining(serverKeys::add);
+        assertThat(serverKeys).containsExactlyElementsOf(
+                Arrays.stream(JournalFormat.ServerField.values()).map(field -> field.key).toList());
+    }
+
     @Test
     void aTornLastLineIsSkippedAndABadLineBeforeItIsNamed() throws IOException {
         Path file = dir.resolve(Journal.FILE_NAME);
         write(file);
         Files.writeString(file, "{\"index\":2,\"request_id\":\"run-2\",\"warm", StandardOpenOption.APPEND);
-        assertThat(Journal.read(file)).hasSize(2);
+        assertThat(JournalReader.read(file)).hasSize(2);
 
         Path bad = dir.resolve("bad.jsonl");
         Files.writeString(bad, Files.readString(file).replaceFirst("\"sent_ms\":[0-9.]+,", "") + "\n{}\n");
-        assertThatThrownBy(() -> Journal.read(bad)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> JournalReader.read(bad)).isInstanceOf(IOException.class)
                 .hasMessage(bad + ":1: not a valid journal line (no sent_ms)");
     }
 }

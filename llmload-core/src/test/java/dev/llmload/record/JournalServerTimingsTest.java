@@ -32,7 +32,7 @@ class JournalServerTimingsTest {
                 + "\"cached_prompt_tokens\":0}");
         assertThat(lines.get(2)).doesNotContain("server_timings");
 
-        List<RequestRecord> read = Journal.read(file);
+        List<RequestRecord> read = JournalReader.read(file);
         assertThat(read.get(0).serverTimings()).isEqualTo(new ServerTimings(1.335, 342.546, 4535.599, 4883.583, -1));
         assertThat(read.get(1).serverTimings()).isEqualTo(new ServerTimings(Double.NaN, 41.2, 180.3, Double.NaN, 0));
         assertThat(read.get(2).serverTimings()).isNull();

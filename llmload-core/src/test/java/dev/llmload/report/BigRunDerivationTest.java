@@ -9,6 +9,7 @@ import dev.llmload.metrics.DoubleList;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.config.RunConfig;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
@@ -44,18 +45,18 @@ class BigRunDerivationTest {
             }
         }
         List<RequestRecord> compact = new ArrayList<>();
-        Journal.forEach(journal, record -> compact.add(record.withoutTokenGaps()));
+        JournalReader.forEach(journal, record -> compact.add(record.withoutTokenGaps()));
         assertThat(compact).hasSize(full.size());
         assertThat(compact.get(compact.size() - 1).timings().tokenEventNanos()).hasSizeLessThanOrEqualTo(1);
 
-        Measurements whole = Measurements.derive(Journal.read(journal), config);
-        Measurements streamed = Measurements.derive(compact::forEach, consumer -> Journal.forEach(journal, consumer), config);
+        Measurements whole = Measurements.derive(JournalReader.read(journal), config);
+        Measurements streamed = Measurements.derive(compact::forEach, consumer -> JournalReader.forEach(journal, consumer), config);
         assertThat(ReportFiles.JSON.writeValueAsString(streamed)).isEqualTo(ReportFiles.JSON.writeValueAsString(whole));
         assertThat(whole.results().itlMs().count()).isPositive();
         assertThat(streamed.page().spectra().get("itl_ms").exact()).isTrue();
 
         // Each part as computed on its own from the records in full: the one stream gives the same.
-        List<RequestRecord> read = Journal.read(journal);
+        List<RequestRecord> read = JournalReader.read(journal);
         assertThat(streamed.steadyState().reached()).isTrue();
         assertThat(json(streamed.steadyState())).isEqualTo(json(SteadyState.of(read, null)));
         assertThat(json(streamed.results())).isEqualTo(json(RunResults.compute(read, null)));
@@ -85,9 +86,9 @@ class BigRunDerivationTest {
         }
         assertThat(Files.size(journal)).isGreaterThan(3 * (1 << 22));
         RunConfig config = RunConfig.builder().concurrency(64).build();
-        Measurements oneStream = Measurements.derive(Journal.read(journal), config);
-        Measurements folded = Measurements.derive(consumer -> Journal.forEachWithoutTokenGaps(journal, consumer),
-                Journal.source(List.of(journal)), config);
+        Measurements oneStream = Measurements.derive(JournalReader.read(journal), config);
+        Measurements folded = Measurements.derive(consumer -> JournalReader.forEachWithoutTokenGaps(journal, consumer),
+                JournalReader.source(List.of(journal)), config);
         assertThat(json(folded)).isEqualTo(json(oneStream));
         assertThat(folded.results().itlMs().count()).isGreaterThan(1 << 20);
         assertThat(folded.results().itlMs().percentilesRelativeError()).isNotNull();
@@ -98,7 +99,7 @@ class BigRunDerivationTest {
         // histogram's 0.1%.
         DoubleList perEvent = new DoubleList();
         DoubleList perToken = new DoubleList();
-        for (RequestRecord record : Journal.read(journal)) {
+        for (RequestRecord record : JournalReader.read(journal)) {
             long[] times = record.timings().tokenEventNanos();
             for (int i = 1; record.succeeded() && !record.warmup() && i < times.length; i++) {
                 double gapMs = (times[i] - times[i - 1]) / 1e6;

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunRebuild;
@@ -89,7 +90,7 @@ class ProvisionalJournalLineTest {
         assertThat(JSON.readTree(lines.get(counted)).has("counts_pending")).isFalse();
 
         // The counted line stands in for the provisional one: each request once, with the tokenizer's count.
-        List<RequestRecord> records = Journal.read(dir.resolve(Journal.FILE_NAME));
+        List<RequestRecord> records = JournalReader.read(dir.resolve(Journal.FILE_NAME));
         assertThat(records).hasSize(12);
         RequestRecord big = records.stream().filter(r -> r.index() == 0).findFirst().orElseThrow();
         int bigTokens = Tokenizers.byName("cl100k_base").count(BIG_TEXT);
@@ -114,7 +115,7 @@ class ProvisionalJournalLineTest {
         String other = provisional.replace("\"index\":4,\"request_id\":\"r-4\"", "\"index\":5,\"request_id\":\"r-5\"")
                 .replace(",\"counts_pending\":true", "");
         Files.writeString(journal, provisional + "\n" + other + "\n");
-        List<RequestRecord> records = Journal.read(journal);
+        List<RequestRecord> records = JournalReader.read(journal);
         assertThat(records).extracting(RequestRecord::index).containsExactly(5L, 4L);
         assertThat(records.get(1).tokenEventCounts()).containsExactly(1, 1);
         assertThat(records.get(1).outputTokens()).isEqualTo(2);

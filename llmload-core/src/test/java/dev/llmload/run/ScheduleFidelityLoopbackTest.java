@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;
 import dev.llmload.stats.Statistics;
@@ -58,7 +59,7 @@ class ScheduleFidelityLoopbackTest {
                     300, Data.synthetic("16", "2", "cl100k_base"), 7, dir));
             measureHost(host);
 
-            List<RequestRecord> journal = Journal.read(dir.resolve(Journal.FILE_NAME));
+            List<RequestRecord> journal = JournalReader.read(dir.resolve(Journal.FILE_NAME));
             assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
             // Constant: request i is due at exactly i / 200 s.
             List<RequestRecord> byIndex = journal.stream().sorted(Comparator.comparingLong(RequestRecord::index)).toList();
@@ -89,7 +90,7 @@ class ScheduleFidelityLoopbackTest {
                     Data.synthetic("16", "2", "cl100k_base"), 11, dir));
             measureHost(host);
 
-            List<RequestRecord> journal = Journal.read(dir.resolve(Journal.FILE_NAME));
+            List<RequestRecord> journal = JournalReader.read(dir.resolve(Journal.FILE_NAME));
             assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
             assertLagWithinBudget(lagP99Ms(journal));
         }
@@ -115,7 +116,7 @@ class ScheduleFidelityLoopbackTest {
             measureHost(host);
         }
 
-        List<RequestRecord> journal = Journal.read(out.resolve(Journal.FILE_NAME)).stream()
+        List<RequestRecord> journal = JournalReader.read(out.resolve(Journal.FILE_NAME)).stream()
                 .sorted(Comparator.comparingLong(RequestRecord::index)).toList();
         assertThat(journal).hasSize(timestampsMs.length).allMatch(RequestRecord::succeeded);
         for (int i = 0; i < journal.size(); i++) {
@@ -193,7 +194,7 @@ class ScheduleFidelityLoopbackTest {
     }
 
     private static List<RequestRecord> byIndex(Path run) throws Exception {
-        return Journal.read(run.resolve(Journal.FILE_NAME)).stream()
+        return JournalReader.read(run.resolve(Journal.FILE_NAME)).stream()
                 .sorted(Comparator.comparingLong(RequestRecord::index)).toList();
     }
 

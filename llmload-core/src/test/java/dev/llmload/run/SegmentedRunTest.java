@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
+import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
+import dev.llmload.record.JournalSeal;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunRebuild;
@@ -164,6 +167,45 @@ class SegmentedRunTest {
         assertThat(merged.report().results()).isEqualTo(only.report().results());
     }
 
+    /**
+     * A segment's journal is sealed when its run ends, and the merge checks it: one digit of one
+     * line changed afterwards is refused, naming the file; without its seal (as a killed run
+     * leaves it) the segment merges, noted as unverified.
+     */
+    @Test
+    void aSegmentWhoseJournalWasEditedIsRefusedAndOneWithoutASealIsMergedUnverified(@TempDir Path dir) throws Exception {
+        List<Path> segments = runSegments(dir, 2, i -> closedLoop(dir.resolve("s" + i), i + "/2"));
+        Path journal = segments.get(1).resolve(Journal.FILE_NAME);
+        Path seal = JournalSeal.of(journal);
+        assertThat(seal).exists();
+
+        SegmentMerge.Merged untouched = SegmentMerge.merge(dir.resolve("untouched"), segments, false);
+        assertThat(untouched.records()).isEqualTo(48);
+        assertThat(untouched.report().notes()).noneMatch(n -> n.kind().equals("segment_unverified"));
+        assertThat(JournalSeal.check(dir.resolve("untouched").resolve(Journal.FILE_NAME)))
+                .isEqualTo(JournalSeal.Verdict.VERIFIED);
+
+        // A plausible edit: one digit of the third line's TTFT, the line still valid JSON and a valid record.
+        List<String> lines = new ArrayList<>(Files.readAllLines(journal));
+        String line = lines.get(2);
+        int digit = line.indexOf("\"ttft_ms\":") + "\"ttft_ms\":".length();
+        char was = line.charAt(digit);
+        lines.set(2, line.substring(0, digit) + (char) (was == '9' ? '8' : was + 1) + line.substring(digit + 1));
+        Files.write(journal, lines);
+        assertThat(JournalReader.read(journal)).hasSize(24);
+
+        assertThatThrownBy(() -> SegmentMerge.merge(dir.resolve("edited"), segments, false))
+                .hasMessageContaining(journal.toString()).hasMessageContaining("not merged")
+                .hasMessageNotContaining("\n");
+        assertThat(dir.resolve("edited")).doesNotExist();
+
+        Files.delete(seal);
+        SegmentMerge.Merged unverified = SegmentMerge.merge(dir.resolve("unverified"), segments, false);
+        assertThat(unverified.records()).isEqualTo(48);
+        assertThat(unverified.report().notes()).filteredOn(n -> n.kind().equals("segment_unverified"))
+                .singleElement().satisfies(n -> assertThat(n.message()).startsWith("segment 1/2 (s1)"));
+    }
+
     private static RunConfig openLoop(Path out, String segment, Instant startAt) {
         return RunConfig.builder().url(url).requestRate(40.0).arrival("poisson").numRequests(120L)
                 .inputTokens("uniform:20:60").outputTokens("8").tokenizer("cl100k_base").seed(11)
@@ -208,7 +250,7 @@ class SegmentedRunTest {
     }
 
     private static List<RequestRecord> journal(Path dir) throws Exception {
-        return dev.llmload.record.Journal.read(dir.resolve(dev.llmload.record.Journal.FILE_NAME));
+        return dev.llmload.record.JournalReader.read(dir.resolve(dev.llmload.record.Journal.FILE_NAME));
     }
 
     private static long index(RequestRecord record) {

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ class SessionLoopbackTest {
             assertThat(result.report().schedule().arrivals()).isEqualTo("sessions");
         }
 
-        List<RequestRecord> journal = Journal.read(out.resolve(Journal.FILE_NAME));
+        List<RequestRecord> journal = JournalReader.read(out.resolve(Journal.FILE_NAME));
         assertThat(journal).hasSize(12).allMatch(RequestRecord::succeeded).allMatch(r -> r.session() != null);
         Map<String, JsonNode> truthById = new HashMap<>();
         for (String line : Files.readAllLines(truth)) {
@@ -92,7 +93,7 @@ class SessionLoopbackTest {
                     sessions));
         }
 
-        List<RequestRecord> journal = Journal.read(out.resolve(Journal.FILE_NAME));
+        List<RequestRecord> journal = JournalReader.read(out.resolve(Journal.FILE_NAME));
         Map<Long, List<RequestRecord>> bySession = journal.stream().collect(Collectors.groupingBy(
                 r -> r.session().sessionId()));
         long failedEarly = 0;
