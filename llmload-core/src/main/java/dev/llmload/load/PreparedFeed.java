@@ -25,7 +25,7 @@ final class PreparedFeed implements AutoCloseable {
     private volatile int ahead = AHEAD;
 
     private final ConcurrentLinkedQueue<PreparedRequest> ready = new ConcurrentLinkedQueue<>();
-    /** How many requests are in {@link #ready}; preparation pauses while it is {@link #AHEAD}. */
+    /** How many requests are in {@link #ready}; preparation pauses while it is {@link #ahead}. */
     private final AtomicInteger readyCount = new AtomicInteger();
     private final Thread thread;
     /** Set once preparation has ended (the source ran out, the limit was reached, or it failed), after its last request was queued. */
