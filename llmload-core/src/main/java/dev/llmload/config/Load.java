@@ -105,6 +105,11 @@ public sealed interface Load {
                               String profile) {
             check(requestRate, burstiness, maxConcurrency);
             Arrival kind = arrival != null ? arrival : burstiness != null ? Arrival.GAMMA : Arrival.POISSON;
+            if (kind.shaped() && requestRate != null) {
+                // The shape sets every rate (a ramp's ends, each stage's, the bursts' Poisson base).
+                throw new ConfigException("--request-rate does not combine with --" + kind.cliName() + ", which sets "
+                        + "the rates itself" + (kind == Arrival.BURSTS ? " (BASE is the Poisson rate between bursts)" : ""));
+            }
             if (burstiness != null && kind != Arrival.GAMMA) {
                 throw new ConfigException("--burstiness applies to gamma arrivals, not --arrival " + kind.cliName());
             }
