@@ -230,6 +230,12 @@ public final class RunCommand implements Callable<Integer> {
             signals.uninstall();
         }
         out.print(ConsoleSummary.render(result.report()));
+        if (config.bounds().warmupTime() != null) {
+            // A warm-up by time covers as many requests as the load sent in it: say how many.
+            long ms = config.bounds().warmupTime().toMillis();
+            out.println("Warm-up: " + progress.warmups() + " requests intended to start in the first "
+                    + (ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms") + ", left out of the statistics");
+        }
         out.println("Run directory: " + result.directory());
         out.flush();
         if (repeat == 1) {
