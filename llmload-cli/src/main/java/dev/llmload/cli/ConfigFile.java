@@ -7,7 +7,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.llmload.config.OptionTable;
 import dev.llmload.config.RunConfig;
+import dev.llmload.config.RunOption;
 import dev.llmload.http.ServerText;
 import dev.llmload.report.ReportFiles;
 import java.io.IOException;
@@ -31,7 +33,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * {@code metadata} (a mapping), {@code notes} (a list) and {@code model}/{@code service}/
  * {@code hardware} sections that fill the report's record. A {@code report.json} of an earlier
  * run is accepted too: its recorded configuration repeats that run. Which keys exist, and what a
- * recorded configuration says for each, is {@link RunOptions#KEYS}.
+ * recorded configuration says for each, is {@link OptionTable}.
  */
 record ConfigFile(Path path, Map<String, List<String>> options, Map<String, String> metadata, List<String> notes) {
 
@@ -145,7 +147,7 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
             return "unknown option '" + key + "': " + spelling;
         }
         List<String> names = new ArrayList<>(SECTIONS);
-        RunOptions.KEYS.forEach(k -> names.add(k.option()));
+        names.addAll(RunOptions.keys());
         List<String> near = PeerSpellings.nearest(key, names);
         return "unknown option '" + key + "'" + (near.isEmpty() ? ""
                 : "; did you mean " + near.stream().map(n -> "'" + n + "'").collect(Collectors.joining(" or ")) + "?");
@@ -186,7 +188,7 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
 
     /**
      * Reads the {@code config} section of a report.json as the run configuration it records, and
-     * puts each run option's recorded value ({@link RunOptions#KEYS}) under its name.
+     * puts each run option's recorded value ({@link OptionTable}) under its name.
      */
     private static void fromRecordedConfig(Path path, JsonNode recorded, Map<String, List<String>> options,
                                            Map<String, String> metadata, List<String> notes) {
@@ -197,10 +199,11 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
             throw new UsageException("--config " + path + ": the recorded configuration does not read: "
                     + firstLine(e.getMessage()));
         }
-        for (RunOptions.Key key : RunOptions.KEYS) {
-            List<String> values = key.recordedValues(config);
-            if (values != null) {
-                options.put(key.normalised(), values);
+        for (RunOption<?> row : OptionTable.ROWS) {
+            Object value = row.replayed().apply(config);
+            if (value instanceof List<?> list ? !list.isEmpty() : value != null) {
+                options.put(normalise(row.name()), value instanceof List<?> list
+                        ? list.stream().map(String::valueOf).toList() : List.of(value.toString()));
             }
         }
         metadata.putAll(config.output().metadata());

@@ -24,8 +24,9 @@ public final class Main implements Runnable {
 
     private static Object subcommand(String name) {
         return switch (name) {
-            case "run" -> new RunCommand();
-            case "sweep" -> new SweepCommand();
+            // Made here, not by addSubcommand, so that their model transformers add the run options.
+            case "run" -> new CommandLine(new RunCommand());
+            case "sweep" -> new CommandLine(new SweepCommand());
             case "compare" -> new CompareCommand();
             case "report" -> new ReportCommand();
             case "merge" -> new MergeCommand();

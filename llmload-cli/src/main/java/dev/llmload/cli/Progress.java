@@ -29,6 +29,7 @@ final class Progress {
     private final Duration duration;
     private final boolean terminal = onTerminal();
     private final AtomicLong done = new AtomicLong();
+    private final AtomicLong warmups = new AtomicLong();
     private final AtomicLongArray failedByClass = new AtomicLongArray(CLASSES.length);
     private volatile double lastTtftMs = Double.NaN;
     private final long startNanos = System.nanoTime();
@@ -65,6 +66,9 @@ final class Progress {
     }
 
     void record(RequestRecord record) {
+        if (record.warmup()) {
+            warmups.incrementAndGet();
+        }
         if (record.outcome() instanceof Outcome.Failure failure) {
             failedByClass.incrementAndGet(failure.failureClass().ordinal());
         } else if (record.timings().firstTokenNanos() >= 0) {
@@ -72,6 +76,11 @@ final class Progress {
         }
         // Counted last, so a line never shows more requests done than their classes account for.
         done.incrementAndGet();
+    }
+
+    /** The requests recorded so far that were warm-up, left out of the statistics. */
+    long warmups() {
+        return warmups.get();
     }
 
     /** @param inFlight the run's requests sent and not yet finished, asked on the progress thread */

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.llmload.compare.Comparison;
 import dev.llmload.compare.FailIf;
 import dev.llmload.compare.Repeats;
+import dev.llmload.config.OptionTable;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Target;
+import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.protocol.RequestExtras;
 import dev.llmload.report.ConsoleSummary;
@@ -31,15 +33,15 @@ import picocli.CommandLine.Option;
 
 /** {@code llmload run}: benchmark one load point; without {@code --url}, of the embedded simulator. */
 @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        sortOptions = false, usageHelpWidth = 110,
+        sortOptions = false, usageHelpWidth = 110, modelTransformer = RunCommand.Options.class,
         description = {
             "Benchmark one load point of an OpenAI-compatible server and write a run directory.",
             "Without --url the built-in simulator is started on a free loopback port and benchmarked.",
             "The API key is read from the environment (LLMLOAD_API_KEY, else OPENAI_API_KEY) or --api-key-file;",
             "it is never written to any file or log.",
             "Exit codes: 0 a finished run (failed requests are results), 1 could not start, 2 bad usage,",
-            "3 a --fail-if threshold crossed against --baseline, 4 every request failed or the error rate passed",
-            "--max-error-rate, 130/143 interrupted. See docs/cli.md."})
+            "3 a --fail-if threshold crossed against --baseline, 4 every request failed, the error rate passed",
+            "--max-error-rate or a percentile --slo limit was missed, 130/143 interrupted. See docs/cli.md."})
 public final class RunCommand implements Callable<Integer> {
 
     /** The exit code of a run whose every measured request failed, or whose error rate passed {@code --max-error-rate}. */
@@ -51,25 +53,6 @@ public final class RunCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
-
-    @Option(names = "--concurrency", paramLabel = "N",
-            description = "Closed loop: keep N requests in flight. Default: 16 when --request-rate is not given.")
-    Integer concurrency;
-
-    @Option(names = "--request-rate", paramLabel = "R", converter = RateConverter.class,
-            description = "Open loop: send R requests (with --sessions: start R sessions) per second on a precomputed "
-                    + "schedule, whatever the server does. inf, as in vLLM: every request at once, behind "
-                    + "--max-concurrency if given (a closed loop).")
-    Double requestRate;
-
-    @Option(names = "--slo", paramLabel = "LIMITS",
-            description = "Per-request limits in ms for goodput, any of ttft, tpot, e2e: e.g. ttft:500,tpot:50,e2e:3000. "
-                    + "A request meets the SLO when it succeeded within every limit.")
-    String slo;
-
-    @Option(names = {"--output-dir", "--result-dir"}, paramLabel = "DIR",
-            description = "Run directory. Default: results/<timestamp>-<target>-<load>.")
-    Path outputDir;
 
     @Option(names = "--repeat", paramLabel = "K", defaultValue = "1",
             description = "Run the configuration K times, into DIR/repeat-1 .. repeat-K, and write DIR/repeats.json: "
@@ -105,9 +88,16 @@ public final class RunCommand implements Callable<Integer> {
             description = "Write into a --output-dir that already holds files (those of the same names are replaced).")
     boolean overwrite;
 
-    /** Every other option of a run, shared with {@code llmload sweep}. */
-    @CommandLine.Mixin
-    RunOptions options;
+    /** Every option of a run ({@link dev.llmload.config.OptionTable}), shared with {@code llmload sweep}. */
+    final RunOptions options = new RunOptions();
+
+    /** Adds the run options to the command, the points included. */
+    static final class Options implements CommandLine.IModelTransformer {
+        @Override
+        public CommandLine.Model.CommandSpec transform(CommandLine.Model.CommandSpec spec) {
+            return RunOptions.addTo(spec, ((RunCommand) spec.userObject()).options, true);
+        }
+    }
 
     /** vllm bench serve's spellings that translate onto the options above (docs/coming-from.md). */
     @CommandLine.Mixin
@@ -152,7 +142,7 @@ public final class RunCommand implements Callable<Integer> {
             out.println("Scenario " + config.scenario() + ": look first at "
                     + Scenarios.byName(config.scenario()).leadsWith() + ".");
         }
-        try (TargetServer target = TargetServer.open(config.target().url(), options.simConfig, out, true)) {
+        try (TargetServer target = TargetServer.open(config.target().url(), options.simConfig(), out, true)) {
             if (config.output().dir() == null) {
                 config = config.withOutputDir(
                         OutputDirectory.claimUnique(BenchmarkRun.defaultOutputDir(target.url(), config.load())));
@@ -192,9 +182,8 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The run these options describe; {@code --config} and {@code --scenario} must have been merged in. */
     RunConfig config() {
-        RunConfig.Builder builder = options.builder().concurrency(concurrency).requestRate(requestRate).slo(slo)
-                .outputDir(outputDir);
-        vllm.applyTo(builder, options, slo);
+        RunConfig.Builder builder = options.builder();
+        vllm.applyTo(builder, options, options.value(OptionTable.SLO));
         return builder.build();
     }
 
@@ -255,19 +244,25 @@ public final class RunCommand implements Callable<Integer> {
         } catch (RunException e) {
             // The report files could not be written (a full disk): what they say is printed all the same.
             if (e.unwrittenReport().isPresent()) {
-                out.print(ConsoleSummary.render(e.unwrittenReport().get()));
+                out.print(ConsoleSummary.render(e.unwrittenReport().get(), latencies));
                 out.flush();
             }
             throw e;
         }
         out.print(ConsoleSummary.render(result.report(), latencies));
+        if (config.bounds().warmupTime() != null) {
+            // A warm-up by time covers as many requests as the load sent in it: say how many.
+            long ms = config.bounds().warmupTime().toMillis();
+            out.println("Warm-up: " + progress.warmups() + " requests intended to start in the first "
+                    + (ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms") + ", left out of the statistics");
+        }
         out.println("Run directory: " + result.directory());
         out.flush();
         if (repeat == 1) {
             forScripts(result.report().results(), result.directory());
         }
         int interrupted = exitCode(signals);
-        return new Outcome(interrupted != 0 ? interrupted : judge(result, verdict, out), result.report());
+        return new Outcome(interrupted != 0 ? interrupted : judge(config, result, verdict, out), result.report());
     }
 
     /**
@@ -289,7 +284,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** 0, or the exit code of the first verdict the finished run fails, with its one line on standard error. */
-    private int judge(BenchmarkRun.Result result, Verdict verdict, PrintWriter out) throws IOException {
+    private int judge(RunConfig config, BenchmarkRun.Result result, Verdict verdict, PrintWriter out)
+            throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         RunResults results = result.report().results();
         long attempted = results.requests().attempted();
@@ -302,6 +298,14 @@ public final class RunCommand implements Callable<Integer> {
                 && results.errorRate() > verdict.maxErrorRate()) {
             err.println(String.format(Locale.ROOT, "llmload: the error rate %.4f (%d of %d requests failed) is above "
                     + "--max-error-rate %s", results.errorRate(), failed, attempted, verdict.maxErrorRate()));
+            return EXIT_FAILED_RUN;
+        }
+        // Percentile limits in --slo judge the run as a sweep judges each point.
+        PercentileSlo percentiles = config.slo() == null ? null : config.slo().percentiles();
+        List<PercentileSlo.Violation> missed = percentiles == null ? List.of() : percentiles.violations(results);
+        if (!missed.isEmpty()) {
+            err.println("llmload: the run misses --slo: " + missed.stream().map(Object::toString)
+                    .collect(java.util.stream.Collectors.joining("; ")));
             return EXIT_FAILED_RUN;
         }
         if (verdict.thresholds() == null) {

@@ -43,7 +43,7 @@ enum Scenarios {
         return leadsWith;
     }
 
-    /** Option defaults by long option name without dashes: keys of {@link RunOptions#KEYS}. */
+    /** Option defaults by long option name without dashes: keys of {@link RunOptions#keys()}. */
     Map<String, String> defaults() {
         return defaults;
     }

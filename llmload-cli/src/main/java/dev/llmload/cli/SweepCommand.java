@@ -1,6 +1,8 @@
 package dev.llmload.cli;
 
+import dev.llmload.config.OptionTable;
 import dev.llmload.config.RunConfig;
+import dev.llmload.config.SloLimits;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.OutputDirectory;
@@ -30,7 +32,7 @@ import picocli.CommandLine.Option;
  * so a point is exactly the run {@code llmload run} would make at that load.
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        sortOptions = false, usageHelpWidth = 110,
+        sortOptions = false, usageHelpWidth = 110, modelTransformer = SweepCommand.Options.class,
         description = {
             "Run a series of load points, or search the capacity under SLOs, and write a sweep directory.",
             "Give exactly one of --concurrency LIST, --request-rate LIST, --auto or --find-capacity.",
@@ -74,7 +76,8 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Option(names = "--slo", paramLabel = "LIMITS",
             description = "Percentile limits a point must meet, e.g. p99_ttft:1000,p99_tpot:50,error_rate:0.01 "
-                    + "(p50|p90|p95|p99|mean of ttft|tpot|itl|e2e in ms; error_rate a share).")
+                    + "(p50|p90|p95|p99|mean of ttft|tpot|itl|e2e in ms; error_rate a share). Per-request limits as "
+                    + "llmload run takes them (ttft:500,tpot:50) are accepted too: each point then reports goodput.")
     String slo;
 
     @Option(names = "--start", paramLabel = "X", defaultValue = "1",
@@ -116,8 +119,15 @@ public final class SweepCommand implements Callable<Integer> {
     Path resume;
 
     /** The options of {@code llmload run} but the four spelled here as lists, percentiles and a sweep directory. */
-    @CommandLine.Mixin
-    RunOptions run;
+    final RunOptions run = new RunOptions();
+
+    /** Adds the run options to the command, but the points, which a sweep spells its own way. */
+    static final class Options implements CommandLine.IModelTransformer {
+        @Override
+        public CommandLine.Model.CommandSpec transform(CommandLine.Model.CommandSpec spec) {
+            return RunOptions.addTo(spec, ((SweepCommand) spec.userObject()).run, false);
+        }
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -129,15 +139,15 @@ public final class SweepCommand implements Callable<Integer> {
             throw new UsageException("give exactly one of --concurrency LIST, --request-rate LIST, --auto and "
                     + "--find-capacity");
         }
-        PercentileSlo limits = null;
-        if (slo != null) {
-            try {
-                limits = PercentileSlo.parse(slo);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("--slo: " + e.getMessage());
-            }
-        } else if (findCapacity) {
+        // One --slo syntax with run: percentile limits judge the points, per-request ones are each point's goodput.
+        SloLimits given = SloLimits.parse(slo);
+        PercentileSlo limits = given == null ? null : given.percentiles();
+        if (given == null && findCapacity) {
             throw new UsageException("--find-capacity needs --slo, e.g. --slo p99_ttft:1000,error_rate:0.01");
+        }
+        if (limits == null && findCapacity) {
+            throw new UsageException("--find-capacity needs --slo with a percentile limit, e.g. p99_ttft:1000: "
+                    + "per-request limits such as ttft:500 give each point's goodput, not a pass");
         }
         if (!(kneeFactor > 1)) {
             throw new UsageException("--knee-factor must be above 1, got " + kneeFactor);
@@ -150,8 +160,11 @@ public final class SweepCommand implements Callable<Integer> {
         }
         // The swept kind of load at a first value, keeping the user's arrival, burstiness and gate for rates.
         boolean rates = requestRate != null || auto || (findCapacity && by.equals("rate"));
-        RunConfig.Builder builder = run.builder();
-        RunConfig base = (rates ? builder.requestRate(1.0) : builder.concurrency(1)).build();
+        RunConfig.Builder builder = run.builder().slo(given == null ? null : given.perRequestText());
+        // A shaped load sets its own rates and is refused below as not sweepable: no rate is put beside it.
+        boolean shaped = Stream.of(OptionTable.RAMP, OptionTable.STAGES, OptionTable.BURSTS)
+                .anyMatch(row -> run.value(row) != null);
+        RunConfig base = (shaped ? builder : rates ? builder.requestRate(1.0) : builder.concurrency(1)).build();
         SweepMode mode = mode(base);
         String tooManyFiles = OpenFileLimit.refusal(widest(mode, base));
         if (tooManyFiles != null) {
@@ -159,7 +172,7 @@ public final class SweepCommand implements Callable<Integer> {
         }
         String apiKey = base.target().keySource().read();
         PrintWriter out = spec.commandLine().getOut();
-        try (TargetServer target = TargetServer.open(base.target().url(), run.simConfig, out, false)) {
+        try (TargetServer target = TargetServer.open(base.target().url(), run.simConfig(), out, false)) {
             Path directory = resume != null ? resume : outputDir != null ? outputDir
                     : defaultDirectory(target.url(), base);
             // Held to the end, as a run holds its directory: a second sweep into it is refused in one line.

@@ -1,5 +1,6 @@
 package dev.llmload.cli;
 
+import dev.llmload.config.OptionTable;
 import dev.llmload.config.RunConfig;
 import dev.llmload.report.ConsoleSummary;
 import dev.llmload.stats.Percentile;
@@ -80,8 +81,9 @@ public final class VllmOptions {
     void applyTo(RunConfig.Builder builder, RunOptions options, String slo) {
         String api = api();
         if (api != null) {
-            if (!options.api.equalsIgnoreCase("auto") && !options.api.equalsIgnoreCase(api)) {
-                throw new UsageException("--api " + options.api + " contradicts vLLM's --backend/--endpoint, which mean "
+            String given = options.value(OptionTable.API);
+            if (!given.equalsIgnoreCase("auto") && !given.equalsIgnoreCase(api)) {
+                throw new UsageException("--api " + given + " contradicts vLLM's --backend/--endpoint, which mean "
                         + "--api " + api);
             }
             builder.api(api);
@@ -89,13 +91,13 @@ public final class VllmOptions {
         if (datasetName != null) {
             switch (datasetName.toLowerCase(Locale.ROOT)) {
                 case "random" -> {
-                    if (options.dataset != null) {
+                    if (options.value(OptionTable.DATASET) != null) {
                         throw new UsageException("--dataset-name random makes synthetic prompts; a --dataset-path "
                                 + "needs --dataset-name sharegpt");
                     }
                 }
                 case "sharegpt" -> {
-                    if (options.dataset == null) {
+                    if (options.value(OptionTable.DATASET) == null) {
                         throw new UsageException("--dataset-name sharegpt needs --dataset-path FILE");
                     }
                     builder.datasetFormat("sharegpt");
@@ -110,8 +112,8 @@ public final class VllmOptions {
             }
             builder.slo(slo());
         }
-        if (saveResult && options.exports.stream().noneMatch("vllm"::equalsIgnoreCase)) {
-            List<String> exports = new ArrayList<>(options.exports);
+        if (saveResult && options.value(OptionTable.EXPORT).stream().noneMatch("vllm"::equalsIgnoreCase)) {
+            List<String> exports = new ArrayList<>(options.value(OptionTable.EXPORT));
             exports.add("vllm");
             builder.exports(exports);
         }
@@ -119,17 +121,17 @@ public final class VllmOptions {
             if (numWarmups < 0) {
                 throw new UsageException("--num-warmups must be at least 0, got " + numWarmups);
             }
-            if (!options.warmup.equals("0")) {
+            if (!options.value(OptionTable.WARMUP).equals("0")) {
                 throw new UsageException("give --warmup or vLLM's --num-warmups, not both");
             }
             builder.warmup(String.valueOf(numWarmups));
-            if (options.numRequests != null) {
-                builder.numRequests(options.numRequests + numWarmups);
-            } else if (options.duration == null) {
+            if (options.value(OptionTable.NUM_REQUESTS) != null) {
+                builder.numRequests(options.value(OptionTable.NUM_REQUESTS) + numWarmups);
+            } else if (options.value(OptionTable.DURATION) == null) {
                 builder.numRequests(RunConfig.DEFAULT_NUM_REQUESTS + numWarmups);
             }
         }
-        if (ignoreEos && options.noIgnoreEos) {
+        if (ignoreEos && options.value(OptionTable.NO_IGNORE_EOS)) {
             throw new UsageException("give --ignore-eos or --no-ignore-eos, not both");
         }
     }

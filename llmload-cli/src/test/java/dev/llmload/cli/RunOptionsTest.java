@@ -2,10 +2,11 @@ package dev.llmload.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmload.config.OptionTable;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@link RunOptions#KEYS} is the one table: every run option, every preset key and every sweep option is in it. */
+/** {@link OptionTable} (with run's own options) is the one table: every run option, every preset key and every sweep option is in it. */
 class RunOptionsTest {
 
     @Test
@@ -20,9 +21,9 @@ class RunOptionsTest {
         List<String> options = run.options().stream().filter(o -> !o.usageHelp() && !o.versionHelp())
                 .filter(o -> !vllm.contains(o))
                 .map(o -> RunOptions.canonicalName(o).substring(2)).toList();
-        assertThat(RunOptions.KEYS).extracting(RunOptions.Key::option).containsExactlyInAnyOrderElementsOf(options);
+        assertThat(RunOptions.keys()).containsExactlyInAnyOrderElementsOf(options);
         var sweep = Main.commandLine().getSubcommands().get("sweep").getCommandSpec();
-        assertThat(RunOptions.KEYS.stream().filter(key -> !key.point()))
-                .allMatch(key -> sweep.findOption("--" + key.option()) != null);
+        assertThat(OptionTable.ROWS.stream().filter(row -> !row.point()))
+                .allMatch(row -> sweep.findOption("--" + row.name()) != null);
     }
 }

@@ -30,6 +30,7 @@ class SweepCompareUsageTest {
         usageError("exactly one of", "sweep", "--url", "http://127.0.0.1:1");
         usageError("exactly one of", "sweep", "--auto", "--concurrency", "1,2");
         usageError("needs --slo", "sweep", "--find-capacity");
+        usageError("needs --slo with a percentile limit", "sweep", "--find-capacity", "--slo", "ttft:500");
         usageError("--slo: unknown limit 'p98_ttft'", "sweep", "--find-capacity", "--slo", "p98_ttft:100");
         usageError("--request-rate", "sweep", "--request-rate", "0,2");
         usageError("whole numbers", "sweep", "--concurrency", "1.5,2");

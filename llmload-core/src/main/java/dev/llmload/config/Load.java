@@ -108,6 +108,11 @@ public sealed interface Load {
                               String profile) {
             check(requestRate, burstiness, maxConcurrency);
             Arrival kind = arrival != null ? arrival : burstiness != null ? Arrival.GAMMA : Arrival.POISSON;
+            if (kind.shaped() && requestRate != null) {
+                // The shape sets every rate (a ramp's ends, each stage's, the bursts' Poisson base).
+                throw new ConfigException("--request-rate does not combine with --" + kind.cliName() + ", which sets "
+                        + "the rates itself" + (kind == Arrival.BURSTS ? " (BASE is the Poisson rate between bursts)" : ""));
+            }
             if (burstiness != null && kind != Arrival.GAMMA) {
                 throw new ConfigException("--burstiness applies to gamma arrivals, not --arrival " + kind.cliName());
             }
@@ -119,6 +124,7 @@ public sealed interface Load {
                 case RAMP -> Shapes.ramp(required(profile, kind, "--ramp FROM:TO:TIME[:exponential]"));
                 case STAGES -> Shapes.stages(required(profile, kind, "--stages RATE:TIME,RATE:TIME,..."));
                 case BURSTS -> Shapes.bursts(required(profile, kind, "--bursts BASE_RATE:SIZE:PERIOD"));
+                case TRACE -> throw new ConfigException("--arrival trace needs --trace FILE");
             };
             return new Open(requestRate, kind, burstiness, maxConcurrency, kind.shaped() ? profile : null, process);
         }
@@ -202,12 +208,21 @@ public sealed interface Load {
         }
     }
 
-    /** The open-loop arrivals; trace replay is {@link Trace}. */
+    /**
+     * The open-loop arrivals, as {@code --arrival} and report.json name them; {@code TRACE} is a
+     * replay of {@link Trace}, never an {@link Open} load's.
+     */
     enum Arrival {
-        POISSON, CONSTANT, GAMMA, RAMP, STAGES, BURSTS;
+        POISSON, CONSTANT, GAMMA, RAMP, STAGES, BURSTS, TRACE;
 
+        @com.fasterxml.jackson.annotation.JsonValue
         public String cliName() {
             return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        @Override
+        public String toString() {
+            return cliName();
         }
 
         /** Whether the rate follows a written shape rather than one steady rate. */
@@ -216,6 +231,7 @@ public sealed interface Load {
         }
 
         /** @throws ConfigException for a name that is none of them */
+        @com.fasterxml.jackson.annotation.JsonCreator
         public static Arrival parse(String name) {
             for (Arrival arrival : values()) {
                 if (arrival.cliName().equals(name.toLowerCase(java.util.Locale.ROOT))) {

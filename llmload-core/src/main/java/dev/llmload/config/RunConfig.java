@@ -12,12 +12,10 @@ import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.RequestExtras;
 import dev.llmload.segment.Segment;
 import dev.llmload.protocol.ImageInputs;
-import dev.llmload.workload.tokenizer.Tokenizers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,166 +114,162 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
      * allow) and reads every value once. Not thread-safe.
      */
     public static final class Builder {
-        private String url;
-        private String api = "auto";
-        private String model;
-        private boolean stream = true;
-        private boolean ignoreEos = true;
-        private boolean insecure;
-        private Path apiKeyFile;
-        private List<String> headers = List.of();
-        private String extraBody;
-        private Double temperature;
-        private Double topP;
-        private Integer topK;
-        private List<String> stop = List.of();
+        /** The value under each row that was set; a row not here has its default. */
+        private final Map<RunOption<?>, Object> values = new LinkedHashMap<>();
         private Load load;
-        private Integer concurrency;
-        private Double requestRate;
-        private String arrival;
-        private String ramp;
-        private String stages;
-        private String bursts;
-        private String concurrencyProfile;
-        private Double burstiness;
-        private Integer maxConcurrency;
-        private Path trace;
-        private double traceSpeed = 1;
-        private Long numRequests;
-        private Duration duration;
-        private String warmup = "0";
-        private String inputTokens = "512";
-        private String outputTokens = "128";
-        private Double rangeRatio;
-        private Path dataset;
-        private String datasetFormat;
-        private String sharedPrefix;
-        private String tokenizer = Tokenizers.DEFAULT;
-        private int batchSize = 1;
-        private String images;
-        private String sessions;
-        private String thinkTime;
-        private Integer maxSessions;
-        private long seed;
-        private Duration connectTimeout = Duration.ofSeconds(10);
-        private Duration firstTokenTimeout;
-        private Duration idleTimeout;
-        private Duration requestTimeout = Duration.ofMinutes(10);
-        private long maxEventBytes = ResponseLimits.DEFAULT_MAX_EVENT_BYTES;
-        private long maxResponseBytes = ResponseLimits.DEFAULT_MAX_RESPONSE_BYTES;
-        private int maxTokensFactor = ResponseLimits.DEFAULT_TOKEN_FACTOR;
-        private Duration grace = Duration.ofSeconds(30);
-        private boolean stopOnSaturation;
-        private String serverMetrics = "auto";
-        private String serverKind;
-        private List<String> gpuMetrics = List.of();
-        private Duration nvidiaSmi;
-        private Duration scrapeInterval = Duration.ofSeconds(1);
-        private String slo;
-        private List<String> exports = List.of();
-        private String gpuHourPrice;
-        private Path outputDir;
-        private Map<String, String> metadata = Map.of();
-        private List<String> notes = List.of();
-        private Integer ioThreads;
-        private String segment;
-        private String startAt;
-        private String scenario;
 
         private Builder() {}
 
+        /** Sets a row's value as its type reads it; null is no value (not the default), as a flag left out. */
+        public <T> Builder set(RunOption<T> option, T value) {
+            values.put(option, value instanceof List<?> list ? List.copyOf(list)
+                    : value instanceof Map<?, ?> map ? new LinkedHashMap<>(map) : value);
+            return this;
+        }
+
+        /** A row's value: as set, else the row's default. */
+        @SuppressWarnings("unchecked")
+        public <T> T get(RunOption<T> option) {
+            return values.containsKey(option) ? (T) values.get(option) : option.defaultValue();
+        }
+
+        // The setters a Java caller writes; each sets its row of OptionTable, where the default is.
+
         /** null: the embedded simulator (the command line starts one). */
-        public Builder url(String value) { url = value; return this; }
-        public Builder api(String value) { api = value; return this; }
-        public Builder model(String value) { model = value; return this; }
-        public Builder stream(boolean value) { stream = value; return this; }
-        public Builder ignoreEos(boolean value) { ignoreEos = value; return this; }
-        public Builder insecure(boolean value) { insecure = value; return this; }
+        public Builder url(String value) { return set(OptionTable.URL, value); }
+        public Builder api(String value) { return set(OptionTable.API, value); }
+        public Builder model(String value) { return set(OptionTable.MODEL, value); }
+        public Builder stream(boolean value) { return set(OptionTable.NO_STREAM, !value); }
+        public Builder ignoreEos(boolean value) { return set(OptionTable.NO_IGNORE_EOS, !value); }
+        public Builder insecure(boolean value) { return set(OptionTable.INSECURE, value); }
         /** Read the API key from this file's first line; null: from the environment. */
-        public Builder apiKeyFile(Path value) { apiKeyFile = value; return this; }
+        public Builder apiKeyFile(Path value) { return set(OptionTable.API_KEY_FILE, value); }
         /** The load as a value; the load options below are then not read. */
         public Builder load(Load value) { load = value; return this; }
         /** {@code NAME:VALUE} each, sent with every request. */
-        public Builder headers(List<String> value) { headers = List.copyOf(value); return this; }
+        public Builder headers(List<String> value) { return set(OptionTable.HEADER, value); }
         /** A JSON object merged into every request body; null for none. */
-        public Builder extraBody(String value) { extraBody = value; return this; }
-        public Builder temperature(Double value) { temperature = value; return this; }
-        public Builder topP(Double value) { topP = value; return this; }
-        public Builder topK(Integer value) { topK = value; return this; }
-        public Builder stop(List<String> value) { stop = List.copyOf(value); return this; }
-        public Builder concurrency(Integer value) { concurrency = value; return this; }
-        public Builder requestRate(Double value) { requestRate = value; return this; }
+        public Builder extraBody(String value) { return set(OptionTable.EXTRA_BODY, value); }
+        public Builder temperature(Double value) { return set(OptionTable.TEMPERATURE, value); }
+        public Builder topP(Double value) { return set(OptionTable.TOP_P, value); }
+        public Builder topK(Integer value) { return set(OptionTable.TOP_K, value); }
+        public Builder stop(List<String> value) { return set(OptionTable.STOP, value); }
+        public Builder concurrency(Integer value) { return set(OptionTable.CONCURRENCY, value); }
+        public Builder requestRate(Double value) { return set(OptionTable.REQUEST_RATE, value); }
         /** {@code poisson}, {@code constant} or {@code gamma}; null is Poisson, or gamma with a burstiness. */
-        public Builder arrival(String value) { arrival = value; return this; }
-        public Builder ramp(String value) { ramp = value; return this; }
-        public Builder stages(String value) { stages = value; return this; }
-        public Builder bursts(String value) { bursts = value; return this; }
-        public Builder concurrencyProfile(String value) { concurrencyProfile = value; return this; }
-        public Builder burstiness(Double value) { burstiness = value; return this; }
-        public Builder maxConcurrency(Integer value) { maxConcurrency = value; return this; }
-        public Builder trace(Path value) { trace = value; return this; }
-        public Builder traceSpeed(double value) { traceSpeed = value; return this; }
-        public Builder numRequests(Long value) { numRequests = value; return this; }
-        public Builder duration(Duration value) { duration = value; return this; }
+        public Builder arrival(String value) { return set(OptionTable.ARRIVAL, value); }
+        public Builder ramp(String value) { return set(OptionTable.RAMP, value); }
+        public Builder stages(String value) { return set(OptionTable.STAGES, value); }
+        public Builder bursts(String value) { return set(OptionTable.BURSTS, value); }
+        public Builder concurrencyProfile(String value) { return set(OptionTable.CONCURRENCY_PROFILE, value); }
+        public Builder burstiness(Double value) { return set(OptionTable.BURSTINESS, value); }
+        public Builder maxConcurrency(Integer value) { return set(OptionTable.MAX_CONCURRENCY, value); }
+        public Builder trace(Path value) { return set(OptionTable.TRACE, value); }
+        public Builder traceSpeed(double value) { return set(OptionTable.TRACE_SPEED, value); }
+        public Builder numRequests(Long value) { return set(OptionTable.NUM_REQUESTS, value); }
+        public Builder duration(Duration value) { return set(OptionTable.DURATION, value); }
         /** A request count ({@code 10}) or a time ({@code 30s}). */
-        public Builder warmup(String value) { warmup = value; return this; }
-        public Builder inputTokens(String value) { inputTokens = value; return this; }
-        public Builder outputTokens(String value) { outputTokens = value; return this; }
-        public Builder rangeRatio(Double value) { rangeRatio = value; return this; }
-        public Builder dataset(Path value) { dataset = value; return this; }
-        public Builder datasetFormat(String value) { datasetFormat = value; return this; }
-        public Builder sharedPrefix(String value) { sharedPrefix = value; return this; }
-        public Builder tokenizer(String value) { tokenizer = value; return this; }
+        public Builder warmup(String value) { return set(OptionTable.WARMUP, value); }
+        public Builder inputTokens(String value) { return set(OptionTable.INPUT_TOKENS, value); }
+        public Builder outputTokens(String value) { return set(OptionTable.OUTPUT_TOKENS, value); }
+        public Builder rangeRatio(Double value) { return set(OptionTable.RANGE_RATIO, value); }
+        public Builder dataset(Path value) { return set(OptionTable.DATASET, value); }
+        public Builder datasetFormat(String value) { return set(OptionTable.DATASET_FORMAT, value); }
+        public Builder sharedPrefix(String value) { return set(OptionTable.SHARED_PREFIX, value); }
+        public Builder tokenizer(String value) { return set(OptionTable.TOKENIZER, value); }
         /** Inputs per request of embeddings and rerank. */
-        public Builder batchSize(int value) { batchSize = value; return this; }
+        public Builder batchSize(int value) { return set(OptionTable.BATCH_SIZE, value); }
         /** {@code N:WxH} synthetic images in every chat request; null for none. */
-        public Builder images(String value) { images = value; return this; }
-        public Builder sessions(String value) { sessions = value; return this; }
-        public Builder thinkTime(String value) { thinkTime = value; return this; }
-        public Builder maxSessions(Integer value) { maxSessions = value; return this; }
-        public Builder seed(long value) { seed = value; return this; }
-        public Builder connectTimeout(Duration value) { connectTimeout = value; return this; }
-        public Builder firstTokenTimeout(Duration value) { firstTokenTimeout = value; return this; }
-        public Builder idleTimeout(Duration value) { idleTimeout = value; return this; }
-        public Builder requestTimeout(Duration value) { requestTimeout = value; return this; }
-        public Builder maxEventBytes(long value) { maxEventBytes = value; return this; }
-        public Builder maxResponseBytes(long value) { maxResponseBytes = value; return this; }
-        public Builder maxTokensFactor(int value) { maxTokensFactor = value; return this; }
+        public Builder images(String value) { return set(OptionTable.IMAGES, value); }
+        public Builder sessions(String value) { return set(OptionTable.SESSIONS, value); }
+        public Builder thinkTime(String value) { return set(OptionTable.THINK_TIME, value); }
+        public Builder maxSessions(Integer value) { return set(OptionTable.MAX_SESSIONS, value); }
+        public Builder seed(long value) { return set(OptionTable.SEED, value); }
+        public Builder connectTimeout(Duration value) { return set(OptionTable.CONNECT_TIMEOUT, value); }
+        public Builder firstTokenTimeout(Duration value) { return set(OptionTable.FIRST_TOKEN_TIMEOUT, value); }
+        public Builder idleTimeout(Duration value) { return set(OptionTable.IDLE_TIMEOUT, value); }
+        public Builder requestTimeout(Duration value) { return set(OptionTable.REQUEST_TIMEOUT, value); }
+        public Builder maxEventBytes(long value) { return set(OptionTable.MAX_EVENT_BYTES, value); }
+        public Builder maxResponseBytes(long value) { return set(OptionTable.MAX_RESPONSE_BYTES, value); }
+        public Builder maxTokensFactor(int value) { return set(OptionTable.MAX_TOKENS_FACTOR, value); }
         public Builder timeouts(Timeouts value) {
-            connectTimeout = value.connect();
-            firstTokenTimeout = value.firstToken();
-            idleTimeout = value.idle();
-            requestTimeout = value.total();
-            maxEventBytes = value.limits().maxEventBytes();
-            maxResponseBytes = value.limits().maxResponseBytes();
-            maxTokensFactor = value.limits().tokenFactor();
-            return this;
+            return connectTimeout(value.connect()).firstTokenTimeout(value.firstToken()).idleTimeout(value.idle())
+                    .requestTimeout(value.total()).maxEventBytes(value.limits().maxEventBytes())
+                    .maxResponseBytes(value.limits().maxResponseBytes()).maxTokensFactor(value.limits().tokenFactor());
         }
-        public Builder grace(Duration value) { grace = value; return this; }
-        public Builder stopOnSaturation(boolean value) { stopOnSaturation = value; return this; }
-        public Builder serverMetrics(String value) { serverMetrics = value; return this; }
-        public Builder serverKind(String value) { serverKind = value; return this; }
-        public Builder gpuMetrics(List<String> value) { gpuMetrics = List.copyOf(value); return this; }
+        public Builder grace(Duration value) { return set(OptionTable.GRACE, value); }
+        public Builder stopOnSaturation(boolean value) { return set(OptionTable.STOP_ON_SATURATION, value); }
+        public Builder serverMetrics(String value) { return set(OptionTable.SERVER_METRICS, value); }
+        public Builder serverKind(String value) { return set(OptionTable.SERVER_KIND, value); }
+        public Builder gpuMetrics(List<String> value) { return set(OptionTable.GPU_METRICS, value); }
         /** Poll the local nvidia-smi this often; null not to. */
-        public Builder nvidiaSmi(Duration value) { nvidiaSmi = value; return this; }
-        public Builder scrapeInterval(Duration value) { scrapeInterval = value; return this; }
-        public Builder slo(String value) { slo = value; return this; }
-        public Builder exports(List<String> value) { exports = List.copyOf(value); return this; }
+        public Builder nvidiaSmi(Duration value) { return set(OptionTable.NVIDIA_SMI, value); }
+        public Builder scrapeInterval(Duration value) { return set(OptionTable.SCRAPE_INTERVAL, value); }
+        public Builder slo(String value) { return set(OptionTable.SLO, value); }
+        public Builder exports(List<String> value) { return set(OptionTable.EXPORT, value); }
         /** {@code AMOUNT CURRENCY} per GPU and hour, e.g. {@code 2.49USD}; null for no cost figures. */
-        public Builder gpuHourPrice(String value) { gpuHourPrice = value; return this; }
-        public Builder outputDir(Path value) { outputDir = value; return this; }
-        public Builder metadata(Map<String, String> value) { metadata = new LinkedHashMap<>(value); return this; }
-        public Builder notes(List<String> value) { notes = new ArrayList<>(value); return this; }
+        public Builder gpuHourPrice(String value) { return set(OptionTable.GPU_HOUR_PRICE, value); }
+        public Builder outputDir(Path value) { return set(OptionTable.OUTPUT_DIR, value); }
+        public Builder metadata(Map<String, String> value) { return set(OptionTable.METADATA, value); }
+        public Builder notes(List<String> value) { return set(OptionTable.NOTE, value); }
         /** null: the number of CPU cores, at most 4. */
-        public Builder ioThreads(Integer value) { ioThreads = value; return this; }
+        public Builder ioThreads(Integer value) { return set(OptionTable.IO_THREADS, value); }
         /** {@code I/N} or {@code auto/N}; null for the whole run. */
-        public Builder segment(String value) { segment = value; return this; }
+        public Builder segment(String value) { return set(OptionTable.SEGMENT, value); }
         /** An RFC 3339 instant or {@code +DELAY}; null to start when ready. */
-        public Builder startAt(String value) { startAt = value; return this; }
-        public Builder scenario(String value) { scenario = value; return this; }
+        public Builder startAt(String value) { return set(OptionTable.START_AT, value); }
+        public Builder scenario(String value) { return set(OptionTable.SCENARIO, value); }
 
         /** @throws ConfigException with a one-line reason when the options do not make a run */
         public RunConfig build() {
+            String url = get(OptionTable.URL);
+            String api = get(OptionTable.API);
+            String model = get(OptionTable.MODEL);
+            boolean insecure = get(OptionTable.INSECURE);
+            Path apiKeyFile = get(OptionTable.API_KEY_FILE);
+            List<String> headers = get(OptionTable.HEADER);
+            String extraBody = get(OptionTable.EXTRA_BODY);
+            Double temperature = get(OptionTable.TEMPERATURE);
+            Double topP = get(OptionTable.TOP_P);
+            Integer topK = get(OptionTable.TOP_K);
+            List<String> stop = get(OptionTable.STOP);
+            Path trace = get(OptionTable.TRACE);
+            Long numRequests = get(OptionTable.NUM_REQUESTS);
+            Duration duration = get(OptionTable.DURATION);
+            String warmup = get(OptionTable.WARMUP);
+            String inputTokens = get(OptionTable.INPUT_TOKENS);
+            String outputTokens = get(OptionTable.OUTPUT_TOKENS);
+            Double rangeRatio = get(OptionTable.RANGE_RATIO);
+            Path dataset = get(OptionTable.DATASET);
+            String datasetFormat = get(OptionTable.DATASET_FORMAT);
+            String sharedPrefix = get(OptionTable.SHARED_PREFIX);
+            String tokenizer = get(OptionTable.TOKENIZER);
+            int batchSize = get(OptionTable.BATCH_SIZE);
+            String images = get(OptionTable.IMAGES);
+            long seed = get(OptionTable.SEED);
+            Duration connectTimeout = get(OptionTable.CONNECT_TIMEOUT);
+            Duration firstTokenTimeout = get(OptionTable.FIRST_TOKEN_TIMEOUT);
+            Duration idleTimeout = get(OptionTable.IDLE_TIMEOUT);
+            Duration requestTimeout = get(OptionTable.REQUEST_TIMEOUT);
+            Duration grace = get(OptionTable.GRACE);
+            boolean stopOnSaturation = get(OptionTable.STOP_ON_SATURATION);
+            String serverMetrics = get(OptionTable.SERVER_METRICS);
+            String serverKind = get(OptionTable.SERVER_KIND);
+            List<String> gpuMetrics = get(OptionTable.GPU_METRICS);
+            Duration nvidiaSmi = get(OptionTable.NVIDIA_SMI);
+            Duration scrapeInterval = get(OptionTable.SCRAPE_INTERVAL);
+            String slo = get(OptionTable.SLO);
+            List<String> exports = get(OptionTable.EXPORT);
+            String gpuHourPrice = get(OptionTable.GPU_HOUR_PRICE);
+            Path outputDir = get(OptionTable.OUTPUT_DIR);
+            Map<String, String> metadata = get(OptionTable.METADATA);
+            List<String> notes = get(OptionTable.NOTE);
+            Integer ioThreads = get(OptionTable.IO_THREADS);
+            String segment = get(OptionTable.SEGMENT);
+            String startAt = get(OptionTable.START_AT);
+            String scenario = get(OptionTable.SCENARIO);
+            boolean stream = !get(OptionTable.NO_STREAM);
+            boolean ignoreEos = !get(OptionTable.NO_IGNORE_EOS);
             Load chosen = load != null ? load : load();
             Long requests = numRequests != null ? numRequests
                     : duration == null && !(chosen instanceof Load.Trace) ? Long.valueOf(DEFAULT_NUM_REQUESTS) : null;
@@ -313,7 +307,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             }
             Client client = Client.of(ioThreads != null ? ioThreads : Client.defaults().ioThreads(), segment, startAt,
                     System.getenv());
-            Telemetry telemetry = new Telemetry(serverMetrics, serverKind, gpuMetrics, nvidiaSmi, scrapeInterval);
+            Telemetry telemetry = Telemetry.of(serverMetrics, serverKind, gpuMetrics, nvidiaSmi, scrapeInterval);
             Output output = new Output(outputDir, exports, metadata, notes, GpuPrice.parse(gpuHourPrice));
             SloLimits limits = SloLimits.parse(slo);
             Sessions turns = sessions(chosen);
@@ -332,6 +326,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         }
 
         private ResponseLimits responseLimits() {
+            long maxEventBytes = get(OptionTable.MAX_EVENT_BYTES);
+            long maxResponseBytes = get(OptionTable.MAX_RESPONSE_BYTES);
+            int maxTokensFactor = get(OptionTable.MAX_TOKENS_FACTOR);
             if (maxEventBytes <= 0 || maxResponseBytes <= 0 || maxTokensFactor <= 0) {
                 throw new ConfigException("--max-event-bytes, --max-response-bytes and --max-tokens-factor must be positive");
             }
@@ -339,6 +336,19 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         }
 
         private Load load() {
+            Integer concurrency = get(OptionTable.CONCURRENCY);
+            Double requestRate = get(OptionTable.REQUEST_RATE);
+            String arrival = get(OptionTable.ARRIVAL);
+            String ramp = get(OptionTable.RAMP);
+            String stages = get(OptionTable.STAGES);
+            String bursts = get(OptionTable.BURSTS);
+            String concurrencyProfile = get(OptionTable.CONCURRENCY_PROFILE);
+            Double burstiness = get(OptionTable.BURSTINESS);
+            Integer maxConcurrency = get(OptionTable.MAX_CONCURRENCY);
+            Path trace = get(OptionTable.TRACE);
+            double traceSpeed = get(OptionTable.TRACE_SPEED);
+            String sessions = get(OptionTable.SESSIONS);
+            Integer maxSessions = get(OptionTable.MAX_SESSIONS);
             Load.Arrival shaped = ramp != null ? Load.Arrival.RAMP : stages != null ? Load.Arrival.STAGES
                     : bursts != null ? Load.Arrival.BURSTS : null;
             if (Stream.of(ramp, stages, bursts, trace).filter(Objects::nonNull).count() > 1) {
@@ -399,6 +409,14 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
          * else of every request of the run.
          */
         private Load everyRequestAtOnce(boolean shaped) {
+            Integer concurrency = get(OptionTable.CONCURRENCY);
+            String arrival = get(OptionTable.ARRIVAL);
+            String concurrencyProfile = get(OptionTable.CONCURRENCY_PROFILE);
+            Double burstiness = get(OptionTable.BURSTINESS);
+            Integer maxConcurrency = get(OptionTable.MAX_CONCURRENCY);
+            Long numRequests = get(OptionTable.NUM_REQUESTS);
+            Duration duration = get(OptionTable.DURATION);
+            String sessions = get(OptionTable.SESSIONS);
             if (shaped || sessions != null || concurrency != null || concurrencyProfile != null || burstiness != null) {
                 throw new ConfigException("--request-rate inf sends every request at once; it takes --max-concurrency "
                         + "but no arrival shape, --sessions, --concurrency or --burstiness");
@@ -415,6 +433,12 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
 
         /** The sessions of a {@code --sessions} run; null without {@code --sessions}. */
         private Sessions sessions(Load chosen) {
+            Path trace = get(OptionTable.TRACE);
+            Path dataset = get(OptionTable.DATASET);
+            String sharedPrefix = get(OptionTable.SHARED_PREFIX);
+            String sessions = get(OptionTable.SESSIONS);
+            String thinkTime = get(OptionTable.THINK_TIME);
+            Integer maxSessions = get(OptionTable.MAX_SESSIONS);
             if (sessions == null) {
                 if (thinkTime != null || maxSessions != null) {
                     throw new ConfigException("--think-time and --max-sessions apply only with --sessions");
@@ -499,7 +523,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         // Written only when used, so a run without them records what earlier versions did.
                         d.batchSize() == 1 ? null : d.batchSize(), d.images());
                 Telemetry m = c.telemetry();
-                WireTelemetry telemetry = new WireTelemetry(m.serverMetrics(), m.serverKind(), m.gpuMetrics(),
+                WireTelemetry telemetry = new WireTelemetry(m.serverMetrics().text(), m.serverKindName(),
+                        m.gpuMetrics().stream().map(Object::toString).toList(),
                         m.nvidiaSmi() == null ? null : "nvidia-smi",
                         m.nvidiaSmi() == null ? DEFAULT_SMI_INTERVAL : m.nvidiaSmi(), m.scrapeInterval());
                 Bounds b = c.bounds();
@@ -548,7 +573,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                     load = new Load.Trace(d.trace(), d.traceSpeed() == null ? 1.0 : d.traceSpeed(), l.maxConcurrency());
                 } else {
                     Load.Arrival arrival = l.arrival() == null ? Load.Arrival.POISSON : Load.Arrival.parse(l.arrival());
-                    load = Load.Open.of(l.requestRate(), arrival, arrival == Load.Arrival.GAMMA ? l.burstiness() : null,
+                    // A shape sets its own rates: a rate recorded beside one was never used.
+                    load = Load.Open.of(arrival.shaped() ? null : l.requestRate(), arrival, arrival == Load.Arrival.GAMMA ? l.burstiness() : null,
                             l.maxConcurrency(), l.profile());
                 }
                 WireSessions s = d.sessions();
@@ -571,7 +597,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         new Client(w.ioThreads(), w.segment() == null ? null
                                 : ConfigException.parsing("segment", () -> Segment.parse(w.segment(), Map.of())),
                                 w.startAt(), w.startAt() == null ? null : w.startInstant()),
-                        new Telemetry(t.serverMetrics(), t.serverKind(), t.gpuMetrics() == null ? List.of() : t.gpuMetrics(),
+                        Telemetry.of(t.serverMetrics(), t.serverKind(), t.gpuMetrics(),
                                 t.nvidiaSmi() == null ? null : t.nvidiaSmiInterval(), t.scrapeInterval()),
                         new Output(w.outputDir(), w.exports() == null ? List.of() : w.exports(),
                                 w.metadata() == null ? Map.of() : w.metadata(), w.notes() == null ? List.of() : w.notes(),

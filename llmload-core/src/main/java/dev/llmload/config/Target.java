@@ -96,6 +96,10 @@ public record Target(ServerUrl url, ApiKind api, String model, boolean stream, b
             if (text == null) {
                 return null;
             }
+            if (!text.contains("://")) {
+                throw new ConfigException("--url: " + text + " has no scheme: add http:// (http://" + text
+                        + ") or https://");
+            }
             return new ServerUrl(text, ConfigException.parsing("--url", () -> {
                 Endpoint.parse(text);
                 return Endpoint.openAiBase(text);

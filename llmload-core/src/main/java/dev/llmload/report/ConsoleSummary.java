@@ -294,11 +294,11 @@ public final class ConsoleSummary {
     private static String describeLoad(RunReport report) {
         RunReport.Load load = report.load();
         Load configured = report.config() == null ? null : report.config().load();
-        if ("open".equals(load.mode())) {
+        if (load.mode() == RunReport.Load.Mode.OPEN) {
             String profile = configured instanceof Load.Open open ? open.profile() : null;
             String text = "open loop, " + (load.requestRate() == null && profile != null ? load.arrival() + " " + profile
                     : number(load.requestRate()) + " req/s " + load.arrival()
-                    + (load.burstiness() != null && !"poisson".equals(load.arrival()) && !"constant".equals(load.arrival())
+                    + (load.burstiness() != null && load.arrival() == Load.Arrival.GAMMA
                     ? " (burstiness " + load.burstiness() + ")" : ""));
             return load.maxConcurrency() == null ? text : text + ", max concurrency " + load.maxConcurrency();
         }

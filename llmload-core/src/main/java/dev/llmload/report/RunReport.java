@@ -131,18 +131,35 @@ public record RunReport(
     /** The server's hardware, from metadata or telemetry; null where unknown. */
     public record Hardware(String gpuModel, Integer gpuCount, Double gpuMemoryGib, String cpu, Double ramGib) {}
 
-    public record Load(String mode, Integer concurrency, Double requestRate, String arrival, Double burstiness,
-                       Integer maxConcurrency, Long numRequests, Double durationS, int warmup) {
+    /**
+     * The load as report.json's {@code load} section gives it, typed: made once from the
+     * configuration's {@link dev.llmload.config.Load}, read back from a report as the same types.
+     *
+     * @param arrival the open loop's arrivals ({@code trace} for a replay); null for a closed loop
+     */
+    public record Load(Mode mode, Integer concurrency, Double requestRate, dev.llmload.config.Load.Arrival arrival,
+                       Double burstiness, Integer maxConcurrency, Long numRequests, Double durationS, int warmup) {
+
+        /** Closed (a concurrency kept in flight) or open (arrivals on a schedule) loop, written in lower case. */
+        public enum Mode {
+            CLOSED, OPEN;
+
+            @com.fasterxml.jackson.annotation.JsonValue
+            @Override
+            public String toString() {
+                return name().toLowerCase(java.util.Locale.ROOT);
+            }
+        }
 
         public static Load of(dev.llmload.config.Load load, Long numRequests, Double durationS, int warmup) {
             return switch (load) {
-                case dev.llmload.config.Load.Closed closed -> new Load("closed", closed.concurrency(), null, null, null,
-                        null, numRequests, durationS, warmup);
-                case dev.llmload.config.Load.Open open -> new Load("open", null, open.requestRate(),
-                        open.arrival().cliName(), open.burstiness(), open.maxConcurrency(), numRequests, durationS,
+                case dev.llmload.config.Load.Closed closed -> new Load(Mode.CLOSED, closed.concurrency(), null, null,
+                        null, null, numRequests, durationS, warmup);
+                case dev.llmload.config.Load.Open open -> new Load(Mode.OPEN, null, open.requestRate(), open.arrival(),
+                        open.burstiness(), open.maxConcurrency(), numRequests, durationS, warmup);
+                case dev.llmload.config.Load.Trace trace -> new Load(Mode.OPEN, null, null,
+                        dev.llmload.config.Load.Arrival.TRACE, null, trace.maxConcurrency(), numRequests, durationS,
                         warmup);
-                case dev.llmload.config.Load.Trace trace -> new Load("open", null, null, "trace", null,
-                        trace.maxConcurrency(), numRequests, durationS, warmup);
             };
         }
     }

@@ -237,13 +237,13 @@ public final class VllmExport {
      * ramps, traces).
      */
     private static Double burstiness(RunReport.Load load) {
-        if ("closed".equals(load.mode())) {
+        if (load.mode() == RunReport.Load.Mode.CLOSED) {
             return 1.0;
         }
-        return switch (load.arrival() == null ? "" : load.arrival()) {
-            case "poisson" -> 1.0;
-            case "gamma" -> load.burstiness();
-            default -> null;
+        return switch (load.arrival()) {
+            case POISSON -> 1.0;
+            case GAMMA -> load.burstiness();
+            case CONSTANT, RAMP, STAGES, BURSTS, TRACE -> null;
         };
     }
 

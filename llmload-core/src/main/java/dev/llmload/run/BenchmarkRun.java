@@ -45,7 +45,6 @@ import dev.llmload.telemetry.analysis.ClientFigures;
 import dev.llmload.telemetry.analysis.TelemetryNotes;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
 import dev.llmload.telemetry.analysis.WindowAnalysis;
-import dev.llmload.telemetry.engine.EngineKind;
 import dev.llmload.telemetry.gpu.Hardware;
 import java.io.IOException;
 import java.net.URI;
@@ -273,28 +272,21 @@ public final class BenchmarkRun {
                 config.target().url() == null);
     }
 
-    private TelemetryConfig telemetryConfig(Endpoint endpoint) throws RunException {
+    private TelemetryConfig telemetryConfig(Endpoint endpoint) {
         Telemetry spec = config.telemetry();
         if (config.client().segment() != null && config.client().segment().index() != 0) {
             // Segment 0 scrapes for the whole run, so the server sees one scraper.
-            return new TelemetryConfig(null, null, List.of(), null, java.time.Duration.ofSeconds(1), spec.scrapeInterval());
+            return new TelemetryConfig(null, null, List.of(), null, TelemetryConfig.DEFAULT_INTERVAL,
+                    spec.scrapeInterval());
         }
-        try {
-            URI server = switch (spec.serverMetrics()) {
-                case "off" -> null;
-                case "auto" -> URI.create(endpoint.rootUrl("/metrics"));
-                default -> URI.create(spec.serverMetrics());
-            };
-            return new TelemetryConfig(server,
-                    spec.serverKind() == null ? null : EngineKind.byName(spec.serverKind()).orElseThrow(() ->
-                            new IllegalArgumentException("unknown --server-kind '" + spec.serverKind()
-                                    + "' (expected vllm, sglang, tgi, trtllm, triton or llamacpp)")),
-                    spec.gpuMetrics().stream().map(URI::create).toList(),
-                    spec.nvidiaSmi() == null ? null : "nvidia-smi",
-                    spec.nvidiaSmi() == null ? java.time.Duration.ofSeconds(1) : spec.nvidiaSmi(), spec.scrapeInterval());
-        } catch (IllegalArgumentException e) {
-            throw new RunException("telemetry: " + e.getMessage(), e);
-        }
+        URI server = switch (spec.serverMetrics()) {
+            case Telemetry.ServerMetrics.Off off -> null;
+            case Telemetry.ServerMetrics.Auto auto -> URI.create(endpoint.rootUrl("/metrics"));
+            case Telemetry.ServerMetrics.Url url -> url.uri();
+        };
+        return new TelemetryConfig(server, spec.serverKind(), spec.gpuMetrics(),
+                spec.nvidiaSmi() == null ? null : "nvidia-smi",
+                spec.nvidiaSmi() == null ? TelemetryConfig.DEFAULT_INTERVAL : spec.nvidiaSmi(), spec.scrapeInterval());
     }
 
     /** Telemetry over the measured window: first intended send to last completion of measured requests. */

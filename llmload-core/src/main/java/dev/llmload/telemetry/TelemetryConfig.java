@@ -25,8 +25,19 @@ public record TelemetryConfig(URI serverMetrics, EngineKind serverKind, List<URI
 
     public TelemetryConfig {
         gpuMetrics = List.copyOf(gpuMetrics);
-        if (scrapeInterval.compareTo(MIN_INTERVAL) < 0 || nvidiaSmiInterval.compareTo(MIN_INTERVAL) < 0) {
-            throw new IllegalArgumentException("scrape intervals must be at least 100 ms");
+        requireInterval("scrape interval", scrapeInterval);
+        requireInterval("nvidia-smi interval", nvidiaSmiInterval);
+    }
+
+    /**
+     * The floor of every scrape interval, the one place it is checked: the run configuration calls
+     * it with the option's name, so a short interval is refused before the run starts.
+     *
+     * @throws IllegalArgumentException naming {@code what} when {@code interval} is missing or under {@link #MIN_INTERVAL}
+     */
+    public static void requireInterval(String what, Duration interval) {
+        if (interval == null || interval.compareTo(MIN_INTERVAL) < 0) {
+            throw new IllegalArgumentException(what + " must be at least 100ms");
         }
     }
 

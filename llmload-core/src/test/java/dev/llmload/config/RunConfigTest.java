@@ -107,8 +107,17 @@ class RunConfigTest {
                 .hasMessage("--export: unknown format 'csv' (expected vllm)");
         assertThatThrownBy(() -> RunConfig.builder().concurrency(2).requestRate(5.0).build())
                 .hasMessageStartingWith("give either --concurrency (closed loop) or --request-rate");
-        assertThatThrownBy(() -> RunConfig.builder().requestRate(5.0).ramp("1:x:10s").build())
+        assertThatThrownBy(() -> RunConfig.builder().ramp("1:x:10s").build())
                 .hasMessage("'1:x:10s': 'x' is not a number");
+        // A shape sets its own rates: a rate beside it is refused, not silently dropped.
+        assertThatThrownBy(() -> RunConfig.builder().requestRate(5.0).bursts("2:20:10s").build())
+                .hasMessageStartingWith("--request-rate does not combine with --bursts");
+        assertThatThrownBy(() -> RunConfig.builder().url("127.0.0.1:8000").build())
+                .hasMessage("--url: 127.0.0.1:8000 has no scheme: add http:// (http://127.0.0.1:8000) or https://");
+        assertThatThrownBy(() -> RunConfig.builder().serverKind("vlm").build())
+                .hasMessageStartingWith("unknown --server-kind 'vlm'");
+        assertThatThrownBy(() -> RunConfig.builder().nvidiaSmi(Duration.ofMillis(10)).build())
+                .hasMessage("--nvidia-smi must be at least 100ms");
         assertThatThrownBy(() -> RunConfig.builder().slo("ttft:fast").build()).hasMessageStartingWith("--slo: ");
         assertThatThrownBy(() -> RunConfig.builder().url("ftp://example").build()).hasMessageStartingWith("--url: ");
         assertThatThrownBy(() -> new Bounds(0L, null, 0, null, dev.llmload.load.Timeouts.defaults(), Duration.ZERO))

@@ -53,7 +53,7 @@ class ServerCountersTest {
             Map<String, Double> before = scrape(sim);
             RunConfig base = SimulatorRuns.closedLoop(sim.url(), 12, REQUESTS, 200, 48, dir);
             RunConfig config = new RunConfig(base.target(), base.load(), base.data(), base.sessions(), base.bounds(),
-                    base.client(), new Telemetry("auto", null, List.of(), null, Duration.ofMillis(100)), base.output(),
+                    base.client(), Telemetry.of("auto", null, List.of(), null, Duration.ofMillis(100)), base.output(),
                     base.slo(), base.seed(), base.scenario());
             BenchmarkRun.Result result = SimulatorRuns.run(config);
             Map<String, Double> after = scrape(sim);

@@ -50,7 +50,7 @@ class TelemetryLoopbackTest {
 
     private BenchmarkRun.Result run(SimServer sim, Load load, long requests) throws Exception {
         RunConfig base = SimulatorRuns.closedLoop(sim.url(), 1, requests, 512, 64, dir);
-        Telemetry scrapeOften = new Telemetry("auto", null, List.of(), null,
+        Telemetry scrapeOften = Telemetry.of("auto", null, List.of(), null,
                 Duration.ofMillis(100));
         RunConfig config = new RunConfig(base.target(), load, base.data(), null, base.bounds(), base.client(),
                 scrapeOften, base.output().withDir(dir.resolve("run-" + System.nanoTime())), null, base.seed(), null);
