@@ -1,5 +1,7 @@
 package dev.llmload.report;
 
+import dev.llmload.report.merge.SegmentMerge;
+import dev.llmload.report.write.RunRebuild;
 import dev.llmload.config.RunConfig;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.RequestTimes;

@@ -1,5 +1,9 @@
 package dev.llmload.report;
 
+import dev.llmload.report.format.SummaryCsv;
+import dev.llmload.report.format.TimeSeriesCsv;
+import dev.llmload.report.format.VllmExport;
+import dev.llmload.report.html.HtmlReport;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;

@@ -1,5 +1,8 @@
-package dev.llmload.report;
+package dev.llmload.report.merge;
 
+import dev.llmload.report.Measurements;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunReport;
 import dev.llmload.client.ClientCost;
 import dev.llmload.config.Client;
 import dev.llmload.config.RunConfig;

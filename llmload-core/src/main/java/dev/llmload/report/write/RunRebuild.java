@@ -1,5 +1,8 @@
-package dev.llmload.report;
+package dev.llmload.report.write;
 
+import dev.llmload.report.Measurements;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunReport;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RecordSource;
 import java.io.IOException;
