@@ -121,7 +121,7 @@ public final class ReportFixtures {
             gpu[s] = s == 2 ? Double.NaN : 88 + (s % 4);
         }
         Map<String, double[]> series = new LinkedHashMap<>();
-        // The names timeseries.csv and the page give the server's signals (ReportFiles.telemetryColumns).
+        // The names timeseries.csv and the page give the server's signals (RunFiles.telemetryColumns in report.write).
         series.put("kv_cache_usage", kv);
         series.put("server_requests_waiting", waiting);
         series.put("gpu_util", gpu);

@@ -59,7 +59,7 @@ public final class RunRebuild {
                 : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;
         boolean interrupted = !fromFinishedRun || base.run().interrupted();
         RunReport report = base.withMeasurements(measurements, endedAt, interrupted);
-        ReportFiles.writeRun(dir, report, measurements.page(), full);
+        RunFiles.write(dir, report, measurements.page(), full);
         return new Rebuilt(report, requests[0], fromFinishedRun);
     }
 }
