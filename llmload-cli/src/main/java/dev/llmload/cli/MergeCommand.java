@@ -1,7 +1,7 @@
 package dev.llmload.cli;
 
-import dev.llmload.report.ConsoleSummary;
-import dev.llmload.report.SegmentMerge;
+import dev.llmload.report.console.ConsoleSummary;
+import dev.llmload.report.merge.SegmentMerge;
 import dev.llmload.run.RunException;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.llmload.cli;
 
-import dev.llmload.report.ConsoleSummary;
-import dev.llmload.report.RunRebuild;
+import dev.llmload.report.console.ConsoleSummary;
+import dev.llmload.report.write.RunRebuild;
 import dev.llmload.run.RunException;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -10,7 +10,7 @@ import dev.llmload.config.Target;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.protocol.RequestExtras;
-import dev.llmload.report.ConsoleSummary;
+import dev.llmload.report.console.ConsoleSummary;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunDirectory;
 import dev.llmload.report.RunReport;

@@ -2,7 +2,7 @@ package dev.llmload.cli;
 
 import dev.llmload.config.OptionTable;
 import dev.llmload.config.RunConfig;
-import dev.llmload.report.ConsoleSummary;
+import dev.llmload.report.console.ConsoleSummary;
 import dev.llmload.stats.Percentile;
 import java.util.ArrayList;
 import java.util.Comparator;

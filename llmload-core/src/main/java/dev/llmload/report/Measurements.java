@@ -22,8 +22,8 @@ import java.util.List;
  * What a run's requests say about it, from its journaled records and its configuration alone: the
  * results, the per-second series, how well the client kept its schedule, the load offered beside
  * the load served, the steady-state window, the tool's notes on the requests, and what the HTML
- * page shows of them. This is the one end-of-run derivation: the live run, {@link RunRebuild} and
- * {@link SegmentMerge} all call {@link #derive}, so a report rebuilt from the journal equals the
+ * page shows of them. This is the one end-of-run derivation: the live run, {@code RunRebuild} and
+ * {@code SegmentMerge} all call {@link #derive}, so a report rebuilt from the journal equals the
  * one the run wrote. Pure.
  *
  * <p>Memory: two passes over the records, never holding one. The first, without their token

@@ -1,9 +1,15 @@
 /**
- * Everything a run directory holds and how it is written and read back: {@code report.json}
- * ({@code RunReport}), {@code summary.csv}, {@code timeseries.csv}, the vLLM-compatible export,
- * the self-contained {@code report.html} (its page assets are the resources beside this package),
- * the console summary; the one end-of-run derivation ({@code Measurements}) and the rebuild from a
- * journal ({@code RunRebuild}). Files are written atomically (temporary name, then rename).
+ * A run's record and its one end-of-run derivation: {@code report.json} ({@code RunReport}, with
+ * {@code ClientHost} and {@code Efficiency}), {@code Measurements}, which every path to a report
+ * calls (the live run, the rebuild from a journal, the merge of segments), and what the page shows
+ * of the requests ({@code RunPage}, {@code RequestColumns}, {@code PercentileSpectrum}); the file
+ * names, the JSON mapper and the atomic write ({@code ReportFiles}); finished run directories read
+ * back ({@code RunDirectory}, {@code RunGroup}).
+ *
+ * <p>Its sub-packages sit above it and never below: {@code report.format} (the CSV files and the
+ * vLLM export), {@code report.html} (the page), {@code report.console} (the terminal summary),
+ * {@code report.write} (a whole run directory written, and rebuilt from its journal) and
+ * {@code report.merge} (segments merged into one run).
  *
  * <p>Threads: the caller's, at the end of a run or of a command; nothing here is shared.
  */

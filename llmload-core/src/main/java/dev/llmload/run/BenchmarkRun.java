@@ -1,5 +1,6 @@
 package dev.llmload.run;
 
+import dev.llmload.report.write.RunFiles;
 import dev.llmload.config.Bounds;
 import dev.llmload.config.Client;
 import dev.llmload.config.Load;
@@ -222,7 +223,7 @@ public final class BenchmarkRun {
                 RunReport report = report(parts.get(), summary, telemetryNotes, client)
                         .withMeasurements(measurements, Instant.now().toString(), stopRequested);
                 try {
-                    ReportFiles.writeRun(directory, report, measurements.page(), full);
+                    RunFiles.write(directory, report, measurements.page(), full);
                 } catch (IOException e) {
                     // The journal is whole: the report can be written from it later, once there is room.
                     throw new RunException("cannot write the report in " + directory + " (" + e.getMessage()

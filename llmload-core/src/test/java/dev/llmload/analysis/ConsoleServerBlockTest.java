@@ -3,7 +3,7 @@ package dev.llmload.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.config.Load;
-import dev.llmload.report.ConsoleSummary;
+import dev.llmload.report.console.ConsoleSummary;
 import dev.llmload.report.RunReport;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
 import dev.llmload.telemetry.analysis.TelemetrySummary.GaugeStats;

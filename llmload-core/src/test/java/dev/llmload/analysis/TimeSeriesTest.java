@@ -3,7 +3,7 @@ package dev.llmload.analysis;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.report.TimeSeriesCsv;
+import dev.llmload.report.format.TimeSeriesCsv;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -7,7 +7,7 @@ import dev.llmload.metrics.Slo;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.report.VllmExport;
+import dev.llmload.report.format.VllmExport;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

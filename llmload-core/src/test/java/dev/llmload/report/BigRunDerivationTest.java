@@ -1,5 +1,6 @@
 package dev.llmload.report;
 
+import dev.llmload.report.html.HtmlReport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

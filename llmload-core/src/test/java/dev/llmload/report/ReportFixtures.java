@@ -14,6 +14,7 @@ import dev.llmload.record.TokenSource;
 import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.TimeSeries;
+import dev.llmload.report.html.LabeledRun;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,14 +27,14 @@ import java.util.Random;
  * Hand-made runs with realistic shapes: a closed loop whose TTFT grows with the prompt and the
  * batch, 128 output tokens streamed at a steady pace with jitter, and a few failures.
  */
-final class ReportFixtures {
+public final class ReportFixtures {
 
-    static final String HOSTILE = "</script><script>alert(1)</script>";
+    public static final String HOSTILE = "</script><script>alert(1)</script>";
 
     private ReportFixtures() {}
 
     /** A finished run of {@code count} requests (plus 10 warm-up) at {@code concurrency}. */
-    static List<RequestRecord> records(int count, int concurrency, long seed) {
+    public static List<RequestRecord> records(int count, int concurrency, long seed) {
         Random random = new Random(seed);
         List<RequestRecord> records = new ArrayList<>();
         long[] slotFree = new long[concurrency];
@@ -74,7 +75,7 @@ final class ReportFixtures {
         return records;
     }
 
-    static RunReport report(String modelName, int concurrency, List<RequestRecord> records) {
+    public static RunReport report(String modelName, int concurrency, List<RequestRecord> records) {
         RunResults results = RunResults.compute(records);
         Map<String, String> metadata = new HashMap<>();
         metadata.put("team", "inference <platform> & co");
@@ -109,7 +110,7 @@ final class ReportFixtures {
     }
 
     /** Per-second server series over the run: KV cache use (0..1), requests waiting, GPU util (%). */
-    static Map<String, double[]> telemetry(List<RequestRecord> records) {
+    public static Map<String, double[]> telemetry(List<RequestRecord> records) {
         int seconds = (int) Math.ceil(records.stream().mapToLong(r -> r.timings().endNanos()).max().orElse(0) / 1e9);
         double[] kv = new double[seconds];
         double[] waiting = new double[seconds];
@@ -120,7 +121,7 @@ final class ReportFixtures {
             gpu[s] = s == 2 ? Double.NaN : 88 + (s % 4);
         }
         Map<String, double[]> series = new LinkedHashMap<>();
-        // The names timeseries.csv and the page give the server's signals (ReportFiles.telemetryColumns).
+        // The names timeseries.csv and the page give the server's signals (RunFiles.telemetryColumns in report.write).
         series.put("kv_cache_usage", kv);
         series.put("server_requests_waiting", waiting);
         series.put("gpu_util", gpu);
@@ -128,7 +129,7 @@ final class ReportFixtures {
     }
 
     /** A sweep over concurrency 1..64: each run's report. */
-    static List<LabeledRun> sweep() {
+    public static List<LabeledRun> sweep() {
         List<LabeledRun> runs = new ArrayList<>();
         for (int concurrency : new int[] {1, 2, 4, 8, 16, 32, 64}) {
             List<RequestRecord> records = records(120, concurrency, concurrency);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.client.ClientCost;
 import dev.llmload.note.Note;
-import dev.llmload.report.ConsoleSummary;
+import dev.llmload.report.console.ConsoleSummary;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimServer;

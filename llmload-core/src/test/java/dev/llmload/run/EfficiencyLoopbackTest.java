@@ -12,7 +12,7 @@ import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.report.Efficiency;
 import dev.llmload.report.ReportFiles;
-import dev.llmload.report.RunRebuild;
+import dev.llmload.report.write.RunRebuild;
 import dev.llmload.sim.server.SimServer;
 import java.io.InputStream;
 import java.net.InetAddress;

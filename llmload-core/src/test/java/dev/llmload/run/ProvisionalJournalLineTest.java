@@ -11,7 +11,7 @@ import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ReportFiles;
-import dev.llmload.report.RunRebuild;
+import dev.llmload.report.write.RunRebuild;
 import dev.llmload.workload.tokenizer.Tokenizers;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

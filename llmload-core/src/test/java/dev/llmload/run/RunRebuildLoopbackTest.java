@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.note.Note;
 import dev.llmload.report.ReportFiles;
-import dev.llmload.report.RunRebuild;
+import dev.llmload.report.write.RunRebuild;
 import dev.llmload.sim.server.SimServer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,7 +7,7 @@ import dev.llmload.analysis.Saturation;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.note.Note;
-import dev.llmload.report.ConsoleSummary;
+import dev.llmload.report.console.ConsoleSummary;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimConfig;

@@ -8,7 +8,7 @@ import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.note.Note;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.report.ConsoleSummary;
+import dev.llmload.report.console.ConsoleSummary;
 import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimServer;
 import java.net.URI;

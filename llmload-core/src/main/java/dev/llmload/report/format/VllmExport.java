@@ -1,5 +1,6 @@
-package dev.llmload.report;
+package dev.llmload.report.format;
 
+import dev.llmload.report.RunReport;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package dev.llmload.report;
+package dev.llmload.report.html;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,9 @@
-package dev.llmload.report;
+package dev.llmload.report.merge;
 
+import dev.llmload.report.Measurements;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunReport;
+import dev.llmload.report.write.RunFiles;
 import dev.llmload.client.ClientCost;
 import dev.llmload.config.Client;
 import dev.llmload.config.RunConfig;
@@ -206,7 +210,7 @@ public final class SegmentMerge {
                 base.hardware(), base.load(), base.data(), base.results(), base.telemetry(), base.efficiency(), notes, whole,
                 base.timeseries(), base.schedule(), null, null, null).withMeasurements(measurements, endedAt, interrupted);
 
-        ReportFiles.writeRun(out, merged, measurements.page(), full);
+        RunFiles.write(out, merged, measurements.page(), full);
         return new Merged(merged, union[0], List.copyOf(missing));
     }
 

@@ -1,5 +1,7 @@
-package dev.llmload.report;
+package dev.llmload.report.format;
 
+import dev.llmload.report.Efficiency;
+import dev.llmload.report.RunReport;
 import dev.llmload.metrics.Goodput;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.stats.Summary;

@@ -1,5 +1,6 @@
-package dev.llmload.report;
+package dev.llmload.report.html;
 
+import dev.llmload.report.RunReport;
 import dev.llmload.record.RequestRecord;
 import java.util.List;
 import java.util.Objects;

@@ -1,5 +1,11 @@
-package dev.llmload.report;
+package dev.llmload.report.html;
 
+import dev.llmload.report.ReportFixtures;
+import dev.llmload.report.RunReport;
+import dev.llmload.report.html.HtmlReport;
+import dev.llmload.report.html.LabeledRun;
+import dev.llmload.report.html.PageTemplate;
+import dev.llmload.report.html.SweepMarkers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,5 +1,8 @@
-package dev.llmload.report;
+package dev.llmload.report.write;
 
+import dev.llmload.report.Measurements;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunReport;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.RecordSource;
@@ -57,7 +60,7 @@ public final class RunRebuild {
                 : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;
         boolean interrupted = !fromFinishedRun || base.run().interrupted();
         RunReport report = base.withMeasurements(measurements, endedAt, interrupted);
-        ReportFiles.writeRun(dir, report, measurements.page(), full);
+        RunFiles.write(dir, report, measurements.page(), full);
         return new Rebuilt(report, requests[0], fromFinishedRun);
     }
 }

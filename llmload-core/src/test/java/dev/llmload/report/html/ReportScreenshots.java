@@ -1,5 +1,11 @@
-package dev.llmload.report;
+package dev.llmload.report.html;
 
+import dev.llmload.report.ReportFixtures;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunDirectory;
+import dev.llmload.report.html.HtmlReport;
+import dev.llmload.report.html.LabeledRun;
+import dev.llmload.report.html.SweepMarkers;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmload.compare.Comparison;

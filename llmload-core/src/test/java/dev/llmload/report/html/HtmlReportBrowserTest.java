@@ -1,5 +1,13 @@
-package dev.llmload.report;
+package dev.llmload.report.html;
 
+import dev.llmload.report.ReportFixtures;
+import dev.llmload.report.Efficiency;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunDirectory;
+import dev.llmload.report.RunReport;
+import dev.llmload.report.html.HtmlReport;
+import dev.llmload.report.html.LabeledRun;
+import dev.llmload.report.html.SweepMarkers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

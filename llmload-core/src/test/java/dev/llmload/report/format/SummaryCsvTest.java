@@ -1,5 +1,8 @@
-package dev.llmload.report;
+package dev.llmload.report.format;
 
+import dev.llmload.report.ReportFixtures;
+import dev.llmload.report.RunReport;
+import dev.llmload.report.format.SummaryCsv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.record.RequestRecord;

@@ -1,4 +1,4 @@
-package dev.llmload.report;
+package dev.llmload.report.format;
 
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.record.FailureClass;

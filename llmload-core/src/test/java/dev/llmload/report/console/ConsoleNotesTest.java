@@ -1,5 +1,6 @@
-package dev.llmload.report;
+package dev.llmload.report.console;
 
+import dev.llmload.report.console.ConsoleSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,10 @@
-package dev.llmload.report;
+package dev.llmload.report.html;
 
+import dev.llmload.report.Measurements;
+import dev.llmload.report.PercentileSpectrum;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunPage;
+import dev.llmload.report.RunReport;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;

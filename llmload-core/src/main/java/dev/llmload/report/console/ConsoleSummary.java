@@ -1,5 +1,7 @@
-package dev.llmload.report;
+package dev.llmload.report.console;
 
+import dev.llmload.report.Efficiency;
+import dev.llmload.report.RunReport;
 import dev.llmload.analysis.LoadStage;
 import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.SteadyState;

@@ -1,4 +1,4 @@
-package dev.llmload.report;
+package dev.llmload.report.html;
 
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
-package dev.llmload.report;
+package dev.llmload.report.format;
 
+import dev.llmload.report.format.VllmExport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.analysis.Records;
