@@ -163,7 +163,8 @@ class HostileServerTest {
 
     @Test
     void anEndlessStreamOfValidTokensEndsAtTheRequestTimeout() throws Exception {
-        // The token bound is lifted so that only the request timeout can end this stream.
+        // The token bound is lifted, and the stream paced below the hard cap on events a response
+        // may hold (a quarter of it in the 2 s), so that only the request timeout can end it.
         Timeouts timeouts = new Timeouts(Duration.ofSeconds(5), null, null, Duration.ofSeconds(2),
                 new ResponseLimits(1 << 20, Long.MAX_VALUE, Integer.MAX_VALUE / 4, 0));
         FinishedRequest finished = answer(exchange -> {
@@ -173,6 +174,13 @@ class HostileServerTest {
                 long until = System.nanoTime() + Duration.ofSeconds(50).toNanos();
                 while (System.nanoTime() < until) {
                     out.write(tokens);
+                    out.flush();
+                    try {
+                        Thread.sleep(8);
+                    } catch (InterruptedException stopped) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
                 }
             }
         }, timeouts);
