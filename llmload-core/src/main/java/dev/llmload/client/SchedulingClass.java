@@ -49,7 +49,15 @@ public enum SchedulingClass {
      * to read: the hand-over took the loop 352–389 µs at p90 on one core at 16 streams, against
      * 44–74 µs in this class.
      */
-    BATCH("--batch");
+    BATCH("--batch"),
+
+    /**
+     * {@code SCHED_OTHER}: Linux's default class, back from one of the above. For a background
+     * thread's work outside a run, when there is no load to give way to and its timing does
+     * matter: the scrapes before the clock starts and the final one after the last request, which
+     * in the idle class wait for whatever else keeps the cores busy, seconds on a busy host.
+     */
+    NORMAL("--other");
 
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
     private static final long CHRT_WAIT_MS = 2_000;
@@ -67,7 +75,7 @@ public enum SchedulingClass {
     }
 
     /** The kernel's id of the calling thread, or empty where {@code /proc/thread-self} is not there. */
-    static OptionalLong currentThreadId() {
+    public static OptionalLong currentThreadId() {
         try {
             return threadId(Files.readSymbolicLink(THREAD_SELF).toString());
         } catch (IOException | UnsupportedOperationException e) {
@@ -88,7 +96,12 @@ public enum SchedulingClass {
         }
     }
 
-    private boolean enter(long tid) {
+    /**
+     * Moves the thread {@code tid} of this process into this class; false when it could not be
+     * done here. The {@code chrt} it runs is born in the calling thread's class, so a thread in
+     * the normal class moves one out of the idle class without waiting for an idle core.
+     */
+    public boolean enter(long tid) {
         try {
             Process chrt = new ProcessBuilder("chrt", chrtOption, "-p", "0", Long.toString(tid))
                     .redirectErrorStream(true)
