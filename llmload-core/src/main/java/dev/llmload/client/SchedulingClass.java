@@ -18,9 +18,10 @@ import java.util.concurrent.TimeUnit;
  * present on every common Linux) is run for it. Where either is missing (another system, a bare
  * container) the thread keeps its class and the run goes on unchanged.
  *
- * <p>A thread moved keeps the class for good, and the threads and processes it starts afterwards
- * are born in it (Linux copies the scheduling policy at {@code clone}): so a thread moved first
- * thing, before it starts an event loop, a pool or a child, takes those along.
+ * <p>A thread moved keeps the class until it is moved again ({@link #enter(long)} moves another
+ * thread of the process), and the threads and processes it starts meanwhile are born in it (Linux
+ * copies the scheduling policy at {@code clone}): so a thread moved first thing, before it starts
+ * an event loop, a pool or a child, takes those along.
  *
  * <p>Threads: {@link #enterCurrentThread()} blocks for the child process (a few milliseconds), so
  * it is called by a thread that may block, never by an event loop.
