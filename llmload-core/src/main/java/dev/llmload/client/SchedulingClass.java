@@ -57,6 +57,8 @@ public enum SchedulingClass {
      * thread's work outside a run, when there is no load to give way to and its timing does
      * matter: the scrapes before the clock starts and the final one after the last request, which
      * in the idle class wait for whatever else keeps the cores busy, seconds on a busy host.
+     * Leaving the idle class takes root, {@code CAP_SYS_NICE} or an {@code RLIMIT_NICE} above 0
+     * (Linux's rule for unprivileged threads); without, the thread stays where it is.
      */
     NORMAL("--other");
 
