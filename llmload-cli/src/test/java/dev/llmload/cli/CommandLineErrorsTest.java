@@ -73,9 +73,10 @@ class CommandLineErrorsTest {
     }
 
     @Test
-    void unreachableServerCannotStart() {
+    void unreachableServerCannotStart(@TempDir Path dir) {
+        // A directory of its own: a fixed one under /tmp is shared with every other build on the host.
         CapturedRun outcome = CapturedRun.of("run", "--url", "http://127.0.0.1:1", "--num-requests", "1",
-                "--output-dir", System.getProperty("java.io.tmpdir") + "/llmload-unreachable-test");
+                "--output-dir", dir.resolve("unreachable").toString());
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_CANNOT_START);
         assertOneLineWithoutStackTrace(outcome.err());
         assertThat(outcome.err()).contains("cannot reach http://127.0.0.1:1/v1");

@@ -80,8 +80,11 @@ class SweepRepeatsLoopbackTest {
             assertThat(ttft.get("metric").asText()).isEqualTo("p99_ttft");
             double ciHigh = (p99[0] + p99[1]) / 2 + T_ONE * Math.abs(p99[0] - p99[1]) / 2;
             assertThat(ttft.get("ci_high").asDouble()).isCloseTo(ciHigh, within(1e-6 * ciHigh));
-            // Met on the mean; confirmed exactly when that interval stays within the limit.
-            assertThat(point.get("meets_slo").asBoolean()).isTrue();
+            // Met on the mean (on a quiet host; a busy one can put the p99 itself above the limit); confirmed
+            // exactly when that interval stays within the limit.
+            double meanP99 = (p99[0] + p99[1]) / 2;
+            assertThat(point.get("meets_slo").asBoolean()).as("mean p99 TTFT %.1f ms", meanP99)
+                    .isEqualTo(meanP99 <= SLO_P99_TTFT);
             assertThat(point.get("confirmed").asBoolean()).isEqualTo(ciHigh <= SLO_P99_TTFT);
             assertThat(point.get("unconfirmed").isEmpty()).isEqualTo(ciHigh <= SLO_P99_TTFT);
         }

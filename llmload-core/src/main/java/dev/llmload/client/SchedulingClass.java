@@ -18,9 +18,10 @@ import java.util.concurrent.TimeUnit;
  * present on every common Linux) is run for it. Where either is missing (another system, a bare
  * container) the thread keeps its class and the run goes on unchanged.
  *
- * <p>A thread moved keeps the class for good, and the threads and processes it starts afterwards
- * are born in it (Linux copies the scheduling policy at {@code clone}): so a thread moved first
- * thing, before it starts an event loop, a pool or a child, takes those along.
+ * <p>A thread moved keeps the class until it is moved again ({@link #enter(long)} moves another
+ * thread of the process), and the threads and processes it starts meanwhile are born in it (Linux
+ * copies the scheduling policy at {@code clone}): so a thread moved first thing, before it starts
+ * an event loop, a pool or a child, takes those along.
  *
  * <p>Threads: {@link #enterCurrentThread()} blocks for the child process (a few milliseconds), so
  * it is called by a thread that may block, never by an event loop.
@@ -49,7 +50,17 @@ public enum SchedulingClass {
      * to read: the hand-over took the loop 352–389 µs at p90 on one core at 16 streams, against
      * 44–74 µs in this class.
      */
-    BATCH("--batch");
+    BATCH("--batch"),
+
+    /**
+     * {@code SCHED_OTHER}: Linux's default class, back from one of the above. For a background
+     * thread's work outside a run, when there is no load to give way to and its timing does
+     * matter: the scrapes before the clock starts and the final one after the last request, which
+     * in the idle class wait for whatever else keeps the cores busy, seconds on a busy host.
+     * Leaving the idle class takes root, {@code CAP_SYS_NICE} or an {@code RLIMIT_NICE} above 0
+     * (Linux's rule for unprivileged threads); without, the thread stays where it is.
+     */
+    NORMAL("--other");
 
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
     private static final long CHRT_WAIT_MS = 2_000;
@@ -67,7 +78,7 @@ public enum SchedulingClass {
     }
 
     /** The kernel's id of the calling thread, or empty where {@code /proc/thread-self} is not there. */
-    static OptionalLong currentThreadId() {
+    public static OptionalLong currentThreadId() {
         try {
             return threadId(Files.readSymbolicLink(THREAD_SELF).toString());
         } catch (IOException | UnsupportedOperationException e) {
@@ -88,7 +99,12 @@ public enum SchedulingClass {
         }
     }
 
-    private boolean enter(long tid) {
+    /**
+     * Moves the thread {@code tid} of this process into this class; false when it could not be
+     * done here. The {@code chrt} it runs is born in the calling thread's class, so a thread in
+     * the normal class moves one out of the idle class without waiting for an idle core.
+     */
+    public boolean enter(long tid) {
         try {
             Process chrt = new ProcessBuilder("chrt", chrtOption, "-p", "0", Long.toString(tid))
                     .redirectErrorStream(true)

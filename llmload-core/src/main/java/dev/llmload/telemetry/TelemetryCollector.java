@@ -17,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -36,6 +35,7 @@ import dev.llmload.telemetry.gpu.NvidiaSmi;
 import dev.llmload.telemetry.gpu.NvidiaSmiPoller;
 import dev.llmload.telemetry.prometheus.PrometheusTextParser;
 import dev.llmload.telemetry.prometheus.Scrape;
+import io.netty.channel.EventLoop;
 
 /**
  * Scrapes the server's metrics, dcgm-exporters and nvidia-smi on a timer during a run, apart from
@@ -53,10 +53,14 @@ import dev.llmload.telemetry.prometheus.Scrape;
  * and parses the families the readings come from. The load's HTTP code is what a scrape runs
  * because a run has compiled it already: the JDK's client, used once a second, stayed in the
  * interpreter and cost the client's core milliseconds a scrape (docs/performance.md, "The scrape
- * beside the load"). Both threads, and nvidia-smi, run in Linux's idle scheduling class where it
- * can be had ({@link SchedulingClass#IDLE}): on a core shared with the load's event loops a scrape waits for them,
- * instead of a token's read waiting for the scrape; a scrape's own timestamp may then be late by
- * what the loops had to do, which a reading a second apart does not feel. Scrapes of different
+ * beside the load"). From {@link #start()} to {@link #stop()}, both threads, and nvidia-smi, run in
+ * Linux's idle scheduling class where it can be had ({@link SchedulingClass#IDLE}): on a core shared
+ * with the load's event loops a scrape waits for them, instead of a token's read waiting for the
+ * scrape; a scrape's own timestamp may then be late by what the loops had to do, which a reading a
+ * second apart does not feel. Outside the run (the probe, the baseline, the final scrape) there is
+ * no load to give way to, and in the idle class these waited for any other program that kept the
+ * cores busy, past the probe's timeout: they run in the normal class, and the baseline and the
+ * final scrape wait as long as the probe ({@link #OUTSIDE_RUN_TIMEOUT}). Scrapes of different
  * targets run concurrently, and each is abandoned after {@link TelemetryConfig#requestTimeout()}, so a
  * target that hangs or dies only leaves gaps in its own series. The nvidia-smi reader thread
  * (see {@link NvidiaSmiPoller}) likewise passes each line to the owner thread.
@@ -65,6 +69,13 @@ public final class TelemetryCollector implements AutoCloseable {
 
     /** How long the probe waits for a first answer: more than a scrape, as servers may be warming up. */
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+
+    /**
+     * How long the scrapes just before and just after the run may take: as long as the probe, as
+     * nothing is being measured then, and without the window's first and last readings its
+     * counters have no baseline or no end.
+     */
+    static final Duration OUTSIDE_RUN_TIMEOUT = PROBE_TIMEOUT;
 
     private static final Map<String, String> ACCEPT = Map.of("Accept", "text/plain;version=0.0.4;q=0.9,*/*;q=0.1");
 
@@ -88,18 +99,19 @@ public final class TelemetryCollector implements AutoCloseable {
     private NvidiaSmiPoller nvidiaSmi;
     private ScheduledFuture<?> ticking;
     private boolean probed;
+    /**
+     * The kernel's ids of the owner thread and the scraping event loops, which {@link #start()}
+     * moves into the idle class and {@link #stop()} moves out of it; read while they are still in
+     * the normal class, as a thread in the idle class may wait long to answer. Written and read by
+     * the thread that calls those two.
+     */
+    private volatile List<Long> threadIds = List.of();
 
     public TelemetryCollector(TelemetryConfig config) {
         this.config = config;
         this.scrapeTimeout = config.requestTimeout();
-        // The owner thread gives way to the load's event loops on a core they share (SchedulingClass.IDLE),
-        // first thing: the event loops it starts for the scraped hosts and nvidia-smi are then born
-        // in the idle class too.
-        ThreadFactory named = Thread.ofPlatform().daemon().name("llmload-telemetry").factory();
-        this.owner = Executors.newSingleThreadScheduledExecutor(work -> named.newThread(() -> {
-            SchedulingClass.IDLE.enterCurrentThread();
-            work.run();
-        }));
+        this.owner = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("llmload-telemetry").factory());
     }
 
     /** The client for {@code url}'s scheme, host and port, made on first use. Owner thread. */
@@ -140,11 +152,16 @@ public final class TelemetryCollector implements AutoCloseable {
         List<CompletableFuture<Void>> baseline = onOwner(() -> {
             List<CompletableFuture<Void>> scrapes = new ArrayList<>();
             for (Target target : targets) {
-                scrapes.add(scrape(target));
+                scrapes.add(scrape(target, OUTSIDE_RUN_TIMEOUT));
             }
             return scrapes;
         });
-        awaitAll(baseline);
+        awaitAll(baseline, OUTSIDE_RUN_TIMEOUT);
+        // Into the idle class before nvidia-smi starts, so that it is born there too.
+        if (!config.isEmpty()) {
+            threadIds = threadIds();
+            move(SchedulingClass.IDLE);
+        }
         onOwner(() -> {
             if (config.nvidiaSmi() != null) {
                 startNvidiaSmi();
@@ -155,11 +172,46 @@ public final class TelemetryCollector implements AutoCloseable {
         });
     }
 
-    /** Waits for scrapes started on the owner thread; each records its own failure as a gap. */
-    private void awaitAll(List<CompletableFuture<Void>> scrapes) {
+    /**
+     * The kernel's ids of the owner thread and of the event loops it scrapes on (made by the
+     * probe), asked of each thread; none where {@code /proc/thread-self} is not there.
+     */
+    private List<Long> threadIds() {
+        List<Long> ids = new ArrayList<>();
+        onOwner(SchedulingClass::currentThreadId).ifPresent(ids::add);
+        for (LoadHttpClient client : clients.values()) {
+            for (EventLoop loop : client.eventLoops()) {
+                try {
+                    loop.submit(SchedulingClass::currentThreadId).get().ifPresent(ids::add);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return ids;
+                } catch (ExecutionException e) {
+                    // a loop already shut down scrapes nothing more
+                }
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Moves the owner thread and the scraping event loops into {@code schedulingClass}, from the
+     * calling thread: the {@code chrt} it runs is born in the caller's class, not the idle one.
+     */
+    private void move(SchedulingClass schedulingClass) {
+        for (long tid : threadIds) {
+            schedulingClass.enter(tid);
+        }
+    }
+
+    /**
+     * Waits for scrapes started on the owner thread, each abandoned after {@code timeout}; each
+     * records its own failure as a gap.
+     */
+    private void awaitAll(List<CompletableFuture<Void>> scrapes, Duration timeout) {
         try {
             CompletableFuture.allOf(scrapes.toArray(CompletableFuture[]::new))
-                    .get(2 * scrapeTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+                    .get(2 * timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
@@ -172,6 +224,9 @@ public final class TelemetryCollector implements AutoCloseable {
      * stops nvidia-smi and returns what was gathered. The collector cannot be restarted.
      */
     public TelemetryRecording stop() {
+        // The load is over: nothing to give way to, and in the idle class the final scrape would
+        // wait for any other program that keeps the cores busy.
+        move(SchedulingClass.NORMAL);
         List<CompletableFuture<Void>> finals = onOwner(() -> {
             if (ticking != null) {
                 ticking.cancel(false);
@@ -181,11 +236,12 @@ public final class TelemetryCollector implements AutoCloseable {
                 // A scrape still out was asked for before the end, so the server may have answered
                 // it with counters from before the last request finished: scrape once more after it.
                 CompletableFuture<Void> out = target.pending;
-                pending.add(out == null ? scrape(target) : out.thenComposeAsync(done -> scrape(target), owner));
+                pending.add(out == null ? scrape(target, OUTSIDE_RUN_TIMEOUT)
+                        : out.thenComposeAsync(done -> scrape(target, OUTSIDE_RUN_TIMEOUT), owner));
             }
             return pending;
         });
-        awaitAll(finals);
+        awaitAll(finals, scrapeTimeout.plus(OUTSIDE_RUN_TIMEOUT));
         TelemetryRecording recording = onOwner(() -> {
             if (nvidiaSmi != null) {
                 nvidiaSmi.close();
@@ -211,17 +267,20 @@ public final class TelemetryCollector implements AutoCloseable {
     // ---- owner thread from here on ----
 
     private void probeServer(URI url) {
+        long askedNanos = System.nanoTime();
         ProbeVerdict verdict = probeOnce(url);
         URI used = url;
         if (verdict instanceof ProbeVerdict.Unusable(String why, boolean json) && json
                 && url.getPath() != null && url.getPath().endsWith("/metrics")) {
             URI alternative = url.resolve("/prometheus/metrics");
+            long secondAskedNanos = System.nanoTime();
             ProbeVerdict second = probeOnce(alternative);
             if (second instanceof ProbeVerdict.Usable) {
                 note("server_metrics_moved", url + " " + why + " (trtllm-serve's iteration stats); scraping "
                         + alternative + " instead");
                 verdict = second;
                 used = alternative;
+                askedNanos = secondAskedNanos;
             }
         }
         switch (verdict) {
@@ -243,7 +302,8 @@ public final class TelemetryCollector implements AutoCloseable {
                             + " names; give --server-kind to read them; not scraped");
                     return;
                 }
-                server.add(new ServerReading(System.nanoTime(), profile.read(scrape), SimulatorSignals.read(scrape)));
+                server.add(new ServerReading(askedNanos, System.nanoTime(), profile.read(scrape),
+                        SimulatorSignals.read(scrape)));
                 Set<String> read = new HashSet<>(profile.families());
                 read.addAll(SimulatorSignals.FAMILIES);
                 targets.add(new Target(used, true, read, client(used)));
@@ -305,27 +365,31 @@ public final class TelemetryCollector implements AutoCloseable {
 
     private void tick() {
         for (Target target : targets) {
-            scrape(target);
+            scrape(target, scrapeTimeout);
         }
     }
 
-    /** Starts one scrape unless the last is still out; the future completes once it is recorded. */
-    private CompletableFuture<Void> scrape(Target target) {
+    /**
+     * Starts one scrape, abandoned after {@code timeout}, unless the last is still out; the future
+     * completes once it is recorded.
+     */
+    private CompletableFuture<Void> scrape(Target target, Duration timeout) {
         if (target.pending != null) {
             return target.pending;
         }
-        target.pending = PageFetch.get(target.client, target.requestTarget, ACCEPT, scrapeTimeout).thenAcceptAsync(answer -> {
+        long askedNanos = System.nanoTime();
+        target.pending = PageFetch.get(target.client, target.requestTarget, ACCEPT, timeout).thenAcceptAsync(answer -> {
             target.pending = null;
-            record(target, answer);
+            record(target, askedNanos, timeout, answer);
         }, owner);
         return target.pending;
     }
 
-    private void record(Target target, Answer answer) {
+    private void record(Target target, long askedNanos, Duration timeout, Answer answer) {
         String source = target.url.toString();
         switch (answer) {
             case Answer.TimedOut(long nanos) ->
-                    gaps.add(new ScrapeGap(nanos, source, "no answer within " + scrapeTimeout.toMillis() + " ms"));
+                    gaps.add(new ScrapeGap(nanos, source, "no answer within " + timeout.toMillis() + " ms"));
             case Answer.Failed(long nanos, ExchangeFailure failure) ->
                     gaps.add(new ScrapeGap(nanos, source, failure.message()));
             case Answer.Page page when page.status() != 200 ->
@@ -336,7 +400,8 @@ public final class TelemetryCollector implements AutoCloseable {
                 if (scrape.families().isEmpty()) {
                     gaps.add(new ScrapeGap(page.nanos(), source, "no readable metrics"));
                 } else if (target.server) {
-                    server.add(new ServerReading(page.nanos(), profile.read(scrape), SimulatorSignals.read(scrape)));
+                    server.add(new ServerReading(askedNanos, page.nanos(), profile.read(scrape),
+                            SimulatorSignals.read(scrape)));
                 } else {
                     for (GpuSample sample : DcgmExporter.read(source, scrape)) {
                         gpu.add(new GpuReading(page.nanos(), sample));

@@ -66,6 +66,36 @@ public class SchedulingClassTest {
         }
     }
 
+    /** What the telemetry does at the end of a run: another thread moves one out of the idle class. */
+    @Test
+    void aThreadInTheIdleClassIsMovedBackToTheNormalOneByAnother() throws Exception {
+        assumeLinuxWithChrt();
+        CountDownLatch checked = new CountDownLatch(1);
+        CompletableFuture<Long> idle = new CompletableFuture<>();
+        Thread background = Thread.ofPlatform().name("moved-back").start(() -> {
+            if (SchedulingClass.IDLE.enterCurrentThread()) {
+                idle.complete(SchedulingClass.currentThreadId().orElseThrow());
+            } else {
+                idle.completeExceptionally(new AssertionError("the thread was not moved into the idle class"));
+            }
+            try {
+                checked.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            long tid = idle.get();
+            assertThat(policyOf(tid)).isEqualTo(SCHED_IDLE);
+            assumeTrue(SchedulingClass.NORMAL.enter(tid), "leaving the idle class takes a privilege this user"
+                    + " lacks (root, CAP_SYS_NICE or an RLIMIT_NICE above 0)");
+            assertThat(policyOf(tid)).isEqualTo(SCHED_OTHER);
+        } finally {
+            checked.countDown();
+            background.join();
+        }
+    }
+
     @Test
     void anEventLoopStartedByAMovedThreadIsBornInTheIdleClass() throws Exception {
         assumeLinuxWithChrt();

@@ -12,6 +12,7 @@ import dev.llmload.record.RequestTimings;
 import dev.llmload.schedule.ConcurrencyPlan;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
+import dev.llmload.testsupport.HostLoad;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -67,7 +68,9 @@ class ClosedLoopRampTest {
             most = Math.max(most, (int) inFlight);
         }
         assertThat(most).as("the most requests in flight at once").isEqualTo(4);
-        assertThat(timings.getFirst().sentNanos() - runStart).as("the first request waited for nothing")
-                .isLessThan(Duration.ofMillis(250).toNanos());
+        // Last, so that on a machine too busy to judge it the checks above have still been made.
+        double firstWithinMs = HostLoad.slackMs(250);
+        assertThat((timings.getFirst().sentNanos() - runStart) / 1e6)
+                .as("the first request waited for nothing, %s", HostLoad.describe()).isLessThan(firstWithinMs);
     }
 }

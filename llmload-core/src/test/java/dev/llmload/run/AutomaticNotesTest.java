@@ -5,12 +5,14 @@ import dev.llmload.config.Bounds;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.llmload.load.Timeouts;
 import dev.llmload.note.Note;
 import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
+import dev.llmload.testsupport.HostLoad;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -67,6 +69,10 @@ class AutomaticNotesTest {
         try (SimServer sim = simulator(fixed(5, 1))) {
             RunReport report = run(sim, Load.closed(16), 1000, 16, 4, Timeouts.defaults());
             assertThat(report.results().requests().succeeded()).isEqualTo(1000);
+            // The simulator shares this machine: where it could not keep to its own schedule (its note), the
+            // run was not clean, and its latency moved with the host's load rather than the server's.
+            assumeFalse(report.notes().stream().anyMatch(n -> n.kind().equals("simulator_behind")),
+                    () -> "the simulator fell behind its own schedule (" + HostLoad.describe() + "): " + report.notes());
             // Whether the client itself kept up depends on the host (see kinds); its note agrees with its figures.
             assertThat(report.notes()).extracting(Note::kind)
                     .isEqualTo(report.client().saturated() ? List.of(ClientCost.CLIENT_SATURATED) : List.of());

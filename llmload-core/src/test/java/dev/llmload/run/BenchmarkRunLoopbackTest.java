@@ -93,11 +93,12 @@ class BenchmarkRunLoopbackTest {
                 assertThat(record.outputTokens()).isEqualTo(20);
             }
             RunResults r = result.report().results();
-            // 10 events per request, 9 gaps each; each gap spans two tokens of 10 ms.
+            // 10 events per request, 9 gaps each; each gap spans two tokens of 10 ms. A gap is off by
+            // the lateness of either of its reads, so it may come out short as well as long.
             assertThat(r.itlMs().count()).isEqualTo(10 * 9);
-            assertThat(r.itlMs().p50()).isCloseTo(20.0, within(2.0));
             assertThat(r.itlPerTokenMs().count()).isEqualTo(10 * 9 * 2);
-            assertThat(r.itlPerTokenMs().p50()).isCloseTo(10.0, within(1.0));
+            assertThat(r.itlMs().p50()).as(HostLoad.describe()).isCloseTo(20.0, within(HostLoad.slackMs(2)));
+            assertThat(r.itlPerTokenMs().p50()).as(HostLoad.describe()).isCloseTo(10.0, within(HostLoad.slackMs(1)));
         }
     }
 

@@ -8,12 +8,14 @@ import dev.llmload.report.console.ConsoleSummary;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimServer;
+import io.netty.channel.EventLoop;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -37,10 +39,18 @@ class ClientSelfCheckLoopbackTest {
     @Test
     void aStalledEventLoopIsSeenAndNamedInTheReport() throws Exception {
         try (SimServer sim = SimulatorRuns.fixedSimulator(20, 10, Map.of())) {
+            AtomicReference<EventLoop> loopZero = new AtomicReference<>();
+            AtomicInteger finished = new AtomicInteger();
+            // Once 16 of the 100 requests have finished, loop 0 blocks: every stream on it waits, as it would
+            // behind a slow handler. Counted from the load, not the clock: on a busy host the run's start
+            // may take longer than any fixed delay.
             BenchmarkRun run = new BenchmarkRun(config(sim, "stalled"), sim.url(), null, "llmload run (test)", "test",
-                    r -> {});
-            // One second into the load, loop 0 blocks: every stream on it waits, as it would behind a slow handler.
-            run.onEventLoops(loops -> loops.getFirst().schedule(() -> sleep(STALL_MS), 1, TimeUnit.SECONDS));
+                    r -> {
+                        if (finished.incrementAndGet() == 16) {
+                            loopZero.get().execute(() -> sleep(STALL_MS));
+                        }
+                    });
+            run.onEventLoops(loops -> loopZero.set(loops.getFirst()));
             BenchmarkRun.Result result = run.execute();
             RunReport report = result.report();
             ClientCost client = report.client();

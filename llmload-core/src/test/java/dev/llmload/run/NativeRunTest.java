@@ -3,6 +3,7 @@ package dev.llmload.run;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Load;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.llmload.analysis.NoteDetector;
@@ -10,6 +11,7 @@ import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.DialectFixtures;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.testsupport.HostLoad;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -82,6 +84,11 @@ class NativeRunTest {
             assertThat(view.requests()).isEqualTo(REQUESTS);
             // load 1.335 + prefill 342.546, as the journal keeps them (to the microsecond).
             assertThat(view.serverFirstTokenMs().p50()).isCloseTo(343.881, org.assertj.core.data.Offset.offset(1e-9));
+            // The server answers after about 20 ms but reports 343.9: the client's TTFT is far below that
+            // unless the host's load makes the client (or this test's server) hundreds of milliseconds late.
+            double clientTtftMs = result.report().results().ttftMs().p50();
+            assumeTrue(clientTtftMs < 343.881 / 2, () -> "the client measured a TTFT p50 of " + clientTtftMs
+                    + " ms (" + HostLoad.describe() + "), too near the server's 343.9 ms to tell them apart");
             assertThat(result.report().notes()).anySatisfy(n -> {
                 assertThat(n.kind()).isEqualTo(NoteDetector.SERVER_CLIENT_DISAGREE);
                 assertThat(n.message()).endsWith("the server reports more time than the client measured, so its "

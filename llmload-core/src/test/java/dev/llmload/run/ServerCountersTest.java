@@ -3,6 +3,7 @@ package dev.llmload.run;
 import dev.llmload.config.Telemetry;
 import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +12,7 @@ import dev.llmload.record.Journal;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
+import dev.llmload.testsupport.HostLoad;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -89,11 +91,15 @@ class ServerCountersTest {
             assertThat(telemetry.promptTokens().delta()).isEqualTo(inputTokens);
             assertThat(telemetry.generationTokens().delta()).isEqualTo(outputTokens);
             assertThat(telemetry.requestsSucceeded().delta()).isEqualTo(successes);
-            assertThat(telemetry.requestsRunning().max()).isGreaterThan(0.0);
-            assertThat(telemetry.kvCacheUsage().max()).isGreaterThan(0.0);
             // Idle again afterwards.
             assertThat(after.get("vllm:num_requests_running")).isZero();
             assertThat(after.get("vllm:kv_cache_usage_perc")).isZero();
+            // The gauges need a scrape inside the run, which runs in the idle scheduling class: where
+            // other programs keep every core busy for the whole run, none may land there.
+            assumeTrue(telemetry.serverScrapes() > 2, () -> "no scrape landed inside the run (" + HostLoad.describe()
+                    + "): the gauges cannot be judged; the counters above were");
+            assertThat(telemetry.requestsRunning().max()).isGreaterThan(0.0);
+            assertThat(telemetry.kvCacheUsage().max()).isGreaterThan(0.0);
         }
     }
 

@@ -11,6 +11,7 @@ import dev.llmload.record.RequestRecord;
 import dev.llmload.report.console.ConsoleSummary;
 import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimServer;
+import dev.llmload.testsupport.HostLoad;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,26 +43,48 @@ class SteadyStateLoopbackTest {
     Path dir;
 
     private static final long PAUSE_MS = 3000;
+    private static final long TOGETHER_NANOS = 100_000_000;
 
     /** Runs {@code config}, pausing the simulator's engine for {@link #PAUSE_MS} when its first request has finished. */
     private static BenchmarkRun.Result runPausedAtStart(SimServer sim, RunConfig config) throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
-        AtomicBoolean paused = new AtomicBoolean();
-        HttpRequest pause = HttpRequest.newBuilder(URI.create(sim.url().replaceFirst("/v1/?$", "") + "/llmload/pause?ms="
-                + PAUSE_MS)).POST(HttpRequest.BodyPublishers.noBody()).build();
-        return new BenchmarkRun(config, config.target().url().text(), null, "llmload run (test)", "test", record -> {
-            if (paused.compareAndSet(false, true)) {
-                http.sendAsync(pause, HttpResponse.BodyHandlers.discarding());
-            }
-        }).execute();
+        String root = sim.url().replaceFirst("/v1/?$", "");
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            // A first exchange before the run, so that the pause is not held up by the client's own start.
+            http.send(HttpRequest.newBuilder(URI.create(root + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            AtomicBoolean paused = new AtomicBoolean();
+            HttpRequest pause = HttpRequest.newBuilder(URI.create(root + "/llmload/pause?ms=" + PAUSE_MS))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build();
+            return new BenchmarkRun(config, config.target().url().text(), null, "llmload run (test)", "test", record -> {
+                if (paused.compareAndSet(false, true)) {
+                    http.sendAsync(pause, HttpResponse.BodyHandlers.discarding());
+                }
+            }).execute();
+        }
     }
 
-    /** Ground truth: the requests that arrived during the pause end together, just after it. */
+    /**
+     * Ground truth: the requests that arrived during the pause end together, {@link #E2E_S} after
+     * it: the most ends within {@link #TOGETHER_NANOS} of one another, wherever the pause fell (on a
+     * busy host it may take effect well after the first request's end).
+     */
     private static double pauseEndS(List<RequestRecord> records) {
-        List<RequestRecord> byIntent = records.stream()
-                .sorted(java.util.Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
-        long origin = byIntent.getFirst().timings().intendedSendNanos();
-        return (byIntent.get(20).timings().endNanos() - origin) / 1e9 - E2E_S;
+        long[] ends = records.stream().mapToLong(r -> r.timings().endNanos()).sorted().toArray();
+        long origin = records.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
+        int first = 0;
+        int together = 0;
+        for (int i = 0, j = 0; i < ends.length; i++) {
+            while (j < ends.length && ends[j] <= ends[i] + TOGETHER_NANOS) {
+                j++;
+            }
+            if (j - i > together) {
+                first = i;
+                together = j - i;
+            }
+        }
+        // 40 arrivals a second: about 4 end within 100 ms of one another unless a pause held them.
+        assertThat(together).as("requests that ended together after the pause").isGreaterThanOrEqualTo(20);
+        return (ends[first] - origin) / 1e9 - E2E_S;
     }
 
     private RunConfig open(SimServer sim, long requests, String name) {
@@ -71,6 +94,8 @@ class SteadyStateLoopbackTest {
 
     @Test
     void theWindowStartsWhereTheStartUpEnds() throws Exception {
+        // The server's own latency is 38 ms; the client may add a few of its wake-ups, more on a busy host.
+        double steadyP99Ms = HostLoad.slackMs(200);
         try (SimServer sim = SimulatorRuns.fixedSimulator(20, 2, Map.of())) {
             BenchmarkRun.Result run = runPausedAtStart(sim, open(sim, 400, "ramp"));
             RunReport report = run.report();
@@ -83,7 +108,7 @@ class SteadyStateLoopbackTest {
                     .isBetween(pauseEndS - TOLERANCE_S, pauseEndS + TOLERANCE_S);
             assertThat(steady.requests() + steady.cut()).isEqualTo(400);
             // In the window the server's own latency; over the whole run, the start-up's waits.
-            assertThat(steady.results().e2eFromIntendedMs().p99()).isLessThan(200);
+            assertThat(steady.results().e2eFromIntendedMs().p99()).as(HostLoad.describe()).isLessThan(steadyP99Ms);
             assertThat(report.results().e2eFromIntendedMs().p99()).isGreaterThan(1000);
             assertThat(report.notes()).extracting(Note::kind).doesNotContain(NoteDetector.NO_STEADY_STATE);
             assertThat(ConsoleSummary.render(report)).contains("Steady State (MSER-5)").contains("whole run");

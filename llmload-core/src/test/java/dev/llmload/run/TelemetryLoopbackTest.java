@@ -4,6 +4,7 @@ import dev.llmload.config.Load;
 import dev.llmload.config.Telemetry;
 import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.llmload.note.Note;
 import dev.llmload.record.RequestRecord;
@@ -11,6 +12,7 @@ import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
+import dev.llmload.testsupport.HostLoad;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -121,8 +123,13 @@ class TelemetryLoopbackTest {
             assertThat(telemetry.simulator().tokenWriteDelayMs().count())
                     .isEqualTo(ok.stream().mapToLong(r -> r.tokenEventCounts().length).sum());
             assertThat(telemetry.simulator().stepLagMaxMs()).isNotNull();
-            assertThat(result.report().notes()).extracting(Note::kind)
-                    .doesNotContain("token_count_mismatch", "ttft_mismatch");
+            List<String> notes = result.report().notes().stream().map(Note::kind).toList();
+            assertThat(notes).doesNotContain("token_count_mismatch");
+            // A client that could not keep up (a busy host) reads its tokens late: its TTFT is then its
+            // own lateness as much as the server's, and no agreement of the two can be judged.
+            assumeFalse(notes.contains("client_saturated"), () -> "the client was saturated (" + HostLoad.describe()
+                    + "); its TTFT is not compared with the server's: " + notes);
+            assertThat(notes).doesNotContain("ttft_mismatch");
         }
     }
 
@@ -155,6 +162,10 @@ class TelemetryLoopbackTest {
             });
             slowMetrics.start();
             try {
+                // Once before the run, so that the probe's 2 s are not spent starting the JDK's HTTP
+                // client and server here, on a busy host.
+                http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + slowMetrics.getAddress().getPort()
+                        + "/metrics")).build(), HttpResponse.BodyHandlers.discarding());
                 RunConfig config = RunConfig.builder().url(sim.url()).requestRate(50.0).arrival("constant")
                         .numRequests(10L).inputTokens("16").outputTokens("4").tokenizer("cl100k_base").seed(7)
                         .grace(Duration.ofSeconds(5)).outputDir(dir.resolve("slow-metrics")).ioThreads(1)

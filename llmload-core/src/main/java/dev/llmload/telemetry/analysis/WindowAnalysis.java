@@ -27,10 +27,13 @@ import dev.llmload.telemetry.prometheus.Histogram;
  * Reduces a {@link TelemetryRecording} to the measured window [start, end] (nanoTime, the run's
  * clock). Pure.
  *
- * <p>Counters and histograms: the difference between the <em>baseline</em> (the last reading at
- * or before start; failing that, the first inside the window) and the <em>end</em> reading (the
- * first at or after end, which the collector's final scrape provides; failing that, the last
- * before end). Rates divide by the time between those two readings, so they are the server's
+ * <p>Counters and histograms: the difference between the <em>baseline</em> (the last reading
+ * answered at or before start; failing that, the first inside the window) and the <em>end</em>
+ * reading (the first asked for at or after end, which the collector's final scrape provides;
+ * failing that, the last). A reading's counters are from some instant between the scrape's
+ * request and its answer, so only these two are sure to hold all of the window: a scrape asked
+ * for before the last request ended and answered after it, late on a busy host, has counters
+ * from before the end. Rates divide by the time between those two readings, so they are the server's
  * own rate over a span slightly wider than the window, never an invented one.
  *
  * <p>Gauges: each reading holds until the next, so means are time-weighted over the part of the
@@ -64,7 +67,7 @@ public final class WindowAnalysis {
                 ? null : s.kvCacheUsage() >= KV_SATURATED && s.requestsWaiting() >= 1 ? 1.0 : 0.0);
 
         int baseline = baseline(times, start);
-        int last = endReading(times, end);
+        int last = endReading(server.stream().map(ServerReading::askedNanos).toList(), end);
         boolean span = baseline >= 0 && last > baseline;
         ServerReading from = span ? server.get(baseline) : null;
         ServerReading to = span ? server.get(last) : null;
@@ -126,14 +129,17 @@ public final class WindowAnalysis {
         return at >= 0 || times.isEmpty() ? at : 0;
     }
 
-    /** Index of the first reading at or after end, else the last one; -1 if none. */
-    static int endReading(List<Long> times, long end) {
-        for (int i = 0; i < times.size(); i++) {
-            if (times.get(i) >= end) {
+    /**
+     * Index of the first reading asked for at or after end, else the last one; -1 if none.
+     * {@code askedTimes} in the order of the readings' answers.
+     */
+    static int endReading(List<Long> askedTimes, long end) {
+        for (int i = 0; i < askedTimes.size(); i++) {
+            if (askedTimes.get(i) >= end) {
                 return i;
             }
         }
-        return times.size() - 1;
+        return askedTimes.size() - 1;
     }
 
     /**

@@ -39,13 +39,13 @@ class WindowAnalysisTest {
 
     static ServerReading reading(double t, double kv, double waiting, double gen, double preemptions,
                                  Double hits, Double queries, Histogram ttft) {
-        return new ServerReading(at(t), new ServerSignals(kv, 4.0, waiting, preemptions, hits, queries, null, gen,
+        return new ServerReading(at(t), at(t), new ServerSignals(kv, 4.0, waiting, preemptions, hits, queries, null, gen,
                 null, null, ttft, null), null);
     }
 
     /** A reading of llmload's simulator: nothing but its own delays matters here. */
     static ServerReading simulatorReading(double t, double stepLagSeconds, Histogram writeDelay) {
-        return new ServerReading(at(t), ServerSignals.NONE, new SimulatorSignals(stepLagSeconds, writeDelay));
+        return new ServerReading(at(t), at(t), ServerSignals.NONE, new SimulatorSignals(stepLagSeconds, writeDelay));
     }
 
     static Histogram writeDelay(double le1ms, double le10ms, double inf) {
@@ -113,6 +113,32 @@ class WindowAnalysisTest {
         assertThat(summary.serverScrapes()).isEqualTo(5);
         assertThat(summary.scrapeGaps()).isEqualTo(1);
         assertThat(summary.windowS()).isEqualTo(6.0);
+    }
+
+    /**
+     * A scrape asked for before the end and answered after it (late on a busy host) holds counters
+     * from before the end: the end reading is the next one, asked for after the end; and one asked
+     * for before the start but answered after it is no baseline.
+     */
+    @Test
+    void theEndReadingIsAskedForAfterTheEndAndTheBaselineAnsweredBeforeTheStart() {
+        TelemetryRecording recording = new TelemetryRecording(EngineKind.VLLM,
+                List.of(reading(9.0, 0.5, 0, 1000, 0, null, null, null),
+                        late(reading(10.3, 0.5, 0, 1000, 0, null, null, null), 9.9),
+                        reading(13.0, 0.5, 0, 1500, 0, null, null, null),
+                        late(reading(16.4, 0.5, 0, 1900, 0, null, null, null), 15.9),
+                        late(reading(16.6, 0.5, 0, 2000, 0, null, null, null), 16.1)),
+                List.of(), List.of(), List.of());
+        TelemetrySummary window = WindowAnalysis.summarise(recording, START, END);
+        assertThat(window.generationTokens().delta()).isEqualTo(1000);
+        // from the baseline's answer at 9.0 s to the end reading's at 16.6 s
+        assertThat(window.generationTokens().ratePerS()).isCloseTo(1000 / 7.6, within(1e-9));
+        assertThat(window.serverScrapes()).isEqualTo(5);
+    }
+
+    /** {@code reading} as a scrape asked for at {@code askedS} and answered at the reading's time. */
+    static ServerReading late(ServerReading reading, double askedS) {
+        return new ServerReading(at(askedS), reading.nanos(), reading.signals(), reading.simulator());
     }
 
     @Test

@@ -53,8 +53,10 @@ class SimServerTimingTest {
             // arrival is the read of the request's first byte, before its parsing and tokenizing.
             serverTtfts.add(record.get("token_times_ms").get(0).asDouble() - record.get("submitted_ms").asDouble());
         }
-        // The server's own first write: the engine's wake-up and one hand-over to the event loop.
-        assertThat(median(serverTtfts)).isBetween(TTFT_MS, TTFT_MS + 1);
+        // The server's own first write: the engine's wake-up and one hand-over to the event loop, each
+        // of which may wait for a core where the run queue is longer than the cores.
+        assertThat(median(serverTtfts)).as("server TTFT p50, %s", HostLoad.describe())
+                .isBetween(TTFT_MS, TTFT_MS + HostLoad.slackMs(1));
 
         // The client adds the request's trip and its own wake-ups: this test's client is the JDK's, whose
         // selector thread hands every response to another thread, about 2 ms on a quiet 2-core machine
