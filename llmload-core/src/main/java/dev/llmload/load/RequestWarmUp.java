@@ -5,6 +5,7 @@ import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.Framing;
 import dev.llmload.record.Journal;
+import dev.llmload.record.JournalSeal;
 import dev.llmload.schedule.ConcurrencyPlan;
 import dev.llmload.workload.RequestSpec;
 import dev.llmload.workload.source.RequestSource;
@@ -153,7 +154,9 @@ final class RequestWarmUp {
         } finally {
             if (journalFile != null) {
                 try {
+                    // The journal and the seal its writer leaves beside it when it closes whole.
                     Files.deleteIfExists(journalFile);
+                    Files.deleteIfExists(JournalSeal.of(journalFile));
                 } catch (IOException leftBehind) {
                     // A temporary file the system cleans up.
                 }
