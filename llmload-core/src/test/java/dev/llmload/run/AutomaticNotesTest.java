@@ -82,7 +82,10 @@ class AutomaticNotesTest {
     @Test
     void tooFewSamplesForTheQuotedPercentiles() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1))) {
-            assertThat(kinds(run(sim, Load.closed(4), 20, 16, 4, Timeouts.defaults()))).containsExactly("low_sample_count");
+            // The simulator's own note that it fell behind its schedule comes from the host's load, not from the
+            // run's sample count, so it is left out of what this run must say.
+            assertThat(kinds(run(sim, Load.closed(4), 20, 16, 4, Timeouts.defaults())).stream()
+                    .filter(kind -> !kind.equals("simulator_behind")).toList()).containsExactly("low_sample_count");
         }
     }
 
