@@ -1,6 +1,6 @@
 package dev.llmload.cli;
 
-import dev.llmload.report.console.ConsoleSummary;
+import dev.llmload.cli.console.ConsoleSummary;
 import dev.llmload.report.merge.SegmentMerge;
 import dev.llmload.run.RunException;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.llmload.cli;
 
-import dev.llmload.report.console.ConsoleSummary;
+import dev.llmload.cli.console.ConsoleSummary;
 import dev.llmload.report.write.RunRebuild;
 import dev.llmload.run.RunException;
 import java.io.IOException;

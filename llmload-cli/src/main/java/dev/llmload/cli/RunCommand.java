@@ -1,6 +1,7 @@
 package dev.llmload.cli;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.llmload.cli.console.ConsoleSummary;
 import dev.llmload.compare.Comparison;
 import dev.llmload.compare.FailIf;
 import dev.llmload.compare.Repeats;
@@ -10,7 +11,6 @@ import dev.llmload.config.Target;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.protocol.RequestExtras;
-import dev.llmload.report.console.ConsoleSummary;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunDirectory;
 import dev.llmload.report.RunReport;

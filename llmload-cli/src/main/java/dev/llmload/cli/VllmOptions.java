@@ -1,8 +1,8 @@
 package dev.llmload.cli;
 
+import dev.llmload.cli.console.ConsoleSummary;
 import dev.llmload.config.OptionTable;
 import dev.llmload.config.RunConfig;
-import dev.llmload.report.console.ConsoleSummary;
 import dev.llmload.stats.Percentile;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -7,9 +7,10 @@
  * back ({@code RunDirectory}, {@code RunGroup}).
  *
  * <p>Its sub-packages sit above it and never below: {@code report.format} (the CSV files and the
- * vLLM export), {@code report.html} (the page), {@code report.console} (the terminal summary),
- * {@code report.write} (a whole run directory written, and rebuilt from its journal) and
- * {@code report.merge} (segments merged into one run).
+ * vLLM export), {@code report.html} (the page), {@code report.write} (a whole run directory
+ * written, and rebuilt from its journal) and {@code report.merge} (segments merged into one run).
+ * The terminal summary is the CLI's ({@code dev.llmload.cli.console}, llmload-cli), rendered from
+ * a {@code RunReport}.
  *
  * <p>Threads: the caller's, at the end of a run or of a command; nothing here is shared.
  */

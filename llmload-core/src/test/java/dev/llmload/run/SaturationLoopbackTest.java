@@ -7,7 +7,6 @@ import dev.llmload.analysis.Saturation;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.note.Note;
-import dev.llmload.report.console.ConsoleSummary;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
 import dev.llmload.sim.server.SimConfig;
@@ -66,7 +65,6 @@ class SaturationLoopbackTest {
             assertThat(note.message()).contains(String.format(java.util.Locale.ROOT, "achieved %.2f req/s",
                     s.achievedRequestRate())).contains(s.backlog() + " requests were unfinished")
                     .contains(String.format(java.util.Locale.ROOT, "%.1f s to drain", s.drainS()));
-            assertThat(ConsoleSummary.render(over)).contains("Saturated:").contains("YES");
             Path json = dir.resolve("over").resolve(ReportFiles.REPORT_JSON);
             assertThat(ReportFiles.JSON.readTree(json.toFile()).at("/saturation/saturated").asBoolean()).isTrue();
             assertThat(Files.readString(dir.resolve("over").resolve("report.html"))).contains("backlog_in_flight");
@@ -77,7 +75,6 @@ class SaturationLoopbackTest {
                     .isFalse();
             assertThat(under.notes()).extracting(Note::kind).doesNotContain(NoteDetector.SATURATED);
             assertThat(calm.achievedRequestRate()).isGreaterThan(0.8 * calm.scheduledRequestRate());
-            assertThat(ConsoleSummary.render(under)).containsPattern("Saturated: +no");
 
             // --stop-on-saturation: the same overload, with a schedule five times as long, ends early.
             RunReport stopped = run(open(sim, 2 * capacity, 1000, "stopped").withStopOnSaturation(true));

@@ -1,4 +1,4 @@
-package dev.llmload.report.console;
+package dev.llmload.cli.console;
 
 import dev.llmload.report.Efficiency;
 import dev.llmload.report.RunReport;

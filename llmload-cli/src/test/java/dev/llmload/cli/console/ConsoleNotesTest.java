@@ -1,6 +1,5 @@
-package dev.llmload.report.console;
+package dev.llmload.cli.console;
 
-import dev.llmload.report.console.ConsoleSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
