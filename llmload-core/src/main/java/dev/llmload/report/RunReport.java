@@ -151,6 +151,13 @@ public record RunReport(
             }
         }
 
+        /** The load section of a run of this configuration. */
+        public static Load of(dev.llmload.config.RunConfig config) {
+            dev.llmload.config.Bounds bounds = config.bounds();
+            return of(config.load(), bounds.numRequests(),
+                    bounds.duration() == null ? null : bounds.duration().toMillis() / 1000.0, bounds.warmup());
+        }
+
         public static Load of(dev.llmload.config.Load load, Long numRequests, Double durationS, int warmup) {
             return switch (load) {
                 case dev.llmload.config.Load.Closed closed -> new Load(Mode.CLOSED, closed.concurrency(), null, null,
