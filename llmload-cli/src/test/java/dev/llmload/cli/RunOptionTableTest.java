@@ -86,6 +86,21 @@ class RunOptionTableTest {
     }
 
     @Test
+    void aRecordedLoadThatDoesNotReadIsOneLine() throws Exception {
+        for (String[] bad : new String[][] {{"arrival", "sometimes"}, {"mode", "half-open"}}) {
+            ObjectNode report = (ObjectNode) fixture("layout-open-gamma-report.json");
+            ((ObjectNode) report.get("config").get("load")).put(bad[0], bad[1]);
+            Path file = dir.resolve(bad[0] + "-report.json");
+            ReportFiles.JSON.writeValue(file.toFile(), report);
+            CapturedRun run = CapturedRun.of("run", "--config", file.toString());
+            assertThat(run.exitCode()).as(run.err()).isEqualTo(Main.EXIT_USAGE);
+            assertThat(run.err().strip().lines().count()).as(run.err()).isEqualTo(1);
+            assertThat(run.err()).contains("the recorded configuration does not read").contains(bad[1])
+                    .doesNotContain("Exception");
+        }
+    }
+
+    @Test
     void badValuesAreRefusedBeforeTheServerIsContacted() throws Exception {
         String url;
         try (ServerSocket closed = new ServerSocket(0)) {
