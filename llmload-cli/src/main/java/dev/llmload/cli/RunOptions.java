@@ -220,13 +220,6 @@ public final class RunOptions {
                 loadKeys.forEach(fromPreset::remove);
             }
         }
-        if (file != null) {
-            for (String key : file.options().keySet()) {
-                if (key(key) == null) {
-                    throw new UsageException("--config " + config + ": unknown option '" + key + "'");
-                }
-            }
-        }
         List<String> merged = new ArrayList<>();
         if (scenario == null && scenarioName != null) {
             merged.add("--scenario=" + scenarioName);

@@ -6,16 +6,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmload.config.RunConfig;
 import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunReport;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The command line made from {@link dev.llmload.config.OptionTable}: a report.json written before
- * the table existed still replays to the configuration it records, and the table's checks refuse a
- * bad value before any server is contacted, in one line.
+ * the table existed still replays to the configuration it records, the report's {@code config} and
+ * {@code load} sections are written as earlier versions wrote them (fixtures written by
+ * {@code llmload run} with the built-in simulator), and the table's checks refuse a bad value
+ * before any server is contacted, in one line.
  */
 class RunOptionTableTest {
 
@@ -33,6 +39,65 @@ class RunOptionTableTest {
         assertThat(ramp.at("/load/request_rate").asDouble()).isEqualTo(5.0);
         ((ObjectNode) ramp.get("load")).putNull("request_rate");
         assertThat(configOf(replayed("ramp-with-rate-report.json"))).isEqualTo(text(ramp));
+    }
+
+    /**
+     * The command lines that wrote the layout fixtures (with the built-in simulator, 8 requests),
+     * but {@code --output-dir}, which the fixtures replace, and {@code --io-threads 2}, which those
+     * runs took from the host's cores.
+     */
+    private static final Map<String, List<String>> LAYOUT_FIXTURES = Map.of(
+            "layout-closed-report.json", List.of("--concurrency", "4", "--slo", "ttft:500,tpot:50",
+                    "--scrape-interval", "500ms", "--seed", "7", "--warmup", "2",
+                    "--metadata", "hardware.gpu_model=H100", "--note", "hello"),
+            "layout-open-gamma-report.json", List.of("--request-rate", "20", "--burstiness", "0.5",
+                    "--max-concurrency", "3", "--slo", "p99_ttft:1000,error_rate:0.01", "--server-metrics", "off",
+                    "--temperature", "0.5", "--stop", "END", "--header", "x-route: a",
+                    "--header", "authorization: Bearer x", "--extra-body", "{\"a\":1}", "--gpu-hour-price", "2.49USD"),
+            "layout-ramp-sessions-report.json", List.of("--ramp", "5:20:1s", "--duration", "2s",
+                    "--server-kind", "vllm", "--stop-on-saturation", "--sessions", "2", "--think-time", "10",
+                    "--max-sessions", "4", "--top-p", "0.9", "--top-k", "5", "--first-token-timeout", "5s",
+                    "--idle-timeout", "2s", "--export", "vllm"));
+
+    @Test
+    void theLayoutWritesWhatEarlierVersionsWrote() throws Exception {
+        for (Map.Entry<String, List<String>> fixture : LAYOUT_FIXTURES.entrySet()) {
+            List<String> args = new ArrayList<>(List.of("--num-requests", "8", "--input-tokens", "32",
+                    "--output-tokens", "8", "--io-threads", "2"));
+            args.addAll(fixture.getValue());
+            RunConfig config = parsed(args.toArray(String[]::new));
+            JsonNode recorded = fixture(fixture.getKey());
+            assertThat(configOf(config)).as(fixture.getKey()).isEqualTo(text(fixtureConfig(fixture.getKey())));
+            assertThat(text(ReportFiles.JSON.valueToTree(RunReport.Load.of(config)))).as(fixture.getKey())
+                    .isEqualTo(text(recorded.get("load")));
+        }
+    }
+
+    @Test
+    void theLayoutFixturesReplayToTheConfigurationTheyRecord() throws Exception {
+        for (String fixture : LAYOUT_FIXTURES.keySet()) {
+            ObjectNode expected = fixtureConfig(fixture);
+            if (expected.has("headers")) {
+                // A credential recorded redacted is not sent again: the repeat needs it given with --header.
+                ((ObjectNode) expected.get("headers")).remove("authorization");
+            }
+            assertThat(configOf(replayed(fixture))).as(fixture).isEqualTo(text(expected));
+        }
+    }
+
+    @Test
+    void aRecordedLoadThatDoesNotReadIsOneLine() throws Exception {
+        for (String[] bad : new String[][] {{"arrival", "sometimes"}, {"mode", "half-open"}}) {
+            ObjectNode report = (ObjectNode) fixture("layout-open-gamma-report.json");
+            ((ObjectNode) report.get("config").get("load")).put(bad[0], bad[1]);
+            Path file = dir.resolve(bad[0] + "-report.json");
+            ReportFiles.JSON.writeValue(file.toFile(), report);
+            CapturedRun run = CapturedRun.of("run", "--config", file.toString());
+            assertThat(run.exitCode()).as(run.err()).isEqualTo(Main.EXIT_USAGE);
+            assertThat(run.err().strip().lines().count()).as(run.err()).isEqualTo(1);
+            assertThat(run.err()).contains("the recorded configuration does not read").contains(bad[1])
+                    .doesNotContain("Exception");
+        }
     }
 
     @Test
@@ -88,9 +153,12 @@ class RunOptionTableTest {
         return effective.config();
     }
 
+    private static JsonNode fixture(String fixture) throws Exception {
+        return ReportFiles.JSON.readTree(RunOptionTableTest.class.getResourceAsStream("replay/" + fixture));
+    }
+
     private static ObjectNode fixtureConfig(String fixture) throws Exception {
-        ObjectNode config = (ObjectNode) ReportFiles.JSON.readTree(
-                RunOptionTableTest.class.getResourceAsStream("replay/" + fixture)).get("config");
+        ObjectNode config = (ObjectNode) fixture(fixture).get("config");
         config.remove("output_dir");
         return config;
     }

@@ -32,6 +32,41 @@ public sealed interface Load {
     /** A short label for directory names and headers, e.g. {@code c8}, {@code r20} or {@code ramp}. */
     String label();
 
+    /** This load as report.json records it; the one projection both of its load sections are made from. */
+    default Recorded recorded() {
+        return switch (this) {
+            case Closed closed -> new Recorded(Mode.CLOSED, closed.concurrency(), null, null, null, null,
+                    closed.profile());
+            case Open open -> new Recorded(Mode.OPEN, null, open.requestRate(), open.arrival(), open.burstiness(),
+                    open.maxConcurrency(), open.profile());
+            case Trace trace -> new Recorded(Mode.OPEN, null, null, Arrival.TRACE, null, trace.maxConcurrency(), null);
+        };
+    }
+
+    /** Closed (a concurrency kept in flight) or open (arrivals on a schedule, a trace's too) loop. */
+    enum Mode {
+        CLOSED, OPEN;
+
+        /** Lower case, as report.json writes it. */
+        @com.fasterxml.jackson.annotation.JsonValue
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * A load as report.json records it, typed: the {@code load} of its {@code config} section as
+     * it stands, and the parameters of the top-level {@code load} section. Unchecked, as read: a
+     * replay makes the load again through the records' constructors.
+     *
+     * @param concurrency a closed loop's requests in flight; null for an open loop
+     * @param arrival     an open loop's arrivals ({@code trace} for a replay); null for a closed loop
+     * @param profile     the shape as written (a closed loop's profile, a ramp, stages, bursts); null for none
+     */
+    record Recorded(Mode mode, Integer concurrency, Double requestRate, Arrival arrival, Double burstiness,
+                    Integer maxConcurrency, String profile) {}
+
     /** A closed loop of {@code concurrency} requests in flight. */
     static Closed closed(int concurrency) {
         return Closed.of(concurrency);

@@ -466,7 +466,7 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private ReportLayout() {}
 
         /** The {@code config} section. */
-        record Wire(String url, ApiKind api, String model, boolean stream, boolean ignoreEos, WireLoad load,
+        record Wire(String url, ApiKind api, String model, boolean stream, boolean ignoreEos, Load.Recorded load,
                     Long numRequests, Duration duration, int warmup, Duration warmupTime, WireData data, long seed,
                     Timeouts timeouts, WireTelemetry telemetry, Duration grace, Path outputDir,
                     Map<String, String> metadata, List<String> notes, boolean insecure, int ioThreads, String scenario,
@@ -483,10 +483,6 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                     @JsonInclude(JsonInclude.Include.NON_NULL) Double topP,
                     @JsonInclude(JsonInclude.Include.NON_NULL) Integer topK,
                     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> stop) {}
-
-        /** @param mode {@code closed} or {@code open} (a trace is an open loop of arrival {@code trace}) */
-        record WireLoad(String mode, Integer concurrency, Double requestRate, String arrival, Double burstiness,
-                        Integer maxConcurrency, String profile) {}
 
         record WireData(String inputTokens, String outputTokens, Double rangeRatio, Path dataset, String datasetFormat,
                         String sharedPrefix, Path trace, Double traceSpeed, String tokenizer, WireSessions sessions,
@@ -505,13 +501,6 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             @Override
             public Wire convert(RunConfig c) {
                 Target t = c.target();
-                WireLoad load = switch (c.load()) {
-                    case Load.Closed closed -> new WireLoad("closed", closed.concurrency(), null, null, null, null,
-                            closed.profile());
-                    case Load.Open open -> new WireLoad("open", null, open.requestRate(), open.arrival().cliName(),
-                            open.burstiness(), open.maxConcurrency(), open.profile());
-                    case Load.Trace trace -> new WireLoad("open", null, null, "trace", null, trace.maxConcurrency(), null);
-                };
                 Data d = c.data();
                 Sessions s = c.sessions();
                 Path trace = c.load() instanceof Load.Trace replay ? replay.file() : null;
@@ -530,8 +519,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 Bounds b = c.bounds();
                 Output o = c.output();
                 return new Wire(t.url() == null ? null : t.url().text(), t.api(), t.model(), t.stream(), t.ignoreEos(),
-                        load, b.numRequests(), b.duration(), b.warmup(), b.warmupTime(), data, c.seed(), b.timeouts(),
-                        telemetry, b.grace(), o.dir(), o.metadata(), o.notes(), t.insecure(), c.client().ioThreads(),
+                        c.load().recorded(), b.numRequests(), b.duration(), b.warmup(), b.warmupTime(), data, c.seed(),
+                        b.timeouts(), telemetry, b.grace(), o.dir(), o.metadata(), o.notes(), t.insecure(), c.client().ioThreads(),
                         c.scenario(), c.slo() == null ? null : c.slo().text(), o.exports(),
                         c.client().segment() == null ? null : c.client().segment().toString(), c.client().startAt(),
                         c.client().startInstant(), o.gpuHourPrice() == null ? null : o.gpuHourPrice().text(),
@@ -565,14 +554,14 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             @Override
             public RunConfig convert(Wire w) {
                 WireData d = w.data();
-                WireLoad l = w.load();
+                Load.Recorded l = w.load();
                 Load load;
-                if ("closed".equals(l.mode())) {
+                if (l.mode() == Load.Mode.CLOSED) {
                     load = Load.Closed.of(l.concurrency(), l.profile());
-                } else if ("trace".equals(l.arrival())) {
+                } else if (l.arrival() == Load.Arrival.TRACE) {
                     load = new Load.Trace(d.trace(), d.traceSpeed() == null ? 1.0 : d.traceSpeed(), l.maxConcurrency());
                 } else {
-                    Load.Arrival arrival = l.arrival() == null ? Load.Arrival.POISSON : Load.Arrival.parse(l.arrival());
+                    Load.Arrival arrival = l.arrival() == null ? Load.Arrival.POISSON : l.arrival();
                     // A shape sets its own rates: a rate recorded beside one was never used.
                     load = Load.Open.of(arrival.shaped() ? null : l.requestRate(), arrival, arrival == Load.Arrival.GAMMA ? l.burstiness() : null,
                             l.maxConcurrency(), l.profile());

@@ -132,15 +132,19 @@ public record RunReport(
     public record Hardware(String gpuModel, Integer gpuCount, Double gpuMemoryGib, String cpu, Double ramGib) {}
 
     /**
-     * The load as report.json's {@code load} section gives it, typed: made once from the
-     * configuration's {@link dev.llmload.config.Load}, read back from a report as the same types.
+     * The load as report.json's {@code load} section gives it, typed: made from the
+     * configuration's {@link dev.llmload.config.Load#recorded()}, the projection the {@code config}
+     * section's load is written from too, and read back from a report as the same types.
      *
      * @param arrival the open loop's arrivals ({@code trace} for a replay); null for a closed loop
      */
     public record Load(Mode mode, Integer concurrency, Double requestRate, dev.llmload.config.Load.Arrival arrival,
                        Double burstiness, Integer maxConcurrency, Long numRequests, Double durationS, int warmup) {
 
-        /** Closed (a concurrency kept in flight) or open (arrivals on a schedule) loop, written in lower case. */
+        /**
+         * {@link dev.llmload.config.Load.Mode}, under the name the report's readers use (the console
+         * summary, the vLLM export, the fairness check); written in lower case.
+         */
         public enum Mode {
             CLOSED, OPEN;
 
@@ -151,16 +155,18 @@ public record RunReport(
             }
         }
 
+        /** The load section of a run of this configuration. */
+        public static Load of(dev.llmload.config.RunConfig config) {
+            dev.llmload.config.Bounds bounds = config.bounds();
+            return of(config.load(), bounds.numRequests(),
+                    bounds.duration() == null ? null : bounds.duration().toMillis() / 1000.0, bounds.warmup());
+        }
+
         public static Load of(dev.llmload.config.Load load, Long numRequests, Double durationS, int warmup) {
-            return switch (load) {
-                case dev.llmload.config.Load.Closed closed -> new Load(Mode.CLOSED, closed.concurrency(), null, null,
-                        null, null, numRequests, durationS, warmup);
-                case dev.llmload.config.Load.Open open -> new Load(Mode.OPEN, null, open.requestRate(), open.arrival(),
-                        open.burstiness(), open.maxConcurrency(), numRequests, durationS, warmup);
-                case dev.llmload.config.Load.Trace trace -> new Load(Mode.OPEN, null, null,
-                        dev.llmload.config.Load.Arrival.TRACE, null, trace.maxConcurrency(), numRequests, durationS,
-                        warmup);
-            };
+            dev.llmload.config.Load.Recorded recorded = load.recorded();
+            return new Load(Mode.valueOf(recorded.mode().name()), recorded.concurrency(), recorded.requestRate(),
+                    recorded.arrival(), recorded.burstiness(), recorded.maxConcurrency(), numRequests, durationS,
+                    warmup);
         }
     }
 

@@ -521,8 +521,7 @@ public final class BenchmarkRun {
                         meta.containsKey("hardware.gpu_memory_gib") || gpus == null
                                 ? decimal(meta.get("hardware.gpu_memory_gib")) : gpus.gpuMemoryGib(),
                         meta.get("hardware.cpu"), decimal(meta.get("hardware.ram_gib"))),
-                RunReport.Load.of(config.load(), config.bounds().numRequests(), config.bounds().duration() == null
-                        ? null : config.bounds().duration().toMillis() / 1000.0, config.bounds().warmup()),
+                RunReport.Load.of(config),
                 new RunReport.Data(parts.sourceDescription(), parts.contentHash(),
                         new RunReport.TokenShape(config.data().dataset() == null && !(config.load() instanceof Load.Trace)
                                 ? config.data().inputTokens().text() : null, results.inputTokens()),
