@@ -122,7 +122,8 @@ public final class LlmLoad {
         try {
             return new BenchmarkRun(config, serverUrl, apiKey, COMMAND_LINE, version(), record -> {}).execute();
         } catch (IOException e) {
-            throw new RunException("cannot write the run directory " + config.output().dir() + ": " + e.getMessage(), e);
+            throw new RunException(
+                    "cannot write the run directory " + config.output().dir() + ": " + e.getMessage(), e);
         }
     }
 

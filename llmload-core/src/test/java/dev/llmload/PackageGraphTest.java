@@ -46,10 +46,12 @@ class PackageGraphTest {
     @Test
     void noPackageImportsOneThatImportsItBack() {
         List<String> cycles = cycles(GRAPH);
-        assertThat(cycles).as("package cycles, each step with an import that makes it")
+        assertThat(cycles)
+                .as("package cycles, each step with an import that makes it")
                 .allMatch(cycle -> PENDING.stream().anyMatch(pending -> cycle.startsWith(pending + " (")));
         for (String pending : PENDING) {
-            assertThat(cycles).as("%s is gone: take it out of PENDING", pending)
+            assertThat(cycles)
+                    .as("%s is gone: take it out of PENDING", pending)
                     .anyMatch(cycle -> cycle.startsWith(pending + " ("));
         }
     }
@@ -97,8 +99,8 @@ class PackageGraphTest {
                 "b", Map.of("c", "b.Two imports c.Y"),
                 "c", Map.of("a", "c.Three imports a.Z", "d", "c.Four imports d.W"),
                 "d", Map.of());
-        assertThat(cycles(graph)).containsExactly(
-                "a -> b -> c -> a (a.One imports b.X; b.Two imports c.Y; c.Three imports a.Z)");
+        assertThat(cycles(graph))
+                .containsExactly("a -> b -> c -> a (a.One imports b.X; b.Two imports c.Y; c.Three imports a.Z)");
     }
 
     /**
@@ -131,7 +133,8 @@ class PackageGraphTest {
                 tarjan.visit(node);
             }
         }
-        tarjan.components.sort((x, y) -> x.iterator().next().compareTo(y.iterator().next()));
+        tarjan.components.sort(
+                (x, y) -> x.iterator().next().compareTo(y.iterator().next()));
         return tarjan.components;
     }
 
@@ -220,7 +223,9 @@ class PackageGraphTest {
         try {
             for (Path sources : sourceRoots(root)) {
                 try (Stream<Path> files = Files.walk(sources)) {
-                    for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                    for (Path file : files.filter(f -> f.toString().endsWith(".java"))
+                            .sorted()
+                            .toList()) {
                         addImports(file, graph);
                     }
                 }
@@ -234,7 +239,10 @@ class PackageGraphTest {
     /** {@code src/main/java} of every module, benchmarks included. */
     private static List<Path> sourceRoots(Path root) throws IOException {
         try (Stream<Path> modules = Files.list(root)) {
-            return modules.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).sorted().toList();
+            return modules.map(m -> m.resolve("src/main/java"))
+                    .filter(Files::isDirectory)
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -249,7 +257,8 @@ class PackageGraphTest {
         Map<String, String> edges = graph.computeIfAbsent(from, p -> new TreeMap<>());
         Matcher imports = IMPORT.matcher(text);
         while (imports.find()) {
-            packageOf(imports.group(1)).filter(to -> !to.equals(from))
+            packageOf(imports.group(1))
+                    .filter(to -> !to.equals(from))
                     .ifPresent(to -> edges.putIfAbsent(to, className + " imports " + imports.group(1)));
         }
     }

@@ -63,8 +63,8 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
         for (Field field : fields) {
             Field earlier = byKey.putIfAbsent(normalise(field.key()), field);
             if (earlier != null) {
-                throw new UsageException("--config " + field.at() + ": '" + field.key() + "' is given twice (also on line "
-                        + earlier.line() + ")");
+                throw new UsageException("--config " + field.at() + ": '" + field.key()
+                        + "' is given twice (also on line " + earlier.line() + ")");
             }
         }
         if (byKey.containsKey("schemaversion") && byKey.containsKey("config")) {
@@ -75,10 +75,14 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
             String key = normalise(field.key());
             JsonNode value = field.value();
             switch (key) {
-                case "metadata" -> value.properties().forEach(e -> metadata.put(e.getKey(), e.getValue().asText()));
+                case "metadata" ->
+                    value.properties()
+                            .forEach(e -> metadata.put(e.getKey(), e.getValue().asText()));
                 case "notes" -> value.forEach(n -> notes.add(n.asText()));
-                case "model", "service", "hardware" -> value.properties().forEach(e ->
-                        metadata.put(key + "." + snake(e.getKey()), e.getValue().asText()));
+                case "model", "service", "hardware" ->
+                    value.properties()
+                            .forEach(e -> metadata.put(
+                                    key + "." + snake(e.getKey()), e.getValue().asText()));
                 default -> {
                     if (RunOptions.key(key) == null) {
                         throw new UsageException("--config " + field.at() + ": " + unknown(field.key()));
@@ -100,8 +104,8 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
         } catch (CharacterCodingException e) {
             throw new UsageException("--config " + path + ": not UTF-8 text");
         } catch (IOException e) {
-            throw new UsageException("--config " + path + ": " + (Files.isDirectory(path) ? "a directory, not a file"
-                    : firstLine(e.getMessage())));
+            throw new UsageException("--config " + path + ": "
+                    + (Files.isDirectory(path) ? "a directory, not a file" : firstLine(e.getMessage())));
         }
     }
 
@@ -123,8 +127,9 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
                 // The parser's own position is where it stopped, often the line before the problem.
                 Mark mark = yaml.getProblemMark();
                 throw new UsageException("--config " + path + ":" + (mark.getLine() + 1) + ":" + (mark.getColumn() + 1)
-                        + ": " + ServerText.clean((yaml.getContext() == null ? "" : yaml.getContext() + ": ")
-                        + yaml.getProblem()));
+                        + ": "
+                        + ServerText.clean(
+                                (yaml.getContext() == null ? "" : yaml.getContext() + ": ") + yaml.getProblem()));
             }
             throw new UsageException("--config " + at(path, e.getLocation()) + ": "
                     + ServerText.clean(firstLine(e.getOriginalMessage())));
@@ -136,7 +141,8 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
 
     /** {@code FILE:LINE:COLUMN}, as compilers write it, so that an editor or terminal can go there. */
     private static String at(Path path, JsonLocation location) {
-        return location == null || location.getLineNr() < 1 ? path.toString()
+        return location == null || location.getLineNr() < 1
+                ? path.toString()
                 : path + ":" + location.getLineNr() + ":" + location.getColumnNr();
     }
 
@@ -149,8 +155,11 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
         List<String> names = new ArrayList<>(SECTIONS);
         names.addAll(RunOptions.keys());
         List<String> near = PeerSpellings.nearest(key, names);
-        return "unknown option '" + key + "'" + (near.isEmpty() ? ""
-                : "; did you mean " + near.stream().map(n -> "'" + n + "'").collect(Collectors.joining(" or ")) + "?");
+        return "unknown option '" + key + "'"
+                + (near.isEmpty()
+                        ? ""
+                        : "; did you mean "
+                                + near.stream().map(n -> "'" + n + "'").collect(Collectors.joining(" or ")) + "?");
     }
 
     /** The (first) value for a long option name (without dashes), or null. */
@@ -182,28 +191,35 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
             value.forEach(item -> items.add(item.asText()));
             return List.copyOf(items);
         }
-        throw new UsageException("--config " + field.at() + ": '" + field.key() + "' must be a single value or a "
-                + "non-empty list");
+        throw new UsageException(
+                "--config " + field.at() + ": '" + field.key() + "' must be a single value or a " + "non-empty list");
     }
 
     /**
      * Reads the {@code config} section of a report.json as the run configuration it records, and
      * puts each run option's recorded value ({@link OptionTable}) under its name.
      */
-    private static void fromRecordedConfig(Path path, JsonNode recorded, Map<String, List<String>> options,
-                                           Map<String, String> metadata, List<String> notes) {
+    private static void fromRecordedConfig(
+            Path path,
+            JsonNode recorded,
+            Map<String, List<String>> options,
+            Map<String, String> metadata,
+            List<String> notes) {
         RunConfig config;
         try {
             config = ReportFiles.JSON.treeToValue(recorded, RunConfig.class);
         } catch (IOException | IllegalArgumentException e) {
-            throw new UsageException("--config " + path + ": the recorded configuration does not read: "
-                    + firstLine(e.getMessage()));
+            throw new UsageException(
+                    "--config " + path + ": the recorded configuration does not read: " + firstLine(e.getMessage()));
         }
         for (RunOption<?> row : OptionTable.ROWS) {
             Object value = row.replayed().apply(config);
             if (value instanceof List<?> list ? !list.isEmpty() : value != null) {
-                options.put(normalise(row.name()), value instanceof List<?> list
-                        ? list.stream().map(String::valueOf).toList() : List.of(value.toString()));
+                options.put(
+                        normalise(row.name()),
+                        value instanceof List<?> list
+                                ? list.stream().map(String::valueOf).toList()
+                                : List.of(value.toString()));
             }
         }
         metadata.putAll(config.output().metadata());

@@ -17,7 +17,9 @@ final class HeapExhausted {
     static RunException of(String doing, OutOfMemoryError error) {
         long maxMib = Runtime.getRuntime().maxMemory() / MIB;
         long suggestedGib = Math.max(2, 2 * ((maxMib + 1023) / 1024));
-        return new RunException("the Java heap (" + maxMib + " MiB) ran out while " + doing
-                + "; give it more with LLMLOAD_JAVA_OPTS=-Xmx" + suggestedGib + "g", error);
+        return new RunException(
+                "the Java heap (" + maxMib + " MiB) ran out while " + doing
+                        + "; give it more with LLMLOAD_JAVA_OPTS=-Xmx" + suggestedGib + "g",
+                error);
     }
 }

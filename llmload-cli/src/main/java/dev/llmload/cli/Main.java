@@ -6,7 +6,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** Entry point of the {@code llmload} command line: subcommands, error handling and exit codes. */
-@Command(name = "llmload", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "llmload",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Load tester and benchmark for LLM inference services (OpenAI-compatible APIs).")
 public final class Main implements Runnable {
 
@@ -20,7 +23,8 @@ public final class Main implements Runnable {
      * reflection, its classes loaded) costs start-up time, so a command line gets only those it can
      * reach: {@code llmload run ...} builds {@code run} alone, {@code llmload --version} none.
      */
-    private static final List<String> SUBCOMMANDS = List.of("run", "sweep", "compare", "report", "merge", "sim", "help");
+    private static final List<String> SUBCOMMANDS =
+            List.of("run", "sweep", "compare", "report", "merge", "sim", "help");
 
     private static Object subcommand(String name) {
         return switch (name) {
@@ -81,10 +85,14 @@ public final class Main implements Runnable {
         commandLine.setParameterExceptionHandler((exception, arguments) -> {
             CommandLine failed = exception.getCommandLine();
             List<String> lines = exception instanceof CommandLine.UnmatchedArgumentException unmatched
-                    ? PeerSpellings.explain(unmatched) : List.of(exception.getMessage());
+                    ? PeerSpellings.explain(unmatched)
+                    : List.of(exception.getMessage());
             for (int i = 0; i < lines.size(); i++) {
-                failed.getErr().println("llmload: " + lines.get(i) + (i < lines.size() - 1 ? ""
-                        : " (see '" + failed.getCommandSpec().qualifiedName() + " --help')"));
+                failed.getErr()
+                        .println("llmload: " + lines.get(i)
+                                + (i < lines.size() - 1
+                                        ? ""
+                                        : " (see '" + failed.getCommandSpec().qualifiedName() + " --help')"));
             }
             return EXIT_USAGE;
         });
@@ -100,8 +108,12 @@ public final class Main implements Runnable {
             }
             if (exception instanceof java.io.IOException io) {
                 // A file that could not be read or written where no step named it (a full disk): still one line.
-                failed.getErr().println("llmload: " + ServerText.clean(io.getMessage() == null
-                        ? io.getClass().getSimpleName() : io.getClass().getSimpleName() + ": " + io.getMessage()));
+                failed.getErr()
+                        .println("llmload: "
+                                + ServerText.clean(
+                                        io.getMessage() == null
+                                                ? io.getClass().getSimpleName()
+                                                : io.getClass().getSimpleName() + ": " + io.getMessage()));
                 return EXIT_CANNOT_START;
             }
             throw exception;

@@ -14,12 +14,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code llmload merge OUT DIR...}: one run directory from the segments of a run spread over hosts. */
-@Command(name = "merge", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "merge",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Merge the directories of a run's segments (llmload run --segment I/N) into one run directory: report.json,",
             "summary.csv, timeseries.csv, report.html and requests.jsonl of the whole run, every statistic computed from",
             "the union of the segments' journals. Refuses segments of different runs, a segment given twice, a missing",
-            "one, or a journal changed since its run sealed it (requests.jsonl.sha256). See docs/distributed.md."})
+            "one, or a journal changed since its run sealed it (requests.jsonl.sha256). See docs/distributed.md."
+        })
 public final class MergeCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -31,7 +35,8 @@ public final class MergeCommand implements Callable<Integer> {
     @Parameters(index = "1..*", arity = "1..*", paramLabel = "DIR", description = "The segments' run directories.")
     List<Path> directories;
 
-    @Option(names = "--allow-partial",
+    @Option(
+            names = "--allow-partial",
             description = "Merge the segments given even when some are missing; a note names the missing ones.")
     boolean allowPartial;
 

@@ -68,9 +68,11 @@ final class OpenFileLimit {
     static OptionalLong parseLimit(String limits) {
         for (String line : limits.split("\n")) {
             if (line.startsWith("Max open files")) {
-                String[] fields = line.substring("Max open files".length()).trim().split("\\s+");
+                String[] fields =
+                        line.substring("Max open files".length()).trim().split("\\s+");
                 return fields.length > 0 && fields[0].matches("[0-9]+")
-                        ? OptionalLong.of(Long.parseLong(fields[0])) : OptionalLong.empty();
+                        ? OptionalLong.of(Long.parseLong(fields[0]))
+                        : OptionalLong.empty();
             }
         }
         return OptionalLong.empty();

@@ -97,7 +97,9 @@ final class PeerSpellings {
     /** llmload's way to say a flag of another tool, or null when the table does not know it. */
     static String spelling(String flag) {
         Spelling spelling = TABLE.get(flag);
-        return spelling == null ? null : "llmload spells " + spelling.peers() + " " + flag + " as " + spelling.llmload();
+        return spelling == null
+                ? null
+                : "llmload spells " + spelling.peers() + " " + flag + " as " + spelling.llmload();
     }
 
     /**
@@ -129,10 +131,12 @@ final class PeerSpellings {
      * and llmload's command for it.
      */
     private static final Map<String, String> COMMANDS = Map.of(
-            "profile", "AIPerf's and GenAI-Perf's 'profile' is 'llmload run' (one load point) or 'llmload sweep' (several)",
+            "profile",
+                    "AIPerf's and GenAI-Perf's 'profile' is 'llmload run' (one load point) or 'llmload sweep' (several)",
             "bench", "vLLM's 'vllm bench serve' is 'llmload run', which takes its flags as typed",
-            "benchmark", "GuideLLM's 'guidellm benchmark' is 'llmload run' (one load point) or 'llmload sweep' "
-                    + "(--rate-type sweep)",
+            "benchmark",
+                    "GuideLLM's 'guidellm benchmark' is 'llmload run' (one load point) or 'llmload sweep' "
+                            + "(--rate-type sweep)",
             "analyze", "GenAI-Perf's 'analyze' is 'llmload sweep'");
 
     /**
@@ -166,7 +170,9 @@ final class PeerSpellings {
 
     /** An option, not a value: {@code -1} and {@code -0.5} are numbers. */
     private static boolean isOption(String argument) {
-        return argument.length() > 1 && argument.startsWith("-") && !Character.isDigit(argument.charAt(1))
+        return argument.length() > 1
+                && argument.startsWith("-")
+                && !Character.isDigit(argument.charAt(1))
                 && argument.charAt(1) != '.';
     }
 
@@ -176,9 +182,11 @@ final class PeerSpellings {
             return "unknown command '" + word + "': " + peer;
         }
         List<String> near = nearest(word, root.subcommands().keySet());
-        return "unknown command '" + word + "'" + (near.isEmpty()
-                ? "; the commands are " + String.join(", ", root.subcommands().keySet())
-                : "; did you mean " + quoted(near) + "?");
+        return "unknown command '" + word + "'"
+                + (near.isEmpty()
+                        ? "; the commands are "
+                                + String.join(", ", root.subcommands().keySet())
+                        : "; did you mean " + quoted(near) + "?");
     }
 
     /** The line for an unknown option: what llmload calls it, or the nearest options, or just its name. */
@@ -201,7 +209,8 @@ final class PeerSpellings {
             names.addAll(List.of(option.names()));
         }
         List<String> near = nearest(flag, names);
-        return near.isEmpty() ? "unknown option " + flag
+        return near.isEmpty()
+                ? "unknown option " + flag
                 : "unknown option " + flag + "; did you mean " + String.join(" or ", near) + "?";
     }
 
@@ -224,8 +233,12 @@ final class PeerSpellings {
             return List.of();
         }
         int best = Collections.min(within.values());
-        return within.entrySet().stream().filter(e -> e.getValue() <= best + 1)
-                .sorted(Map.Entry.comparingByValue()).limit(3).map(Map.Entry::getKey).toList();
+        return within.entrySet().stream()
+                .filter(e -> e.getValue() <= best + 1)
+                .sorted(Map.Entry.comparingByValue())
+                .limit(3)
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     private static String quoted(List<String> names) {

@@ -120,8 +120,14 @@ final class Progress {
                 failed.put(c, n);
             }
         }
-        String line = line((System.nanoTime() - startNanos) / 1e9, done.get(), inFlight.getAsInt(), total,
-                duration == null ? null : duration.toNanos() / 1e9, failed, lastTtftMs);
+        String line = line(
+                (System.nanoTime() - startNanos) / 1e9,
+                done.get(),
+                inFlight.getAsInt(),
+                total,
+                duration == null ? null : duration.toNanos() / 1e9,
+                failed,
+                lastTtftMs);
         if (terminal) {
             err.print("\r" + line + (last ? "\n" : ""));
         } else {
@@ -143,13 +149,22 @@ final class Progress {
      * @param failed    failed requests by class, classes without failures left out
      * @param lastTtftMs TTFT of the last successful request, NaN before the first
      */
-    static String line(double elapsedS, long finished, int inFlight, Long total, Double durationS, Map<FailureClass, Long> failed,
-                       double lastTtftMs) {
+    static String line(
+            double elapsedS,
+            long finished,
+            int inFlight,
+            Long total,
+            Double durationS,
+            Map<FailureClass, Long> failed,
+            double lastTtftMs) {
         double rate = finished / Math.max(elapsedS, 1e-9);
         long failures = failed.values().stream().mapToLong(Long::longValue).sum();
         StringBuilder errors = new StringBuilder();
         for (Map.Entry<FailureClass, Long> e : failed.entrySet()) {
-            errors.append(errors.isEmpty() ? " (" : ", ").append(e.getKey().key()).append(' ').append(e.getValue());
+            errors.append(errors.isEmpty() ? " (" : ", ")
+                    .append(e.getKey().key())
+                    .append(' ')
+                    .append(e.getValue());
         }
         if (!errors.isEmpty()) {
             errors.append(')');
@@ -162,8 +177,16 @@ final class Progress {
             double left = Math.max(0, durationS - elapsedS);
             etaS = etaS == null ? left : Math.min(etaS, left);
         }
-        return String.format(Locale.ROOT, "progress: %d%s done, %d in flight, %d failed%s, %.1f s, %.2f req/s, last TTFT %s%s",
-                finished, total == null ? "" : "/" + total, inFlight, failures, errors, elapsedS, rate,
+        return String.format(
+                Locale.ROOT,
+                "progress: %d%s done, %d in flight, %d failed%s, %.1f s, %.2f req/s, last TTFT %s%s",
+                finished,
+                total == null ? "" : "/" + total,
+                inFlight,
+                failures,
+                errors,
+                elapsedS,
+                rate,
                 Double.isNaN(lastTtftMs) ? "n/a" : String.format(Locale.ROOT, "%.1f ms", lastTtftMs),
                 etaS == null ? "" : String.format(Locale.ROOT, ", ETA %.0f s", etaS));
     }

@@ -12,11 +12,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code llmload report DIR}: rebuild a run directory's reports from its journal. */
-@Command(name = "report", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Rebuild report.json, summary.csv, timeseries.csv and report.html of a run directory from its journal",
             "(requests.jsonl) and the recorded run: after a run that was killed, or to regenerate a finished run's files.",
-            "A killed run is reported as interrupted, with every request that finished."})
+            "A killed run is reported as interrupted, with every request that finished."
+        })
 public final class ReportCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -40,7 +44,9 @@ public final class ReportCommand implements Callable<Integer> {
         }
         var out = spec.commandLine().getOut();
         out.print(ConsoleSummary.render(rebuilt.report()));
-        out.println((rebuilt.fromFinishedRun() ? "Rebuilt the reports of " : "Rebuilt the reports of the interrupted run in ")
+        out.println((rebuilt.fromFinishedRun()
+                        ? "Rebuilt the reports of "
+                        : "Rebuilt the reports of the interrupted run in ")
                 + directory + " from " + rebuilt.requests() + " journaled requests.");
         out.flush();
         return 0;

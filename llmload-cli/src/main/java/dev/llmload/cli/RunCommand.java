@@ -32,8 +32,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code llmload run}: benchmark one load point; without {@code --url}, of the embedded simulator. */
-@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        sortOptions = false, usageHelpWidth = 110, modelTransformer = RunCommand.Options.class,
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        usageHelpWidth = 110,
+        modelTransformer = RunCommand.Options.class,
         description = {
             "Benchmark one load point of an OpenAI-compatible server and write a run directory.",
             "Without --url the built-in simulator is started on a free loopback port and benchmarked.",
@@ -41,7 +46,8 @@ import picocli.CommandLine.Option;
             "it is never written to any file or log.",
             "Exit codes: 0 a finished run (failed requests are results), 1 could not start, 2 bad usage,",
             "3 a --fail-if threshold crossed against --baseline, 4 every request failed, the error rate passed",
-            "--max-error-rate or a percentile --slo limit was missed, 130/143 interrupted. See docs/cli.md."})
+            "--max-error-rate or a percentile --slo limit was missed, 130/143 interrupted. See docs/cli.md."
+        })
 public final class RunCommand implements Callable<Integer> {
 
     /** The exit code of a run whose every measured request failed, or whose error rate passed {@code --max-error-rate}. */
@@ -54,37 +60,50 @@ public final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--repeat", paramLabel = "K", defaultValue = "1",
+    @Option(
+            names = "--repeat",
+            paramLabel = "K",
+            defaultValue = "1",
             description = "Run the configuration K times, into DIR/repeat-1 .. repeat-K, and write DIR/repeats.json: "
                     + "each key metric's mean with its 95%% interval across the runs, and the range a further run is "
                     + "expected in. Default: ${DEFAULT-VALUE}.")
     int repeat;
 
-    @Option(names = "--quiet",
+    @Option(
+            names = "--quiet",
             description = "No progress line and no summary: standard output gets only the run directory's line (or, "
                     + "with --json, the results). Errors and verdicts still go to standard error.")
     boolean quiet;
 
-    @Option(names = "--json",
+    @Option(
+            names = "--json",
             description = "Standard output gets only the results object of report.json (with --repeat, repeats.json), "
                     + "for scripts; the summary goes to standard error instead (unless --quiet).")
     boolean json;
 
-    @Option(names = "--max-error-rate", paramLabel = "R",
-            description = "Exit 4 when more than this share (0 to 1) of the measured requests failed. A run whose every "
-                    + "request failed exits 4 without it.")
+    @Option(
+            names = "--max-error-rate",
+            paramLabel = "R",
+            description =
+                    "Exit 4 when more than this share (0 to 1) of the measured requests failed. A run whose every "
+                            + "request failed exits 4 without it.")
     Double maxErrorRate;
 
-    @Option(names = "--fail-if", paramLabel = "THRESHOLDS",
+    @Option(
+            names = "--fail-if",
+            paramLabel = "THRESHOLDS",
             description = "Exit 3 when a significant change against --baseline crosses a threshold, as llmload compare "
                     + "--fail-if: e.g. p99_ttft:+10%%,output_token_throughput:-5%%.")
     String failIf;
 
-    @Option(names = "--baseline", paramLabel = "RUN_DIR",
+    @Option(
+            names = "--baseline",
+            paramLabel = "RUN_DIR",
             description = "A finished run (its directory) that --fail-if holds this run against.")
     Path baseline;
 
-    @Option(names = "--overwrite",
+    @Option(
+            names = "--overwrite",
             description = "Write into a --output-dir that already holds files (those of the same names are replaced).")
     boolean overwrite;
 
@@ -106,7 +125,8 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (options.configPending()) {
-            return options.withConfig(spec, RunCommand::new, command -> command.options, true).call();
+            return options.withConfig(spec, RunCommand::new, command -> command.options, true)
+                    .call();
         }
         RunConfig config = config();
         if (repeat < 1) {
@@ -125,7 +145,8 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         // Held to the end: a second run into the same directory is refused, however close behind.
-        try (OutputDirectory.Claim claim = config.output().dir() == null ? null
+        try (OutputDirectory.Claim claim = config.output().dir() == null
+                ? null
                 : OutputDirectory.claim(config.output().dir(), overwrite)) {
             return claimed(config, verdict, latencies);
         }
@@ -136,7 +157,8 @@ public final class RunCommand implements Callable<Integer> {
         String apiKey = config.target().keySource().read();
         warnOfPlainTextKey(config.target().url(), apiKey);
         // What a person reads; with --json or --quiet, standard output keeps only what a script reads.
-        PrintWriter out = quiet ? new PrintWriter(Writer.nullWriter())
+        PrintWriter out = quiet
+                ? new PrintWriter(Writer.nullWriter())
                 : json ? spec.commandLine().getErr() : spec.commandLine().getOut();
         if (config.scenario() != null) {
             out.println("Scenario " + config.scenario() + ": look first at "
@@ -147,14 +169,22 @@ public final class RunCommand implements Callable<Integer> {
                 config = config.withOutputDir(
                         OutputDirectory.claimUnique(BenchmarkRun.defaultOutputDir(target.url(), config.load())));
             }
-            return repeat == 1 ? execute(config, target.url(), apiKey, out, verdict, latencies).code()
+            return repeat == 1
+                    ? execute(config, target.url(), apiKey, out, verdict, latencies)
+                            .code()
                     : repeated(config, target.url(), apiKey, out, verdict, latencies);
         }
     }
 
     /** {@code --repeat K}: the runs one after the other, then what they say together. */
-    private int repeated(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict,
-                         ConsoleSummary.Latencies latencies) throws Exception {
+    private int repeated(
+            RunConfig config,
+            String target,
+            String apiKey,
+            PrintWriter out,
+            Verdict verdict,
+            ConsoleSummary.Latencies latencies)
+            throws Exception {
         Path base = config.output().dir();
         List<String> runs = new ArrayList<>();
         List<RunReport> reports = new ArrayList<>();
@@ -169,7 +199,8 @@ public final class RunCommand implements Callable<Integer> {
             reports.add(outcome.report());
         }
         Repeats summary = Repeats.of(runs, reports);
-        ReportFiles.writeAtomically(base.resolve(Repeats.FILE_NAME), ReportFiles.JSON.writeValueAsString(summary) + "\n");
+        ReportFiles.writeAtomically(
+                base.resolve(Repeats.FILE_NAME), ReportFiles.JSON.writeValueAsString(summary) + "\n");
         out.print(summary.render());
         out.println("Repeats: " + base.resolve(Repeats.FILE_NAME));
         out.flush();
@@ -201,8 +232,8 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException("--max-error-rate is a share from 0 to 1, got " + maxErrorRate);
         }
         if ((failIf == null) != (baseline == null)) {
-            throw new UsageException("--fail-if and --baseline go together: the thresholds hold this run against a "
-                    + "baseline run");
+            throw new UsageException(
+                    "--fail-if and --baseline go together: the thresholds hold this run against a " + "baseline run");
         }
         if (failIf == null) {
             return new Verdict(maxErrorRate, null, null);
@@ -216,7 +247,8 @@ public final class RunCommand implements Callable<Integer> {
         try {
             List<RunDirectory> runs = RunDirectory.load(baseline);
             if (runs.size() != 1) {
-                throw new UsageException("--baseline: give one run's directory, not a sweep's or a repeats directory's");
+                throw new UsageException(
+                        "--baseline: give one run's directory, not a sweep's or a repeats directory's");
             }
             return new Verdict(maxErrorRate, thresholds, runs);
         } catch (IOException e) {
@@ -225,12 +257,27 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** One run, its summary printed; with {@code --repeat}, each repeat is judged on its own. */
-    private Outcome execute(RunConfig config, String target, String apiKey, PrintWriter out, Verdict verdict,
-                            ConsoleSummary.Latencies latencies) throws Exception {
-        Progress progress = new Progress(quiet ? new PrintWriter(Writer.nullWriter())
-                : spec.commandLine().getErr(), config.bounds().numRequests(), config.bounds().duration());
-        BenchmarkRun run = new BenchmarkRun(config, target, apiKey,
-                commandLine("llmload run", options.typedArguments(spec)), VersionProvider.version(), progress::record);
+    private Outcome execute(
+            RunConfig config,
+            String target,
+            String apiKey,
+            PrintWriter out,
+            Verdict verdict,
+            ConsoleSummary.Latencies latencies)
+            throws Exception {
+        Progress progress = new Progress(
+                quiet
+                        ? new PrintWriter(Writer.nullWriter())
+                        : spec.commandLine().getErr(),
+                config.bounds().numRequests(),
+                config.bounds().duration());
+        BenchmarkRun run = new BenchmarkRun(
+                config,
+                target,
+                apiKey,
+                commandLine("llmload run", options.typedArguments(spec)),
+                VersionProvider.version(),
+                progress::record);
         Signals signals = Signals.install(run::stop);
         progress.start(run::inFlight);
         BenchmarkRun.Result result;
@@ -273,7 +320,9 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         if (json) {
             // One line, so that a script reading lines gets the whole object at once.
-            stdout.println(ReportFiles.JSON.writer().without(SerializationFeature.INDENT_OUTPUT)
+            stdout.println(ReportFiles.JSON
+                    .writer()
+                    .without(SerializationFeature.INDENT_OUTPUT)
                     .writeValueAsString(figures));
         } else if (quiet) {
             stdout.println("Run directory: " + runDirectory);
@@ -294,27 +343,36 @@ public final class RunCommand implements Callable<Integer> {
             err.println("llmload: every request failed (" + failed + " of " + attempted + "); see the errors above");
             return EXIT_FAILED_RUN;
         }
-        if (verdict.maxErrorRate() != null && results.errorRate() != null
+        if (verdict.maxErrorRate() != null
+                && results.errorRate() != null
                 && results.errorRate() > verdict.maxErrorRate()) {
-            err.println(String.format(Locale.ROOT, "llmload: the error rate %.4f (%d of %d requests failed) is above "
-                    + "--max-error-rate %s", results.errorRate(), failed, attempted, verdict.maxErrorRate()));
+            err.println(String.format(
+                    Locale.ROOT,
+                    "llmload: the error rate %.4f (%d of %d requests failed) is above " + "--max-error-rate %s",
+                    results.errorRate(),
+                    failed,
+                    attempted,
+                    verdict.maxErrorRate()));
             return EXIT_FAILED_RUN;
         }
         // Percentile limits in --slo judge the run as a sweep judges each point.
         PercentileSlo percentiles = config.slo() == null ? null : config.slo().percentiles();
         List<PercentileSlo.Violation> missed = percentiles == null ? List.of() : percentiles.violations(results);
         if (!missed.isEmpty()) {
-            err.println("llmload: the run misses --slo: " + missed.stream().map(Object::toString)
-                    .collect(java.util.stream.Collectors.joining("; ")));
+            err.println("llmload: the run misses --slo: "
+                    + missed.stream().map(Object::toString).collect(java.util.stream.Collectors.joining("; ")));
             return EXIT_FAILED_RUN;
         }
         if (verdict.thresholds() == null) {
             return 0;
         }
-        RunDirectory run = new RunDirectory(result.directory().getFileName().toString(), result.directory(),
-                result.report(), result.journaledRecords());
-        Comparison comparison = Comparison.of(List.of(verdict.baseline(), List.of(run)),
-                CompareCommand.DEFAULT_SETTINGS, verdict.thresholds());
+        RunDirectory run = new RunDirectory(
+                result.directory().getFileName().toString(),
+                result.directory(),
+                result.report(),
+                result.journaledRecords());
+        Comparison comparison = Comparison.of(
+                List.of(verdict.baseline(), List.of(run)), CompareCommand.DEFAULT_SETTINGS, verdict.thresholds());
         out.print(comparison.render());
         out.flush();
         if (!comparison.mismatches().isEmpty()) {
@@ -336,8 +394,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         String host = url.endpoint().host();
         if (!isLoopback(host)) {
-            spec.commandLine().getErr().println("llmload: warning: the API key goes to " + host
-                    + " over plain http, readable on the way; use https:// for a remote server");
+            spec.commandLine()
+                    .getErr()
+                    .println("llmload: warning: the API key goes to " + host
+                            + " over plain http, readable on the way; use https:// for a remote server");
         }
     }
 

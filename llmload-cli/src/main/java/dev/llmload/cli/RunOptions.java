@@ -29,14 +29,15 @@ public final class RunOptions {
      * Options of {@code llmload run} itself (how it runs and judges, not what it runs) that a config
      * file may set too; a sweep has its own, so they are points.
      */
-    static final List<String> RUN_COMMAND_KEYS = List.of("repeat", "quiet", "json", "max-error-rate", "fail-if",
-            "baseline", "overwrite");
+    static final List<String> RUN_COMMAND_KEYS =
+            List.of("repeat", "quiet", "json", "max-error-rate", "fail-if", "baseline", "overwrite");
 
     /** The value picocli gave each row (its default included); a row absent here was not given. */
     private final Map<RunOption<?>, Object> values = new HashMap<>();
 
     /** Metadata and notes a config file added, and the arguments the user typed; set once --config is merged. */
     private Map<String, String> configMetadata = Map.of();
+
     private List<String> configNotes = List.of();
     private boolean configApplied;
     private List<String> typedArgs;
@@ -70,7 +71,8 @@ public final class RunOptions {
             }
             spec.remove(option);
         }
-        List<RunOption<?>> rows = OptionTable.ROWS.stream().filter(row -> points || !row.point()).toList();
+        List<RunOption<?>> rows =
+                OptionTable.ROWS.stream().filter(row -> points || !row.point()).toList();
         rows.stream().filter(RunOption::point).forEach(row -> spec.addOption(flag(row, into)));
         own.forEach(spec::addOption);
         rows.stream().filter(row -> !row.point()).forEach(row -> spec.addOption(flag(row, into)));
@@ -113,8 +115,11 @@ public final class RunOptions {
         switch (row.value().kind()) {
             case FLAG -> flag.arity("0").type(boolean.class);
             case SINGLE -> flag.type(row.value().type()).converters(convert);
-            case OPTIONAL -> flag.arity("0..1").fallbackValue(row.value().fallback()).type(row.value().type())
-                    .converters(convert);
+            case OPTIONAL ->
+                flag.arity("0..1")
+                        .fallbackValue(row.value().fallback())
+                        .type(row.value().type())
+                        .converters(convert);
             case LIST -> flag.type(List.class).auxiliaryTypes(String.class);
             case MAP -> flag.type(Map.class).auxiliaryTypes(String.class, String.class);
         }
@@ -142,7 +147,8 @@ public final class RunOptions {
 
     /** Every key a config file may set: the table's names, then run's own. */
     static List<String> keys() {
-        List<String> keys = new ArrayList<>(OptionTable.ROWS.stream().map(RunOption::name).toList());
+        List<String> keys =
+                new ArrayList<>(OptionTable.ROWS.stream().map(RunOption::name).toList());
         keys.addAll(RUN_COMMAND_KEYS);
         return keys;
     }
@@ -194,15 +200,16 @@ public final class RunOptions {
      * @param options finds the fresh command's run options
      * @param points  whether the point options (the rows marked point) are the run's own (false for a sweep)
      */
-    <T> T withConfig(CommandLine.Model.CommandSpec command, Supplier<T> fresh, Function<T, RunOptions> options,
-                     boolean points) {
+    <T> T withConfig(
+            CommandLine.Model.CommandSpec command, Supplier<T> fresh, Function<T, RunOptions> options, boolean points) {
         Path config = value(OptionTable.CONFIG_FILE);
         String scenario = value(OptionTable.SCENARIO);
         ConfigFile file = config == null ? null : ConfigFile.load(config);
         String scenarioName = scenario != null ? scenario : file == null ? null : file.option("scenario");
         Scenarios preset = scenarioName == null ? null : Scenarios.byName(scenarioName);
         Set<String> given = new HashSet<>();
-        for (CommandLine.Model.OptionSpec option : command.commandLine().getParseResult().matchedOptions()) {
+        for (CommandLine.Model.OptionSpec option :
+                command.commandLine().getParseResult().matchedOptions()) {
             given.add(ConfigFile.normalise(canonicalName(option)));
             String implied = VllmOptions.NATIVE.get(canonicalName(option));
             if (implied != null) {
@@ -212,10 +219,13 @@ public final class RunOptions {
         Map<String, String> fromPreset = new LinkedHashMap<>();
         if (preset != null) {
             preset.defaults().forEach((k, v) -> fromPreset.put(ConfigFile.normalise(k), v));
-            List<String> loadKeys = OptionTable.ROWS.stream().filter(RunOption::choosesLoad)
-                    .map(row -> ConfigFile.normalise(row.name())).toList();
+            List<String> loadKeys = OptionTable.ROWS.stream()
+                    .filter(RunOption::choosesLoad)
+                    .map(row -> ConfigFile.normalise(row.name()))
+                    .toList();
             boolean loadChosen = loadKeys.stream()
-                    .anyMatch(k -> given.contains(k) || (file != null && file.options().containsKey(k)));
+                    .anyMatch(k ->
+                            given.contains(k) || (file != null && file.options().containsKey(k)));
             if (loadChosen) {
                 loadKeys.forEach(fromPreset::remove);
             }
@@ -231,7 +241,8 @@ public final class RunOptions {
             if (given.contains(name) || (point && !points) || name.equals("config") || name.equals("scenario")) {
                 continue;
             }
-            List<String> values = file != null && file.options().containsKey(name) ? file.options().get(name)
+            List<String> values = file != null && file.options().containsKey(name)
+                    ? file.options().get(name)
                     : fromPreset.containsKey(name) ? List.of(fromPreset.get(name)) : null;
             CommandLine.Model.OptionSpec option = command.findOption("--" + key);
             if (values == null || option == null) {
@@ -258,8 +269,8 @@ public final class RunOptions {
         try {
             parser.parseArgs(merged.toArray(String[]::new));
         } catch (CommandLine.ParameterException e) {
-            throw new UsageException((config == null ? "--scenario " + scenarioName : "--config " + config) + ": "
-                    + e.getMessage());
+            throw new UsageException(
+                    (config == null ? "--scenario " + scenarioName : "--config " + config) + ": " + e.getMessage());
         }
         RunOptions merge = options.apply(effective);
         merge.configApplied = true;

@@ -9,20 +9,64 @@ import java.util.Map;
  * summary leads with. docs/cli.md lists them.
  */
 enum Scenarios {
-    CHAT("chat", "TTFT, ITL and p90/p99 latency: first token fast, streaming steady",
-            Map.of("input-tokens", "lognormal:600:300", "output-tokens", "lognormal:250:120",
-                    "request-rate", "4", "arrival", "poisson", "num-requests", "300")),
-    BATCH("batch", "output token throughput, E2E latency and success rate: total throughput and completion time",
+    CHAT(
+            "chat",
+            "TTFT, ITL and p90/p99 latency: first token fast, streaming steady",
+            Map.of(
+                    "input-tokens",
+                    "lognormal:600:300",
+                    "output-tokens",
+                    "lognormal:250:120",
+                    "request-rate",
+                    "4",
+                    "arrival",
+                    "poisson",
+                    "num-requests",
+                    "300")),
+    BATCH(
+            "batch",
+            "output token throughput, E2E latency and success rate: total throughput and completion time",
             Map.of("input-tokens", "512", "output-tokens", "1024", "concurrency", "64", "num-requests", "256")),
-    LONG_DOC("long-doc", "ISL, TTFT, KV cache and GPU memory: long inputs raise prefill and memory pressure",
-            Map.of("input-tokens", "uniform:4000:6000", "output-tokens", "256", "concurrency", "4",
-                    "num-requests", "40")),
-    ONLINE("online", "request throughput, p99 latency, error rate and queue time: whether queueing or timeouts begin",
-            Map.of("input-tokens", "uniform:256:768", "output-tokens", "128", "request-rate", "10",
-                    "arrival", "poisson", "duration", "60s")),
-    CAPACITY("capacity", "request rate, error rate, p99 latency and GPU utilisation: where latency deteriorates",
-            Map.of("input-tokens", "512", "output-tokens", "128", "arrival", "ramp", "ramp", "1:40:120s",
-                    "duration", "120s"));
+    LONG_DOC(
+            "long-doc",
+            "ISL, TTFT, KV cache and GPU memory: long inputs raise prefill and memory pressure",
+            Map.of(
+                    "input-tokens",
+                    "uniform:4000:6000",
+                    "output-tokens",
+                    "256",
+                    "concurrency",
+                    "4",
+                    "num-requests",
+                    "40")),
+    ONLINE(
+            "online",
+            "request throughput, p99 latency, error rate and queue time: whether queueing or timeouts begin",
+            Map.of(
+                    "input-tokens",
+                    "uniform:256:768",
+                    "output-tokens",
+                    "128",
+                    "request-rate",
+                    "10",
+                    "arrival",
+                    "poisson",
+                    "duration",
+                    "60s")),
+    CAPACITY(
+            "capacity",
+            "request rate, error rate, p99 latency and GPU utilisation: where latency deteriorates",
+            Map.of(
+                    "input-tokens",
+                    "512",
+                    "output-tokens",
+                    "128",
+                    "arrival",
+                    "ramp",
+                    "ramp",
+                    "1:40:120s",
+                    "duration",
+                    "120s"));
 
     private final String cliName;
     private final String leadsWith;
@@ -54,6 +98,7 @@ enum Scenarios {
                 return scenario;
             }
         }
-        throw new UsageException("unknown --scenario '" + name + "' (expected chat, batch, long-doc, online or capacity)");
+        throw new UsageException(
+                "unknown --scenario '" + name + "' (expected chat, batch, long-doc, online or capacity)");
     }
 }

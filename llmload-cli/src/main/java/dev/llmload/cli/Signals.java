@@ -23,8 +23,9 @@ final class Signals {
             }
             received = signal.getName();
             System.err.println();
-            System.err.println("llmload: " + signal.getName() + " received: stopping, in-flight requests get the grace period; "
-                    + "signal again to quit at once");
+            System.err.println(
+                    "llmload: " + signal.getName() + " received: stopping, in-flight requests get the grace period; "
+                            + "signal again to quit at once");
             onSignal.run();
         };
         previousInt = Signal.handle(new Signal("INT"), handler);

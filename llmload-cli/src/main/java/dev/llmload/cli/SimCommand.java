@@ -14,7 +14,9 @@ import picocli.CommandLine.Option;
  * {@code llmload sim}: the simulated engine as a standalone OpenAI-compatible server. Flags
  * override the {@code --config} file, which overrides the defaults of {@link SimConfig}.
  */
-@Command(name = "sim", mixinStandardHelpOptions = true,
+@Command(
+        name = "sim",
+        mixinStandardHelpOptions = true,
         description = "Run the simulated LLM engine as a standalone OpenAI-compatible server until interrupted.")
 public final class SimCommand implements Callable<Integer> {
 
@@ -24,7 +26,10 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--host", description = "bind address (default 127.0.0.1)")
     String host;
 
-    @Option(names = "--port", defaultValue = "8000", description = "TCP port, 0 for a free one (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--port",
+            defaultValue = "8000",
+            description = "TCP port, 0 for a free one (default ${DEFAULT-VALUE})")
     int port;
 
     @Option(names = "--model", description = "served model name (default llmload-sim)")
@@ -42,15 +47,21 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "seed of jitter, output lengths and fault draws (default 0)")
     Long seed;
 
-    @Option(names = "--engine", paramLabel = "batching|fixed",
+    @Option(
+            names = "--engine",
+            paramLabel = "batching|fixed",
             description = "batching: continuous-batching simulation (default); fixed: fixed TTFT and ITL per request")
     String engine;
 
-    @Option(names = "--profile", paramLabel = "NAME",
+    @Option(
+            names = "--profile",
+            paramLabel = "NAME",
             description = "batching: step-time model, dynamo (default) or h100-llama3-8b")
     String profile;
 
-    @Option(names = "--coefficient", paramLabel = "NAME=VALUE",
+    @Option(
+            names = "--coefficient",
+            paramLabel = "NAME=VALUE",
             description = "batching: override one coefficient of the profile, e.g. decode_c=4 (repeatable)")
     Map<String, Double> coefficients;
 
@@ -66,14 +77,16 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--max-num-batched-tokens", description = "batching: token budget of one step (default 8192)")
     Integer maxNumBatchedTokens;
 
-    @Option(names = "--max-waiting",
+    @Option(
+            names = "--max-waiting",
             description = "batching: requests waiting before new ones get 429; 0 = unbounded (default 0)")
     Integer maxWaiting;
 
     @Option(names = "--watermark", description = "batching: share of KV blocks admission leaves free (default 0.01)")
     Double watermark;
 
-    @Option(names = "--tokens-per-step",
+    @Option(
+            names = "--tokens-per-step",
             description = "batching: tokens per decode step, above 1 emulates speculative decoding (default 1)")
     Integer tokensPerStep;
 
@@ -86,7 +99,10 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--itl-ms", description = "fixed: inter-token latency (default 20)")
     Double itlMs;
 
-    @Option(names = "--jitter", description = "fixed: uniform +/- share on every delay, 0..1; batching: log-normal sigma on every step time (default 0)")
+    @Option(
+            names = "--jitter",
+            description =
+                    "fixed: uniform +/- share on every delay, 0..1; batching: log-normal sigma on every step time (default 0)")
     Double jitter;
 
     @Option(names = "--speedup", description = "divides every engine delay (default 1)")
@@ -101,23 +117,31 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--echo", negatable = true, description = "generated words cycle through the prompt's words")
     Boolean echo;
 
-    @Option(names = "--early-role-chunk", negatable = true,
+    @Option(
+            names = "--early-role-chunk",
+            negatable = true,
             description = "send chat's role-only chunk as soon as a request is accepted, not with the first token "
                     + "as vLLM does")
     Boolean earlyRoleChunk;
 
-    @Option(names = "--enable-prefix-caching", negatable = true,
+    @Option(
+            names = "--enable-prefix-caching",
+            negatable = true,
             description = "batching: reuse cached prompt prefixes; reported in vllm:cache_config_info (default true)")
     Boolean enablePrefixCaching;
 
-    @Option(names = "--fault", paramLabel = "SPEC@RATE",
+    @Option(
+            names = "--fault",
+            paramLabel = "SPEC@RATE",
             description = "inject a fault into a share of requests, e.g. http-429@0.05, stall:5:2000@0.01 (repeatable)")
     List<String> faults;
 
     @Option(names = "--retry-after-seconds", description = "Retry-After of an injected 429 (default 1)")
     Integer retryAfterSeconds;
 
-    @Option(names = "--pause", paramLabel = "AT_MS:DURATION_MS",
+    @Option(
+            names = "--pause",
+            paramLabel = "AT_MS:DURATION_MS",
             description = "pause the whole engine DURATION_MS at AT_MS after start (repeatable)")
     List<String> pauses;
 

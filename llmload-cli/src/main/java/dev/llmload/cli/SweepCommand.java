@@ -31,89 +31,135 @@ import picocli.CommandLine.Option;
  * that describes the target, the data and the workload is accepted (the same {@link RunOptions}),
  * so a point is exactly the run {@code llmload run} would make at that load.
  */
-@Command(name = "sweep", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        sortOptions = false, usageHelpWidth = 110, modelTransformer = SweepCommand.Options.class,
+@Command(
+        name = "sweep",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        usageHelpWidth = 110,
+        modelTransformer = SweepCommand.Options.class,
         description = {
             "Run a series of load points, or search the capacity under SLOs, and write a sweep directory.",
             "Give exactly one of --concurrency LIST, --request-rate LIST, --auto or --find-capacity.",
             "Every option of 'llmload run' that describes the target, the data and the workload is accepted too",
             "(e.g. --url, --model, --input-tokens, --num-requests, --seed, --arrival; see 'llmload run --help');",
-            "--slo here takes percentile limits. See docs/sweep-and-compare.md."})
+            "--slo here takes percentile limits. See docs/sweep-and-compare.md."
+        })
 public final class SweepCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--concurrency", paramLabel = "LIST",
+    @Option(
+            names = "--concurrency",
+            paramLabel = "LIST",
             description = "Closed-loop points: a list 1,2,4,8 or START:STOP:STEP.")
     String concurrency;
 
-    @Option(names = "--request-rate", paramLabel = "LIST",
+    @Option(
+            names = "--request-rate",
+            paramLabel = "LIST",
             description = "Open-loop points in req/s: a list 2,4,8 or START:STOP:STEP, e.g. 2:40:2.")
     String requestRate;
 
-    @Option(names = "--auto",
+    @Option(
+            names = "--auto",
             description = "One request at a time (baseline throughput), then all at once (maximum throughput), "
                     + "then --points rates evenly spaced from the one to the other.")
     boolean auto;
 
-    @Option(names = "--points", paramLabel = "N", defaultValue = "5",
+    @Option(
+            names = "--points",
+            paramLabel = "N",
+            defaultValue = "5",
             description = "--auto: rates after the two measuring points. Default: ${DEFAULT-VALUE}.")
     int points;
 
-    @Option(names = "--unbounded-concurrency", paramLabel = "N",
-            description = "--auto: requests in flight for the maximum throughput. Default: --num-requests, at most 512.")
+    @Option(
+            names = "--unbounded-concurrency",
+            paramLabel = "N",
+            description =
+                    "--auto: requests in flight for the maximum throughput. Default: --num-requests, at most 512.")
     Integer unboundedConcurrency;
 
-    @Option(names = "--find-capacity",
+    @Option(
+            names = "--find-capacity",
             description = "Search the highest load whose run meets every --slo limit: double until a point fails, "
                     + "then bisect to --precision, then re-run the answer once.")
     boolean findCapacity;
 
-    @Option(names = "--by", paramLabel = "AXIS", defaultValue = "rate",
+    @Option(
+            names = "--by",
+            paramLabel = "AXIS",
+            defaultValue = "rate",
             description = "--find-capacity: search a request rate or a concurrency. Default: ${DEFAULT-VALUE}.")
     String by;
 
-    @Option(names = "--slo", paramLabel = "LIMITS",
+    @Option(
+            names = "--slo",
+            paramLabel = "LIMITS",
             description = "Percentile limits a point must meet, e.g. p99_ttft:1000,p99_tpot:50,error_rate:0.01 "
                     + "(p50|p90|p95|p99|mean of ttft|tpot|itl|e2e in ms; error_rate a share). Per-request limits as "
                     + "llmload run takes them (ttft:500,tpot:50) are accepted too: each point then reports goodput.")
     String slo;
 
-    @Option(names = "--start", paramLabel = "X", defaultValue = "1",
+    @Option(
+            names = "--start",
+            paramLabel = "X",
+            defaultValue = "1",
             description = "--find-capacity: the first load tried. Default: ${DEFAULT-VALUE}.")
     double start;
 
-    @Option(names = "--precision", paramLabel = "X[%]", defaultValue = "5%",
+    @Option(
+            names = "--precision",
+            paramLabel = "X[%]",
+            defaultValue = "5%",
             description = "--find-capacity: stop bisecting when the bracket is this narrow, relative (5%%) or absolute "
                     + "(0.5). Default: ${DEFAULT-VALUE}.")
     String precision;
 
-    @Option(names = "--max-points", paramLabel = "N", defaultValue = "12",
+    @Option(
+            names = "--max-points",
+            paramLabel = "N",
+            defaultValue = "12",
             description = "--find-capacity: at most N runs, the re-run included. Default: ${DEFAULT-VALUE}.")
     int maxPoints;
 
-    @Option(names = "--cool-down", paramLabel = "TIME", converter = DurationConverter.class, defaultValue = "0s",
+    @Option(
+            names = "--cool-down",
+            paramLabel = "TIME",
+            converter = DurationConverter.class,
+            defaultValue = "0s",
             description = "Pause between runs (points, and repeats), e.g. 10s. Default: ${DEFAULT-VALUE}.")
     Duration coolDown;
 
-    @Option(names = "--repeat", paramLabel = "K", defaultValue = "1",
+    @Option(
+            names = "--repeat",
+            paramLabel = "K",
+            defaultValue = "1",
             description = "Run each point K times, into POINT/repeat-1 .. repeat-K with POINT/repeats.json; a point is "
                     + "judged on each metric's mean across its runs, and with --slo its pass is confirmed only when "
                     + "each limit's 95%% interval lies within it (a capacity search counts only confirmed passes). "
                     + "Default: ${DEFAULT-VALUE}.")
     int repeat;
 
-    @Option(names = "--knee-factor", paramLabel = "K", defaultValue = "2",
+    @Option(
+            names = "--knee-factor",
+            paramLabel = "K",
+            defaultValue = "2",
             description = "The knee is where throughput stops growing (within 10%% of the best so far) while p99 "
                     + "TTFT or E2E rises above K times the plateau's first point. Default: ${DEFAULT-VALUE}.")
     double kneeFactor;
 
-    @Option(names = "--output-dir", paramLabel = "DIR",
+    @Option(
+            names = "--output-dir",
+            paramLabel = "DIR",
             description = "Sweep directory. Default: results/<timestamp>-sweep-<target>.")
     Path outputDir;
 
-    @Option(names = "--resume", paramLabel = "DIR",
+    @Option(
+            names = "--resume",
+            paramLabel = "DIR",
             description = "Continue an interrupted sweep in DIR (give the same options): points whose run directory "
                     + "holds a complete report of the same configuration are kept, not run again.")
     Path resume;
@@ -132,12 +178,15 @@ public final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (run.configPending()) {
-            return run.withConfig(spec, SweepCommand::new, command -> command.run, false).call();
+            return run.withConfig(spec, SweepCommand::new, command -> command.run, false)
+                    .call();
         }
-        long chosen = Stream.of(concurrency != null, requestRate != null, auto, findCapacity).filter(b -> b).count();
+        long chosen = Stream.of(concurrency != null, requestRate != null, auto, findCapacity)
+                .filter(b -> b)
+                .count();
         if (chosen != 1) {
-            throw new UsageException("give exactly one of --concurrency LIST, --request-rate LIST, --auto and "
-                    + "--find-capacity");
+            throw new UsageException(
+                    "give exactly one of --concurrency LIST, --request-rate LIST, --auto and " + "--find-capacity");
         }
         // One --slo syntax with run: percentile limits judge the points, per-request ones are each point's goodput.
         SloLimits given = SloLimits.parse(slo);
@@ -173,8 +222,8 @@ public final class SweepCommand implements Callable<Integer> {
         String apiKey = base.target().keySource().read();
         PrintWriter out = spec.commandLine().getOut();
         try (TargetServer target = TargetServer.open(base.target().url(), run.simConfig(), out, false)) {
-            Path directory = resume != null ? resume : outputDir != null ? outputDir
-                    : defaultDirectory(target.url(), base);
+            Path directory =
+                    resume != null ? resume : outputDir != null ? outputDir : defaultDirectory(target.url(), base);
             // Held to the end, as a run holds its directory: a second sweep into it is refused in one line.
             try (OutputDirectory.Claim claim = OutputDirectory.claim(directory, true)) {
                 return sweep(base, directory, mode, limits, target.url(), apiKey, out);
@@ -182,21 +231,37 @@ public final class SweepCommand implements Callable<Integer> {
         }
     }
 
-    private int sweep(RunConfig base, Path directory, SweepMode mode, PercentileSlo limits, String target, String apiKey,
-                      PrintWriter out) throws Exception {
+    private int sweep(
+            RunConfig base,
+            Path directory,
+            SweepMode mode,
+            PercentileSlo limits,
+            String target,
+            String apiKey,
+            PrintWriter out)
+            throws Exception {
         AtomicReference<BenchmarkRun> current = new AtomicReference<>();
         String commandLine = RunCommand.commandLine("llmload sweep", run.typedArguments(spec));
         SweepRunner runner;
         try {
-            runner = new SweepRunner(base, directory, mode, limits, coolDown, kneeFactor, repeat, config -> {
-                BenchmarkRun run = new BenchmarkRun(config, target, apiKey, commandLine, VersionProvider.version(),
-                        r -> {});
-                current.set(run);
-                return run.execute();
-            }, line -> {
-                out.println(line);
-                out.flush();
-            });
+            runner = new SweepRunner(
+                    base,
+                    directory,
+                    mode,
+                    limits,
+                    coolDown,
+                    kneeFactor,
+                    repeat,
+                    config -> {
+                        BenchmarkRun run = new BenchmarkRun(
+                                config, target, apiKey, commandLine, VersionProvider.version(), r -> {});
+                        current.set(run);
+                        return run.execute();
+                    },
+                    line -> {
+                        out.println(line);
+                        out.flush();
+                    });
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -230,8 +295,12 @@ public final class SweepCommand implements Callable<Integer> {
      */
     private RunConfig widest(SweepMode mode, RunConfig base) {
         int most = switch (mode) {
-            case SweepMode.Fixed fixed when fixed.axis() == SweepMode.Axis.CONCURRENCY ->
-                    (int) fixed.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
+            case SweepMode.Fixed fixed
+            when fixed.axis() == SweepMode.Axis.CONCURRENCY ->
+                (int) fixed.values().stream()
+                        .mapToDouble(Double::doubleValue)
+                        .max()
+                        .orElse(1);
             case SweepMode.Auto auto -> auto.unboundedConcurrency();
             default -> 0;
         };
@@ -268,20 +337,23 @@ public final class SweepCommand implements Callable<Integer> {
             }
             return new SweepMode.Capacity(axis, start, CapacitySearch.Precision.parse(precision), maxPoints);
         } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage().startsWith("--") ? e.getMessage()
-                    : optionOf() + ": " + e.getMessage());
+            throw new UsageException(
+                    e.getMessage().startsWith("--") ? e.getMessage() : optionOf() + ": " + e.getMessage());
         }
     }
 
     private String optionOf() {
-        return concurrency != null ? "--concurrency" : requestRate != null ? "--request-rate"
-                : auto ? "--points" : "--find-capacity";
+        return concurrency != null
+                ? "--concurrency"
+                : requestRate != null ? "--request-rate" : auto ? "--points" : "--find-capacity";
     }
 
     /** {@code results/<timestamp>-sweep-<target>}, stamped and named as a run's default directory is. */
     private static Path defaultDirectory(String target, RunConfig base) {
-        String runName = BenchmarkRun.defaultOutputDir(target, base.load()).getFileName().toString();
-        String stampAndTarget = runName.substring(0, runName.length() - base.load().label().length() - 1);
+        String runName =
+                BenchmarkRun.defaultOutputDir(target, base.load()).getFileName().toString();
+        String stampAndTarget =
+                runName.substring(0, runName.length() - base.load().label().length() - 1);
         String stamp = stampAndTarget.substring(0, "yyyyMMdd-HHmmss".length());
         return Path.of("results", stamp + "-sweep" + stampAndTarget.substring(stamp.length()));
     }
@@ -289,27 +361,45 @@ public final class SweepCommand implements Callable<Integer> {
     private static String conclusion(SweepReport report) {
         StringBuilder text = new StringBuilder();
         if (report.interrupted()) {
-            text.append("Sweep interrupted: ").append(report.points().size())
+            text.append("Sweep interrupted: ")
+                    .append(report.points().size())
                     .append(" finished points kept; continue with --resume.\n");
         }
         SweepReport.Knee knee = report.knee();
-        text.append(knee == null ? "Knee: none (throughput never stopped growing while p99 TTFT or E2E rose --knee-factor times, no error rise).\n"
-                : String.format(Locale.ROOT, "Knee: %s at %.2f req/s; at %s %s.%n", knee.directory(),
-                        knee.requestThroughput(), knee.risesAt(), knee.reason()));
+        text.append(
+                knee == null
+                        ? "Knee: none (throughput never stopped growing while p99 TTFT or E2E rose --knee-factor times, no error rise).\n"
+                        : String.format(
+                                Locale.ROOT,
+                                "Knee: %s at %.2f req/s; at %s %s.%n",
+                                knee.directory(),
+                                knee.requestThroughput(),
+                                knee.risesAt(),
+                                knee.reason()));
         CapacitySearch.Result capacity = report.capacity();
         if (capacity != null) {
             String unit = report.axis().equals("rate") ? " req/s" : " in flight";
-            text.append(capacity.capacity() == null ? "Capacity: none found"
-                    : "Capacity: " + PercentileSlo.format(capacity.capacity()) + unit + " meets " + report.slo());
+            text.append(
+                    capacity.capacity() == null
+                            ? "Capacity: none found"
+                            : "Capacity: " + PercentileSlo.format(capacity.capacity()) + unit + " meets "
+                                    + report.slo());
             text.append(" (").append(capacity.reason()).append(")\n");
             if (report.repeats() > 1) {
-                text.append("Each point ran ").append(report.repeats()).append(" times: a pass counts only when each --slo "
-                        + "limit's 95% interval across its runs lies within the limit.\n");
+                text.append("Each point ran ")
+                        .append(report.repeats())
+                        .append(" times: a pass counts only when each --slo "
+                                + "limit's 95% interval across its runs lies within the limit.\n");
             }
             if (capacity.lowestFailure() != null) {
-                text.append("Lowest load that failed: ").append(PercentileSlo.format(capacity.lowestFailure()))
-                        .append(unit).append(", limited by ").append(capacity.limitingMetric())
-                        .append(" (first to fail: ").append(PercentileSlo.format(capacity.firstFailure())).append(unit)
+                text.append("Lowest load that failed: ")
+                        .append(PercentileSlo.format(capacity.lowestFailure()))
+                        .append(unit)
+                        .append(", limited by ")
+                        .append(capacity.limitingMetric())
+                        .append(" (first to fail: ")
+                        .append(PercentileSlo.format(capacity.firstFailure()))
+                        .append(unit)
                         .append(")\n");
             }
         }

@@ -33,41 +33,59 @@ public final class VllmOptions {
             "--num-warmups", "--warmup",
             "--ignore-eos", "--no-ignore-eos");
 
-    @Option(names = "--backend", paramLabel = "NAME",
+    @Option(
+            names = "--backend",
+            paramLabel = "NAME",
             description = "vLLM's spelling: openai or vllm is --api completions, openai-chat is --api chat.")
     String backend;
 
-    @Option(names = "--endpoint", paramLabel = "PATH",
+    @Option(
+            names = "--endpoint",
+            paramLabel = "PATH",
             description = "vLLM's spelling: /v1/completions is --api completions, /v1/chat/completions is --api chat.")
     String endpoint;
 
-    @Option(names = "--dataset-name", paramLabel = "NAME",
+    @Option(
+            names = "--dataset-name",
+            paramLabel = "NAME",
             description = "vLLM's spelling: random is the synthetic prompts (the default); sharegpt with "
                     + "--dataset-path FILE is --dataset FILE --dataset-format sharegpt.")
     String datasetName;
 
-    @Option(names = "--goodput", paramLabel = "KEY:MS", arity = "1..*",
+    @Option(
+            names = "--goodput",
+            paramLabel = "KEY:MS",
+            arity = "1..*",
             description = "vLLM's spelling of --slo: e.g. --goodput ttft:500 tpot:50 e2el:3000.")
     List<String> goodput;
 
     @Option(names = "--save-result", description = "vLLM's spelling of --export vllm.")
     boolean saveResult;
 
-    @Option(names = "--num-warmups", paramLabel = "N",
+    @Option(
+            names = "--num-warmups",
+            paramLabel = "N",
             description = "vLLM's spelling: N warm-up requests before the counted ones (--warmup N, and N more "
                     + "requests than --num-requests).")
     Integer numWarmups;
 
-    @Option(names = "--ignore-eos",
+    @Option(
+            names = "--ignore-eos",
             description = "vLLM's spelling of llmload's default: ignore_eos is sent unless --no-ignore-eos.")
     boolean ignoreEos;
 
-    @Option(names = "--percentile-metrics", paramLabel = "METRICS", split = ",",
+    @Option(
+            names = "--percentile-metrics",
+            paramLabel = "METRICS",
+            split = ",",
             description = "As vLLM's: the latencies whose percentiles the summary prints, of ttft, tpot, itl, e2el "
                     + "and client_queue_time, e.g. ttft,tpot,itl,e2el. Default: all. report.json keeps them all.")
     List<String> percentileMetrics;
 
-    @Option(names = "--metric-percentiles", paramLabel = "PERCENTILES", split = ",",
+    @Option(
+            names = "--metric-percentiles",
+            paramLabel = "PERCENTILES",
+            split = ",",
             description = "As vLLM's: the percentiles the summary prints, of 50, 90, 95, 99 and 99.9, e.g. 50,90,99. "
                     + "Default: 50,90,95,99. report.json keeps them all.")
     List<String> metricPercentiles;
@@ -83,8 +101,8 @@ public final class VllmOptions {
         if (api != null) {
             String given = options.value(OptionTable.API);
             if (!given.equalsIgnoreCase("auto") && !given.equalsIgnoreCase(api)) {
-                throw new UsageException("--api " + given + " contradicts vLLM's --backend/--endpoint, which mean "
-                        + "--api " + api);
+                throw new UsageException(
+                        "--api " + given + " contradicts vLLM's --backend/--endpoint, which mean " + "--api " + api);
             }
             builder.api(api);
         }
@@ -102,8 +120,9 @@ public final class VllmOptions {
                     }
                     builder.datasetFormat("sharegpt");
                 }
-                default -> throw new UsageException("llmload reads vLLM's --dataset-name random and sharegpt; for "
-                        + datasetName + " give --dataset FILE (JSONL or ShareGPT) or --trace FILE");
+                default ->
+                    throw new UsageException("llmload reads vLLM's --dataset-name random and sharegpt; for "
+                            + datasetName + " give --dataset FILE (JSONL or ShareGPT) or --trace FILE");
             }
         }
         if (goodput != null) {
@@ -148,15 +167,18 @@ public final class VllmOptions {
         if (percentileMetrics != null) {
             metrics = EnumSet.noneOf(ConsoleSummary.Latencies.Latency.class);
             for (String name : percentileMetrics) {
-                metrics.add(switch (name.strip().toLowerCase(Locale.ROOT)) {
-                    case "ttft" -> ConsoleSummary.Latencies.Latency.TTFT;
-                    case "tpot" -> ConsoleSummary.Latencies.Latency.TPOT;
-                    case "itl" -> ConsoleSummary.Latencies.Latency.ITL;
-                    case "e2el", "e2e" -> ConsoleSummary.Latencies.Latency.E2E;
-                    case "client_queue_time", "queue" -> ConsoleSummary.Latencies.Latency.QUEUE;
-                    default -> throw new UsageException("--percentile-metrics: llmload prints ttft, tpot, itl, e2el and "
-                            + "client_queue_time; '" + name.strip() + "' is not one of them");
-                });
+                metrics.add(
+                        switch (name.strip().toLowerCase(Locale.ROOT)) {
+                            case "ttft" -> ConsoleSummary.Latencies.Latency.TTFT;
+                            case "tpot" -> ConsoleSummary.Latencies.Latency.TPOT;
+                            case "itl" -> ConsoleSummary.Latencies.Latency.ITL;
+                            case "e2el", "e2e" -> ConsoleSummary.Latencies.Latency.E2E;
+                            case "client_queue_time", "queue" -> ConsoleSummary.Latencies.Latency.QUEUE;
+                            default ->
+                                throw new UsageException(
+                                        "--percentile-metrics: llmload prints ttft, tpot, itl, e2el and "
+                                                + "client_queue_time; '" + name.strip() + "' is not one of them");
+                        });
             }
         }
         List<Percentile> percentiles = all.percentiles();
@@ -187,24 +209,31 @@ public final class VllmOptions {
                 return percentile;
             }
         }
-        throw new UsageException("--metric-percentiles: llmload keeps the percentiles 50, 90, 95, 99 and 99.9; '"
-                + text + "' is not one of them");
+        throw new UsageException("--metric-percentiles: llmload keeps the percentiles 50, 90, 95, 99 and 99.9; '" + text
+                + "' is not one of them");
     }
 
     /** The API that {@code --backend} and {@code --endpoint} name, or null when neither is given. */
     private String api() {
-        String byBackend = backend == null ? null : switch (backend.toLowerCase(Locale.ROOT)) {
-            case "openai", "vllm" -> "completions";
-            case "openai-chat" -> "chat";
-            default -> throw new UsageException("llmload reads vLLM's --backend openai, vllm and openai-chat; for "
-                    + backend + " choose --api (llmload run --help lists them)");
-        };
-        String byEndpoint = endpoint == null ? null : switch (endpoint.replaceAll("/+$", "")) {
-            case "/v1/completions" -> "completions";
-            case "/v1/chat/completions" -> "chat";
-            default -> throw new UsageException("llmload reads vLLM's --endpoint /v1/completions and "
-                    + "/v1/chat/completions; for " + endpoint + " choose --api, and put a path prefix in --url");
-        };
+        String byBackend = backend == null
+                ? null
+                : switch (backend.toLowerCase(Locale.ROOT)) {
+                    case "openai", "vllm" -> "completions";
+                    case "openai-chat" -> "chat";
+                    default ->
+                        throw new UsageException("llmload reads vLLM's --backend openai, vllm and openai-chat; for "
+                                + backend + " choose --api (llmload run --help lists them)");
+                };
+        String byEndpoint = endpoint == null
+                ? null
+                : switch (endpoint.replaceAll("/+$", "")) {
+                    case "/v1/completions" -> "completions";
+                    case "/v1/chat/completions" -> "chat";
+                    default ->
+                        throw new UsageException(
+                                "llmload reads vLLM's --endpoint /v1/completions and " + "/v1/chat/completions; for "
+                                        + endpoint + " choose --api, and put a path prefix in --url");
+                };
         if (byBackend != null && byEndpoint != null && !byBackend.equals(byEndpoint)) {
             throw new UsageException("--backend " + backend + " and --endpoint " + endpoint + " name different APIs");
         }

@@ -29,22 +29,40 @@ class BadDataTest {
         Path truth = dir.resolve("truth.jsonl");
         StringWriter err = new StringWriter();
         int code;
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "groundTruth", truth.toString())))) {
+        try (SimServer sim =
+                SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "groundTruth", truth.toString())))) {
             var commandLine = Main.commandLine();
             commandLine.setOut(new PrintWriter(new StringWriter(), true));
             commandLine.setErr(new PrintWriter(err, true));
-            code = commandLine.execute("run", "--url", sim.url(), dataFlag, file.toString(), "--num-requests", "5",
-                    "--server-metrics", "off", "--output-dir", dir.resolve("run").toString());
+            code = commandLine.execute(
+                    "run",
+                    "--url",
+                    sim.url(),
+                    dataFlag,
+                    file.toString(),
+                    "--num-requests",
+                    "5",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    dir.resolve("run").toString());
         }
         // Closing the simulator flushed its log: a line per request it saw.
-        long seen = Files.exists(truth) ? Files.readAllLines(truth).stream().filter(l -> !l.isBlank()).count() : 0;
+        long seen = Files.exists(truth)
+                ? Files.readAllLines(truth).stream().filter(l -> !l.isBlank()).count()
+                : 0;
         return new Outcome(code, err.toString(), seen);
     }
 
     private static void assertStoppedWithOneLine(Outcome outcome, String... fragments) {
         assertThat(outcome.exitCode()).isNotZero();
-        assertThat(outcome.err().strip().lines().count()).as("stderr: %s", outcome.err()).isEqualTo(1);
-        assertThat(outcome.err()).doesNotContain("Exception").doesNotContain("\tat ").contains(fragments);
+        assertThat(outcome.err().strip().lines().count())
+                .as("stderr: %s", outcome.err())
+                .isEqualTo(1);
+        assertThat(outcome.err())
+                .doesNotContain("Exception")
+                .doesNotContain("\tat ")
+                .contains(fragments);
         assertThat(outcome.requestsSeen()).as("requests the simulator saw").isZero();
     }
 
@@ -59,8 +77,10 @@ class BadDataTest {
     @Test
     void shareGptWithoutConversationsNamesFileAndLine() throws Exception {
         Path data = dir.resolve("share.json");
-        Files.writeString(data, "[\n{\"conversations\": [{\"from\": \"human\", \"value\": \"hi\"}, "
-                + "{\"from\": \"gpt\", \"value\": \"hello\"}]},\n{\"id\": \"no-conversations\"}\n]\n");
+        Files.writeString(
+                data,
+                "[\n{\"conversations\": [{\"from\": \"human\", \"value\": \"hi\"}, "
+                        + "{\"from\": \"gpt\", \"value\": \"hello\"}]},\n{\"id\": \"no-conversations\"}\n]\n");
 
         assertStoppedWithOneLine(runAgainstSimulator("--dataset", data), "share.json:3:", "conversations");
     }

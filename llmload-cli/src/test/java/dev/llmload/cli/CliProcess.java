@@ -30,8 +30,11 @@ final class CliProcess {
         command.add(System.getProperty("java.class.path"));
         command.add(Main.class.getName());
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).directory(workingDirectory == null ? null : workingDirectory.toFile())
-                .redirectErrorStream(true).redirectOutput(outputLog.toFile()).start();
+        return new ProcessBuilder(command)
+                .directory(workingDirectory == null ? null : workingDirectory.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(outputLog.toFile())
+                .start();
     }
 
     /**
@@ -40,14 +43,17 @@ final class CliProcess {
      */
     static Process startUnderLimit(Path outputLog, String ulimit, String... args) throws IOException {
         StringBuilder command = new StringBuilder("ulimit ").append(ulimit).append(" && exec");
-        command.append(' ').append(quoted(ProcessHandle.current().info().command().orElse("java")));
+        command.append(' ')
+                .append(quoted(ProcessHandle.current().info().command().orElse("java")));
         command.append(" -cp ").append(quoted(System.getProperty("java.class.path")));
         command.append(' ').append(Main.class.getName());
         for (String arg : args) {
             command.append(' ').append(quoted(arg));
         }
-        return new ProcessBuilder("bash", "-c", command.toString()).redirectErrorStream(true)
-                .redirectOutput(outputLog.toFile()).start();
+        return new ProcessBuilder("bash", "-c", command.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(outputLog.toFile())
+                .start();
     }
 
     private static String quoted(String text) {
@@ -66,15 +72,18 @@ final class CliProcess {
         }
         for (String line : Files.readAllLines(status)) {
             if (line.startsWith("SigIgn:")) {
-                long ignored = Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16);
-                return (ignored & (1L << (2 - 1))) != 0;   // SIGINT is signal 2, bit 1 of the mask
+                long ignored = Long.parseUnsignedLong(
+                        line.substring("SigIgn:".length()).trim(), 16);
+                return (ignored & (1L << (2 - 1))) != 0; // SIGINT is signal 2, bit 1 of the mask
             }
         }
         return false;
     }
 
     static void signal(Process process, String name) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                .inheritIO()
+                .start();
         if (kill.waitFor() != 0) {
             throw new IOException("kill -" + name + " failed");
         }

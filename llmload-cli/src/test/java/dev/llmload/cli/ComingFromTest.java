@@ -33,7 +33,8 @@ class ComingFromTest {
 
     @BeforeAll
     static void dataset() throws Exception {
-        shareGpt = Files.writeString(dir.resolve("sharegpt.json"),
+        shareGpt = Files.writeString(
+                dir.resolve("sharegpt.json"),
                 "[{\"conversations\":[{\"from\":\"human\",\"value\":\"hello\"},{\"from\":\"gpt\",\"value\":\"hi\"}]}]");
     }
 
@@ -51,8 +52,10 @@ class ComingFromTest {
             if (!line.startsWith("| `")) {
                 continue;
             }
-            List<String> cells = Arrays.stream(line.substring(1, line.length() - 1).split(" \\| "))
-                    .map(String::strip).toList();
+            List<String> cells = Arrays.stream(
+                            line.substring(1, line.length() - 1).split(" \\| "))
+                    .map(String::strip)
+                    .toList();
             rows.add(new Row(cells.get(0), cells.get(1), cells.subList(2, cells.size())));
         }
         assertThat(rows).as(heading).isNotEmpty();
@@ -66,7 +69,8 @@ class ComingFromTest {
             return List.of();
         }
         return Arrays.stream(code.group(1).split(" "))
-                .map(word -> word.replace("URL", "http://127.0.0.1:8000").replace("FILE", shareGpt.toString())
+                .map(word -> word.replace("URL", "http://127.0.0.1:8000")
+                        .replace("FILE", shareGpt.toString())
                         .replace("DIR", dir.resolve("out").toString()))
                 .toList();
     }
@@ -119,7 +123,10 @@ class ComingFromTest {
                 CapturedRun outcome = CapturedRun.of("run", theirs, "1");
                 assertThat(outcome.exitCode()).as(theirs).isEqualTo(Main.EXIT_USAGE);
                 assertThat(outcome.err().strip().lines()).as(theirs).hasSize(1);
-                assertThat(outcome.err()).as(theirs).contains("llmload spells ").contains(peer.getValue())
+                assertThat(outcome.err())
+                        .as(theirs)
+                        .contains("llmload spells ")
+                        .contains(peer.getValue())
                         .contains(" " + theirs + " as " + ours);
                 documented.put(theirs, ours);
             }
@@ -133,7 +140,8 @@ class ComingFromTest {
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(outcome.err().strip().lines()).hasSize(1);
         // The nearest name only: not every option that starts alike.
-        assertThat(outcome.err()).contains("unknown option --max-concurency; did you mean --max-concurrency?")
+        assertThat(outcome.err())
+                .contains("unknown option --max-concurency; did you mean --max-concurrency?")
                 .doesNotContain("--max-error-rate");
         CapturedRun withValue = CapturedRun.of("run", "--num-request=5");
         assertThat(withValue.err().strip().lines()).hasSize(1);
@@ -143,55 +151,105 @@ class ComingFromTest {
     /** AIPerf's own example line, typed after llmload run: every flag to change is named in the first answer. */
     @Test
     void anAiperfCommandLineGetsEveryUnknownOptionAtOnceEachWithLlmloadsSpelling() {
-        CapturedRun outcome = CapturedRun.of("run", "-m", "Qwen/Qwen3-0.6B", "--endpoint-type", "chat", "--streaming",
-                "-u", "http://127.0.0.1:8000", "--synthetic-input-tokens-mean", "1000",
-                "--synthetic-input-tokens-stddev", "0", "--output-tokens-mean", "200", "--output-tokens-stddev", "0",
-                "--concurrency", "10", "--request-count", "64", "--warmup-request-count", "2", "--random-seed=7");
+        CapturedRun outcome = CapturedRun.of(
+                "run",
+                "-m",
+                "Qwen/Qwen3-0.6B",
+                "--endpoint-type",
+                "chat",
+                "--streaming",
+                "-u",
+                "http://127.0.0.1:8000",
+                "--synthetic-input-tokens-mean",
+                "1000",
+                "--synthetic-input-tokens-stddev",
+                "0",
+                "--output-tokens-mean",
+                "200",
+                "--output-tokens-stddev",
+                "0",
+                "--concurrency",
+                "10",
+                "--request-count",
+                "64",
+                "--warmup-request-count",
+                "2",
+                "--random-seed=7");
 
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(outcome.out()).isEmpty();
         assertThat(outcome.err()).doesNotContain("Exception").doesNotContain("\tat ");
-        assertThat(outcome.err().lines().toList()).containsExactly(
-                "llmload: unknown option -m: llmload spells AIPerf's -m as --model",
-                "llmload: unknown option --endpoint-type: llmload spells AIPerf's --endpoint-type as --api",
-                "llmload: unknown option --streaming: llmload spells AIPerf's --streaming as --no-stream "
-                        + "(streaming is the default)",
-                "llmload: unknown option -u: llmload spells AIPerf's -u as --url",
-                "llmload: unknown option --synthetic-input-tokens-mean: llmload spells AIPerf's "
-                        + "--synthetic-input-tokens-mean as --input-tokens",
-                "llmload: unknown option --synthetic-input-tokens-stddev: llmload spells AIPerf's "
-                        + "--synthetic-input-tokens-stddev as --input-tokens normal:MEAN:STD",
-                "llmload: unknown option --output-tokens-mean: llmload spells AIPerf's --output-tokens-mean as "
-                        + "--output-tokens",
-                "llmload: unknown option --output-tokens-stddev: llmload spells AIPerf's --output-tokens-stddev as "
-                        + "--output-tokens normal:MEAN:STD",
-                "llmload: unknown option --request-count: llmload spells AIPerf's --request-count as --num-requests",
-                "llmload: unknown option --warmup-request-count: llmload spells AIPerf's --warmup-request-count as "
-                        + "--warmup",
-                "llmload: unknown option --random-seed: llmload spells AIPerf's and GuideLLM's --random-seed as --seed "
-                        + "(see 'llmload run --help')");
+        assertThat(outcome.err().lines().toList())
+                .containsExactly(
+                        "llmload: unknown option -m: llmload spells AIPerf's -m as --model",
+                        "llmload: unknown option --endpoint-type: llmload spells AIPerf's --endpoint-type as --api",
+                        "llmload: unknown option --streaming: llmload spells AIPerf's --streaming as --no-stream "
+                                + "(streaming is the default)",
+                        "llmload: unknown option -u: llmload spells AIPerf's -u as --url",
+                        "llmload: unknown option --synthetic-input-tokens-mean: llmload spells AIPerf's "
+                                + "--synthetic-input-tokens-mean as --input-tokens",
+                        "llmload: unknown option --synthetic-input-tokens-stddev: llmload spells AIPerf's "
+                                + "--synthetic-input-tokens-stddev as --input-tokens normal:MEAN:STD",
+                        "llmload: unknown option --output-tokens-mean: llmload spells AIPerf's --output-tokens-mean as "
+                                + "--output-tokens",
+                        "llmload: unknown option --output-tokens-stddev: llmload spells AIPerf's --output-tokens-stddev as "
+                                + "--output-tokens normal:MEAN:STD",
+                        "llmload: unknown option --request-count: llmload spells AIPerf's --request-count as --num-requests",
+                        "llmload: unknown option --warmup-request-count: llmload spells AIPerf's --warmup-request-count as "
+                                + "--warmup",
+                        "llmload: unknown option --random-seed: llmload spells AIPerf's and GuideLLM's --random-seed as --seed "
+                                + "(see 'llmload run --help')");
 
         // The line as the answers say: it is accepted (parsed into a configuration) as typed.
-        RunConfig fixed = config(List.of("--model", "Qwen/Qwen3-0.6B", "--api", "chat", "--url",
-                "http://127.0.0.1:8000", "--input-tokens", "normal:1000:0", "--output-tokens", "normal:200:0",
-                "--concurrency", "10", "--num-requests", "64", "--warmup", "2", "--seed", "7"));
+        RunConfig fixed = config(List.of(
+                "--model",
+                "Qwen/Qwen3-0.6B",
+                "--api",
+                "chat",
+                "--url",
+                "http://127.0.0.1:8000",
+                "--input-tokens",
+                "normal:1000:0",
+                "--output-tokens",
+                "normal:200:0",
+                "--concurrency",
+                "10",
+                "--num-requests",
+                "64",
+                "--warmup",
+                "2",
+                "--seed",
+                "7"));
         assertThat(fixed.bounds().numRequests()).isEqualTo(64);
     }
 
     @Test
     void aGuidellmLineAndTyposAndStrayWordsAreAllNamedInOrder() {
-        CapturedRun outcome = CapturedRun.of("run", "--target", "http://127.0.0.1:8000", "--rate-type", "concurrent",
-                "--rate", "8", "--max-requests", "100", "--concurency", "4", "stray", "--num-request=5");
+        CapturedRun outcome = CapturedRun.of(
+                "run",
+                "--target",
+                "http://127.0.0.1:8000",
+                "--rate-type",
+                "concurrent",
+                "--rate",
+                "8",
+                "--max-requests",
+                "100",
+                "--concurency",
+                "4",
+                "stray",
+                "--num-request=5");
 
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(outcome.err().lines().toList()).containsExactly(
-                "llmload: unknown option --target: llmload spells GuideLLM's --target as --url",
-                "llmload: unknown option --rate-type: llmload spells GuideLLM's --rate-type as --request-rate or "
-                        + "--concurrency",
-                "llmload: unknown option --rate: llmload spells GuideLLM's --rate as --request-rate or --concurrency",
-                "llmload: unknown option --max-requests: llmload spells GuideLLM's --max-requests as --num-requests",
-                "llmload: unknown option --concurency; did you mean --concurrency?",
-                "llmload: unknown option --num-request; did you mean --num-requests? (see 'llmload run --help')");
+        assertThat(outcome.err().lines().toList())
+                .containsExactly(
+                        "llmload: unknown option --target: llmload spells GuideLLM's --target as --url",
+                        "llmload: unknown option --rate-type: llmload spells GuideLLM's --rate-type as --request-rate or "
+                                + "--concurrency",
+                        "llmload: unknown option --rate: llmload spells GuideLLM's --rate as --request-rate or --concurrency",
+                        "llmload: unknown option --max-requests: llmload spells GuideLLM's --max-requests as --num-requests",
+                        "llmload: unknown option --concurency; did you mean --concurrency?",
+                        "llmload: unknown option --num-request; did you mean --num-requests? (see 'llmload run --help')");
         // A word that follows no unknown option is named too.
         CapturedRun stray = CapturedRun.of("run", "--num-requests", "5", "stray");
         assertThat(stray.err().strip()).isEqualTo("llmload: unexpected argument 'stray' (see 'llmload run --help')");
@@ -199,28 +257,38 @@ class ComingFromTest {
 
     @Test
     void anotherToolsCommandNamesLlmloadsInOneLine() {
-        for (String[] args : List.of(new String[] {"profile", "-m", "x", "--endpoint-type", "chat"},
-                new String[] {"bench", "serve", "--model", "x"}, new String[] {"benchmark", "--target", "x"})) {
+        for (String[] args : List.of(
+                new String[] {"profile", "-m", "x", "--endpoint-type", "chat"},
+                new String[] {"bench", "serve", "--model", "x"},
+                new String[] {"benchmark", "--target", "x"})) {
             CapturedRun outcome = CapturedRun.of(args);
 
             assertThat(outcome.exitCode()).as(args[0]).isEqualTo(Main.EXIT_USAGE);
             assertThat(outcome.err().strip().lines()).as(args[0]).hasSize(1);
-            assertThat(outcome.err()).as(args[0]).startsWith("llmload: unknown command '" + args[0] + "': ")
+            assertThat(outcome.err())
+                    .as(args[0])
+                    .startsWith("llmload: unknown command '" + args[0] + "': ")
                     .contains("is 'llmload run'");
         }
         assertThat(CapturedRun.of("rnu", "--concurrency", "4").err().strip())
                 .isEqualTo("llmload: unknown command 'rnu'; did you mean 'run'? (see 'llmload --help')");
         // An option before the command: it belongs after it.
-        assertThat(CapturedRun.of("--concurrency", "4").err().strip()).isEqualTo("llmload: unknown option "
-                + "--concurrency: options follow the command, as in 'llmload run --concurrency' (see 'llmload --help')");
+        assertThat(CapturedRun.of("--concurrency", "4").err().strip())
+                .isEqualTo(
+                        "llmload: unknown option "
+                                + "--concurrency: options follow the command, as in 'llmload run --concurrency' (see 'llmload --help')");
     }
 
     @Test
     void vllmValuesLlmloadCannotMeanTheSameWayAreRefusedInOneLine() {
-        for (String[] args : List.of(new String[] {"--backend", "tgi"}, new String[] {"--endpoint", "/v1/embeddings"},
-                new String[] {"--dataset-name", "sonnet"}, new String[] {"--backend", "openai", "--api", "chat"},
+        for (String[] args : List.of(
+                new String[] {"--backend", "tgi"},
+                new String[] {"--endpoint", "/v1/embeddings"},
+                new String[] {"--dataset-name", "sonnet"},
+                new String[] {"--backend", "openai", "--api", "chat"},
                 new String[] {"--request-rate", "inf", "--duration", "10s"},
-                new String[] {"--goodput", "ttft:5", "--slo", "ttft:5"}, new String[] {"--request-rate", "fast"})) {
+                new String[] {"--goodput", "ttft:5", "--slo", "ttft:5"},
+                new String[] {"--request-rate", "fast"})) {
             List<String> all = new ArrayList<>(List.of("run"));
             all.addAll(List.of(args));
             CapturedRun outcome = CapturedRun.of(all.toArray(String[]::new));

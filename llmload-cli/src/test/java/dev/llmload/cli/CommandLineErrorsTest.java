@@ -2,7 +2,6 @@ package dev.llmload.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Tag;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,8 +75,14 @@ class CommandLineErrorsTest {
     @Test
     void unreachableServerCannotStart(@TempDir Path dir) {
         // A directory of its own: a fixed one under /tmp is shared with every other build on the host.
-        CapturedRun outcome = CapturedRun.of("run", "--url", "http://127.0.0.1:1", "--num-requests", "1",
-                "--output-dir", dir.resolve("unreachable").toString());
+        CapturedRun outcome = CapturedRun.of(
+                "run",
+                "--url",
+                "http://127.0.0.1:1",
+                "--num-requests",
+                "1",
+                "--output-dir",
+                dir.resolve("unreachable").toString());
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_CANNOT_START);
         assertOneLineWithoutStackTrace(outcome.err());
         assertThat(outcome.err()).contains("cannot reach http://127.0.0.1:1/v1");
@@ -103,8 +109,8 @@ class CommandLineErrorsTest {
 
     @Test
     void aMissingApiKeyFileIsOneLine() {
-        CapturedRun outcome = CapturedRun.of("run", "--url", "http://127.0.0.1:1", "--api-key-file",
-                "/nonexistent/llmload-key");
+        CapturedRun outcome =
+                CapturedRun.of("run", "--url", "http://127.0.0.1:1", "--api-key-file", "/nonexistent/llmload-key");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertOneLineWithoutStackTrace(outcome.err());
         assertThat(outcome.err()).contains("--api-key-file").contains("/nonexistent/llmload-key");
@@ -122,15 +128,18 @@ class CommandLineErrorsTest {
     void simOnAPortInUseIsOneLine(@TempDir Path dir) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Path log = dir.resolve("sim.log");
-            Process sim = CliProcess.start(log, "sim", "--host", "127.0.0.1", "--port",
-                    String.valueOf(taken.getLocalPort()));
+            Process sim =
+                    CliProcess.start(log, "sim", "--host", "127.0.0.1", "--port", String.valueOf(taken.getLocalPort()));
             boolean ended = sim.waitFor(60, TimeUnit.SECONDS);
             if (!ended) {
                 sim.destroyForcibly();
             }
             assertThat(ended).as("the simulator started on a port in use").isTrue();
             assertThat(sim.exitValue()).isEqualTo(Main.EXIT_CANNOT_START);
-            String err = Files.readString(log).lines().filter(l -> !l.startsWith("SLF4J") && !l.startsWith("WARNING:")).collect(Collectors.joining("\n"));
+            String err = Files.readString(log)
+                    .lines()
+                    .filter(l -> !l.startsWith("SLF4J") && !l.startsWith("WARNING:"))
+                    .collect(Collectors.joining("\n"));
             assertOneLineWithoutStackTrace(err);
             assertThat(err).contains(String.valueOf(taken.getLocalPort()));
         }
@@ -142,16 +151,22 @@ class CommandLineErrorsTest {
         Assumptions.assumeTrue(address != null, "this host has no non-loopback IPv4 address to aim at");
         Path keyFile = Files.writeString(dir.resolve("key"), "sk-secret-123\n");
         // Nothing listens on port 1 there: the run stops at once, after the warning.
-        CapturedRun outcome = CapturedRun.of("run", "--url", "http://" + address + ":1", "--api-key-file",
-                keyFile.toString(), "--num-requests", "1");
+        CapturedRun outcome = CapturedRun.of(
+                "run",
+                "--url",
+                "http://" + address + ":1",
+                "--api-key-file",
+                keyFile.toString(),
+                "--num-requests",
+                "1");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_CANNOT_START);
         List<String> lines = outcome.err().strip().lines().toList();
         assertThat(lines).hasSize(2);
         assertThat(lines.getFirst()).contains("warning").contains("plain http").contains(address);
         assertThat(outcome.err()).doesNotContain("sk-secret-123").doesNotContain("Exception");
 
-        CapturedRun loopback = CapturedRun.of("run", "--url", "http://127.0.0.1:1", "--api-key-file",
-                keyFile.toString(), "--num-requests", "1");
+        CapturedRun loopback = CapturedRun.of(
+                "run", "--url", "http://127.0.0.1:1", "--api-key-file", keyFile.toString(), "--num-requests", "1");
         assertThat(loopback.err()).doesNotContain("warning");
     }
 

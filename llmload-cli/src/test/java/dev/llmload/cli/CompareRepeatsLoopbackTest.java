@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.testsupport.HostLoad;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +13,6 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import dev.llmload.testsupport.HostLoad;
 
 /**
  * {@code compare --fail-if mean_ttft:+5%} as a release gate: runs of one configuration never fail
@@ -27,6 +27,7 @@ class CompareRepeatsLoopbackTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Fixed latency with wide seeded jitter (TTFT uniform on 6..54 ms): repeats differ by chance only. */
     private static final String FIXED = "engine: fixed\nttftMs: 30\nprefillMsPerToken: 0\nitlMs: 5\njitter: 0.8\n";
+
     private static final String SLOWER = "engine: fixed\nttftMs: 60\nprefillMsPerToken: 0\nitlMs: 5\njitter: 0.8\n";
 
     @TempDir
@@ -43,41 +44,78 @@ class CompareRepeatsLoopbackTest {
         for (int i = 1; i < repeats.size(); i++) {
             for (int j = 0; j < i; j++) {
                 Path out = dir.resolve("compare-" + j + "-" + i);
-                CapturedRun compare = CapturedRun.of("compare", repeats.get(j).toString(), repeats.get(i).toString(),
-                        "--fail-if", "mean_ttft:+5%", "--output-dir", out.toString());
+                CapturedRun compare = CapturedRun.of(
+                        "compare",
+                        repeats.get(j).toString(),
+                        repeats.get(i).toString(),
+                        "--fail-if",
+                        "mean_ttft:+5%",
+                        "--output-dir",
+                        out.toString());
                 assertThat(compare.exitCode()).as(compare.out() + compare.err()).isZero();
                 JsonNode ttft = meanTtft(out);
                 // The interval shown covers at least the request bootstrap's.
-                assertThat(ttft.get("ci_low").asDouble()).isLessThanOrEqualTo(ttft.get("sampling_ci_low").asDouble());
-                assertThat(ttft.get("ci_high").asDouble()).isGreaterThanOrEqualTo(ttft.get("sampling_ci_high").asDouble());
+                assertThat(ttft.get("ci_low").asDouble())
+                        .isLessThanOrEqualTo(ttft.get("sampling_ci_low").asDouble());
+                assertThat(ttft.get("ci_high").asDouble())
+                        .isGreaterThanOrEqualTo(ttft.get("sampling_ci_high").asDouble());
             }
         }
 
         // The slower server adds 30 ms to a mean TTFT of 30: where the host's lateness alone put half as
         // much again on the baseline's, runs made one after another differ by the load as much as by the server.
-        double baselineTtftMs = JSON.readTree(repeats.getFirst().resolve("report.json").toFile())
-                .at("/results/ttft_ms/mean").asDouble();
-        assumeTrue(baselineTtftMs < 45, () -> "the baseline's mean TTFT was " + baselineTtftMs + " ms against the"
-                + " simulator's 30 (" + HostLoad.describe() + "): a 30 ms slower server is not told apart here");
+        double baselineTtftMs = JSON.readTree(
+                        repeats.getFirst().resolve("report.json").toFile())
+                .at("/results/ttft_ms/mean")
+                .asDouble();
+        assumeTrue(
+                baselineTtftMs < 45,
+                () -> "the baseline's mean TTFT was " + baselineTtftMs + " ms against the" + " simulator's 30 ("
+                        + HostLoad.describe() + "): a 30 ms slower server is not told apart here");
         Path slower = run(Files.writeString(dir.resolve("slower.yaml"), SLOWER + "seed: 200\n"), "slower");
         Path out = dir.resolve("compare-slower");
-        CapturedRun gate = CapturedRun.of("compare", repeats.getFirst().toString(), slower.toString(),
-                "--fail-if", "mean_ttft:+5%", "--output-dir", out.toString());
+        CapturedRun gate = CapturedRun.of(
+                "compare",
+                repeats.getFirst().toString(),
+                slower.toString(),
+                "--fail-if",
+                "mean_ttft:+5%",
+                "--output-dir",
+                out.toString());
         assertThat(gate.exitCode()).as(gate.out() + gate.err()).isEqualTo(3);
         assertThat(gate.out()).contains("REGRESSION").contains("mean_ttft");
     }
 
     private Path run(Path sim, String name) {
         Path run = dir.resolve(name);
-        CapturedRun outcome = CapturedRun.of("run", "--concurrency", "8", "--num-requests", "204", "--warmup", "4",
-                "--input-tokens", "32", "--output-tokens", "16", "--seed", "3", "--sim-config", sim.toString(),
-                "--output-dir", run.toString());
+        CapturedRun outcome = CapturedRun.of(
+                "run",
+                "--concurrency",
+                "8",
+                "--num-requests",
+                "204",
+                "--warmup",
+                "4",
+                "--input-tokens",
+                "32",
+                "--output-tokens",
+                "16",
+                "--seed",
+                "3",
+                "--sim-config",
+                sim.toString(),
+                "--output-dir",
+                run.toString());
         assertThat(outcome.exitCode()).as(outcome.err()).isZero();
         return run;
     }
 
     private static JsonNode meanTtft(Path comparison) throws Exception {
-        for (JsonNode metric : JSON.readTree(comparison.resolve("comparison.json").toFile()).get("pairs").get(0).get("metrics")) {
+        for (JsonNode metric : JSON.readTree(
+                        comparison.resolve("comparison.json").toFile())
+                .get("pairs")
+                .get(0)
+                .get("metrics")) {
             if (metric.get("metric").asText().equals("mean_ttft")) {
                 return metric;
             }

@@ -37,9 +37,11 @@ class ConfigFileErrorsTest {
         // The second colon on line 2, column 16.
         assertThat(answer("concurrency: 3\nnum_requests: 4: 5\n"))
                 .isEqualTo("llmload: --config " + file + ":2:16: mapping values are not allowed here");
-        assertThat(answer("input-tokens: [1, 2\noutput-tokens: 3\n")).isEqualTo("llmload: --config " + file
-                + ":2:14: while parsing a flow sequence: expected ',' or ']', but got :");
-        assertThat(answer("concurrency: 3\n\tnum-requests: 4\n")).startsWith("llmload: --config " + file + ":2:1: ")
+        assertThat(answer("input-tokens: [1, 2\noutput-tokens: 3\n"))
+                .isEqualTo("llmload: --config " + file
+                        + ":2:14: while parsing a flow sequence: expected ',' or ']', but got :");
+        assertThat(answer("concurrency: 3\n\tnum-requests: 4\n"))
+                .startsWith("llmload: --config " + file + ":2:1: ")
                 .contains("(TAB)");
         assertThat(answer("- concurrency: 3\n"))
                 .isEqualTo("llmload: --config " + file + ": expected a mapping of option names to values");
@@ -48,16 +50,19 @@ class ConfigFileErrorsTest {
     @Test
     void anUnknownKeyGetsTheNearestOptionOrLlmloadsSpellingWithItsPlace() throws Exception {
         Path file = dir.resolve("scenario.yaml");
-        assertThat(answer("concurrency: 3\nmax_concurency: 4\n")).isEqualTo("llmload: --config " + file
-                + ":2:1: unknown option 'max_concurency'; did you mean 'max-concurrency'?");
-        assertThat(answer("num-requests: 3\n  # indented comment\nrequestCount: 4\n")).isEqualTo("llmload: --config "
-                + file + ":3:1: unknown option 'requestCount': llmload spells AIPerf's --request-count as --num-requests");
+        assertThat(answer("concurrency: 3\nmax_concurency: 4\n"))
+                .isEqualTo("llmload: --config " + file
+                        + ":2:1: unknown option 'max_concurency'; did you mean 'max-concurrency'?");
+        assertThat(answer("num-requests: 3\n  # indented comment\nrequestCount: 4\n"))
+                .isEqualTo(
+                        "llmload: --config " + file
+                                + ":3:1: unknown option 'requestCount': llmload spells AIPerf's --request-count as --num-requests");
         assertThat(answer("metadata: {team: perf}\nfoo: 1\n"))
                 .isEqualTo("llmload: --config " + file + ":2:1: unknown option 'foo'");
-        assertThat(answer("num-requests: 3\nnum_requests: 4\n")).isEqualTo("llmload: --config " + file
-                + ":2:1: 'num_requests' is given twice (also on line 1)");
-        assertThat(answer("header: {x-route: a}\n")).isEqualTo("llmload: --config " + file
-                + ":1:1: 'header' must be a single value or a non-empty list");
+        assertThat(answer("num-requests: 3\nnum_requests: 4\n"))
+                .isEqualTo("llmload: --config " + file + ":2:1: 'num_requests' is given twice (also on line 1)");
+        assertThat(answer("header: {x-route: a}\n"))
+                .isEqualTo("llmload: --config " + file + ":1:1: 'header' must be a single value or a non-empty list");
     }
 
     @Test

@@ -37,45 +37,121 @@ class ConfigReplayTest {
                 {"timestamp": 20, "input_length": 24, "output_length": 3}
                 {"timestamp": 45, "input_length": 16, "output_length": 2}
                 """);
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 2, "itlMs", 1)))) {
+        try (SimServer sim =
+                SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 2, "itlMs", 1)))) {
             Map<String, List<String>> runs = Map.of(
-                    "closed", List.of("--concurrency", "2", "--num-requests", "6", "--warmup", "1", "--seed", "3",
-                            "--api", "completions", "--no-ignore-eos", "--slo", "ttft:500,tpot:50", "--export", "vllm",
-                            "--metadata", "team=perf", "--note", "replayed", "--server-metrics", "off",
-                            "--first-token-timeout", "30s", "--header", "x-route: pool-a,pool-b", "--stop", "end,here",
-                            "--stop", ","),
-                    "open-shape", List.of("--stages", "40:0.15s,80:0.1s", "--max-concurrency", "4",
-                            "--shared-prefix", "2:8", "--range-ratio", "0.25", "--warmup", "50ms"),
-                    "open-gamma", List.of("--request-rate", "60", "--burstiness", "0.5", "--num-requests", "8",
-                            "--no-stream"),
+                    "closed",
+                            List.of(
+                                    "--concurrency",
+                                    "2",
+                                    "--num-requests",
+                                    "6",
+                                    "--warmup",
+                                    "1",
+                                    "--seed",
+                                    "3",
+                                    "--api",
+                                    "completions",
+                                    "--no-ignore-eos",
+                                    "--slo",
+                                    "ttft:500,tpot:50",
+                                    "--export",
+                                    "vllm",
+                                    "--metadata",
+                                    "team=perf",
+                                    "--note",
+                                    "replayed",
+                                    "--server-metrics",
+                                    "off",
+                                    "--first-token-timeout",
+                                    "30s",
+                                    "--header",
+                                    "x-route: pool-a,pool-b",
+                                    "--stop",
+                                    "end,here",
+                                    "--stop",
+                                    ","),
+                    "open-shape",
+                            List.of(
+                                    "--stages",
+                                    "40:0.15s,80:0.1s",
+                                    "--max-concurrency",
+                                    "4",
+                                    "--shared-prefix",
+                                    "2:8",
+                                    "--range-ratio",
+                                    "0.25",
+                                    "--warmup",
+                                    "50ms"),
+                    "open-gamma",
+                            List.of(
+                                    "--request-rate",
+                                    "60",
+                                    "--burstiness",
+                                    "0.5",
+                                    "--num-requests",
+                                    "8",
+                                    "--no-stream"),
                     "trace", List.of("--trace", trace.toString(), "--trace-speed", "2"),
-                    "sessions", List.of("--sessions", "2", "--think-time", "5", "--max-sessions", "2",
-                            "--num-requests", "6"));
+                    "sessions",
+                            List.of(
+                                    "--sessions",
+                                    "2",
+                                    "--think-time",
+                                    "5",
+                                    "--max-sessions",
+                                    "2",
+                                    "--num-requests",
+                                    "6"));
             for (Map.Entry<String, List<String>> run : runs.entrySet()) {
                 Path first = dir.resolve(run.getKey());
-                List<String> args = new ArrayList<>(List.of("run", "--url", sim.url(), "--input-tokens", "16",
-                        "--output-tokens", "3", "--output-dir", first.toString()));
+                List<String> args = new ArrayList<>(List.of(
+                        "run",
+                        "--url",
+                        sim.url(),
+                        "--input-tokens",
+                        "16",
+                        "--output-tokens",
+                        "3",
+                        "--output-dir",
+                        first.toString()));
                 args.addAll(run.getValue());
                 CapturedRun original = CapturedRun.of(args.toArray(String[]::new));
-                assertThat(original.exitCode()).as("%s: %s", run.getKey(), original.err()).isZero();
+                assertThat(original.exitCode())
+                        .as("%s: %s", run.getKey(), original.err())
+                        .isZero();
 
                 Path again = dir.resolve(run.getKey() + "-again");
-                CapturedRun repeat = CapturedRun.of("run", "--config", first.resolve("report.json").toString(),
-                        "--output-dir", again.toString());
-                assertThat(repeat.exitCode()).as("%s repeated: %s", run.getKey(), repeat.err()).isZero();
+                CapturedRun repeat = CapturedRun.of(
+                        "run", "--config", first.resolve("report.json").toString(), "--output-dir", again.toString());
+                assertThat(repeat.exitCode())
+                        .as("%s repeated: %s", run.getKey(), repeat.err())
+                        .isZero();
 
                 assertThat(config(again)).as(run.getKey()).isEqualTo(config(first));
-                assertThat(report(again).get("load")).as(run.getKey()).isEqualTo(report(first).get("load"));
+                assertThat(report(again).get("load"))
+                        .as(run.getKey())
+                        .isEqualTo(report(first).get("load"));
             }
         }
         // What was asked is what was recorded.
-        assertThat(report(dir.resolve("open-gamma")).at("/config/load/arrival").asText()).isEqualTo("gamma");
-        assertThat(report(dir.resolve("open-gamma")).at("/config/load/burstiness").asDouble()).isEqualTo(0.5);
-        assertThat(report(dir.resolve("sessions")).at("/config/data/sessions/max_sessions").asInt()).isEqualTo(2);
-        assertThat(report(dir.resolve("trace")).at("/config/load/arrival").asText()).isEqualTo("trace");
-        assertThat(report(dir.resolve("closed")).at("/config/metadata/team").asText()).isEqualTo("perf");
+        assertThat(report(dir.resolve("open-gamma")).at("/config/load/arrival").asText())
+                .isEqualTo("gamma");
+        assertThat(report(dir.resolve("open-gamma"))
+                        .at("/config/load/burstiness")
+                        .asDouble())
+                .isEqualTo(0.5);
+        assertThat(report(dir.resolve("sessions"))
+                        .at("/config/data/sessions/max_sessions")
+                        .asInt())
+                .isEqualTo(2);
+        assertThat(report(dir.resolve("trace")).at("/config/load/arrival").asText())
+                .isEqualTo("trace");
+        assertThat(report(dir.resolve("closed")).at("/config/metadata/team").asText())
+                .isEqualTo("perf");
         // Commas inside a header value or a stop string survive the repeat (compared whole above).
-        assertThat(report(dir.resolve("closed")).at("/config/headers/x-route").asText()).isEqualTo("pool-a,pool-b");
+        assertThat(report(dir.resolve("closed")).at("/config/headers/x-route").asText())
+                .isEqualTo("pool-a,pool-b");
         assertThat(report(dir.resolve("closed")).at("/config/stop").size()).isEqualTo(2);
     }
 
@@ -93,10 +169,21 @@ class ConfigReplayTest {
                 metadata: {team: perf}
                 notes: [from the file]
                 """);
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 2, "itlMs", 1)))) {
+        try (SimServer sim =
+                SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 2, "itlMs", 1)))) {
             Path out = dir.resolve("yaml");
-            CapturedRun run = CapturedRun.of("run", "--url", sim.url(), "--config", yaml.toString(),
-                    "--num-requests", "5", "--server-metrics", "off", "--output-dir", out.toString());
+            CapturedRun run = CapturedRun.of(
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--config",
+                    yaml.toString(),
+                    "--num-requests",
+                    "5",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    out.toString());
             assertThat(run.exitCode()).as(run.err()).isZero();
             JsonNode config = report(out).get("config");
             assertThat(config.at("/load/concurrency").asInt()).isEqualTo(3);
@@ -116,7 +203,8 @@ class ConfigReplayTest {
         CapturedRun bad = CapturedRun.of("run", "--config", yaml.toString());
         assertThat(bad.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(bad.err().strip())
-                .isEqualTo("llmload: --config " + yaml + ":1:1: unknown option 'concurency'; did you mean 'concurrency'?");
+                .isEqualTo(
+                        "llmload: --config " + yaml + ":1:1: unknown option 'concurency'; did you mean 'concurrency'?");
     }
 
     private static JsonNode report(Path runDir) throws IOException {

@@ -31,21 +31,68 @@ class ConsoleServerBlockTest {
     @Test
     void printsGpuAndGaugeFiguresAndLeavesOutAbsentOnes() throws Exception {
         RunReport base;
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 1,
-                "prefillMsPerToken", 0, "jitter", 0)))) {
-            CapturedRun run = CapturedRun.of("run", "--url", sim.url(), "--concurrency", "1", "--num-requests", "2",
-                    "--input-tokens", "16", "--output-tokens", "4", "--server-metrics", "off",
-                    "--output-dir", dir.toString());
+        try (SimServer sim = SimServer.start(SimConfig.load(
+                null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 1, "prefillMsPerToken", 0, "jitter", 0)))) {
+            CapturedRun run = CapturedRun.of(
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "2",
+                    "--input-tokens",
+                    "16",
+                    "--output-tokens",
+                    "4",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    dir.toString());
             assertThat(run.exitCode()).as(run.err()).isZero();
             base = RunDirectory.readReport(dir);
         }
-        TelemetrySummary telemetry = new TelemetrySummary("vllm", 10, 11, 1,
-                new GaugeStats(0.25, 0.5, null, null), null, null, new GaugeStats(3.0, 4.0, null, null), null,
-                null, null, null, null, null, null, null, null, null,
-                new GpuSummary(87.5, null, 60.25, 80.0, List.of()), null, List.of());
-        RunReport report = new RunReport(base.schemaVersion(), base.tool(), base.run(), base.model(), base.service(),
-                base.hardware(), base.load(), base.data(), base.results(), telemetry, base.efficiency(), base.notes(),
-                base.config(), base.timeseries(), base.schedule(), base.client(), base.saturation(), base.steadyState());
+        TelemetrySummary telemetry = new TelemetrySummary(
+                "vllm",
+                10,
+                11,
+                1,
+                new GaugeStats(0.25, 0.5, null, null),
+                null,
+                null,
+                new GaugeStats(3.0, 4.0, null, null),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                new GpuSummary(87.5, null, 60.25, 80.0, List.of()),
+                null,
+                List.of());
+        RunReport report = new RunReport(
+                base.schemaVersion(),
+                base.tool(),
+                base.run(),
+                base.model(),
+                base.service(),
+                base.hardware(),
+                base.load(),
+                base.data(),
+                base.results(),
+                telemetry,
+                base.efficiency(),
+                base.notes(),
+                base.config(),
+                base.timeseries(),
+                base.schedule(),
+                base.client(),
+                base.saturation(),
+                base.steadyState());
 
         assertThat(ConsoleSummary.render(report))
                 .contains("Server (scraped)")

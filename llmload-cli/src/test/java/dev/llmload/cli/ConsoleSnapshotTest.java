@@ -54,8 +54,8 @@ class ConsoleSnapshotTest {
 
     @BeforeAll
     static void startSimulator() throws Exception {
-        sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2,
-                "prefillMsPerToken", 0, "jitter", 0)));
+        sim = SimServer.start(SimConfig.load(
+                null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2, "prefillMsPerToken", 0, "jitter", 0)));
     }
 
     @AfterAll
@@ -65,7 +65,16 @@ class ConsoleSnapshotTest {
 
     @Test
     void plainRun() throws Exception {
-        Run run = run("plain", "--concurrency", "2", "--num-requests", "24", "--output-tokens", "4", "--server-metrics", "off");
+        Run run = run(
+                "plain",
+                "--concurrency",
+                "2",
+                "--num-requests",
+                "24",
+                "--output-tokens",
+                "4",
+                "--server-metrics",
+                "off");
         assertSnapshot("plain", run.console());
         assertClientFigures(run);
         assertThat(run.console()).doesNotContain("Goodput", "Server (scraped)", "Sessions / turns:");
@@ -73,8 +82,18 @@ class ConsoleSnapshotTest {
 
     @Test
     void sloRun() throws Exception {
-        Run run = run("slo", "--concurrency", "2", "--num-requests", "24", "--output-tokens", "4", "--server-metrics", "off",
-                "--slo", "e2e:10000");
+        Run run = run(
+                "slo",
+                "--concurrency",
+                "2",
+                "--num-requests",
+                "24",
+                "--output-tokens",
+                "4",
+                "--server-metrics",
+                "off",
+                "--slo",
+                "e2e:10000");
         assertSnapshot("slo", run.console());
         assertClientFigures(run);
         JsonNode goodput = run.report().at("/results/goodput");
@@ -87,8 +106,19 @@ class ConsoleSnapshotTest {
         // The batching engine (the fixed-latency one has no KV cache), twice as fast as its profile.
         Run run;
         try (SimServer batching = SimServer.start(SimConfig.load(null, Map.of("speedup", 2)))) {
-            run = runAt(batching.url(), "telemetry", "--concurrency", "4", "--num-requests", "32", "--output-tokens", "40",
-                    "--server-metrics", "auto", "--scrape-interval", "100ms");
+            run = runAt(
+                    batching.url(),
+                    "telemetry",
+                    "--concurrency",
+                    "4",
+                    "--num-requests",
+                    "32",
+                    "--output-tokens",
+                    "40",
+                    "--server-metrics",
+                    "auto",
+                    "--scrape-interval",
+                    "100ms");
         }
         assertSnapshot("telemetry", run.console());
         assertClientFigures(run);
@@ -96,18 +126,32 @@ class ConsoleSnapshotTest {
         assertThat(kv.isObject()).as("telemetry in report.json").isTrue();
         // The simulator held requests in its KV cache during the run: the figures compared are not all zero.
         assertThat(kv.get("max").asDouble()).isPositive();
-        String[] kvPrinted = run.value("KV cache usage, mean / max:").replace("%", "").split(" / ");
+        String[] kvPrinted =
+                run.value("KV cache usage, mean / max:").replace("%", "").split(" / ");
         assertThat(Double.parseDouble(kvPrinted[0])).isCloseTo(kv.get("mean").asDouble() * 100, within(0.005 + 1e-9));
         assertThat(Double.parseDouble(kvPrinted[1])).isCloseTo(kv.get("max").asDouble() * 100, within(0.005 + 1e-9));
         JsonNode waiting = run.report().at("/telemetry/requests_waiting");
         String[] waitingPrinted = run.value("Requests waiting, mean / max:").split(" / ");
-        assertThat(Double.parseDouble(waitingPrinted[1])).isCloseTo(waiting.get("max").asDouble(), within(0.005 + 1e-9));
+        assertThat(Double.parseDouble(waitingPrinted[1]))
+                .isCloseTo(waiting.get("max").asDouble(), within(0.005 + 1e-9));
     }
 
     @Test
     void sessionRun() throws Exception {
-        Run run = run("sessions", "--sessions", "3", "--think-time", "5", "--max-sessions", "2", "--num-requests", "12", "--output-tokens", "4",
-                "--server-metrics", "off");
+        Run run = run(
+                "sessions",
+                "--sessions",
+                "3",
+                "--think-time",
+                "5",
+                "--max-sessions",
+                "2",
+                "--num-requests",
+                "12",
+                "--output-tokens",
+                "4",
+                "--server-metrics",
+                "off");
         assertSnapshot("sessions", run.console());
         assertClientFigures(run);
         assertThat(run.value("Sessions / turns:")).isEqualTo("turns 3, think time 5 ms, at most 2 sessions in flight");
@@ -122,9 +166,15 @@ class ConsoleSnapshotTest {
         }
         int total = turns.values().stream().mapToInt(Integer::intValue).sum();
         assertThat(total).isEqualTo(12);
-        assertThat(run.value("Sessions run (all turns succeeded):")).isEqualTo(turns.size() + " (" + turns.size() + ")");
-        assertThat(run.value("Turns run (per session mean / max):")).isEqualTo(String.format(java.util.Locale.ROOT,
-                "%d (%.2f / %d)", total, (double) total / turns.size(), java.util.Collections.max(turns.values())));
+        assertThat(run.value("Sessions run (all turns succeeded):"))
+                .isEqualTo(turns.size() + " (" + turns.size() + ")");
+        assertThat(run.value("Turns run (per session mean / max):"))
+                .isEqualTo(String.format(
+                        java.util.Locale.ROOT,
+                        "%d (%.2f / %d)",
+                        total,
+                        (double) total / turns.size(),
+                        java.util.Collections.max(turns.values())));
     }
 
     @Test
@@ -134,8 +184,12 @@ class ConsoleSnapshotTest {
         assertThat(run.value("Load:")).isEqualTo("open loop, stages 20:1s,40:1s");
         // Each stage's row against saturation.stages in report.json: its span, offer and requests sent.
         JsonNode stages = run.report().at("/saturation/stages");
-        List<String> rows = run.console().lines().dropWhile(l -> !l.startsWith("Stage (s)")).skip(1)
-                .takeWhile(l -> !l.startsWith("-") && !l.startsWith("=")).toList();
+        List<String> rows = run.console()
+                .lines()
+                .dropWhile(l -> !l.startsWith("Stage (s)"))
+                .skip(1)
+                .takeWhile(l -> !l.startsWith("-") && !l.startsWith("="))
+                .toList();
         assertThat(rows).hasSize(2);
         assertThat(stages.size()).isEqualTo(2);
         long sent = 0;
@@ -146,11 +200,13 @@ class ConsoleSnapshotTest {
             assertThat(cells[0]).isEqualTo(i == 0 ? "0-1" : "1-2");
             assertThat(cells[1]).isEqualTo(i == 0 ? "20" : "40");
             assertThat(Long.parseLong(cells[2])).isEqualTo(stage.get("arrivals").asLong());
-            assertThat(Long.parseLong(cells[3])).isEqualTo(stage.get("succeeded").asLong());
+            assertThat(Long.parseLong(cells[3]))
+                    .isEqualTo(stage.get("succeeded").asLong());
             sent += stage.get("arrivals").asLong();
         }
         // However the arrivals fell, every measured request belongs to one stage.
-        assertThat(sent).isEqualTo(run.report().at("/results/requests/attempted").asLong());
+        assertThat(sent)
+                .isEqualTo(run.report().at("/results/requests/attempted").asLong());
     }
 
     /**
@@ -171,7 +227,8 @@ class ConsoleSnapshotTest {
         }
         double durationS = run.report().at("/results/duration_s").asDouble();
         assertThat(peak).as("a run that produced tokens").isPositive();
-        assertThat(Double.parseDouble(run.value("Peak output throughput (tok/s):"))).isCloseTo(peak, within(0.005 + 1e-9));
+        assertThat(Double.parseDouble(run.value("Peak output throughput (tok/s):")))
+                .isCloseTo(peak, within(0.005 + 1e-9));
         // The CSV's cells are rounded, so the sum of many may differ from the exact one in the last digit.
         assertThat(Double.parseDouble(run.value("Mean in flight (requests):")))
                 .isCloseTo(inFlightSeconds / durationS, within(0.02));
@@ -181,7 +238,8 @@ class ConsoleSnapshotTest {
     private void assertSnapshot(String kind, String console) throws IOException {
         String actual = structure(console);
         try (InputStream expected = getClass().getResourceAsStream("/console/" + kind + ".txt")) {
-            assertThat(expected).as("src/test/resources/console/%s.txt; this run's structure:%n%s", kind, actual)
+            assertThat(expected)
+                    .as("src/test/resources/console/%s.txt; this run's structure:%n%s", kind, actual)
                     .isNotNull();
             assertThat(actual).isEqualTo(new String(expected.readAllBytes(), StandardCharsets.UTF_8));
         }
@@ -231,14 +289,26 @@ class ConsoleSnapshotTest {
     }
 
     private Run runAt(String url, String kind, String... options) throws IOException {
-        List<String> args = new ArrayList<>(List.of("run", "--url", url, "--input-tokens", "16",
-                "--output-dir", dir.resolve(kind).toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--url",
+                url,
+                "--input-tokens",
+                "16",
+                "--output-dir",
+                dir.resolve(kind).toString()));
         args.addAll(List.of(options));
         CapturedRun captured = CapturedRun.of(args.toArray(String[]::new));
         assertThat(captured.exitCode()).as(captured.err()).isZero();
-        Path runDir = Path.of(captured.out().lines().filter(l -> l.startsWith("Run directory: ")).findFirst()
-                .orElseThrow().substring("Run directory: ".length()).strip());
-        return new Run(captured.out(), runDir, new ObjectMapper().readTree(Files.readString(runDir.resolve("report.json"))));
+        Path runDir = Path.of(captured.out()
+                .lines()
+                .filter(l -> l.startsWith("Run directory: "))
+                .findFirst()
+                .orElseThrow()
+                .substring("Run directory: ".length())
+                .strip());
+        return new Run(
+                captured.out(), runDir, new ObjectMapper().readTree(Files.readString(runDir.resolve("report.json"))));
     }
 
     private static double valueOf(String console, String label) {
@@ -253,8 +323,12 @@ class ConsoleSnapshotTest {
 
         /** The value printed after a 40-wide label. */
         static String valueIn(String console, String label) {
-            return console.lines().filter(l -> l.startsWith(label)).findFirst().orElseThrow(() ->
-                    new AssertionError("no line " + label + " in\n" + console)).substring(LABEL_WIDTH).strip();
+            return console.lines()
+                    .filter(l -> l.startsWith(label))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no line " + label + " in\n" + console))
+                    .substring(LABEL_WIDTH)
+                    .strip();
         }
     }
 }

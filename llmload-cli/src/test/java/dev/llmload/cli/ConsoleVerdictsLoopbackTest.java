@@ -38,10 +38,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ConsoleVerdictsLoopbackTest {
 
     /** The simulator's batching engine with 4 seats, 4 times as fast as its profile: a capacity reached quickly. */
-    private static final Map<String, Object> FOUR_SEATS = Map.of("speedup", 4.0, "seed", 3,
-            "batching", Map.of("maxNumSeqs", 4));
-    private static final Map<String, Object> FIXED = Map.of("engine", "fixed", "ttftMs", 20, "itlMs", 2,
-            "prefillMsPerToken", 0, "jitter", 0);
+    private static final Map<String, Object> FOUR_SEATS =
+            Map.of("speedup", 4.0, "seed", 3, "batching", Map.of("maxNumSeqs", 4));
+
+    private static final Map<String, Object> FIXED =
+            Map.of("engine", "fixed", "ttftMs", 20, "itlMs", 2, "prefillMsPerToken", 0, "jitter", 0);
 
     @TempDir
     Path dir;
@@ -50,20 +51,36 @@ class ConsoleVerdictsLoopbackTest {
     void theServersOwnTimingsAndTheClientsVerdictAreThoseOfReportJson() throws Exception {
         try (SimServer sim = SimServer.start(SimConfig.load(null, FIXED))) {
             // llama.cpp's /completion answers with its own timings (prompt_ms, predicted_ms).
-            Run run = run("native", "--url", sim.url().replaceFirst("/v1/?$", ""), "--api", "llamacpp",
-                    "--concurrency", "2", "--num-requests", "8", "--input-tokens", "16", "--output-tokens", "4");
+            Run run = run(
+                    "native",
+                    "--url",
+                    sim.url().replaceFirst("/v1/?$", ""),
+                    "--api",
+                    "llamacpp",
+                    "--concurrency",
+                    "2",
+                    "--num-requests",
+                    "8",
+                    "--input-tokens",
+                    "16",
+                    "--output-tokens",
+                    "4");
             ServerView view = run.report().results().serverView();
             assertThat(view).as("the server's own timings reached report.json").isNotNull();
             assertThat(view.requests()).isEqualTo(8);
             assertThat(run.console()).contains("Server's own timings (" + view.requests() + " requests)");
-            assertThat(valueOf(run.console(), "Server prefill p50 (ms):")).isEqualTo(twoDecimals(view.serverFirstTokenMs().p50()));
+            assertThat(valueOf(run.console(), "Server prefill p50 (ms):"))
+                    .isEqualTo(twoDecimals(view.serverFirstTokenMs().p50()));
             assertThat(valueOf(run.console(), "Client TTFT p50, same requests (ms):"))
                     .isEqualTo(twoDecimals(view.clientTtftMs().p50()));
 
             // Whichever way the client's self-check went on this host, the console says it as the report does.
             String verdict = run.report().client().verdict();
-            assertThat(verdict).startsWith(run.report().client().saturated() ? "saturated (see the client_saturated note)"
-                    : "kept up, did not limit this run");
+            assertThat(verdict)
+                    .startsWith(
+                            run.report().client().saturated()
+                                    ? "saturated (see the client_saturated note)"
+                                    : "kept up, did not limit this run");
             assertThat(run.console()).contains(verdict);
         }
     }
@@ -71,19 +88,36 @@ class ConsoleVerdictsLoopbackTest {
     @Test
     void twiceTheCapacityIsSaturatedAndHalfOfItIsNot() throws Exception {
         try (SimServer sim = SimServer.start(SimConfig.load(null, FOUR_SEATS))) {
-            double capacity = run("capacity", "--url", sim.url(), "--concurrency", "8", "--num-requests", "80",
-                    "--input-tokens", "32", "--output-tokens", "24").report().results().requestThroughput();
+            double capacity = run(
+                            "capacity",
+                            "--url",
+                            sim.url(),
+                            "--concurrency",
+                            "8",
+                            "--num-requests",
+                            "80",
+                            "--input-tokens",
+                            "32",
+                            "--output-tokens",
+                            "24")
+                    .report()
+                    .results()
+                    .requestThroughput();
 
             Run over = openLoop(sim, 2 * capacity, "over");
             Saturation s = over.report().saturation();
-            assertThat(s.saturated()).as("%s at %.1f req/s against a capacity of %.1f", s, 2 * capacity, capacity).isTrue();
+            assertThat(s.saturated())
+                    .as("%s at %.1f req/s against a capacity of %.1f", s, 2 * capacity, capacity)
+                    .isTrue();
             assertThat(valueOf(over.console(), "Saturated:")).isEqualTo("YES (see notes)");
             assertThat(valueOf(over.console(), "Backlog at last arrival:"))
-                    .isEqualTo(s.backlog() + " (" + s.backlogInFlight() + " in flight, " + s.backlogQueued() + " queued)");
+                    .isEqualTo(
+                            s.backlog() + " (" + s.backlogInFlight() + " in flight, " + s.backlogQueued() + " queued)");
 
             Run under = openLoop(sim, capacity / 2, "under");
             Saturation calm = under.report().saturation();
-            assertThat(calm.saturated()).as("%s at %.1f req/s against a capacity of %.1f", calm, capacity / 2, capacity)
+            assertThat(calm.saturated())
+                    .as("%s at %.1f req/s against a capacity of %.1f", calm, capacity / 2, capacity)
                     .isFalse();
             assertThat(valueOf(under.console(), "Saturated:")).isEqualTo("no");
         }
@@ -92,12 +126,14 @@ class ConsoleVerdictsLoopbackTest {
     @Test
     void aSteadyWindowIsPrintedBesideTheWholeRun() throws Exception {
         try (SimServer sim = SimServer.start(SimConfig.load(null, FIXED));
-             HttpClient http = HttpClient.newHttpClient()) {
+                HttpClient http = HttpClient.newHttpClient()) {
             // A start-up for the window to cut: once the run's first request is in its journal, the
             // simulator's engine pauses for 2 s, as SteadyStateLoopbackTest (llmload-core) pauses it.
             Path journal = dir.resolve("steady").resolve(Journal.FILE_NAME);
-            HttpRequest pause = HttpRequest.newBuilder(URI.create(sim.url().replaceFirst("/v1/?$", "")
-                    + "/llmload/pause?ms=2000")).POST(HttpRequest.BodyPublishers.noBody()).build();
+            HttpRequest pause = HttpRequest.newBuilder(
+                            URI.create(sim.url().replaceFirst("/v1/?$", "") + "/llmload/pause?ms=2000"))
+                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .build();
             Thread pauser = Thread.ofVirtual().start(() -> {
                 try {
                     while (!Files.exists(journal) || Files.size(journal) == 0) {
@@ -108,34 +144,61 @@ class ConsoleVerdictsLoopbackTest {
                     Thread.currentThread().interrupt();
                 }
             });
-            Run run = run("steady", "--url", sim.url(), "--request-rate", "50", "--num-requests", "300",
-                    "--input-tokens", "16", "--output-tokens", "10");
+            Run run = run(
+                    "steady",
+                    "--url",
+                    sim.url(),
+                    "--request-rate",
+                    "50",
+                    "--num-requests",
+                    "300",
+                    "--input-tokens",
+                    "16",
+                    "--output-tokens",
+                    "10");
             pauser.join(Duration.ofSeconds(5));
             SteadyState steady = run.report().steadyState();
             assertThat(steady.reached()).as("%s", steady).isTrue();
             assertThat(steady.cut()).as("the start-up cut: %s", steady).isPositive();
             assertThat(run.console()).contains("Steady State (MSER-5): window / whole run");
-            assertThat(valueOf(run.console(), "Window (s from start):")).isEqualTo(String.format(Locale.ROOT,
-                    "%.2f to %.2f, %d of %d requests", steady.startS(), steady.endS(), steady.requests(),
-                    steady.requests() + steady.cut()));
+            assertThat(valueOf(run.console(), "Window (s from start):"))
+                    .isEqualTo(String.format(
+                            Locale.ROOT,
+                            "%.2f to %.2f, %d of %d requests",
+                            steady.startS(),
+                            steady.endS(),
+                            steady.requests(),
+                            steady.requests() + steady.cut()));
             // The window's figures first, the whole run's after them.
-            assertThat(run.console()).containsPattern("Request throughput \\(req/s\\): +"
-                    + twoDecimals(steady.results().requestThroughput()).replace(".", "\\.") + " / "
-                    + twoDecimals(run.report().results().requestThroughput()).replace(".", "\\.") + "\n");
+            assertThat(run.console())
+                    .containsPattern("Request throughput \\(req/s\\): +"
+                            + twoDecimals(steady.results().requestThroughput()).replace(".", "\\.") + " / "
+                            + twoDecimals(run.report().results().requestThroughput())
+                                    .replace(".", "\\.") + "\n");
         }
     }
 
     private record Run(String console, RunReport report) {}
 
     private Run openLoop(SimServer sim, double rate, String name) throws Exception {
-        return run(name, "--url", sim.url(), "--request-rate", String.format(Locale.ROOT, "%.3f", rate),
-                "--num-requests", "200", "--input-tokens", "32", "--output-tokens", "24");
+        return run(
+                name,
+                "--url",
+                sim.url(),
+                "--request-rate",
+                String.format(Locale.ROOT, "%.3f", rate),
+                "--num-requests",
+                "200",
+                "--input-tokens",
+                "32",
+                "--output-tokens",
+                "24");
     }
 
     private Run run(String name, String... args) throws Exception {
         Path out = dir.resolve(name);
-        CapturedRun run = CapturedRun.of(new String[] {"run", "--server-metrics", "off", "--seed", "7",
-            "--output-dir", out.toString()}, args);
+        CapturedRun run = CapturedRun.of(
+                new String[] {"run", "--server-metrics", "off", "--seed", "7", "--output-dir", out.toString()}, args);
         assertThat(run.exitCode()).as(run.err()).isZero();
         return new Run(run.out(), RunDirectory.readReport(out));
     }
@@ -146,7 +209,11 @@ class ConsoleVerdictsLoopbackTest {
 
     /** The value printed after a 40-wide label (the first such line). */
     private static String valueOf(String console, String label) {
-        return console.lines().filter(l -> l.startsWith(label)).findFirst().orElseThrow(() ->
-                new AssertionError("no line " + label + " in\n" + console)).substring(40).strip();
+        return console.lines()
+                .filter(l -> l.startsWith(label))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no line " + label + " in\n" + console))
+                .substring(40)
+                .strip();
     }
 }

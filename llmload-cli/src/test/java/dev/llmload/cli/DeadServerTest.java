@@ -31,8 +31,8 @@ class DeadServerTest {
     Path dir;
 
     private static SimServer simulator(int port) {
-        Map<String, Object> settings = new HashMap<>(Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 5,
-                "prefillMsPerToken", 0, "jitter", 0));
+        Map<String, Object> settings =
+                new HashMap<>(Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 5, "prefillMsPerToken", 0, "jitter", 0));
         settings.put("port", port);
         return SimServer.start(SimConfig.load(null, settings));
     }
@@ -45,15 +45,29 @@ class DeadServerTest {
         // The target goes away after the first 20 requests (well under a second in) and is back 3 s
         // later; a backoff of at most 2 s finds it again, so 12 s leave the run several seconds
         // after the outage, which the note must show as ended before the end of the run.
-        CompletableFuture<CapturedRun> run = CompletableFuture.supplyAsync(() -> CapturedRun.of("run",
-                "--url", "http://127.0.0.1:" + port, "--concurrency", "4", "--duration", "12s", "--input-tokens", "8",
-                "--output-tokens", "8", "--server-metrics", "off", "--output-dir", runDir.toString()));
+        CompletableFuture<CapturedRun> run = CompletableFuture.supplyAsync(() -> CapturedRun.of(
+                "run",
+                "--url",
+                "http://127.0.0.1:" + port,
+                "--concurrency",
+                "4",
+                "--duration",
+                "12s",
+                "--input-tokens",
+                "8",
+                "--output-tokens",
+                "8",
+                "--server-metrics",
+                "off",
+                "--output-dir",
+                runDir.toString()));
         SimServer second = null;
         boolean firstClosed = false;
         try {
             Path journal = runDir.resolve("requests.jsonl");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!(Files.exists(journal) && Files.readAllLines(journal).size() >= 20) && System.nanoTime() < deadline) {
+            while (!(Files.exists(journal) && Files.readAllLines(journal).size() >= 20)
+                    && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
             first.close();
@@ -78,7 +92,8 @@ class DeadServerTest {
         // The stopped simulator closes its connections, so the slots streaming at that moment end
         // and try again: refused connections must show. (They once did not: the simulator's loops
         // stopped with their connections open, and the slots waited on them to the end of the run.)
-        assertThat(refused).as("connections refused while the target was away: " + report.at("/results/errors"))
+        assertThat(refused)
+                .as("connections refused while the target was away: " + report.at("/results/errors"))
                 .isPositive();
         JsonNode unreachable = null;
         for (JsonNode note : report.get("notes")) {

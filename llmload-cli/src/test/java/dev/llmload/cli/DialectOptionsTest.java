@@ -10,14 +10,20 @@ class DialectOptionsTest {
     private static void usageError(String expected, String... args) {
         CapturedRun outcome = CapturedRun.of(args);
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(outcome.err().strip().lines().count()).as("stderr: %s", outcome.err()).isEqualTo(1);
+        assertThat(outcome.err().strip().lines().count())
+                .as("stderr: %s", outcome.err())
+                .isEqualTo(1);
         assertThat(outcome.err()).doesNotContain("Exception").contains(expected);
     }
 
     @Test
     void anUnknownApiListsTheKnownOnes() {
-        usageError("--api: unknown API 'vllm' (expected one of chat, completions, tgi, triton, ollama, ollama-chat, "
-                + "llamacpp, sglang, anthropic, responses, embeddings, rerank, auto)", "run", "--api", "vllm");
+        usageError(
+                "--api: unknown API 'vllm' (expected one of chat, completions, tgi, triton, ollama, ollama-chat, "
+                        + "llamacpp, sglang, anthropic, responses, embeddings, rerank, auto)",
+                "run",
+                "--api",
+                "vllm");
     }
 
     @Test

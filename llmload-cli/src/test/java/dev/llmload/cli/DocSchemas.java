@@ -37,24 +37,31 @@ final class DocSchemas {
     static void assertValidAndStrict(String schemaName, Path file) {
         Schema schema = schema(schemaName);
         String text = read(file);
-        assertThat(schema.validate(text, InputFormat.JSON)).as("%s against %s", file, schemaName)
-                .extracting(Error::getMessage).isEmpty();
+        assertThat(schema.validate(text, InputFormat.JSON))
+                .as("%s against %s", file, schemaName)
+                .extracting(Error::getMessage)
+                .isEmpty();
         ObjectNode renamed = object(text);
         String first = firstField(renamed);
         renamed.set(first + "_renamed", renamed.remove(first));
-        assertThat(schema.validate(renamed.toString(), InputFormat.JSON)).as("%s with %s renamed", schemaName, first)
+        assertThat(schema.validate(renamed.toString(), InputFormat.JSON))
+                .as("%s with %s renamed", schemaName, first)
                 .isNotEmpty();
         ObjectNode retyped = object(text);
         JsonNode value = retyped.get(first);
         // An object or array becomes a string; a string, number or boolean becomes an object.
         retyped.set(first, value.isContainerNode() ? JSON.getNodeFactory().textNode("x") : JSON.createObjectNode());
-        assertThat(schema.validate(retyped.toString(), InputFormat.JSON)).as("%s with %s retyped", schemaName, first)
+        assertThat(schema.validate(retyped.toString(), InputFormat.JSON))
+                .as("%s with %s retyped", schemaName, first)
                 .isNotEmpty();
     }
 
     static List<String> schemaFiles() {
         try (var files = Files.list(DOCS)) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".schema.json")).sorted().toList();
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".schema.json"))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

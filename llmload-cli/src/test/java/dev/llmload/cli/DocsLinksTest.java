@@ -52,10 +52,17 @@ class DocsLinksTest {
         for (Path document : documents()) {
             all.append(Files.readString(document));
         }
-        assertThat(DocSchemas.schemaFiles()).contains("report.schema.json", "requests.schema.json", "sweep.schema.json",
-                "comparison.schema.json", "repeats.schema.json");
+        assertThat(DocSchemas.schemaFiles())
+                .contains(
+                        "report.schema.json",
+                        "requests.schema.json",
+                        "sweep.schema.json",
+                        "comparison.schema.json",
+                        "repeats.schema.json");
         for (String schema : DocSchemas.schemaFiles()) {
-            assertThat(all.toString()).as("a link to docs/%s", schema).containsPattern("\\]\\((docs/)?" + Pattern.quote(schema) + "\\)");
+            assertThat(all.toString())
+                    .as("a link to docs/%s", schema)
+                    .containsPattern("\\]\\((docs/)?" + Pattern.quote(schema) + "\\)");
         }
     }
 }

@@ -28,7 +28,8 @@ class EndlessStreamStopTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] TOKENS = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n"
-            .repeat(256).getBytes(StandardCharsets.UTF_8);
+            .repeat(256)
+            .getBytes(StandardCharsets.UTF_8);
 
     @TempDir
     Path dir;
@@ -67,9 +68,25 @@ class EndlessStreamStopTest {
         try {
             Path runDir = dir.resolve("run");
             Path log = dir.resolve("console.log");
-            Process run = CliProcess.start(log, "run", "--url", "http://127.0.0.1:" + server.getAddress().getPort(),
-                    "--concurrency", "4", "--duration", "10m", "--input-tokens", "8", "--output-tokens", "16",
-                    "--grace", "1s", "--server-metrics", "off", "--output-dir", runDir.toString());
+            Process run = CliProcess.start(
+                    log,
+                    "run",
+                    "--url",
+                    "http://127.0.0.1:" + server.getAddress().getPort(),
+                    "--concurrency",
+                    "4",
+                    "--duration",
+                    "10m",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "16",
+                    "--grace",
+                    "1s",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    runDir.toString());
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (started.get() < 12 && System.nanoTime() < deadline && run.isAlive()) {
                 Thread.sleep(50);
@@ -89,8 +106,11 @@ class EndlessStreamStopTest {
             JsonNode report = JSON.readTree(runDir.resolve("report.json").toFile());
             assertThat(report.at("/run/interrupted").asBoolean()).isTrue();
             long lines = Files.readAllLines(runDir.resolve("requests.jsonl")).size();
-            assertThat(report.at("/results/requests/attempted").asLong()).isEqualTo(lines).isPositive();
-            assertThat(report.at("/results/errors/protocol/count").asLong()).as("streams ended by the token bound")
+            assertThat(report.at("/results/requests/attempted").asLong())
+                    .isEqualTo(lines)
+                    .isPositive();
+            assertThat(report.at("/results/errors/protocol/count").asLong())
+                    .as("streams ended by the token bound")
                     .isPositive();
             assertThat(report.at("/results/errors/protocol/samples/0").asText()).contains("--max-tokens-factor");
         } finally {

@@ -55,8 +55,8 @@ class FaultInjectionTest {
         AtomicInteger posts = new AtomicInteger();
         AtomicInteger smallFinished = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);
-        String hugeEvent = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\""
-                + "abcdefghij".repeat(100_000) + "\"}}]}\n\n";
+        String hugeEvent = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + "abcdefghij".repeat(100_000)
+                + "\"}}]}\n\n";
         HttpServer server = server();
         server.createContext("/v1/chat/completions", exchange -> {
             exchange.getRequestBody().readAllBytes();
@@ -92,22 +92,46 @@ class FaultInjectionTest {
         try {
             Path runDir = dir.resolve("run");
             Path log = dir.resolve("console.log");
-            Process run = CliProcess.start(log, "run", "--url", "http://127.0.0.1:" + server.getAddress().getPort(),
-                    "--concurrency", "1", "--num-requests", "1000", "--input-tokens", "8", "--output-tokens", "16",
-                    "--server-metrics", "off", "--output-dir", runDir.toString());
+            Process run = CliProcess.start(
+                    log,
+                    "run",
+                    "--url",
+                    "http://127.0.0.1:" + server.getAddress().getPort(),
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "1000",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "16",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    runDir.toString());
             try {
-                awaitOrFail(() -> smallFinished.get() >= smallAnswers, Duration.ofSeconds(120), run, log,
+                awaitOrFail(
+                        () -> smallFinished.get() >= smallAnswers,
+                        Duration.ofSeconds(120),
+                        run,
+                        log,
                         "the server answered " + smallAnswers + " small requests after the huge one");
                 // Lines are written as each request ends; the bound is slack for a loaded machine,
                 // far below the time the huge response takes to count. Only the small answers'
                 // lines count: the huge one has a provisional line of its own by then.
-                awaitOrFail(() -> smallAnswersInJournal(runDir) >= smallAnswers, Duration.ofSeconds(20), run, log,
+                awaitOrFail(
+                        () -> smallAnswersInJournal(runDir) >= smallAnswers,
+                        Duration.ofSeconds(20),
+                        run,
+                        log,
                         "the journal holds the " + smallAnswers + " small requests that finished");
             } finally {
                 run.destroyForcibly();
                 assertThat(run.waitFor(30, TimeUnit.SECONDS)).isTrue();
             }
-            assertThat(smallAnswersInJournal(runDir)).as("small answers on disk after kill -9").isEqualTo(smallAnswers);
+            assertThat(smallAnswersInJournal(runDir))
+                    .as("small answers on disk after kill -9")
+                    .isEqualTo(smallAnswers);
         } finally {
             release.countDown();
             server.stop(0);
@@ -122,25 +146,47 @@ class FaultInjectionTest {
      */
     @Test
     void aFullDiskStopsTheRunInOneLineAndLeavesARebuildableDirectory() throws Exception {
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2,
-                "prefillMsPerToken", 0, "jitter", 0)))) {
+        try (SimServer sim = SimServer.start(SimConfig.load(
+                null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2, "prefillMsPerToken", 0, "jitter", 0)))) {
             Path runDir = dir.resolve("full");
             Path log = dir.resolve("full.log");
             long freeBytes = 6000;
-            Process run = CliProcess.start(List.of("-D" + Journal.SIMULATED_FREE_BYTES_PROPERTY + "=" + freeBytes),
-                    null, log, "run", "--url", sim.url(), "--concurrency", "2", "--num-requests", "5000",
-                    "--input-tokens", "8", "--output-tokens", "8", "--server-metrics", "off",
-                    "--output-dir", runDir.toString());
+            Process run = CliProcess.start(
+                    List.of("-D" + Journal.SIMULATED_FREE_BYTES_PROPERTY + "=" + freeBytes),
+                    null,
+                    log,
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--concurrency",
+                    "2",
+                    "--num-requests",
+                    "5000",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "8",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    runDir.toString());
             boolean ended = run.waitFor(120, TimeUnit.SECONDS);
             if (!ended) {
                 run.destroyForcibly();
             }
             String console = Files.readString(log);
-            assertThat(ended).as("the run stopped at the failed write: " + console).isTrue();
+            assertThat(ended)
+                    .as("the run stopped at the failed write: " + console)
+                    .isTrue();
             assertThat(run.exitValue()).as(console).isEqualTo(Main.EXIT_CANNOT_START);
             assertThat(console).doesNotContain("\tat ").doesNotContain("Exception");
-            String error = console.lines().filter(line -> line.startsWith("llmload: ")).findFirst().orElseThrow();
-            assertThat(error).contains("No space left on device").contains(runDir.resolve(Journal.FILE_NAME).toString())
+            String error = console.lines()
+                    .filter(line -> line.startsWith("llmload: "))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(error)
+                    .contains("No space left on device")
+                    .contains(runDir.resolve(Journal.FILE_NAME).toString())
                     .contains("llmload report");
 
             String journal = Files.readString(runDir.resolve(Journal.FILE_NAME));
@@ -171,18 +217,48 @@ class FaultInjectionTest {
         Random random = new Random(13);
         for (int round = 0; round < 4; round++) {
             Path truth = dir.resolve("truth-" + round + ".jsonl");
-            try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 10,
-                    "itlMs", 4, "prefillMsPerToken", 0, "jitter", 0, "groundTruth", truth.toString())))) {
+            try (SimServer sim = SimServer.start(SimConfig.load(
+                    null,
+                    Map.of(
+                            "engine",
+                            "fixed",
+                            "ttftMs",
+                            10,
+                            "itlMs",
+                            4,
+                            "prefillMsPerToken",
+                            0,
+                            "jitter",
+                            0,
+                            "groundTruth",
+                            truth.toString())))) {
                 Path runDir = dir.resolve("kill-" + round);
                 Path log = dir.resolve("kill-" + round + ".log");
-                Process run = CliProcess.start(log, "run", "--url", sim.url(), "--concurrency",
-                        Integer.toString(1 + random.nextInt(8)), "--num-requests", "100000", "--input-tokens", "16",
-                        "--output-tokens", Integer.toString(4 + random.nextInt(40)), "--server-metrics", "off",
-                        "--output-dir", runDir.toString());
+                Process run = CliProcess.start(
+                        log,
+                        "run",
+                        "--url",
+                        sim.url(),
+                        "--concurrency",
+                        Integer.toString(1 + random.nextInt(8)),
+                        "--num-requests",
+                        "100000",
+                        "--input-tokens",
+                        "16",
+                        "--output-tokens",
+                        Integer.toString(4 + random.nextInt(40)),
+                        "--server-metrics",
+                        "off",
+                        "--output-dir",
+                        runDir.toString());
                 int linesBeforeKill = 1 + random.nextInt(60);
                 try {
-                    awaitOrFail(() -> journalLines(runDir).size() >= linesBeforeKill, Duration.ofSeconds(120), run,
-                            log, linesBeforeKill + " journal lines");
+                    awaitOrFail(
+                            () -> journalLines(runDir).size() >= linesBeforeKill,
+                            Duration.ofSeconds(120),
+                            run,
+                            log,
+                            linesBeforeKill + " journal lines");
                     Thread.sleep(random.nextInt(400));
                     sim.engine().pause(Duration.ofSeconds(60));
                     // Once paused, the simulator finishes nothing more, but tokens the engine emitted
@@ -198,7 +274,8 @@ class FaultInjectionTest {
                         if (!now.equals(seen)) {
                             seen = now;
                             stillSince = System.nanoTime();
-                        } else if (System.nanoTime() - stillSince >= Duration.ofSeconds(1).toNanos()
+                        } else if (System.nanoTime() - stillSince
+                                        >= Duration.ofSeconds(1).toNanos()
                                 && now.equals(succeededInJournal(runDir))) {
                             break;
                         }
@@ -210,7 +287,8 @@ class FaultInjectionTest {
                 }
                 Set<String> finished = finishedAtServer(truth);
                 assertThat(finished).as("round %d", round).isNotEmpty();
-                assertThat(succeededInJournal(runDir)).as("round %d: the journal after kill -9", round)
+                assertThat(succeededInJournal(runDir))
+                        .as("round %d: the journal after kill -9", round)
                         .isEqualTo(finished);
             }
         }
@@ -302,8 +380,8 @@ class FaultInjectionTest {
             t.setDaemon(true);
             return t;
         }));
-        server.createContext("/v1/models", exchange -> send(exchange,
-                "{\"data\":[{\"id\":\"faults\",\"owned_by\":\"test\"}]}"));
+        server.createContext(
+                "/v1/models", exchange -> send(exchange, "{\"data\":[{\"id\":\"faults\",\"owned_by\":\"test\"}]}"));
         return server;
     }
 

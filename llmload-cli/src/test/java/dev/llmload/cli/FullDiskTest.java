@@ -41,20 +41,41 @@ class FullDiskTest {
         assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "needs bash for ulimit -f");
         Path runDir = dir.resolve("run");
         Path console = dir.resolve("console.log");
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 1, "itlMs", 1,
-                "prefillMsPerToken", 0, "jitter", 0)))) {
-            Process process = CliProcess.startUnderLimit(console, "-f " + LIMIT_KIB, "run", "--url", sim.url(),
-                    "--concurrency", "8", "--num-requests", Integer.toString(REQUESTS), "--input-tokens", "16",
-                    "--output-tokens", "8", "--server-metrics", "off", "--grace", "60s",
-                    "--output-dir", runDir.toString());
-            assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("the run ended").isTrue();
+        try (SimServer sim = SimServer.start(SimConfig.load(
+                null, Map.of("engine", "fixed", "ttftMs", 1, "itlMs", 1, "prefillMsPerToken", 0, "jitter", 0)))) {
+            Process process = CliProcess.startUnderLimit(
+                    console,
+                    "-f " + LIMIT_KIB,
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--concurrency",
+                    "8",
+                    "--num-requests",
+                    Integer.toString(REQUESTS),
+                    "--input-tokens",
+                    "16",
+                    "--output-tokens",
+                    "8",
+                    "--server-metrics",
+                    "off",
+                    "--grace",
+                    "60s",
+                    "--output-dir",
+                    runDir.toString());
+            assertThat(process.waitFor(180, TimeUnit.SECONDS))
+                    .as("the run ended")
+                    .isTrue();
             String output = Files.readString(console);
             assertThat(process.exitValue()).as(output).isEqualTo(Main.EXIT_CANNOT_START);
 
             Path journal = runDir.resolve("requests.jsonl");
-            List<String> errors = output.lines().filter(l -> l.startsWith("llmload: ")).toList();
+            List<String> errors =
+                    output.lines().filter(l -> l.startsWith("llmload: ")).toList();
             assertThat(errors).as(output).hasSize(1);
-            assertThat(errors.getFirst()).contains("cannot write " + journal).contains("File too large")
+            assertThat(errors.getFirst())
+                    .contains("cannot write " + journal)
+                    .contains("File too large")
                     .contains("llmload report " + runDir);
             assertThat(output).doesNotContain("Exception").doesNotContain("\tat ");
 
@@ -84,18 +105,38 @@ class FullDiskTest {
         assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "needs bash for ulimit -f");
         Path runDir = dir.resolve("run");
         Path console = dir.resolve("console.log");
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 1, "itlMs", 1,
-                "prefillMsPerToken", 0, "jitter", 0)))) {
+        try (SimServer sim = SimServer.start(SimConfig.load(
+                null, Map.of("engine", "fixed", "ttftMs", 1, "itlMs", 1, "prefillMsPerToken", 0, "jitter", 0)))) {
             // Room for the journal of 20 requests, none for the HTML report.
-            Process process = CliProcess.startUnderLimit(console, "-f 48", "run", "--url", sim.url(),
-                    "--concurrency", "4", "--num-requests", "20", "--input-tokens", "16", "--output-tokens", "8",
-                    "--server-metrics", "off", "--output-dir", runDir.toString());
-            assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("the run ended").isTrue();
+            Process process = CliProcess.startUnderLimit(
+                    console,
+                    "-f 48",
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--concurrency",
+                    "4",
+                    "--num-requests",
+                    "20",
+                    "--input-tokens",
+                    "16",
+                    "--output-tokens",
+                    "8",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    runDir.toString());
+            assertThat(process.waitFor(180, TimeUnit.SECONDS))
+                    .as("the run ended")
+                    .isTrue();
             String output = Files.readString(console);
             assertThat(process.exitValue()).as(output).isEqualTo(Main.EXIT_CANNOT_START);
-            List<String> errors = output.lines().filter(l -> l.startsWith("llmload: ")).toList();
+            List<String> errors =
+                    output.lines().filter(l -> l.startsWith("llmload: ")).toList();
             assertThat(errors).as(output).hasSize(1);
-            assertThat(errors.getFirst()).contains("cannot write the report in " + runDir).contains("File too large")
+            assertThat(errors.getFirst())
+                    .contains("cannot write the report in " + runDir)
+                    .contains("File too large")
                     .contains("llmload report " + runDir);
             assertThat(output).doesNotContain("Exception");
             // What the report says needs no disk: the console has it, before the one line.
@@ -115,18 +156,40 @@ class FullDiskTest {
         assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "needs bash for ulimit -f");
         Path runDir = dir.resolve("run");
         Path console = dir.resolve("console.log");
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 1, "itlMs", 1,
-                "prefillMsPerToken", 0, "jitter", 0)))) {
+        try (SimServer sim = SimServer.start(SimConfig.load(
+                null, Map.of("engine", "fixed", "ttftMs", 1, "itlMs", 1, "prefillMsPerToken", 0, "jitter", 0)))) {
             // 2 KiB: less than run.json, the first file a run writes.
-            Process process = CliProcess.startUnderLimit(console, "-f 2", "run", "--url", sim.url(),
-                    "--concurrency", "1", "--num-requests", "3", "--input-tokens", "16", "--output-tokens", "8",
-                    "--server-metrics", "off", "--output-dir", runDir.toString());
-            assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("the run ended").isTrue();
+            Process process = CliProcess.startUnderLimit(
+                    console,
+                    "-f 2",
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "3",
+                    "--input-tokens",
+                    "16",
+                    "--output-tokens",
+                    "8",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    runDir.toString());
+            assertThat(process.waitFor(180, TimeUnit.SECONDS))
+                    .as("the run ended")
+                    .isTrue();
             String output = Files.readString(console);
             assertThat(process.exitValue()).as(output).isEqualTo(Main.EXIT_CANNOT_START);
-            List<String> errors = output.lines().filter(l -> l.startsWith("llmload: ")).toList();
-            assertThat(errors).as(output).singleElement().asString()
-                    .contains("cannot write " + runDir.resolve("run.json")).contains("File too large");
+            List<String> errors =
+                    output.lines().filter(l -> l.startsWith("llmload: ")).toList();
+            assertThat(errors)
+                    .as(output)
+                    .singleElement()
+                    .asString()
+                    .contains("cannot write " + runDir.resolve("run.json"))
+                    .contains("File too large");
             assertThat(output).doesNotContain("Exception").doesNotContain("\tat ");
             assertNoTemporaryFiles(runDir);
             assertThat(runDir.resolve("requests.jsonl")).doesNotExist();

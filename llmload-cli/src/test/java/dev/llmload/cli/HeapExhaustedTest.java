@@ -34,11 +34,23 @@ class HeapExhaustedTest {
     void reportAndMergeOfAJournalBeyondTheHeapSayHowToRaiseIt() throws Exception {
         Path run = dir.resolve("run");
         Path segment = dir.resolve("segment");
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 1)))) {
-            for (String[] extra : List.of(new String[] {"--output-dir", run.toString()},
+        try (SimServer sim =
+                SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 1)))) {
+            for (String[] extra : List.of(
+                    new String[] {"--output-dir", run.toString()},
                     new String[] {"--output-dir", segment.toString(), "--segment", "0/1"})) {
-                List<String> args = new java.util.ArrayList<>(List.of("run", "--url", sim.url(), "--concurrency", "2",
-                        "--num-requests", "4", "--input-tokens", "16", "--output-tokens", "4"));
+                List<String> args = new java.util.ArrayList<>(List.of(
+                        "run",
+                        "--url",
+                        sim.url(),
+                        "--concurrency",
+                        "2",
+                        "--num-requests",
+                        "4",
+                        "--input-tokens",
+                        "16",
+                        "--output-tokens",
+                        "4"));
                 args.addAll(List.of(extra));
                 assertThat(Main.execute(args.toArray(String[]::new))).isZero();
             }
@@ -47,12 +59,18 @@ class HeapExhaustedTest {
         widenJournal(segment);
 
         String report = runCli("report", run.toString());
-        assertThat(report).contains("llmload: the Java heap (").contains("ran out while rebuilding the reports of " + run)
-                .contains("LLMLOAD_JAVA_OPTS=-Xmx").doesNotContain("\tat ").doesNotContain("Exception");
+        assertThat(report)
+                .contains("llmload: the Java heap (")
+                .contains("ran out while rebuilding the reports of " + run)
+                .contains("LLMLOAD_JAVA_OPTS=-Xmx")
+                .doesNotContain("\tat ")
+                .doesNotContain("Exception");
         assertThat(report.strip().lines()).hasSize(1);
 
         String merge = runCli("merge", dir.resolve("merged").toString(), segment.toString());
-        assertThat(merge).contains("ran out while merging 1 segments").contains("LLMLOAD_JAVA_OPTS=-Xmx")
+        assertThat(merge)
+                .contains("ran out while merging 1 segments")
+                .contains("LLMLOAD_JAVA_OPTS=-Xmx")
                 .doesNotContain("\tat ");
         assertThat(merge.strip().lines()).hasSize(1);
     }
@@ -69,8 +87,8 @@ class HeapExhaustedTest {
         int events = first.indexOf("\"token_times_ms\":[");
         assertThat(events).as("the journal's token events").isPositive();
         int open = first.indexOf('[', events);
-        try (BufferedWriter out = Files.newBufferedWriter(journal, StandardCharsets.UTF_8,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (BufferedWriter out =
+                Files.newBufferedWriter(journal, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING)) {
             for (String line : lines.subList(0, lines.size() - 1)) {
                 out.write(line);
                 out.newLine();

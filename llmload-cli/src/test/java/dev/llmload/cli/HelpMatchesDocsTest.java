@@ -42,8 +42,10 @@ class HelpMatchesDocsTest {
                 for (String name : option.names()) {
                     // A negatable flag is written as --[no-]name, as --help shows it.
                     String written = option.negatable() && doc.contains("--[no-]" + name.substring(2))
-                            ? "--[no-]" + name.substring(2) : name;
-                    assertThat(doc).as("docs/%s documents %s %s", entry.getValue(), entry.getKey(), name)
+                            ? "--[no-]" + name.substring(2)
+                            : name;
+                    assertThat(doc)
+                            .as("docs/%s documents %s %s", entry.getValue(), entry.getKey(), name)
                             .contains(written);
                 }
             }

@@ -41,8 +41,10 @@ final class HostileServer implements AutoCloseable {
             }
         }
         Process process = new ProcessBuilder("python3", script.toString(), mode)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
         if (line == null) {
             process.destroyForcibly();
@@ -71,8 +73,8 @@ final class HostileServer implements AutoCloseable {
     /** How many POST requests it has been sent, by its own count. */
     int posts() throws IOException, InterruptedException {
         try (HttpClient client = HttpClient.newHttpClient()) {
-            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(url() + "/count")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> answer = client.send(
+                    HttpRequest.newBuilder(URI.create(url() + "/count")).build(), HttpResponse.BodyHandlers.ofString());
             return Integer.parseInt(answer.body().trim());
         }
     }

@@ -51,18 +51,43 @@ class IndependentServerFaultsTest {
         try (HostileServer server = HostileServer.start(dir, mode)) {
             Path runDir = dir.resolve("run");
             Path console = dir.resolve("console.log");
-            Process run = CliProcess.start(List.of("-Xmx160m"), null, console, "run", "--url", server.url(),
-                    "--concurrency", "1", "--num-requests", "2", "--input-tokens", "8", "--output-tokens", "16",
-                    "--request-timeout", "3s", "--max-tokens-factor", "1000000000",
-                    "--max-response-bytes", "1000000000000", "--max-event-bytes", "1000000000000",
-                    "--server-metrics", "off", "--output-dir", runDir.toString());
+            Process run = CliProcess.start(
+                    List.of("-Xmx160m"),
+                    null,
+                    console,
+                    "run",
+                    "--url",
+                    server.url(),
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "2",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "16",
+                    "--request-timeout",
+                    "3s",
+                    "--max-tokens-factor",
+                    "1000000000",
+                    "--max-response-bytes",
+                    "1000000000000",
+                    "--max-event-bytes",
+                    "1000000000000",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    runDir.toString());
             boolean ended = run.waitFor(150, TimeUnit.SECONDS);
             if (!ended) {
                 run.destroyForcibly();
             }
             String output = Files.readString(console);
             assertThat(ended).as("the run ended: " + output).isTrue();
-            assertThat(output).doesNotContain("OutOfMemoryError").doesNotContain("heap").doesNotContain("\tat ");
+            assertThat(output)
+                    .doesNotContain("OutOfMemoryError")
+                    .doesNotContain("heap")
+                    .doesNotContain("\tat ");
             assertThat(run.exitValue()).as(output).isEqualTo(RunCommand.EXIT_FAILED_RUN);
 
             // A response of 64 Ki characters or more is journaled provisionally before its count: the last line wins.
@@ -77,15 +102,17 @@ class IndependentServerFaultsTest {
                 // Ended by its time limit, or before it by the most llmload holds of one response.
                 assertThat(record.get("outcome").asText()).as(record.toString()).isIn("timeout", "protocol");
                 // No response held more token events than the ceiling (an endless stream once held millions).
-                assertThat(record.get("token_times_ms").size()).isLessThanOrEqualTo(ResponseLimits.MAX_HELD_TOKEN_EVENTS);
+                assertThat(record.get("token_times_ms").size())
+                        .isLessThanOrEqualTo(ResponseLimits.MAX_HELD_TOKEN_EVENTS);
                 if (record.get("outcome").asText().equals("protocol")) {
                     assertThat(record.get("error").asText()).contains("the most llmload holds of one response");
                 }
             }
             double slackMs = HostLoad.slackMs(500);
             for (JsonNode record : records) {
-                assertThat(record.get("e2e_latency_ms").asDouble()).as("ended within the 3 s limit, "
-                        + HostLoad.describe()).isLessThanOrEqualTo(3000 + slackMs);
+                assertThat(record.get("e2e_latency_ms").asDouble())
+                        .as("ended within the 3 s limit, " + HostLoad.describe())
+                        .isLessThanOrEqualTo(3000 + slackMs);
             }
         }
     }
@@ -93,12 +120,28 @@ class IndependentServerFaultsTest {
     @Test
     void aServerThatRedirectsEveryRequestGetsOnlyTheTestRequestAndTheRunSaysWhereItPointed() throws Exception {
         try (HostileServer server = HostileServer.start(dir, "redirect")) {
-            CapturedRun run = CapturedRun.of("run", "--url", server.url(), "--concurrency", "4", "--num-requests", "200",
-                    "--input-tokens", "8", "--output-tokens", "4", "--server-metrics", "off",
-                    "--output-dir", dir.resolve("run").toString());
+            CapturedRun run = CapturedRun.of(
+                    "run",
+                    "--url",
+                    server.url(),
+                    "--concurrency",
+                    "4",
+                    "--num-requests",
+                    "200",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "4",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    dir.resolve("run").toString());
 
             assertThat(run.exitCode()).as(run.err()).isEqualTo(Main.EXIT_CANNOT_START);
-            assertThat(errorLines(run.err())).as(run.err()).singleElement().asString()
+            assertThat(errorLines(run.err()))
+                    .as(run.err())
+                    .singleElement()
+                    .asString()
                     .contains("HTTP 302 redirect to http://127.0.0.1:9/elsewhere (not followed)")
                     .contains("--url");
             assertThat(server.posts()).as("requests the server saw").isEqualTo(1);
@@ -109,13 +152,31 @@ class IndependentServerFaultsTest {
     void aServerThatNeverAnswersIsToldAtTheTestRequest() throws Exception {
         try (HostileServer server = HostileServer.start(dir, "silent")) {
             long start = System.nanoTime();
-            CapturedRun run = CapturedRun.of("run", "--url", server.url(), "--concurrency", "8", "--num-requests", "100",
-                    "--input-tokens", "8", "--output-tokens", "4", "--request-timeout", "2s", "--server-metrics", "off",
-                    "--output-dir", dir.resolve("run").toString());
+            CapturedRun run = CapturedRun.of(
+                    "run",
+                    "--url",
+                    server.url(),
+                    "--concurrency",
+                    "8",
+                    "--num-requests",
+                    "100",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "4",
+                    "--request-timeout",
+                    "2s",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    dir.resolve("run").toString());
             long tookS = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
 
             assertThat(run.exitCode()).as(run.err()).isEqualTo(Main.EXIT_CANNOT_START);
-            assertThat(errorLines(run.err())).as(run.err()).singleElement().asString()
+            assertThat(errorLines(run.err()))
+                    .as(run.err())
+                    .singleElement()
+                    .asString()
                     .contains("no answer to a request for 2 tokens: no complete response within 2000 ms");
             assertThat(server.posts()).as("requests the server saw").isEqualTo(1);
             assertThat(tookS).as("seconds to the refusal").isLessThan(60);
@@ -125,11 +186,26 @@ class IndependentServerFaultsTest {
     @Test
     void theStartUpProbeHonoursTheConnectTimeout() throws Exception {
         try (HostileServer server = HostileServer.start(dir, "backlog")) {
-            CapturedRun run = CapturedRun.of("run", "--url", server.url(), "--concurrency", "1", "--num-requests", "1",
-                    "--connect-timeout", "1s", "--server-metrics", "off", "--output-dir", dir.resolve("run").toString());
+            CapturedRun run = CapturedRun.of(
+                    "run",
+                    "--url",
+                    server.url(),
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "1",
+                    "--connect-timeout",
+                    "1s",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    dir.resolve("run").toString());
 
             assertThat(run.exitCode()).as(run.err()).isEqualTo(Main.EXIT_CANNOT_START);
-            assertThat(errorLines(run.err())).as(run.err()).singleElement().asString()
+            assertThat(errorLines(run.err()))
+                    .as(run.err())
+                    .singleElement()
+                    .asString()
                     .contains("connection timed out after 1000 ms (--connect-timeout)");
         }
     }
@@ -137,13 +213,28 @@ class IndependentServerFaultsTest {
     @Test
     void anUnrequestedGzipBodyIsNamedByItsEncoding() throws Exception {
         try (HostileServer server = HostileServer.start(dir, "gzip")) {
-            CapturedRun run = CapturedRun.of("run", "--url", server.url(), "--concurrency", "1", "--num-requests", "3",
-                    "--input-tokens", "8", "--output-tokens", "4", "--server-metrics", "off",
-                    "--output-dir", dir.resolve("run").toString());
+            CapturedRun run = CapturedRun.of(
+                    "run",
+                    "--url",
+                    server.url(),
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "3",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "4",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    dir.resolve("run").toString());
 
             assertThat(run.exitCode()).as(run.err()).isEqualTo(RunCommand.EXIT_FAILED_RUN);
-            assertThat(run.out()).contains("protocol:").contains("e.g. the response body is gzip-encoded"
-                    + " (Content-Encoding: gzip), which llmload did not ask for and does not decode");
+            assertThat(run.out())
+                    .contains("protocol:")
+                    .contains("e.g. the response body is gzip-encoded"
+                            + " (Content-Encoding: gzip), which llmload did not ask for and does not decode");
         }
     }
 
@@ -151,12 +242,26 @@ class IndependentServerFaultsTest {
     void aSkippedServerMetricsEndpointIsNotedOnce() throws Exception {
         try (HostileServer server = HostileServer.start(dir, "slow")) {
             Path runDir = dir.resolve("run");
-            CapturedRun run = CapturedRun.of("run", "--url", server.url(), "--concurrency", "2", "--num-requests", "4",
-                    "--input-tokens", "8", "--output-tokens", "8", "--server-metrics", "auto",
-                    "--output-dir", runDir.toString());
+            CapturedRun run = CapturedRun.of(
+                    "run",
+                    "--url",
+                    server.url(),
+                    "--concurrency",
+                    "2",
+                    "--num-requests",
+                    "4",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "8",
+                    "--server-metrics",
+                    "auto",
+                    "--output-dir",
+                    runDir.toString());
 
             assertThat(run.exitCode()).as(run.err()).isZero();
-            JsonNode notes = JSON.readTree(runDir.resolve("report.json").toFile()).get("notes");
+            JsonNode notes =
+                    JSON.readTree(runDir.resolve("report.json").toFile()).get("notes");
             List<String> skipped = new ArrayList<>();
             notes.forEach(note -> {
                 if (note.get("kind").asText().equals("server_metrics_skipped")) {
@@ -164,7 +269,9 @@ class IndependentServerFaultsTest {
                 }
             });
             assertThat(skipped).as(notes.toString()).singleElement().asString().contains("/metrics answered HTTP 404");
-            assertThat(run.out().split("\\[server_metrics_skipped\\]", -1)).as(run.out()).hasSize(2);
+            assertThat(run.out().split("\\[server_metrics_skipped\\]", -1))
+                    .as(run.out())
+                    .hasSize(2);
         }
     }
 
@@ -179,9 +286,23 @@ class IndependentServerFaultsTest {
             Path runDir = dir.resolve("shared");
             List<Process> runs = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
-                runs.add(CliProcess.start(dir.resolve("console-" + i + ".log"), "run", "--url", server.url(),
-                        "--concurrency", "2", "--num-requests", "10", "--input-tokens", "8", "--output-tokens", "8",
-                        "--server-metrics", "off", "--output-dir", runDir.toString()));
+                runs.add(CliProcess.start(
+                        dir.resolve("console-" + i + ".log"),
+                        "run",
+                        "--url",
+                        server.url(),
+                        "--concurrency",
+                        "2",
+                        "--num-requests",
+                        "10",
+                        "--input-tokens",
+                        "8",
+                        "--output-tokens",
+                        "8",
+                        "--server-metrics",
+                        "off",
+                        "--output-dir",
+                        runDir.toString()));
             }
             List<Integer> codes = new ArrayList<>();
             List<String> outputs = new ArrayList<>();
@@ -195,10 +316,15 @@ class IndependentServerFaultsTest {
                 outputs.add(Files.readString(dir.resolve("console-" + i + ".log")));
             }
             // The second is refused by the claim, or (had it come after the first run's run.json) as not empty.
-            assertThat(codes).as(String.join("\n----\n", outputs)).containsOnlyOnce(0)
+            assertThat(codes)
+                    .as(String.join("\n----\n", outputs))
+                    .containsOnlyOnce(0)
                     .containsAnyOf(Main.EXIT_CANNOT_START, Main.EXIT_USAGE);
             String refused = outputs.get(codes.indexOf(0) == 0 ? 1 : 0);
-            assertThat(errorLines(refused)).as(refused).singleElement().asString()
+            assertThat(errorLines(refused))
+                    .as(refused)
+                    .singleElement()
+                    .asString()
                     .containsAnyOf("is in use by another llmload run", "is not empty");
             assertThat(refused).doesNotContain("\tat ").doesNotContain("llmload benchmark result");
 
@@ -209,7 +335,9 @@ class IndependentServerFaultsTest {
             }
             JsonNode report = JSON.readTree(runDir.resolve("report.json").toFile());
             assertThat(report.at("/results/requests/succeeded").asLong()).isEqualTo(10);
-            assertThat(server.posts()).as("the test request and the load of one run").isEqualTo(11);
+            assertThat(server.posts())
+                    .as("the test request and the load of one run")
+                    .isEqualTo(11);
         }
     }
 
@@ -218,23 +346,56 @@ class IndependentServerFaultsTest {
     void aSecondRunWithOverwriteIsRefusedWhileTheFirstWrites() throws Exception {
         try (HostileServer server = HostileServer.start(dir, "slow")) {
             Path runDir = dir.resolve("shared");
-            Process first = CliProcess.start(dir.resolve("first.log"), "run", "--url", server.url(),
-                    "--concurrency", "1", "--num-requests", "30", "--input-tokens", "8", "--output-tokens", "8",
-                    "--server-metrics", "off", "--overwrite", "--output-dir", runDir.toString());
+            Process first = CliProcess.start(
+                    dir.resolve("first.log"),
+                    "run",
+                    "--url",
+                    server.url(),
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "30",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "8",
+                    "--server-metrics",
+                    "off",
+                    "--overwrite",
+                    "--output-dir",
+                    runDir.toString());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
             while (!Files.exists(runDir.resolve("requests.jsonl")) && first.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
-            assertThat(first.isAlive()).as(Files.readString(dir.resolve("first.log"))).isTrue();
+            assertThat(first.isAlive())
+                    .as(Files.readString(dir.resolve("first.log")))
+                    .isTrue();
 
-            CapturedRun second = CapturedRun.of("run", "--url", server.url(), "--concurrency", "1", "--num-requests",
-                    "5", "--server-metrics", "off", "--overwrite", "--output-dir", runDir.toString());
+            CapturedRun second = CapturedRun.of(
+                    "run",
+                    "--url",
+                    server.url(),
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "5",
+                    "--server-metrics",
+                    "off",
+                    "--overwrite",
+                    "--output-dir",
+                    runDir.toString());
 
             assertThat(second.exitCode()).as(second.err()).isEqualTo(Main.EXIT_CANNOT_START);
-            assertThat(errorLines(second.err())).singleElement().asString()
-                    .contains("--output-dir " + runDir + " is in use by another llmload run (process " + first.pid() + ")");
+            assertThat(errorLines(second.err()))
+                    .singleElement()
+                    .asString()
+                    .contains("--output-dir " + runDir + " is in use by another llmload run (process " + first.pid()
+                            + ")");
             assertThat(first.waitFor(150, TimeUnit.SECONDS)).isTrue();
-            assertThat(first.exitValue()).as(Files.readString(dir.resolve("first.log"))).isZero();
+            assertThat(first.exitValue())
+                    .as(Files.readString(dir.resolve("first.log")))
+                    .isZero();
             assertThat(Files.readAllLines(runDir.resolve("requests.jsonl"))).hasSize(30);
         }
     }

@@ -44,17 +44,21 @@ class LauncherClassDataIT {
 
     @TempDir
     Path root;
+
     private Path target;
     private Path jar;
 
     @BeforeEach
     void copyOfTheLauncher() throws IOException {
-        assumeTrue(Files.isExecutable(Path.of(System.getProperty("java.home"), "bin", "javac")),
+        assumeTrue(
+                Files.isExecutable(Path.of(System.getProperty("java.home"), "bin", "javac")),
                 "the tests run on a JRE; the launcher needs a JDK");
         Files.createDirectories(root.resolve("bin"));
         Files.copy(REPOSITORY.resolve("llmload"), root.resolve("llmload"));
         for (String script : List.of("java-home.sh", "class-data.sh")) {
-            Files.copy(REPOSITORY.resolve("bin").resolve(script), root.resolve("bin").resolve(script));
+            Files.copy(
+                    REPOSITORY.resolve("bin").resolve(script),
+                    root.resolve("bin").resolve(script));
         }
         target = Files.createDirectories(root.resolve("llmload-cli").resolve("target"));
         jar = Files.copy(Path.of("target", "llmload.jar"), target.resolve("llmload.jar"));
@@ -72,7 +76,9 @@ class LauncherClassDataIT {
         Launch later = launch(Map.of(), "--version");
 
         assertThat(later.exitCode()).as(later.output()).isZero();
-        assertThat(later.output().lines().toList()).as(later.output()).hasSize(2)
+        assertThat(later.output().lines().toList())
+                .as(later.output())
+                .hasSize(2)
                 .allSatisfy(line -> assertThat(line).matches("(llmload|Java) \\S+"));
         assertThat(later.classes()).contains(MAIN_FROM_ARCHIVE);
 
@@ -83,7 +89,9 @@ class LauncherClassDataIT {
 
         assertThat(foreign.exitCode()).as(foreign.output()).isZero();
         assertThat(foreign.output()).isEqualTo(later.output());
-        assertThat(foreign.classes()).contains("dev.llmload.cli.Main source: file:").doesNotContain(MAIN_FROM_ARCHIVE);
+        assertThat(foreign.classes())
+                .contains("dev.llmload.cli.Main source: file:")
+                .doesNotContain(MAIN_FROM_ARCHIVE);
 
         // A jar built after the archive gets a new one.
         Files.setLastModifiedTime(archive, FileTime.from(Instant.now().minusSeconds(60)));
@@ -113,8 +121,10 @@ class LauncherClassDataIT {
 
         Launch client = launch(flags, "run", "--help");
         Launch simulator = launch(flags, "sim", "--help");
-        Launch overridden = launch(Map.of("LLMLOAD_CDS", "off",
-                "LLMLOAD_JAVA_OPTS", "-XX:+PrintCommandLineFlags -XX:TieredStopAtLevel=4"), "sweep", "--help");
+        Launch overridden = launch(
+                Map.of("LLMLOAD_CDS", "off", "LLMLOAD_JAVA_OPTS", "-XX:+PrintCommandLineFlags -XX:TieredStopAtLevel=4"),
+                "sweep",
+                "--help");
 
         assertThat(client.exitCode()).as(client.output()).isZero();
         assertThat(client.output()).contains("-XX:TieredStopAtLevel=1");
@@ -131,14 +141,26 @@ class LauncherClassDataIT {
     @Test
     void aRunSetsUpNoneOfNettysFlightRecorderEventsUnlessTheUserAsksForThem() throws Exception {
         Launch plain = launch(Map.of("LLMLOAD_CDS", "off"), shortRun("plain"));
-        Launch asked = launch(Map.of("LLMLOAD_CDS", "off", "LLMLOAD_JAVA_OPTS", "-Dio.netty.jfr.enabled=true "
-                + "-Xlog:class+load=info:file=" + root.resolve("classes-%p.log")), shortRun("asked"));
+        Launch asked = launch(
+                Map.of(
+                        "LLMLOAD_CDS",
+                        "off",
+                        "LLMLOAD_JAVA_OPTS",
+                        "-Dio.netty.jfr.enabled=true " + "-Xlog:class+load=info:file="
+                                + root.resolve("classes-%p.log")),
+                shortRun("asked"));
 
         assertThat(plain.exitCode()).as(plain.output()).isZero();
-        assertThat(plain.loaded(NETTY_PLATFORM)).as("Netty's platform code loaded").isTrue();
-        assertThat(plain.loaded(NETTY_JFR_EVENT)).as("Netty's flight-recorder event loaded").isFalse();
+        assertThat(plain.loaded(NETTY_PLATFORM))
+                .as("Netty's platform code loaded")
+                .isTrue();
+        assertThat(plain.loaded(NETTY_JFR_EVENT))
+                .as("Netty's flight-recorder event loaded")
+                .isFalse();
         assertThat(asked.exitCode()).as(asked.output()).isZero();
-        assertThat(asked.loaded(NETTY_JFR_EVENT)).as("Netty's flight-recorder event loaded when asked for").isTrue();
+        assertThat(asked.loaded(NETTY_JFR_EVENT))
+                .as("Netty's flight-recorder event loaded when asked for")
+                .isTrue();
     }
 
     /**
@@ -152,17 +174,22 @@ class LauncherClassDataIT {
     void theVocabularyAndTheObjectMapperComeAfterTheFirstRequestIsSent() throws Exception {
         Launch run;
         // A simulator of the test's own: the built-in one would read the vocabulary in the run's process.
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2)))) {
+        try (SimServer sim =
+                SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2)))) {
             List<String> args = new ArrayList<>(List.of(shortRun("vocabulary")));
             args.addAll(List.of("--url", sim.url()));
             run = launch(Map.of("LLMLOAD_CDS", "off"), args.toArray(String[]::new));
         }
 
         assertThat(run.exitCode()).as(run.output()).isZero();
-        assertThat(run.loadedAt(FIRST_SEND_MARK)).as("the first send's mark loaded").isPositive();
-        assertThat(run.loadedAt(VOCABULARY_READER)).as("the vocabulary's reader, after the first send")
+        assertThat(run.loadedAt(FIRST_SEND_MARK))
+                .as("the first send's mark loaded")
+                .isPositive();
+        assertThat(run.loadedAt(VOCABULARY_READER))
+                .as("the vocabulary's reader, after the first send")
                 .isGreaterThan(run.loadedAt(FIRST_SEND_MARK));
-        assertThat(run.loadedAt(OBJECT_MAPPER)).as("Jackson's object mapper, after the first send")
+        assertThat(run.loadedAt(OBJECT_MAPPER))
+                .as("Jackson's object mapper, after the first send")
                 .isGreaterThan(run.loadedAt(FIRST_SEND_MARK));
     }
 
@@ -178,20 +205,26 @@ class LauncherClassDataIT {
     @Test
     @Tag("timing")
     void thePerRequestCodeIsCompiledBeforeTheClock() throws Exception {
-        Launch run = launch(Map.of("LLMLOAD_CDS", "off", "LLMLOAD_JAVA_OPTS", "-XX:+PrintCompilation"), shortRun("compiled"));
+        Launch run = launch(
+                Map.of("LLMLOAD_CDS", "off", "LLMLOAD_JAVA_OPTS", "-XX:+PrintCompilation"), shortRun("compiled"));
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         String report = Files.readString(root.resolve("compiled").resolve("report.json"));
-        Matcher clock = Pattern.compile("\"wall_before_load_s\"\\s*:\\s*([0-9.]+)")
-                .matcher(report);
+        Matcher clock =
+                Pattern.compile("\"wall_before_load_s\"\\s*:\\s*([0-9.]+)").matcher(report);
         assertThat(clock.find()).as("report.json's client.wall_before_load_s").isTrue();
         double clockMs = Double.parseDouble(clock.group(1)) * 1000;
-        for (String method : List.of("dev.llmload.load.RequestExecution::onResponseHead",
-                "dev.llmload.load.RequestExecution::finish", "dev.llmload.http.LoadHttpClient::start",
-                "dev.llmload.http.ExchangeHandler::readChunked", "dev.llmload.load.Dispatcher::onFinished",
-                "dev.llmload.load.Recorder::write", "io.netty.channel.AbstractChannelHandlerContext::fireChannelRead")) {
-            assertThat(compiledAtMs(run.output(), method)).as(method + " compiled (ms of uptime) before the clock at "
-                    + clockMs + " ms").isLessThan(clockMs);
+        for (String method : List.of(
+                "dev.llmload.load.RequestExecution::onResponseHead",
+                "dev.llmload.load.RequestExecution::finish",
+                "dev.llmload.http.LoadHttpClient::start",
+                "dev.llmload.http.ExchangeHandler::readChunked",
+                "dev.llmload.load.Dispatcher::onFinished",
+                "dev.llmload.load.Recorder::write",
+                "io.netty.channel.AbstractChannelHandlerContext::fireChannelRead")) {
+            assertThat(compiledAtMs(run.output(), method))
+                    .as(method + " compiled (ms of uptime) before the clock at " + clockMs + " ms")
+                    .isLessThan(clockMs);
         }
     }
 
@@ -212,11 +245,39 @@ class LauncherClassDataIT {
         Path truthFile = root.resolve("ground-truth.jsonl");
         Path runDir = root.resolve("first-second");
         Launch run;
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 30.0,
-                "itlMs", 40.0, "prefillMsPerToken", 0.0, "jitter", 0.0, "groundTruth", truthFile.toString())))) {
-            run = launch(Map.of("LLMLOAD_CDS", "off"), "run", "--url", sim.url(), "--api", "tgi", "--concurrency",
-                    "64", "--num-requests", "128", "--input-tokens", "256", "--output-tokens", "64", "--quiet",
-                    "--output-dir", runDir.toString());
+        try (SimServer sim = SimServer.start(SimConfig.load(
+                null,
+                Map.of(
+                        "engine",
+                        "fixed",
+                        "ttftMs",
+                        30.0,
+                        "itlMs",
+                        40.0,
+                        "prefillMsPerToken",
+                        0.0,
+                        "jitter",
+                        0.0,
+                        "groundTruth",
+                        truthFile.toString())))) {
+            run = launch(
+                    Map.of("LLMLOAD_CDS", "off"),
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--api",
+                    "tgi",
+                    "--concurrency",
+                    "64",
+                    "--num-requests",
+                    "128",
+                    "--input-tokens",
+                    "256",
+                    "--output-tokens",
+                    "64",
+                    "--quiet",
+                    "--output-dir",
+                    runDir.toString());
         } // closing the simulator flushes its log
         assertThat(run.exitCode()).as(run.output()).isZero();
 
@@ -225,15 +286,19 @@ class LauncherClassDataIT {
         List<Double> all = new ArrayList<>();
         for (JsonNode mine : byRequestId(runDir.resolve("requests.jsonl")).values()) {
             JsonNode theirs = truth.get(mine.get("request_id").asText());
-            assertThat(theirs).as("the simulator's line of " + mine.get("request_id")).isNotNull();
+            assertThat(theirs)
+                    .as("the simulator's line of " + mine.get("request_id"))
+                    .isNotNull();
             JsonNode clientTimes = mine.get("token_times_ms");
             JsonNode serverTimes = theirs.get("token_times_ms");
             assertThat(clientTimes).hasSize(64);
             assertThat(serverTimes).hasSize(64);
             double sentMs = mine.get("sent_ms").asDouble();
             for (int i = 1; i < clientTimes.size(); i++) {
-                double error = Math.abs(clientTimes.get(i).asDouble() - clientTimes.get(i - 1).asDouble()
-                        - (serverTimes.get(i).asDouble() - serverTimes.get(i - 1).asDouble()));
+                double error = Math.abs(clientTimes.get(i).asDouble()
+                        - clientTimes.get(i - 1).asDouble()
+                        - (serverTimes.get(i).asDouble()
+                                - serverTimes.get(i - 1).asDouble()));
                 all.add(error);
                 if (sentMs + clientTimes.get(i).asDouble() < 1000) {
                     firstSecond.add(error);
@@ -242,20 +307,30 @@ class LauncherClassDataIT {
         }
         assertThat(all).hasSize(128 * 63);
         assertThat(firstSecond).isNotEmpty();
-        System.out.printf(java.util.Locale.ROOT, "gap error against the ground truth, 64 streams: first second p99 %.3f"
-                + " ms (%d gaps), whole run p99 %.3f ms (%d gaps), %s%n", p99(firstSecond), firstSecond.size(), p99(all),
-                all.size(), HostLoad.describe());
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "gap error against the ground truth, 64 streams: first second p99 %.3f"
+                        + " ms (%d gaps), whole run p99 %.3f ms (%d gaps), %s%n",
+                p99(firstSecond),
+                firstSecond.size(),
+                p99(all),
+                all.size(),
+                HostLoad.describe());
         double boundMs = HostLoad.slackMs(2.0);
         // 64 streams of a token every 40 ms from 30 ms on: some 1,400 gaps end in the first second
         // where the simulator keeps time.
         assertThat(firstSecond).hasSizeGreaterThan(1_000);
-        assertThat(p99(firstSecond)).as("gap error p99 (ms) in the run's first second, " + HostLoad.describe())
+        assertThat(p99(firstSecond))
+                .as("gap error p99 (ms) in the run's first second, " + HostLoad.describe())
                 .isLessThanOrEqualTo(boundMs);
-        assertThat(p99(all)).as("gap error p99 (ms) over the run, " + HostLoad.describe()).isLessThanOrEqualTo(boundMs);
+        assertThat(p99(all))
+                .as("gap error p99 (ms) over the run, " + HostLoad.describe())
+                .isLessThanOrEqualTo(boundMs);
     }
 
     private static double p99(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] sorted =
+                values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return sorted[(int) Math.ceil(0.99 * sorted.length) - 1];
     }
 
@@ -272,15 +347,26 @@ class LauncherClassDataIT {
 
     /** When {@code -XX:+PrintCompilation} says {@code method} was first compiled (ms of uptime); infinity if never. */
     private static double compiledAtMs(String log, String method) {
-        return log.lines().filter(line -> line.contains(" " + method + " "))
+        return log.lines()
+                .filter(line -> line.contains(" " + method + " "))
                 .mapToDouble(line -> Double.parseDouble(line.strip().split("\\s+")[0]))
-                .min().orElse(Double.POSITIVE_INFINITY);
+                .min()
+                .orElse(Double.POSITIVE_INFINITY);
     }
 
     /** Two requests to the built-in simulator, into {@code name} under the test's folder. */
     private String[] shortRun(String name) {
-        return new String[] {"run", "--num-requests", "2", "--concurrency", "1", "--output-tokens", "4",
-                "--output-dir", root.resolve(name).toString()};
+        return new String[] {
+            "run",
+            "--num-requests",
+            "2",
+            "--concurrency",
+            "1",
+            "--output-tokens",
+            "4",
+            "--output-dir",
+            root.resolve(name).toString()
+        };
     }
 
     private static final String NETTY_PLATFORM = "io.netty.util.internal.PlatformDependent";
@@ -291,7 +377,8 @@ class LauncherClassDataIT {
 
     private List<Path> archives() throws IOException {
         try (Stream<Path> files = Files.list(target)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".jsa")).toList();
+            return files.filter(f -> f.getFileName().toString().endsWith(".jsa"))
+                    .toList();
         }
     }
 
@@ -314,10 +401,12 @@ class LauncherClassDataIT {
     }
 
     private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("bash", root.resolve("llmload").toString()));
+        List<String> command =
+                new ArrayList<>(List.of("bash", root.resolve("llmload").toString()));
         command.addAll(List.of(args));
         Path log = Files.createTempFile(root, "launch", ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().remove("LLMLOAD_CDS");
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().put("LLMLOAD_JAVA_OPTS", "-Xlog:class+load=info:file=" + root.resolve("classes-%p.log"));
@@ -328,7 +417,7 @@ class LauncherClassDataIT {
             throw new AssertionError("./llmload " + String.join(" ", args) + " did not finish in 3 minutes");
         }
         Path classes = root.resolve("classes-" + process.pid() + ".log");
-        return new Launch(process.exitValue(), Files.readString(log),
-                Files.exists(classes) ? Files.readString(classes) : "");
+        return new Launch(
+                process.exitValue(), Files.readString(log), Files.exists(classes) ? Files.readString(classes) : "");
     }
 }

@@ -38,8 +38,8 @@ class NothingLostTest {
     @BeforeEach
     void startSimulator() {
         // About one second per request: 40 tokens 25 ms apart, so a run is caught mid-way.
-        sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 20, "itlMs", 25,
-                "prefillMsPerToken", 0, "jitter", 0)));
+        sim = SimServer.start(SimConfig.load(
+                null, Map.of("engine", "fixed", "ttftMs", 20, "itlMs", 25, "prefillMsPerToken", 0, "jitter", 0)));
     }
 
     @AfterEach
@@ -48,9 +48,25 @@ class NothingLostTest {
     }
 
     private Process startRun(Path runDir) throws Exception {
-        return CliProcess.start(dir.resolve("console.log"), "run", "--url", sim.url(), "--concurrency", "4",
-                "--num-requests", "200", "--input-tokens", "32", "--output-tokens", "40", "--grace", "300ms",
-                "--server-metrics", "off", "--output-dir", runDir.toString());
+        return CliProcess.start(
+                dir.resolve("console.log"),
+                "run",
+                "--url",
+                sim.url(),
+                "--concurrency",
+                "4",
+                "--num-requests",
+                "200",
+                "--input-tokens",
+                "32",
+                "--output-tokens",
+                "40",
+                "--grace",
+                "300ms",
+                "--server-metrics",
+                "off",
+                "--output-dir",
+                runDir.toString());
     }
 
     private static List<String> awaitJournalLines(Path runDir, int lines, Process process) throws Exception {
@@ -94,7 +110,8 @@ class NothingLostTest {
         // A background job of a non-interactive shell starts with SIGINT ignored, and every process
         // it starts inherits that (POSIX): such a run cannot be interrupted from a terminal at all,
         // and the JVM rightly leaves the signal ignored.
-        Assumptions.assumeFalse(CliProcess.ignoresSigint(),
+        Assumptions.assumeFalse(
+                CliProcess.ignoresSigint(),
                 "SIGINT is ignored in this test's environment (a background job), so the run inherits that");
         assertInterruptedBy("INT", 130);
     }
@@ -110,24 +127,44 @@ class NothingLostTest {
         awaitJournalLines(runDir, 4, process);
         CliProcess.signal(process, signal);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(Files.readString(dir.resolve("console.log"))).isEqualTo(expectedExit);
+        assertThat(process.exitValue())
+                .as(Files.readString(dir.resolve("console.log")))
+                .isEqualTo(expectedExit);
 
         JsonNode report = JSON.readTree(runDir.resolve("report.json").toFile());
         List<String> lines = Files.readAllLines(runDir.resolve("requests.jsonl"));
         assertThat(report.at("/run/interrupted").asBoolean()).isTrue();
         long attempted = report.at("/results/requests/attempted").asLong();
         assertThat(attempted).isEqualTo(lines.size()).isLessThan(200);
-        long cancelled = lines.stream().filter(l -> l.contains("\"outcome\":\"cancelled\"")).count();
-        assertThat(report.at("/results/requests/succeeded").asLong() + cancelled).isEqualTo(attempted);
+        long cancelled = lines.stream()
+                .filter(l -> l.contains("\"outcome\":\"cancelled\""))
+                .count();
+        assertThat(report.at("/results/requests/succeeded").asLong() + cancelled)
+                .isEqualTo(attempted);
         assertThat(Files.readString(dir.resolve("console.log"))).contains("llmload benchmark result");
     }
 
     @Test
     void rebuildingAFinishedRunReproducesItsReportFiles() throws Exception {
         Path runDir = dir.resolve("finished");
-        int code = Main.execute("run", "--url", sim.url(), "--concurrency", "4", "--num-requests", "12",
-                "--input-tokens", "32", "--output-tokens", "4", "--note", "a note, with a comma",
-                "--slo", "ttft:100", "--output-dir", runDir.toString());
+        int code = Main.execute(
+                "run",
+                "--url",
+                sim.url(),
+                "--concurrency",
+                "4",
+                "--num-requests",
+                "12",
+                "--input-tokens",
+                "32",
+                "--output-tokens",
+                "4",
+                "--note",
+                "a note, with a comma",
+                "--slo",
+                "ttft:100",
+                "--output-dir",
+                runDir.toString());
         assertThat(code).isZero();
         String report = Files.readString(runDir.resolve("report.json"));
         String summary = Files.readString(runDir.resolve("summary.csv"));

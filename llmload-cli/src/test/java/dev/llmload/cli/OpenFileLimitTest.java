@@ -28,7 +28,8 @@ class OpenFileLimitTest {
                 Max locked memory         8388608              8388608              bytes
                 """;
         assertThat(OpenFileLimit.parseLimit(limits)).isEqualTo(OptionalLong.of(1024));
-        assertThat(OpenFileLimit.parseLimit(limits.replace("1024  ", "unlimited"))).isEmpty();
+        assertThat(OpenFileLimit.parseLimit(limits.replace("1024  ", "unlimited")))
+                .isEmpty();
         assertThat(OpenFileLimit.parseLimit("nothing here")).isEmpty();
     }
 
@@ -52,12 +53,25 @@ class OpenFileLimitTest {
         assumeTrue(Files.isReadable(Path.of("/proc/self/limits")), "no /proc/self/limits: not Linux");
         assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "no /bin/bash to set ulimit -n");
         Path log = dir.resolve("console.log");
-        List<String> command = new ArrayList<>(List.of("/bin/bash", "-c", "ulimit -n 512 && exec \"$@\"", "run-limited",
-                ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(
+                "/bin/bash",
+                "-c",
+                "ulimit -n 512 && exec \"$@\"",
+                "run-limited",
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
                 Main.class.getName()));
         command.addAll(List.of(args));
-        command.addAll(List.of("--url", "http://127.0.0.1:9", "--output-dir", dir.resolve("out").toString()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        command.addAll(List.of(
+                "--url",
+                "http://127.0.0.1:9",
+                "--output-dir",
+                dir.resolve("out").toString()));
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String console = Files.readString(log);
         assertThat(process.exitValue()).as(console).isEqualTo(Main.EXIT_USAGE);

@@ -27,8 +27,21 @@ class RepeatsLoopbackTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Fixed latency with seeded jitter: TTFT uniform on 15..45 ms, each token 3..7 ms. */
     private static final String FIXED = "engine: fixed\nttftMs: 30\nprefillMsPerToken: 0\nitlMs: 5\njitter: 0.5\n";
-    private static final String[] WORKLOAD = {"--concurrency", "4", "--num-requests", "124", "--warmup", "4",
-        "--input-tokens", "32", "--output-tokens", "16", "--seed", "5"};
+
+    private static final String[] WORKLOAD = {
+        "--concurrency",
+        "4",
+        "--num-requests",
+        "124",
+        "--warmup",
+        "4",
+        "--input-tokens",
+        "32",
+        "--output-tokens",
+        "16",
+        "--seed",
+        "5"
+    };
 
     @TempDir
     Path dir;
@@ -56,7 +69,10 @@ class RepeatsLoopbackTest {
         assertThat(three.out()).contains("Across 3 runs");
         JsonNode[] results = new JsonNode[3];
         for (int i = 1; i <= 3; i++) {
-            results[i - 1] = JSON.readTree(repeats.resolve("repeat-" + i).resolve("report.json").toFile()).get("results");
+            results[i - 1] = JSON.readTree(repeats.resolve("repeat-" + i)
+                            .resolve("report.json")
+                            .toFile())
+                    .get("results");
         }
         DocSchemas.assertValidAndStrict("repeats.schema.json", repeats.resolve("repeats.json"));
         JsonNode summary = JSON.readTree(repeats.resolve("repeats.json").toFile());
@@ -78,18 +94,24 @@ class RepeatsLoopbackTest {
                 assertThat(metric.get("values").get(i).asDouble()).as(key).isCloseTo(values[i], within(1e-9));
             }
             double mean = (values[0] + values[1] + values[2]) / 3;
-            double std = Math.sqrt(((values[0] - mean) * (values[0] - mean) + (values[1] - mean) * (values[1] - mean)
-                    + (values[2] - mean) * (values[2] - mean)) / 2);
+            double std = Math.sqrt(((values[0] - mean) * (values[0] - mean)
+                            + (values[1] - mean) * (values[1] - mean)
+                            + (values[2] - mean) * (values[2] - mean))
+                    / 2);
             double tolerance = 1e-9 * Math.max(1, Math.abs(mean));
             assertThat(metric.get("mean").asDouble()).as(key).isCloseTo(mean, within(tolerance));
             assertThat(metric.get("std").asDouble()).as(key).isCloseTo(std, within(tolerance));
-            assertThat(metric.get("ci_high").asDouble()).as(key)
+            assertThat(metric.get("ci_high").asDouble())
+                    .as(key)
                     .isCloseTo(mean + 4.302652729911275 * std / Math.sqrt(3), within(tolerance));
-            assertThat(metric.get("prediction_low").asDouble()).as(key)
+            assertThat(metric.get("prediction_low").asDouble())
+                    .as(key)
                     .isCloseTo(mean - 4.302652729911275 * std * Math.sqrt(4.0 / 3), within(tolerance));
             checked++;
         }
-        assertThat(checked).as("throughputs, TTFT, ITL, TPOT and E2E statistics").isGreaterThanOrEqualTo(15);
+        assertThat(checked)
+                .as("throughputs, TTFT, ITL, TPOT and E2E statistics")
+                .isGreaterThanOrEqualTo(15);
 
         // A single run of the same configuration sends the same requests and measures the same server.
         // Whether it falls inside each 95% prediction interval is a matter of chance (RepeatsTest checks
@@ -105,11 +127,14 @@ class RepeatsLoopbackTest {
             assertThat(report.get("output_tokens")).isEqualTo(repeat.get("output_tokens"));
         }
         // Where the run queue is longer than the cores, the machine's share moves a whole run's latencies.
-        assumeTrue(HostLoad.factor() == 1, () -> "a fourth run's latencies not judged: " + HostLoad.describe()
-                + " (the repeats, repeats.json and the fourth run's counts were checked)");
+        assumeTrue(
+                HostLoad.factor() == 1,
+                () -> "a fourth run's latencies not judged: " + HostLoad.describe()
+                        + " (the repeats, repeats.json and the fourth run's counts were checked)");
         for (String key : List.of("mean_ttft", "mean_itl", "mean_e2e")) {
             JsonNode metric = metric(summary, key);
-            assertThat(valueOf(report, key)).as("%s of a fourth run against %s", key, metric)
+            assertThat(valueOf(report, key))
+                    .as("%s of a fourth run against %s", key, metric)
                     .isCloseTo(metric.get("mean").asDouble(), withinPercentage(10));
         }
     }

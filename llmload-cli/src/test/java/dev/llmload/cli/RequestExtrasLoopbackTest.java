@@ -59,7 +59,10 @@ class RequestExtrasLoopbackTest {
                 exchange.close();
                 return;
             }
-            answer(exchange, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\"}]}");
+            answer(
+                    exchange,
+                    "application/json",
+                    "{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\"}]}");
         });
         server.createContext("/v1/chat/completions", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
@@ -93,13 +96,41 @@ class RequestExtrasLoopbackTest {
         CapturedRun outcome;
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort();
-            outcome = CapturedRun.of("run", "--url", url, "--concurrency", "1",
-                    "--num-requests", "3", "--input-tokens", "16", "--output-tokens", "2", "--server-metrics", "off",
-                    "--header", "x-route: pool-a", "--header", "Authorization: Bearer " + BEARER,
+            outcome = CapturedRun.of(
+                    "run",
+                    "--url",
+                    url,
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "3",
+                    "--input-tokens",
+                    "16",
+                    "--output-tokens",
+                    "2",
+                    "--server-metrics",
+                    "off",
+                    "--header",
+                    "x-route: pool-a",
+                    "--header",
+                    "Authorization: Bearer " + BEARER,
                     "--header=X-Route-Token:" + ROUTE_TOKEN,
-                    "--extra-body", "{\"chat_template_kwargs\":{\"enable_thinking\":false},\"max_tokens\":7}",
-                    "--temperature", "0.3", "--top-p", "0.9", "--top-k", "20", "--stop", "END", "--stop", "###",
-                    "--export", "vllm", "--output-dir", runDir.toString());
+                    "--extra-body",
+                    "{\"chat_template_kwargs\":{\"enable_thinking\":false},\"max_tokens\":7}",
+                    "--temperature",
+                    "0.3",
+                    "--top-p",
+                    "0.9",
+                    "--top-k",
+                    "20",
+                    "--stop",
+                    "END",
+                    "--stop",
+                    "###",
+                    "--export",
+                    "vllm",
+                    "--output-dir",
+                    runDir.toString());
         } finally {
             server.stop(0);
             threads.shutdownNow();
@@ -107,7 +138,9 @@ class RequestExtrasLoopbackTest {
         assertThat(outcome.exitCode()).as(outcome.err()).isZero();
 
         // The three requests of the run, and the one request that checks the server before it: all carry them.
-        assertThat(received).extracting(r -> r.headers().get("X-request-id").getFirst()).filteredOn(id -> !id.endsWith("-test"))
+        assertThat(received)
+                .extracting(r -> r.headers().get("X-request-id").getFirst())
+                .filteredOn(id -> !id.endsWith("-test"))
                 .hasSize(3);
         assertThat(received).hasSize(4);
         for (Received request : received) {
@@ -116,8 +149,10 @@ class RequestExtrasLoopbackTest {
             assertThat(request.headers().get("X-route-token")).containsExactly(ROUTE_TOKEN);
             assertThat(request.headers().get("X-request-id")).hasSize(1);
             JsonNode body = request.body();
-            assertThat(body.at("/chat_template_kwargs/enable_thinking").isBoolean()).isTrue();
-            assertThat(body.at("/chat_template_kwargs/enable_thinking").asBoolean()).isFalse();
+            assertThat(body.at("/chat_template_kwargs/enable_thinking").isBoolean())
+                    .isTrue();
+            assertThat(body.at("/chat_template_kwargs/enable_thinking").asBoolean())
+                    .isFalse();
             // The extra body wins over llmload's own field, as in vLLM; the others stay.
             assertThat(body.path("max_tokens").asInt()).isEqualTo(7);
             assertThat(body.path("max_completion_tokens").asInt()).isEqualTo(2);
@@ -139,8 +174,9 @@ class RequestExtrasLoopbackTest {
         assertThat(console).doesNotContain(BEARER).doesNotContain(ROUTE_TOKEN);
         try (Stream<Path> files = Files.walk(runDir)) {
             List<Path> all = files.filter(Files::isRegularFile).toList();
-            assertThat(all).extracting(p -> p.getFileName().toString()).contains("report.json", "requests.jsonl",
-                    "report.html");
+            assertThat(all)
+                    .extracting(p -> p.getFileName().toString())
+                    .contains("report.json", "requests.jsonl", "report.html");
             for (Path file : all) {
                 String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
                 assertThat(text).as(file.toString()).doesNotContain(BEARER).doesNotContain(ROUTE_TOKEN);
@@ -151,22 +187,35 @@ class RequestExtrasLoopbackTest {
     @Test
     void aRepeatFromTheRecordKeepsWhatWasSentButNotTheRedactedCredential() throws Exception {
         var options = Main.commandLine();
-        options.parseArgs("run", "--header", "x-route: pool-a", "--header", "api-key: " + BEARER, "--extra-body",
-                "{\"a\":1}", "--top-k", "5");
+        options.parseArgs(
+                "run",
+                "--header",
+                "x-route: pool-a",
+                "--header",
+                "api-key: " + BEARER,
+                "--extra-body",
+                "{\"a\":1}",
+                "--top-k",
+                "5");
         var config = ((RunCommand) options.getSubcommands().get("run").getCommand()).config();
         String recorded = dev.llmload.report.ReportFiles.JSON.writeValueAsString(config);
         assertThat(recorded).doesNotContain(BEARER).contains("[redacted]");
         var again = dev.llmload.report.ReportFiles.JSON.readValue(recorded, dev.llmload.config.RunConfig.class);
         assertThat(again.target().extras().headers()).containsExactly(Map.entry("x-route", "pool-a"));
-        assertThat(again.target().extras().extraBody()).isEqualTo(config.target().extras().extraBody());
+        assertThat(again.target().extras().extraBody())
+                .isEqualTo(config.target().extras().extraBody());
         assertThat(again.target().extras().topK()).isEqualTo(5);
     }
 
     @Test
     void badExtrasAreUsageErrorsInOneLine() {
-        for (String[] args : List.of(new String[] {"--header", "no-colon"}, new String[] {"--header", "Content-Length: 3"},
-                new String[] {"--extra-body", "[1,2]"}, new String[] {"--extra-body", "{oops"},
-                new String[] {"--top-p", "1.5"}, new String[] {"--api", "responses", "--top-k", "3"},
+        for (String[] args : List.of(
+                new String[] {"--header", "no-colon"},
+                new String[] {"--header", "Content-Length: 3"},
+                new String[] {"--extra-body", "[1,2]"},
+                new String[] {"--extra-body", "{oops"},
+                new String[] {"--top-p", "1.5"},
+                new String[] {"--api", "responses", "--top-k", "3"},
                 new String[] {"--api", "embeddings", "--temperature", "0"})) {
             List<String> all = new java.util.ArrayList<>(List.of("run", "--url", "http://127.0.0.1:1"));
             all.addAll(List.of(args));

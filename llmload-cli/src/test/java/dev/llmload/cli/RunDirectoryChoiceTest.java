@@ -33,8 +33,8 @@ class RunDirectoryChoiceTest {
 
     @BeforeEach
     void startSimulator() {
-        sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2,
-                "prefillMsPerToken", 0, "jitter", 0)));
+        sim = SimServer.start(SimConfig.load(
+                null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2, "prefillMsPerToken", 0, "jitter", 0)));
     }
 
     @AfterEach
@@ -43,8 +43,21 @@ class RunDirectoryChoiceTest {
     }
 
     private CapturedRun run(Path outputDir, String... more) {
-        List<String> args = new ArrayList<>(List.of("run", "--url", sim.url(), "--concurrency", "1", "--num-requests",
-                "2", "--input-tokens", "8", "--output-tokens", "2", "--server-metrics", "off", "--output-dir",
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--url",
+                sim.url(),
+                "--concurrency",
+                "1",
+                "--num-requests",
+                "2",
+                "--input-tokens",
+                "8",
+                "--output-tokens",
+                "2",
+                "--server-metrics",
+                "off",
+                "--output-dir",
                 outputDir.toString()));
         args.addAll(List.of(more));
         return CapturedRun.of(args.toArray(String[]::new));
@@ -99,19 +112,35 @@ class RunDirectoryChoiceTest {
         Instant now = Instant.now();
         List<Path> earlier = new ArrayList<>();
         for (int s = 0; s < 90; s++) {
-            Path taken = Files.createDirectories(results.resolve(stamp.format(now.plusSeconds(s)) + "-" + target + "-c1"));
+            Path taken =
+                    Files.createDirectories(results.resolve(stamp.format(now.plusSeconds(s)) + "-" + target + "-c1"));
             Files.writeString(taken.resolve("report.json"), "earlier");
             earlier.add(taken);
         }
         List<Process> runs = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            runs.add(CliProcess.start(dir, dir.resolve("console-" + i + ".log"), "run", "--url", sim.url(),
-                    "--concurrency", "1", "--num-requests", "2", "--input-tokens", "8", "--output-tokens", "2",
-                    "--server-metrics", "off"));
+            runs.add(CliProcess.start(
+                    dir,
+                    dir.resolve("console-" + i + ".log"),
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "2",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "2",
+                    "--server-metrics",
+                    "off"));
         }
         for (int i = 0; i < runs.size(); i++) {
             assertThat(runs.get(i).waitFor(120, TimeUnit.SECONDS)).isTrue();
-            assertThat(runs.get(i).exitValue()).as(Files.readString(dir.resolve("console-" + i + ".log"))).isZero();
+            assertThat(runs.get(i).exitValue())
+                    .as(Files.readString(dir.resolve("console-" + i + ".log")))
+                    .isZero();
         }
 
         for (Path taken : earlier) {

@@ -47,28 +47,83 @@ class RunOptionTableTest {
      * runs took from the host's cores.
      */
     private static final Map<String, List<String>> LAYOUT_FIXTURES = Map.of(
-            "layout-closed-report.json", List.of("--concurrency", "4", "--slo", "ttft:500,tpot:50",
-                    "--scrape-interval", "500ms", "--seed", "7", "--warmup", "2",
-                    "--metadata", "hardware.gpu_model=H100", "--note", "hello"),
-            "layout-open-gamma-report.json", List.of("--request-rate", "20", "--burstiness", "0.5",
-                    "--max-concurrency", "3", "--slo", "p99_ttft:1000,error_rate:0.01", "--server-metrics", "off",
-                    "--temperature", "0.5", "--stop", "END", "--header", "x-route: a",
-                    "--header", "authorization: Bearer x", "--extra-body", "{\"a\":1}", "--gpu-hour-price", "2.49USD"),
-            "layout-ramp-sessions-report.json", List.of("--ramp", "5:20:1s", "--duration", "2s",
-                    "--server-kind", "vllm", "--stop-on-saturation", "--sessions", "2", "--think-time", "10",
-                    "--max-sessions", "4", "--top-p", "0.9", "--top-k", "5", "--first-token-timeout", "5s",
-                    "--idle-timeout", "2s", "--export", "vllm"));
+            "layout-closed-report.json",
+                    List.of(
+                            "--concurrency",
+                            "4",
+                            "--slo",
+                            "ttft:500,tpot:50",
+                            "--scrape-interval",
+                            "500ms",
+                            "--seed",
+                            "7",
+                            "--warmup",
+                            "2",
+                            "--metadata",
+                            "hardware.gpu_model=H100",
+                            "--note",
+                            "hello"),
+            "layout-open-gamma-report.json",
+                    List.of(
+                            "--request-rate",
+                            "20",
+                            "--burstiness",
+                            "0.5",
+                            "--max-concurrency",
+                            "3",
+                            "--slo",
+                            "p99_ttft:1000,error_rate:0.01",
+                            "--server-metrics",
+                            "off",
+                            "--temperature",
+                            "0.5",
+                            "--stop",
+                            "END",
+                            "--header",
+                            "x-route: a",
+                            "--header",
+                            "authorization: Bearer x",
+                            "--extra-body",
+                            "{\"a\":1}",
+                            "--gpu-hour-price",
+                            "2.49USD"),
+            "layout-ramp-sessions-report.json",
+                    List.of(
+                            "--ramp",
+                            "5:20:1s",
+                            "--duration",
+                            "2s",
+                            "--server-kind",
+                            "vllm",
+                            "--stop-on-saturation",
+                            "--sessions",
+                            "2",
+                            "--think-time",
+                            "10",
+                            "--max-sessions",
+                            "4",
+                            "--top-p",
+                            "0.9",
+                            "--top-k",
+                            "5",
+                            "--first-token-timeout",
+                            "5s",
+                            "--idle-timeout",
+                            "2s",
+                            "--export",
+                            "vllm"));
 
     @Test
     void theLayoutWritesWhatEarlierVersionsWrote() throws Exception {
         for (Map.Entry<String, List<String>> fixture : LAYOUT_FIXTURES.entrySet()) {
-            List<String> args = new ArrayList<>(List.of("--num-requests", "8", "--input-tokens", "32",
-                    "--output-tokens", "8", "--io-threads", "2"));
+            List<String> args = new ArrayList<>(List.of(
+                    "--num-requests", "8", "--input-tokens", "32", "--output-tokens", "8", "--io-threads", "2"));
             args.addAll(fixture.getValue());
             RunConfig config = parsed(args.toArray(String[]::new));
             JsonNode recorded = fixture(fixture.getKey());
             assertThat(configOf(config)).as(fixture.getKey()).isEqualTo(text(fixtureConfig(fixture.getKey())));
-            assertThat(text(ReportFiles.JSON.valueToTree(RunReport.Load.of(config)))).as(fixture.getKey())
+            assertThat(text(ReportFiles.JSON.valueToTree(RunReport.Load.of(config))))
+                    .as(fixture.getKey())
                     .isEqualTo(text(recorded.get("load")));
         }
     }
@@ -95,7 +150,9 @@ class RunOptionTableTest {
             CapturedRun run = CapturedRun.of("run", "--config", file.toString());
             assertThat(run.exitCode()).as(run.err()).isEqualTo(Main.EXIT_USAGE);
             assertThat(run.err().strip().lines().count()).as(run.err()).isEqualTo(1);
-            assertThat(run.err()).contains("the recorded configuration does not read").contains(bad[1])
+            assertThat(run.err())
+                    .contains("the recorded configuration does not read")
+                    .contains(bad[1])
                     .doesNotContain("Exception");
         }
     }
@@ -108,12 +165,22 @@ class RunOptionTableTest {
         }
         usageError("'10' has no unit: write 10s", "--url", url, "--duration", "10");
         usageError("unknown --server-kind 'vlm'", "--url", url, "--server-kind", "vlm");
-        usageError("--server-metrics: 'node:9400' is not an http:// or https:// URL", "--url", url,
-                "--server-metrics", "node:9400");
+        usageError(
+                "--server-metrics: 'node:9400' is not an http:// or https:// URL",
+                "--url",
+                url,
+                "--server-metrics",
+                "node:9400");
         usageError("--nvidia-smi must be at least 100ms", "--url", url, "--nvidia-smi", "10ms");
         usageError("--url: 127.0.0.1:8000 has no scheme: add http://", "--url", "127.0.0.1:8000");
-        usageError("--request-rate does not combine with --bursts", "--url", url, "--request-rate", "5",
-                "--bursts", "2:20:10s");
+        usageError(
+                "--request-rate does not combine with --bursts",
+                "--url",
+                url,
+                "--request-rate",
+                "5",
+                "--bursts",
+                "2:20:10s");
         usageError("--slo: unknown limit 'p98_ttft'", "--url", url, "--slo", "p98_ttft:100");
     }
 
@@ -121,7 +188,8 @@ class RunOptionTableTest {
     void runTakesPercentileLimitsBesidePerRequestOnes() throws Exception {
         RunConfig config = parsed("--url", "http://127.0.0.1:1", "--slo", "ttft:500,p99_ttft:1000,error_rate:0.01");
         assertThat(config.slo().slo().ttftMs()).isEqualTo(500.0);
-        assertThat(config.slo().percentiles().limits()).extracting(l -> l.key())
+        assertThat(config.slo().percentiles().limits())
+                .extracting(l -> l.key())
                 .containsExactly("p99_ttft", "error_rate");
         // Recorded as written, so a replay judges the same limits.
         assertThat(ReportFiles.JSON.valueToTree(config).get("slo").asText())
@@ -149,7 +217,8 @@ class RunOptionTableTest {
         RunCommand command = new RunCommand();
         new picocli.CommandLine(command).parseArgs(args);
         RunCommand effective = command.options.configPending()
-                ? command.options.withConfig(command.spec, RunCommand::new, c -> c.options, true) : command;
+                ? command.options.withConfig(command.spec, RunCommand::new, c -> c.options, true)
+                : command;
         return effective.config();
     }
 

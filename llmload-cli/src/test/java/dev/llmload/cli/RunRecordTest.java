@@ -40,9 +40,22 @@ class RunRecordTest {
     void aRealReportValidatesAgainstTheSchemaAndLeavesUnknownsNull() throws Exception {
         Path runDir = dir.resolve("run");
         try (SimServer sim = simulator()) {
-            int code = Main.execute("run", "--url", sim.url(), "--concurrency", "2", "--num-requests", "6",
-                    "--input-tokens", "16", "--output-tokens", "4", "--output-dir", runDir.toString(),
-                    "--metadata", "model.precision=bf16");
+            int code = Main.execute(
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--concurrency",
+                    "2",
+                    "--num-requests",
+                    "6",
+                    "--input-tokens",
+                    "16",
+                    "--output-tokens",
+                    "4",
+                    "--output-dir",
+                    runDir.toString(),
+                    "--metadata",
+                    "model.precision=bf16");
             assertThat(code).isZero();
         }
         String report = Files.readString(runDir.resolve("report.json"));
@@ -53,8 +66,13 @@ class RunRecordTest {
         JsonNode json = JSON.readTree(report);
         assertThat(json.at("/model/precision").asText()).isEqualTo("bf16");
         // Nothing told llmload these: they stay null rather than being guessed.
-        for (String pointer : List.of("/model/parameters", "/model/quantization", "/hardware/gpu_model",
-                "/hardware/gpu_count", "/hardware/gpu_memory_gib", "/service/launch_args")) {
+        for (String pointer : List.of(
+                "/model/parameters",
+                "/model/quantization",
+                "/hardware/gpu_model",
+                "/hardware/gpu_count",
+                "/hardware/gpu_memory_gib",
+                "/service/launch_args")) {
             assertThat(json.at(pointer).isNull()).as(pointer).isTrue();
         }
         assertThat(json.at("/service/framework").asText()).isEqualTo("llmload-sim");
@@ -72,9 +90,24 @@ class RunRecordTest {
             var commandLine = Main.commandLine();
             commandLine.setOut(new PrintWriter(out, true));
             commandLine.setErr(new PrintWriter(err, true));
-            int code = commandLine.execute("run", "--url", sim.url(), "--concurrency", "2", "--num-requests", "4",
-                    "--input-tokens", "16", "--output-tokens", "4", "--api-key-file", keyFile.toString(),
-                    "--export", "vllm", "--output-dir", runDir.toString());
+            int code = commandLine.execute(
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--concurrency",
+                    "2",
+                    "--num-requests",
+                    "4",
+                    "--input-tokens",
+                    "16",
+                    "--output-tokens",
+                    "4",
+                    "--api-key-file",
+                    keyFile.toString(),
+                    "--export",
+                    "vllm",
+                    "--output-dir",
+                    runDir.toString());
             assertThat(code).isZero();
         }
         assertThat(out.toString() + err).doesNotContain(SECRET).contains("llmload benchmark result");
@@ -91,12 +124,28 @@ class RunRecordTest {
         Path runDir = dir.resolve("with-env-key");
         Path console = dir.resolve("console.log");
         try (SimServer sim = simulator()) {
-            ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                    System.getProperty("java.class.path"), Main.class.getName(), "run", "--url", sim.url(),
-                    "--concurrency", "2", "--num-requests", "4", "--input-tokens", "16", "--output-tokens", "4",
-                    "--output-dir", runDir.toString());
+            ProcessBuilder builder = new ProcessBuilder(
+                    ProcessHandle.current().info().command().orElse("java"),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    Main.class.getName(),
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--concurrency",
+                    "2",
+                    "--num-requests",
+                    "4",
+                    "--input-tokens",
+                    "16",
+                    "--output-tokens",
+                    "4",
+                    "--output-dir",
+                    runDir.toString());
             builder.environment().put("LLMLOAD_API_KEY", SECRET);
-            Process process = builder.redirectErrorStream(true).redirectOutput(console.toFile()).start();
+            Process process = builder.redirectErrorStream(true)
+                    .redirectOutput(console.toFile())
+                    .start();
             assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(process.exitValue()).isZero();
         }
@@ -107,8 +156,15 @@ class RunRecordTest {
     private static void assertNoFileContainsTheSecret(Path runDir) throws Exception {
         try (Stream<Path> files = Files.walk(runDir)) {
             List<Path> all = files.filter(Files::isRegularFile).toList();
-            assertThat(all).extracting(p -> p.getFileName().toString()).contains("report.json", "requests.jsonl",
-                    "run.json", "report.html", "summary.csv", "timeseries.csv");
+            assertThat(all)
+                    .extracting(p -> p.getFileName().toString())
+                    .contains(
+                            "report.json",
+                            "requests.jsonl",
+                            "run.json",
+                            "report.html",
+                            "summary.csv",
+                            "timeseries.csv");
             for (Path file : all) {
                 assertThat(Files.readString(file)).as(file.toString()).doesNotContain(SECRET);
             }

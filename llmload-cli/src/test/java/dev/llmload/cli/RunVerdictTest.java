@@ -28,13 +28,26 @@ class RunVerdictTest {
     Path dir;
 
     private static SimServer simulator(int ttftMs, List<String> faults) {
-        return SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", ttftMs, "itlMs", 1,
-                "faults", faults)));
+        return SimServer.start(
+                SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", ttftMs, "itlMs", 1, "faults", faults)));
     }
 
     private CapturedRun run(SimServer sim, String name, String... more) {
-        List<String> args = new ArrayList<>(List.of("run", "--url", sim.url(), "--concurrency", "2", "--num-requests",
-                "20", "--input-tokens", "16", "--output-tokens", "4", "--server-metrics", "off", "--output-dir",
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--url",
+                sim.url(),
+                "--concurrency",
+                "2",
+                "--num-requests",
+                "20",
+                "--input-tokens",
+                "16",
+                "--output-tokens",
+                "4",
+                "--server-metrics",
+                "off",
+                "--output-dir",
                 dir.resolve(name).toString()));
         args.addAll(List.of(more));
         return CapturedRun.of(args.toArray(String[]::new));
@@ -73,14 +86,14 @@ class RunVerdictTest {
     void failIfHoldsTheRunAgainstItsBaselineAsCompareDoes() throws Exception {
         try (SimServer fast = simulator(5, List.of())) {
             assertThat(run(fast, "baseline").exitCode()).isZero();
-            CapturedRun same = run(fast, "same", "--baseline", dir.resolve("baseline").toString(), "--fail-if",
-                    "p50_ttft:+1000%");
+            CapturedRun same =
+                    run(fast, "same", "--baseline", dir.resolve("baseline").toString(), "--fail-if", "p50_ttft:+1000%");
             assertThat(same.exitCode()).as(same.err()).isZero();
         }
         // Twenty times the time to first token: a significant rise far past 50%.
         try (SimServer slow = simulator(100, List.of())) {
-            CapturedRun slower = run(slow, "slower", "--baseline", dir.resolve("baseline").toString(), "--fail-if",
-                    "p50_ttft:+50%");
+            CapturedRun slower =
+                    run(slow, "slower", "--baseline", dir.resolve("baseline").toString(), "--fail-if", "p50_ttft:+50%");
             assertThat(slower.exitCode()).as(slower.err()).isEqualTo(CompareCommand.EXIT_REGRESSION);
             assertThat(slower.err().strip().lines()).hasSize(1);
             assertThat(slower.err()).contains("--fail-if").contains("p50_ttft");
@@ -89,10 +102,17 @@ class RunVerdictTest {
 
     @Test
     void verdictMistakesAreUsageErrorsBeforeAnyRequest() {
-        for (String[] args : List.of(new String[] {"--max-error-rate", "2"}, new String[] {"--fail-if", "p99_ttft:+10%"},
+        for (String[] args : List.of(
+                new String[] {"--max-error-rate", "2"},
+                new String[] {"--fail-if", "p99_ttft:+10%"},
                 new String[] {"--baseline", dir.toString()},
                 new String[] {"--fail-if", "p99_ttft:10%", "--baseline", dir.toString()},
-                new String[] {"--fail-if", "p99_ttft:+10%", "--baseline", dir.resolve("none").toString()})) {
+                new String[] {
+                    "--fail-if",
+                    "p99_ttft:+10%",
+                    "--baseline",
+                    dir.resolve("none").toString()
+                })) {
             List<String> all = new ArrayList<>(List.of("run", "--url", "http://127.0.0.1:1"));
             all.addAll(List.of(args));
             CapturedRun outcome = CapturedRun.of(all.toArray(String[]::new));

@@ -20,8 +20,23 @@ class ScriptOutputTest {
     Path dir;
 
     private static CapturedRun run(SimServer sim, Path out, String... extra) {
-        String[] base = {"run", "--url", sim.url(), "--concurrency", "2", "--num-requests", "6", "--input-tokens", "16",
-                "--output-tokens", "4", "--server-metrics", "off", "--output-dir", out.toString()};
+        String[] base = {
+            "run",
+            "--url",
+            sim.url(),
+            "--concurrency",
+            "2",
+            "--num-requests",
+            "6",
+            "--input-tokens",
+            "16",
+            "--output-tokens",
+            "4",
+            "--server-metrics",
+            "off",
+            "--output-dir",
+            out.toString()
+        };
         String[] args = new String[base.length + extra.length];
         System.arraycopy(base, 0, args, 0, base.length);
         System.arraycopy(extra, 0, args, base.length, extra.length);
@@ -30,8 +45,8 @@ class ScriptOutputTest {
 
     @Test
     void jsonPutsOnlyTheResultsOnStandardOutputAndQuietOnlyTheRunDirectory() throws Exception {
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 1,
-                "prefillMsPerToken", 0, "jitter", 0)))) {
+        try (SimServer sim = SimServer.start(SimConfig.load(
+                null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 1, "prefillMsPerToken", 0, "jitter", 0)))) {
             CapturedRun json = run(sim, dir.resolve("json"), "--json");
             assertThat(json.exitCode()).as(json.err()).isZero();
             JsonNode results = new ObjectMapper().readTree(json.out());
@@ -48,7 +63,11 @@ class ScriptOutputTest {
 
             CapturedRun both = run(sim, dir.resolve("both"), "--json", "--quiet");
             assertThat(both.exitCode()).isZero();
-            assertThat(new ObjectMapper().readTree(both.out()).at("/requests/succeeded").asLong()).isEqualTo(6);
+            assertThat(new ObjectMapper()
+                            .readTree(both.out())
+                            .at("/requests/succeeded")
+                            .asLong())
+                    .isEqualTo(6);
             assertThat(both.err()).doesNotContain("llmload benchmark result");
         }
     }

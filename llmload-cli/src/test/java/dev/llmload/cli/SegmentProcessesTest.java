@@ -33,25 +33,48 @@ class SegmentProcessesTest {
 
     @Test
     void threeSegmentProcessesMergeIntoTheWholeRun() throws Exception {
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 10, "itlMs", 2,
-                "prefillMsPerToken", 0, "jitter", 0)))) {
+        try (SimServer sim = SimServer.start(SimConfig.load(
+                null, Map.of("engine", "fixed", "ttftMs", 10, "itlMs", 2, "prefillMsPerToken", 0, "jitter", 0)))) {
             // Far enough ahead for three JVMs to start on a busy machine (a few seconds); whole seconds,
             // as RFC 3339 is written. A segment that starts late still runs and merges (its start error
             // is noted), so the margin buys only a common start, not the outcome.
-            String startAt = Instant.now().plusSeconds(10).truncatedTo(ChronoUnit.SECONDS).toString();
+            String startAt = Instant.now()
+                    .plusSeconds(10)
+                    .truncatedTo(ChronoUnit.SECONDS)
+                    .toString();
             List<Process> hosts = new ArrayList<>();
             List<Path> segments = new ArrayList<>();
             for (int k = 0; k < 3; k++) {
                 Path out = dir.resolve("segment-" + k);
                 segments.add(out);
-                hosts.add(CliProcess.start(dir.resolve("segment-" + k + ".log"), "run", "--url", sim.url(),
-                        "--request-rate", "30", "--num-requests", "60", "--input-tokens", "32", "--output-tokens", "4",
-                        "--seed", "5", "--segment", k + "/3", "--start-at", startAt, "--server-metrics", "off",
-                        "--output-dir", out.toString()));
+                hosts.add(CliProcess.start(
+                        dir.resolve("segment-" + k + ".log"),
+                        "run",
+                        "--url",
+                        sim.url(),
+                        "--request-rate",
+                        "30",
+                        "--num-requests",
+                        "60",
+                        "--input-tokens",
+                        "32",
+                        "--output-tokens",
+                        "4",
+                        "--seed",
+                        "5",
+                        "--segment",
+                        k + "/3",
+                        "--start-at",
+                        startAt,
+                        "--server-metrics",
+                        "off",
+                        "--output-dir",
+                        out.toString()));
             }
             for (int k = 0; k < 3; k++) {
                 assertThat(hosts.get(k).waitFor(120, TimeUnit.SECONDS)).isTrue();
-                assertThat(hosts.get(k).exitValue()).as(Files.readString(dir.resolve("segment-" + k + ".log")))
+                assertThat(hosts.get(k).exitValue())
+                        .as(Files.readString(dir.resolve("segment-" + k + ".log")))
                         .isZero();
             }
 
@@ -62,8 +85,10 @@ class SegmentProcessesTest {
             assertThat(merge.exitCode()).as(merge.err()).isZero();
             assertThat(merge.out()).contains("Merged 3 segments (60 requests)");
 
-            JsonNode report = ReportFiles.JSON.readTree(merged.resolve("report.json").toFile());
-            assertThat(report.path("results").path("requests").path("attempted").asLong()).isEqualTo(60);
+            JsonNode report =
+                    ReportFiles.JSON.readTree(merged.resolve("report.json").toFile());
+            assertThat(report.path("results").path("requests").path("attempted").asLong())
+                    .isEqualTo(60);
             assertThat(report.path("run").path("segments")).hasSize(3);
             TreeSet<Long> indexes = new TreeSet<>();
             for (String line : Files.readAllLines(merged.resolve("requests.jsonl"))) {
@@ -74,13 +99,35 @@ class SegmentProcessesTest {
 
             // A segment of another run (another seed) does not belong: refused in one line, exit 2.
             Path foreign = dir.resolve("foreign");
-            Process other = CliProcess.start(dir.resolve("foreign.log"), "run", "--url", sim.url(), "--request-rate",
-                    "30", "--num-requests", "60", "--input-tokens", "32", "--output-tokens", "4", "--seed", "6",
-                    "--segment", "2/3", "--server-metrics", "off", "--output-dir", foreign.toString());
+            Process other = CliProcess.start(
+                    dir.resolve("foreign.log"),
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--request-rate",
+                    "30",
+                    "--num-requests",
+                    "60",
+                    "--input-tokens",
+                    "32",
+                    "--output-tokens",
+                    "4",
+                    "--seed",
+                    "6",
+                    "--segment",
+                    "2/3",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    foreign.toString());
             assertThat(other.waitFor(120, TimeUnit.SECONDS)).isTrue();
             assertThat(other.exitValue()).isZero();
-            CapturedRun refused = CapturedRun.of("merge", dir.resolve("refused").toString(), segments.get(0).toString(),
-                    segments.get(1).toString(), foreign.toString());
+            CapturedRun refused = CapturedRun.of(
+                    "merge",
+                    dir.resolve("refused").toString(),
+                    segments.get(0).toString(),
+                    segments.get(1).toString(),
+                    foreign.toString());
             assertThat(refused.exitCode()).as(refused.err()).isNotZero();
             assertThat(refused.err().strip().lines().count()).as(refused.err()).isEqualTo(1);
             assertThat(refused.err()).contains(foreign.toString()).doesNotContain("\tat ");

@@ -41,17 +41,50 @@ class SimCommandTest {
         CommandLine commandLine = Main.commandLine();
         commandLine.setOut(new PrintWriter(out, true));
         assertThat(commandLine.execute("sim", "--help")).isZero();
-        assertThat(out.toString()).contains("Usage: llmload sim", "--engine", "--profile", "--coefficient",
-                "--num-blocks", "--block-size", "--max-num-seqs", "--max-num-batched-tokens", "--max-waiting",
-                "--watermark", "--tokens-per-step");
+        assertThat(out.toString())
+                .contains(
+                        "Usage: llmload sim",
+                        "--engine",
+                        "--profile",
+                        "--coefficient",
+                        "--num-blocks",
+                        "--block-size",
+                        "--max-num-seqs",
+                        "--max-num-batched-tokens",
+                        "--max-waiting",
+                        "--watermark",
+                        "--tokens-per-step");
     }
 
     @Test
     void batchingFlagsSetTheBatchingSection() {
-        SimConfig config = resolve("--port", "0", "--engine", "batching", "--profile", "h100-llama3-8b",
-                "--coefficient", "mfu=0.4", "--coefficient", "step_overhead_ms=2", "--num-blocks", "4096",
-                "--block-size", "32", "--max-num-seqs", "64", "--max-num-batched-tokens", "2048",
-                "--max-waiting", "100", "--watermark", "0.05", "--tokens-per-step", "3", "--speedup", "4");
+        SimConfig config = resolve(
+                "--port",
+                "0",
+                "--engine",
+                "batching",
+                "--profile",
+                "h100-llama3-8b",
+                "--coefficient",
+                "mfu=0.4",
+                "--coefficient",
+                "step_overhead_ms=2",
+                "--num-blocks",
+                "4096",
+                "--block-size",
+                "32",
+                "--max-num-seqs",
+                "64",
+                "--max-num-batched-tokens",
+                "2048",
+                "--max-waiting",
+                "100",
+                "--watermark",
+                "0.05",
+                "--tokens-per-step",
+                "3",
+                "--speedup",
+                "4");
 
         BatchingEngineConfig b = config.batching();
         assertThat(config.engine()).isEqualTo(SimConfig.EngineKind.BATCHING);
@@ -82,8 +115,15 @@ class SimCommandTest {
         assertThat(fromFile.engine()).isEqualTo(SimConfig.EngineKind.FIXED);
         assertThat(fromFile.batching().maxNumSeqs()).isEqualTo(32);
 
-        SimConfig config = resolve("--config", file.toString(), "--engine", "batching", "--num-blocks", "1024",
-                "--coefficient", "prefill_c=10");
+        SimConfig config = resolve(
+                "--config",
+                file.toString(),
+                "--engine",
+                "batching",
+                "--num-blocks",
+                "1024",
+                "--coefficient",
+                "prefill_c=10");
         assertThat(config.engine()).isEqualTo(SimConfig.EngineKind.BATCHING);
         assertThat(config.batching().numBlocks()).isEqualTo(1024);
         // Keys the flags do not name stay as the file gave them.
@@ -100,12 +140,16 @@ class SimCommandTest {
 
     @Test
     void theRunningEngineUsesTheFlags() throws Exception {
-        SimConfig config = resolve("--port", "0", "--num-blocks", "1000", "--block-size", "32", "--max-model-len", "4096");
+        SimConfig config =
+                resolve("--port", "0", "--num-blocks", "1000", "--block-size", "32", "--max-model-len", "4096");
         try (SimServer server = SimServer.start(config)) {
             assertThat(server.engine()).isInstanceOf(BatchingEngine.class);
-            String metrics = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            String metrics = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(server.url() + "/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
             assertThat(metrics).contains("block_size=\"32\"", "num_gpu_blocks=\"1000\"");
         }
     }

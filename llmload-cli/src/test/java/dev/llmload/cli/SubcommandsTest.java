@@ -27,8 +27,13 @@ class SubcommandsTest {
             CapturedRun alone = CapturedRun.of(name, "--help");
 
             assertThat(alone.exitCode()).isZero();
-            assertThat(alone.out()).startsWith("Usage: llmload " + name + " ")
-                    .isEqualTo(usage(Main.commandLine().getSubcommands().get(name).getCommandSpec().commandLine()));
+            assertThat(alone.out())
+                    .startsWith("Usage: llmload " + name + " ")
+                    .isEqualTo(usage(Main.commandLine()
+                            .getSubcommands()
+                            .get(name)
+                            .getCommandSpec()
+                            .commandLine()));
         }
     }
 
@@ -37,7 +42,8 @@ class SubcommandsTest {
         CapturedRun help = CapturedRun.of("--help");
 
         assertThat(help.exitCode()).isZero();
-        assertThat(help.out()).contains("  run ", "  sweep ", "  compare ", "  report ", "  merge ", "  sim ", "  help ");
+        assertThat(help.out())
+                .contains("  run ", "  sweep ", "  compare ", "  report ", "  merge ", "  sim ", "  help ");
         CapturedRun helpRun = CapturedRun.of("help", "run");
         assertThat(helpRun.exitCode()).isZero();
         assertThat(helpRun.out()).startsWith("Usage: llmload run ");
@@ -50,7 +56,9 @@ class SubcommandsTest {
 
             assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
             assertThat(outcome.err().strip().lines().count()).as(outcome.err()).isEqualTo(1);
-            assertThat(outcome.err()).startsWith("llmload: ").isEqualTo(whole(args).err());
+            assertThat(outcome.err())
+                    .startsWith("llmload: ")
+                    .isEqualTo(whole(args).err());
         }
     }
 

@@ -31,11 +31,14 @@ class SweepRepeatsLoopbackTest {
      * what a busy machine adds to one run.
      */
     private static final String FIXED = "engine: fixed\nttftMs: 30\nprefillMsPerToken: 0\nitlMs: 2\njitter: 0.5\n";
+
     private static final String SLOWER = "engine: fixed\nttftMs: 300\nprefillMsPerToken: 0\nitlMs: 2\njitter: 0.1\n";
-    private static final String[] WORKLOAD = {"--num-requests", "30", "--input-tokens", "16", "--output-tokens", "4",
-        "--seed", "7"};
+    private static final String[] WORKLOAD = {
+        "--num-requests", "30", "--input-tokens", "16", "--output-tokens", "4", "--seed", "7"
+    };
     /** Student's t, two-sided 95%, 1 degree of freedom: the interval of the mean of two runs. */
     private static final double T_ONE = 12.706204736;
+
     private static final double SLO_P99_TTFT = 1000;
 
     @TempDir
@@ -49,9 +52,21 @@ class SweepRepeatsLoopbackTest {
     void repeatedPointsAndAComparisonAcrossRuns() throws Exception {
         Path sim = Files.writeString(dir.resolve("sim.yaml"), FIXED);
         Path sweep = dir.resolve("sweep");
-        CapturedRun swept = CapturedRun.of(new String[] {"sweep", "--request-rate", "10,20", "--repeat", "2",
-                "--slo", "p99_ttft:" + (int) SLO_P99_TTFT, "--sim-config", sim.toString(),
-                "--output-dir", sweep.toString()}, WORKLOAD);
+        CapturedRun swept = CapturedRun.of(
+                new String[] {
+                    "sweep",
+                    "--request-rate",
+                    "10,20",
+                    "--repeat",
+                    "2",
+                    "--slo",
+                    "p99_ttft:" + (int) SLO_P99_TTFT,
+                    "--sim-config",
+                    sim.toString(),
+                    "--output-dir",
+                    sweep.toString()
+                },
+                WORKLOAD);
         assertThat(swept.exitCode()).as(swept.out() + swept.err()).isZero();
         assertThat(swept.out()).contains("(mean of 2 runs)");
         DocSchemas.assertValidAndStrict("sweep.schema.json", sweep.resolve("sweep.json"));
@@ -64,7 +79,8 @@ class SweepRepeatsLoopbackTest {
             double[] p99 = new double[2];
             double[] throughput = new double[2];
             for (int i = 0; i < 2; i++) {
-                JsonNode results = json(pointDir.resolve("repeat-" + (i + 1)).resolve("report.json")).get("results");
+                JsonNode results = json(pointDir.resolve("repeat-" + (i + 1)).resolve("report.json"))
+                        .get("results");
                 p99[i] = results.at("/ttft_ms/p99").asDouble();
                 throughput[i] = results.get("request_throughput").asDouble();
             }
@@ -83,7 +99,8 @@ class SweepRepeatsLoopbackTest {
             // Met on the mean (on a quiet host; a busy one can put the p99 itself above the limit); confirmed
             // exactly when that interval stays within the limit.
             double meanP99 = (p99[0] + p99[1]) / 2;
-            assertThat(point.get("meets_slo").asBoolean()).as("mean p99 TTFT %.1f ms", meanP99)
+            assertThat(point.get("meets_slo").asBoolean())
+                    .as("mean p99 TTFT %.1f ms", meanP99)
                     .isEqualTo(meanP99 <= SLO_P99_TTFT);
             assertThat(point.get("confirmed").asBoolean()).isEqualTo(ciHigh <= SLO_P99_TTFT);
             assertThat(point.get("unconfirmed").isEmpty()).isEqualTo(ciHigh <= SLO_P99_TTFT);
@@ -97,8 +114,14 @@ class SweepRepeatsLoopbackTest {
         Path point = sweep.resolve(report.get("points").get(1).get("directory").asText());
 
         Path held = dir.resolve("compare-same");
-        CapturedRun compare = CapturedRun.of("compare", point.toString(), same.toString(), "--fail-if", "mean_ttft:+20%",
-                "--output-dir", held.toString());
+        CapturedRun compare = CapturedRun.of(
+                "compare",
+                point.toString(),
+                same.toString(),
+                "--fail-if",
+                "mean_ttft:+20%",
+                "--output-dir",
+                held.toString());
         assertThat(compare.exitCode()).as(compare.out() + compare.err()).isZero();
         assertThat(compare.out()).contains("across runs: means of 2 vs 2 runs, Welch interval");
         DocSchemas.assertValidAndStrict("comparison.schema.json", held.resolve("comparison.json"));
@@ -122,15 +145,21 @@ class SweepRepeatsLoopbackTest {
         // Throughputs, one number per run, get an interval across runs too.
         assertThat(metric(pair, "request_throughput").get("ci_low").isNull()).isFalse();
 
-        CapturedRun gate = CapturedRun.of("compare", same.toString(), slower.toString(), "--fail-if", "mean_ttft:+20%",
-                "--output-dir", dir.resolve("compare-slower").toString());
+        CapturedRun gate = CapturedRun.of(
+                "compare",
+                same.toString(),
+                slower.toString(),
+                "--fail-if",
+                "mean_ttft:+20%",
+                "--output-dir",
+                dir.resolve("compare-slower").toString());
         assertThat(gate.exitCode()).as(gate.out() + gate.err()).isEqualTo(3);
         assertThat(gate.out()).contains("REGRESSION").contains("mean_ttft");
 
         // Repeats against a single run: each repeat is compared with it run against run.
         Path mixed = dir.resolve("compare-mixed");
-        CapturedRun oneSide = CapturedRun.of("compare", slower.resolve("repeat-1").toString(), same.toString(),
-                "--output-dir", mixed.toString());
+        CapturedRun oneSide = CapturedRun.of(
+                "compare", slower.resolve("repeat-1").toString(), same.toString(), "--output-dir", mixed.toString());
         assertThat(oneSide.exitCode()).as(oneSide.out() + oneSide.err()).isZero();
         JsonNode mixedPairs = json(mixed.resolve("comparison.json")).get("pairs");
         assertThat(mixedPairs).hasSize(2);
@@ -141,17 +170,35 @@ class SweepRepeatsLoopbackTest {
 
         // Single runs are still compared run against run, and say that their interval covers sampling.
         Path single = dir.resolve("compare-single");
-        CapturedRun runs = CapturedRun.of("compare", same.resolve("repeat-1").toString(),
-                same.resolve("repeat-2").toString(), "--output-dir", single.toString());
+        CapturedRun runs = CapturedRun.of(
+                "compare",
+                same.resolve("repeat-1").toString(),
+                same.resolve("repeat-2").toString(),
+                "--output-dir",
+                single.toString());
         assertThat(runs.exitCode()).as(runs.out() + runs.err()).isZero();
         assertThat(runs.out()).contains("Run against run (interval: sampling)").doesNotContain("Welch");
-        assertThat(json(single.resolve("comparison.json")).at("/pairs/0/interval").asText()).isEqualTo("sampling");
+        assertThat(json(single.resolve("comparison.json"))
+                        .at("/pairs/0/interval")
+                        .asText())
+                .isEqualTo("sampling");
     }
 
     private Path repeats(Path sim, String name) {
         Path out = dir.resolve(name);
-        CapturedRun run = CapturedRun.of(new String[] {"run", "--request-rate", "20", "--repeat", "2",
-                "--sim-config", sim.toString(), "--output-dir", out.toString()}, WORKLOAD);
+        CapturedRun run = CapturedRun.of(
+                new String[] {
+                    "run",
+                    "--request-rate",
+                    "20",
+                    "--repeat",
+                    "2",
+                    "--sim-config",
+                    sim.toString(),
+                    "--output-dir",
+                    out.toString()
+                },
+                WORKLOAD);
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         return out;
     }
@@ -160,7 +207,8 @@ class SweepRepeatsLoopbackTest {
     private static double[] values(Path repeats, String statistic) throws Exception {
         double[] values = new double[2];
         for (int i = 0; i < 2; i++) {
-            values[i] = json(repeats.resolve("repeat-" + (i + 1)).resolve("report.json")).at("/results/ttft_ms/" + statistic)
+            values[i] = json(repeats.resolve("repeat-" + (i + 1)).resolve("report.json"))
+                    .at("/results/ttft_ms/" + statistic)
                     .asDouble();
         }
         return values;

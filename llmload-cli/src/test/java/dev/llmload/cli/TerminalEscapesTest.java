@@ -37,19 +37,37 @@ class TerminalEscapesTest {
 
     private static void assertNoControlCharacters(String printed) {
         assertThat(printed.chars().filter(c -> (c < 0x20 && c != '\n' && c != '\r') || (c >= 0x7f && c <= 0x9f)))
-                .as("control characters printed: %s", printed).isEmpty();
+                .as("control characters printed: %s", printed)
+                .isEmpty();
         // Nor a line or paragraph separator, nor an invisible format character (zero-width, bidi).
-        assertThat(printed.chars().filter(c -> c >= 0xa0 && (Character.getType(c) == Character.FORMAT
-                || Character.getType(c) == Character.LINE_SEPARATOR || Character.getType(c) == Character.PARAGRAPH_SEPARATOR)))
-                .as("invisible characters printed: %s", printed).isEmpty();
+        assertThat(printed.chars()
+                        .filter(c -> c >= 0xa0
+                                && (Character.getType(c) == Character.FORMAT
+                                        || Character.getType(c) == Character.LINE_SEPARATOR
+                                        || Character.getType(c) == Character.PARAGRAPH_SEPARATOR)))
+                .as("invisible characters printed: %s", printed)
+                .isEmpty();
     }
 
     @Test
     void separatorsAndZeroWidthCharactersOfAnIndependentServerArePrintedEscaped() throws Exception {
         try (HostileServer server = HostileServer.start(dir, "unicode")) {
-            CapturedRun run = CapturedRun.of("run", "--url", server.url(), "--concurrency", "1", "--num-requests", "2",
-                    "--input-tokens", "8", "--output-tokens", "4", "--server-metrics", "off",
-                    "--output-dir", dir.resolve("run").toString());
+            CapturedRun run = CapturedRun.of(
+                    "run",
+                    "--url",
+                    server.url(),
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "2",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "4",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    dir.resolve("run").toString());
 
             assertThat(run.exitCode()).as(run.err()).isEqualTo(RunCommand.EXIT_FAILED_RUN);
             assertNoControlCharacters(run.out());
@@ -63,17 +81,32 @@ class TerminalEscapesTest {
     @Test
     void aRunPrintsTheServersModelIdAndErrorsEscaped() throws Exception {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/v1/models", exchange -> send(exchange, 200,
-                "{\"data\":[{\"id\":\"m" + HOSTILE + "\",\"owned_by\":\"x" + HOSTILE + "\"}]}"));
+        server.createContext(
+                "/v1/models",
+                exchange -> send(
+                        exchange, 200, "{\"data\":[{\"id\":\"m" + HOSTILE + "\",\"owned_by\":\"x" + HOSTILE + "\"}]}"));
         server.createContext("/v1/chat/completions", exchange -> {
             exchange.getRequestBody().readAllBytes();
             send(exchange, 500, "{\"error\":{\"message\":\"e" + HOSTILE + "\"}}");
         });
         server.start();
         try {
-            CapturedRun run = CapturedRun.of("run", "--url", "http://127.0.0.1:" + server.getAddress().getPort(),
-                    "--concurrency", "1", "--num-requests", "2", "--input-tokens", "8", "--output-tokens", "4",
-                    "--server-metrics", "off", "--output-dir", dir.resolve("run").toString());
+            CapturedRun run = CapturedRun.of(
+                    "run",
+                    "--url",
+                    "http://127.0.0.1:" + server.getAddress().getPort(),
+                    "--concurrency",
+                    "1",
+                    "--num-requests",
+                    "2",
+                    "--input-tokens",
+                    "8",
+                    "--output-tokens",
+                    "4",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    dir.resolve("run").toString());
 
             // Every request failed: the run finished, and says so by its exit code.
             assertThat(run.exitCode()).as(run.err()).isEqualTo(RunCommand.EXIT_FAILED_RUN);
@@ -87,12 +120,24 @@ class TerminalEscapesTest {
 
     @Test
     void aReportOfAJournalHoldingRawEscapesPrintsThemEscaped() throws Exception {
-        CapturedRun run = CapturedRun.of("run", "--concurrency", "1", "--num-requests", "3", "--input-tokens", "8",
-                "--output-tokens", "4", "--output-dir", dir.resolve("sim").toString());
+        CapturedRun run = CapturedRun.of(
+                "run",
+                "--concurrency",
+                "1",
+                "--num-requests",
+                "3",
+                "--input-tokens",
+                "8",
+                "--output-tokens",
+                "4",
+                "--output-dir",
+                dir.resolve("sim").toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         Path journal = dir.resolve("sim").resolve("requests.jsonl");
-        String raw = Files.readString(journal).replaceFirst("\"outcome\":\"success\"",
-                Matcher.quoteReplacement("\"outcome\":\"http_5xx\",\"error\":\"e" + HOSTILE + "\""));
+        String raw = Files.readString(journal)
+                .replaceFirst(
+                        "\"outcome\":\"success\"",
+                        Matcher.quoteReplacement("\"outcome\":\"http_5xx\",\"error\":\"e" + HOSTILE + "\""));
         Files.writeString(journal, raw);
         Files.delete(dir.resolve("sim").resolve("report.json"));
 

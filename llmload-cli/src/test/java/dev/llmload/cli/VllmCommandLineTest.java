@@ -39,7 +39,8 @@ class VllmCommandLineTest {
         block = block.substring(0, block.indexOf("```"));
         String line = block.replace("\\\n", " ").strip();
         assertThat(line).startsWith("vllm bench serve ");
-        return Arrays.stream(line.substring("vllm bench serve ".length()).split("\\s+")).toList();
+        return Arrays.stream(line.substring("vllm bench serve ".length()).split("\\s+"))
+                .toList();
     }
 
     private static String after(List<String> words, String flag) {
@@ -51,14 +52,16 @@ class VllmCommandLineTest {
         List<String> vllm = documentedCommandLine();
         Path resultDir = dir.resolve("results");
         List<String> args = new ArrayList<>(List.of("run"));
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 1)))) {
+        try (SimServer sim =
+                SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 1)))) {
             for (String word : vllm) {
-                args.add(switch (word) {
-                    case "http://127.0.0.1:8000" -> sim.url();
-                    case "MODEL" -> "llmload-sim";
-                    case "results/vllm-c8" -> resultDir.toString();
-                    default -> word;
-                });
+                args.add(
+                        switch (word) {
+                            case "http://127.0.0.1:8000" -> sim.url();
+                            case "MODEL" -> "llmload-sim";
+                            case "results/vllm-c8" -> resultDir.toString();
+                            default -> word;
+                        });
             }
             CapturedRun outcome = CapturedRun.of(args.toArray(String[]::new));
             assertThat(outcome.exitCode()).as(outcome.err()).isZero();
@@ -68,7 +71,8 @@ class VllmCommandLineTest {
         int outputTokens = Integer.parseInt(after(vllm, "--random-output-len"));
         int gate = Integer.parseInt(after(vllm, "--max-concurrency"));
 
-        JsonNode config = JSON.readTree(resultDir.resolve("report.json").toFile()).path("config");
+        JsonNode config =
+                JSON.readTree(resultDir.resolve("report.json").toFile()).path("config");
         assertThat(config.path("api").asText()).isEqualToIgnoringCase("chat");
         assertThat(config.path("ignore_eos").asBoolean()).isTrue();
         assertThat(config.path("load").path("mode").asText()).isEqualTo("closed");
@@ -90,7 +94,8 @@ class VllmCommandLineTest {
 
         try (Stream<Path> files = Files.list(resultDir)) {
             assertThat(files.map(f -> f.getFileName().toString()))
-                    .anyMatch(name -> name.matches("openai-chat-infqps-concurrency" + gate + "-llmload-sim-\\d{8}-\\d{6}\\.json"));
+                    .anyMatch(name -> name.matches(
+                            "openai-chat-infqps-concurrency" + gate + "-llmload-sim-\\d{8}-\\d{6}\\.json"));
         }
     }
 

@@ -22,17 +22,35 @@ class WarmupCoverageTest {
 
     @Test
     void aWarmupByTimeSaysHowManyRequestsItLeftOut() throws Exception {
-        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 2, "itlMs", 1)))) {
+        try (SimServer sim =
+                SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 2, "itlMs", 1)))) {
             Path out = dir.resolve("run");
-            CapturedRun run = CapturedRun.of("run", "--url", sim.url(), "--request-rate", "100", "--num-requests", "40",
-                    "--input-tokens", "16", "--output-tokens", "3", "--warmup", "100ms", "--server-metrics", "off",
-                    "--output-dir", out.toString());
+            CapturedRun run = CapturedRun.of(
+                    "run",
+                    "--url",
+                    sim.url(),
+                    "--request-rate",
+                    "100",
+                    "--num-requests",
+                    "40",
+                    "--input-tokens",
+                    "16",
+                    "--output-tokens",
+                    "3",
+                    "--warmup",
+                    "100ms",
+                    "--server-metrics",
+                    "off",
+                    "--output-dir",
+                    out.toString());
             assertThat(run.exitCode()).as(run.err()).isZero();
             Matcher line = Pattern.compile("Warm-up: (\\d+) requests intended to start in the first 100ms, left out "
-                    + "of the statistics").matcher(run.out());
+                            + "of the statistics")
+                    .matcher(run.out());
             assertThat(line.find()).as(run.out()).isTrue();
             long flagged = Files.readAllLines(out.resolve("requests.jsonl")).stream()
-                    .filter(l -> l.contains("\"warmup\":true")).count();
+                    .filter(l -> l.contains("\"warmup\":true"))
+                    .count();
             assertThat(Long.parseLong(line.group(1))).isEqualTo(flagged).isPositive();
         }
     }

@@ -43,18 +43,27 @@ class DeploymentFilesTest {
     private static final String SEGMENT_ARG = "--segment=auto/N";
     /** Where a Kubernetes Indexed Job's pod finds its index. */
     private static final String INDEX_ANNOTATION = "metadata.annotations['batch.kubernetes.io/job-completion-index']";
+
     private static final Pattern K8S_VARIABLE = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
 
     @Test
     void everyManifestParses() throws IOException {
         List<Path> files = manifestFiles();
-        assertThat(files).extracting(file -> KUBERNETES.relativize(file).toString())
-                .contains("kustomization.yaml", "segments-job.yaml", "merge-job.yaml", "results-pvc.yaml", "results-reader.yaml");
+        assertThat(files)
+                .extracting(file -> KUBERNETES.relativize(file).toString())
+                .contains(
+                        "kustomization.yaml",
+                        "segments-job.yaml",
+                        "merge-job.yaml",
+                        "results-pvc.yaml",
+                        "results-reader.yaml");
         for (Path file : files) {
             List<JsonNode> documents = documents(file);
             assertThat(documents).as(file.toString()).isNotEmpty();
             for (JsonNode document : documents) {
-                assertThat(document.path("apiVersion").asText()).as("%s apiVersion", file).isNotEmpty();
+                assertThat(document.path("apiVersion").asText())
+                        .as("%s apiVersion", file)
+                        .isNotEmpty();
                 assertThat(document.path("kind").asText()).as("%s kind", file).isNotEmpty();
             }
         }
@@ -70,7 +79,8 @@ class DeploymentFilesTest {
         assertThat(spec.path("completions").asInt()).isGreaterThanOrEqualTo(1);
         // A segment run again would start after the shared instant and resend: no retries.
         assertThat(spec.path("backoffLimit").asInt(-1)).isZero();
-        assertThat(spec.path("template").path("spec").path("restartPolicy").asText()).isEqualTo("Never");
+        assertThat(spec.path("template").path("spec").path("restartPolicy").asText())
+                .isEqualTo("Never");
 
         JsonNode container = container(job, "llmload");
         List<String> args = texts(container.path("args"));
@@ -80,10 +90,13 @@ class DeploymentFilesTest {
         assertThat(runFlags).isNotEmpty();
         assertThat(envValue(container, "JDK_JAVA_OPTIONS")).isEqualTo(runFlags);
         assertThat(args).filteredOn(arg -> arg.startsWith("--segment")).containsExactly(SEGMENT_ARG);
-        assertThat(args).contains("--start-at=$(LLMLOAD_START_AT)",
-                "--output-dir=/results/$(LLMLOAD_RUN)/segment-$(JOB_COMPLETION_INDEX)");
+        assertThat(args)
+                .contains(
+                        "--start-at=$(LLMLOAD_START_AT)",
+                        "--output-dir=/results/$(LLMLOAD_RUN)/segment-$(JOB_COMPLETION_INDEX)");
         JsonNode index = env(container, "JOB_COMPLETION_INDEX");
-        assertThat(index.path("valueFrom").path("fieldRef").path("fieldPath").asText()).isEqualTo(INDEX_ANNOTATION);
+        assertThat(index.path("valueFrom").path("fieldRef").path("fieldPath").asText())
+                .isEqualTo(INDEX_ANNOTATION);
 
         JsonNode volumes = job.path("spec").path("template").path("spec").path("volumes");
         assertThat(claimOf(volumes, mountedAt(container, "/results"))).isEqualTo(pvcName());
@@ -106,12 +119,15 @@ class DeploymentFilesTest {
         JsonNode replacement = null;
         for (JsonNode candidate : kustomization.path("replacements")) {
             JsonNode source = candidate.path("source");
-            if (source.path("kind").asText().equals("Job") && source.path("name").asText().equals("llmload-segments")
+            if (source.path("kind").asText().equals("Job")
+                    && source.path("name").asText().equals("llmload-segments")
                     && source.path("fieldPath").asText().equals("spec.completions")) {
                 replacement = candidate;
             }
         }
-        assertThat(replacement).as("a replacement from the segments Job's spec.completions").isNotNull();
+        assertThat(replacement)
+                .as("a replacement from the segments Job's spec.completions")
+                .isNotNull();
         boolean parallelism = false;
         boolean argument = false;
         for (JsonNode target : replacement.path("targets")) {
@@ -126,7 +142,9 @@ class DeploymentFilesTest {
             }
         }
         assertThat(parallelism).as("parallelism created from completions").isTrue();
-        assertThat(argument).as("N after the '/' of " + SEGMENT_ARG + " replaced by completions").isTrue();
+        assertThat(argument)
+                .as("N after the '/' of " + SEGMENT_ARG + " replaced by completions")
+                .isTrue();
     }
 
     @Test
@@ -136,12 +154,19 @@ class DeploymentFilesTest {
         assertThat(job.path("spec").path("suspend").asBoolean()).isTrue();
         JsonNode container = container(job, "llmload");
         assertThat(texts(container.path("command"))).containsExactly("/bin/sh", "-c");
-        List<String> script = List.of(texts(container.path("args")).getFirst().trim().split("\\s+"));
+        List<String> script =
+                List.of(texts(container.path("args")).getFirst().trim().split("\\s+"));
         int jar = script.indexOf("-jar");
         assertThat(script.getFirst()).isEqualTo("exec");
-        assertThat(script.subList(1, jar)).isEqualTo(dockerEntrypoint().subList(0, dockerEntrypoint().indexOf("-jar")));
-        assertThat(script.subList(jar, script.size())).containsExactly("-jar", "/opt/llmload/llmload.jar", "merge",
-                "\"/results/$LLMLOAD_RUN/merged\"", "\"/results/$LLMLOAD_RUN\"/segment-*");
+        assertThat(script.subList(1, jar))
+                .isEqualTo(dockerEntrypoint().subList(0, dockerEntrypoint().indexOf("-jar")));
+        assertThat(script.subList(jar, script.size()))
+                .containsExactly(
+                        "-jar",
+                        "/opt/llmload/llmload.jar",
+                        "merge",
+                        "\"/results/$LLMLOAD_RUN/merged\"",
+                        "\"/results/$LLMLOAD_RUN\"/segment-*");
         JsonNode volumes = job.path("spec").path("template").path("spec").path("volumes");
         assertThat(claimOf(volumes, mountedAt(container, "/results"))).isEqualTo(pvcName());
     }
@@ -160,17 +185,24 @@ class DeploymentFilesTest {
     @Test
     void theDockerfileRunsTheJarOnAJre21OrNewerAsAnUnprivilegedUserWithTheLaunchersFlags() throws IOException {
         List<String> lines = dockerfileLines();
-        String from = lines.stream().filter(line -> line.startsWith("FROM ")).findFirst().orElseThrow();
+        String from = lines.stream()
+                .filter(line -> line.startsWith("FROM "))
+                .findFirst()
+                .orElseThrow();
         Matcher image = Pattern.compile("FROM \\S+:(\\d+)[-.]\\S*jre\\S*").matcher(from);
         assertThat(image.matches()).as(from).isTrue();
         assertThat(Integer.parseInt(image.group(1))).isGreaterThanOrEqualTo(21);
         assertThat(lines).contains("COPY llmload-cli/target/llmload.jar /opt/llmload/llmload.jar");
-        String user = lines.stream().filter(line -> line.startsWith("USER ")).reduce((a, b) -> b).orElseThrow();
+        String user = lines.stream()
+                .filter(line -> line.startsWith("USER "))
+                .reduce((a, b) -> b)
+                .orElseThrow();
         assertThat(user.substring(5).split(":")[0]).isNotIn("root", "0");
 
         List<String> entrypoint = dockerEntrypoint();
         assertThat(entrypoint.getFirst()).isEqualTo("java");
-        assertThat(entrypoint.subList(entrypoint.size() - 2, entrypoint.size())).containsExactly("-jar", "/opt/llmload/llmload.jar");
+        assertThat(entrypoint.subList(entrypoint.size() - 2, entrypoint.size()))
+                .containsExactly("-jar", "/opt/llmload/llmload.jar");
         assertThat(entrypoint).containsSubsequence(launcherJvmFlags());
         // the build context holds the jar only
         assertThat(Files.readAllLines(ROOT.resolve(".dockerignore"))).contains("*", "!llmload-cli/target/llmload.jar");
@@ -187,22 +219,29 @@ class DeploymentFilesTest {
     @ValueSource(ints = {21, 25})
     @Tag("process")
     void theImagesJvmFlagsAreTakenSilentlyByEachJavaTheDockerfileClaims(int major) throws Exception {
-        String from = dockerfileLines().stream().filter(line -> line.startsWith("FROM ")).findFirst().orElseThrow();
+        String from = dockerfileLines().stream()
+                .filter(line -> line.startsWith("FROM "))
+                .findFirst()
+                .orElseThrow();
         Matcher image = Pattern.compile("FROM \\S+:(\\d+)[-.]\\S*").matcher(from);
         assertThat(image.matches()).as(from).isTrue();
         int imageJre = Integer.parseInt(image.group(1));
         assertThat(imageJre).as("the image's JRE is one this test checks").isEqualTo(25);
-        List<String> flags = new ArrayList<>(dockerEntrypoint().subList(1, dockerEntrypoint().indexOf("-jar")));
-        flags.addAll(List.of(envValue(container(single(KUBERNETES.resolve("segments-job.yaml")), "llmload"),
-                "JDK_JAVA_OPTIONS").split("\\s+")));
+        List<String> flags =
+                new ArrayList<>(dockerEntrypoint().subList(1, dockerEntrypoint().indexOf("-jar")));
+        flags.addAll(List.of(
+                envValue(container(single(KUBERNETES.resolve("segments-job.yaml")), "llmload"), "JDK_JAVA_OPTIONS")
+                        .split("\\s+")));
         if (major < imageJre) {
-            assertThat(dockerfileLines()).anyMatch(line -> line.contains("An image on a JRE of 21 to 24 leaves that "
-                    + "flag out"));
+            assertThat(dockerfileLines())
+                    .anyMatch(line -> line.contains("An image on a JRE of 21 to 24 leaves that " + "flag out"));
             flags.remove("-XX:+UseCompactObjectHeaders");
         }
         Optional<InstalledJdks.Jdk> jdk = InstalledJdks.of(major);
-        assumeTrue(jdk.isPresent(), "no Java " + major + " is installed (the tests' own or under /usr/lib/jvm), so "
-                + "the image's JVM flags are not tried on " + major + " here");
+        assumeTrue(
+                jdk.isPresent(),
+                "no Java " + major + " is installed (the tests' own or under /usr/lib/jvm), so "
+                        + "the image's JVM flags are not tried on " + major + " here");
 
         List<String> command = new ArrayList<>(List.of(jdk.get().java().toString()));
         command.addAll(flags);
@@ -210,7 +249,8 @@ class DeploymentFilesTest {
         Result result = run(command);
 
         assertThat(result.exitCode()).as("%s\n%s", command, result.output()).isZero();
-        assertThat(result.output().toLowerCase(java.util.Locale.ROOT)).as("%s\n%s", command, result.output())
+        assertThat(result.output().toLowerCase(java.util.Locale.ROOT))
+                .as("%s\n%s", command, result.output())
                 .doesNotContain("warning", "unrecognized", "obsolete", "deprecated", "ignoring option");
     }
 
@@ -218,9 +258,12 @@ class DeploymentFilesTest {
     @Tag("process")
     void hadolintFindsNothingInTheDockerfile() throws Exception {
         Optional<Path> hadolint = onPath("hadolint");
-        assumeTrue(hadolint.isPresent(), "hadolint is not installed (it has no Debian package; "
-                + "https://github.com/hadolint/hadolint/releases), so the Dockerfile is not linted here");
-        Result result = run(List.of(hadolint.get().toString(), ROOT.resolve("Dockerfile").toString()));
+        assumeTrue(
+                hadolint.isPresent(),
+                "hadolint is not installed (it has no Debian package; "
+                        + "https://github.com/hadolint/hadolint/releases), so the Dockerfile is not linted here");
+        Result result = run(
+                List.of(hadolint.get().toString(), ROOT.resolve("Dockerfile").toString()));
         assertThat(result.exitCode()).as(result.output()).isZero();
     }
 
@@ -231,15 +274,19 @@ class DeploymentFilesTest {
         assumeTrue(kubectl.isPresent(), "kubectl is not installed, so the kustomization is not built here");
         Result version = run(List.of(kubectl.get().toString(), "version", "--client", "-o", "json"));
         String kustomize = version.exitCode() == 0
-                ? new ObjectMapper().readTree(version.output().substring(version.output().indexOf('{')))
-                        .path("kustomizeVersion").asText("")
+                ? new ObjectMapper()
+                        .readTree(version.output().substring(version.output().indexOf('{')))
+                        .path("kustomizeVersion")
+                        .asText("")
                 : "";
         Matcher major = Pattern.compile("v(\\d+)\\..*").matcher(kustomize);
-        assumeTrue(major.matches() && Integer.parseInt(major.group(1)) >= 5, (kustomize.isEmpty()
-                ? "kubectl names no built-in kustomize version (kubectl before 1.24, such as Debian's kubernetes-client"
-                        + " 1.20, embeds kustomize v2)"
-                : "kubectl's built-in kustomize is " + kustomize)
-                + "; deploy/kubernetes needs kustomize v5 (kubectl 1.27 or newer) for its replacements");
+        assumeTrue(
+                major.matches() && Integer.parseInt(major.group(1)) >= 5,
+                (kustomize.isEmpty()
+                                ? "kubectl names no built-in kustomize version (kubectl before 1.24, such as Debian's kubernetes-client"
+                                        + " 1.20, embeds kustomize v2)"
+                                : "kubectl's built-in kustomize is " + kustomize)
+                        + "; deploy/kubernetes needs kustomize v5 (kubectl 1.27 or newer) for its replacements");
 
         Result built = run(List.of(kubectl.get().toString(), "kustomize", KUBERNETES.toString()));
         assertThat(built.exitCode()).as(built.output()).isZero();
@@ -249,7 +296,8 @@ class DeploymentFilesTest {
         assertThat(segments.path("spec").path("parallelism").isInt()).isTrue();
         assertThat(segments.path("spec").path("parallelism").asInt()).isEqualTo(n);
         JsonNode container = container(segments, "llmload");
-        assertThat(texts(container.path("args"))).filteredOn(arg -> arg.startsWith("--segment"))
+        assertThat(texts(container.path("args")))
+                .filteredOn(arg -> arg.startsWith("--segment"))
                 .containsExactly("--segment=auto/" + n);
 
         // Kubernetes leaves a $(VAR) it cannot resolve as it is: every one must be defined.
@@ -271,9 +319,19 @@ class DeploymentFilesTest {
         assertThat(StartAt.parse(startAt, Duration::parse)).isInstanceOf(StartAt.At.class);
 
         JsonNode merge = named(objects, "Job", "llmload-merge");
-        assertThat(container(merge, "llmload").path("image").asText()).isEqualTo(container.path("image").asText());
-        assertThat(merge.path("spec").path("template").path("spec").path("containers").get(0).path("envFrom")
-                .get(0).path("configMapRef").path("name").asText()).isEqualTo("llmload-run");
+        assertThat(container(merge, "llmload").path("image").asText())
+                .isEqualTo(container.path("image").asText());
+        assertThat(merge.path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("containers")
+                        .get(0)
+                        .path("envFrom")
+                        .get(0)
+                        .path("configMapRef")
+                        .path("name")
+                        .asText())
+                .isEqualTo("llmload-run");
     }
 
     @Test
@@ -284,14 +342,21 @@ class DeploymentFilesTest {
         // kubectl apply --dry-run=client still asks the API server which kinds exist (discovery),
         // so without a cluster it cannot run at all.
         Result cluster = run(List.of(kubectl.get().toString(), "version", "-o", "json", "--request-timeout=5s"));
-        assumeTrue(cluster.exitCode() == 0 && cluster.output().contains("\"serverVersion\""),
+        assumeTrue(
+                cluster.exitCode() == 0 && cluster.output().contains("\"serverVersion\""),
                 "no Kubernetes API server answers (kubectl apply --dry-run=client needs one for discovery); "
                         + "the other tests check the manifests offline");
-        Result kustomized = run(List.of(kubectl.get().toString(), "apply", "--dry-run=client", "-k", KUBERNETES.toString()));
+        Result kustomized =
+                run(List.of(kubectl.get().toString(), "apply", "--dry-run=client", "-k", KUBERNETES.toString()));
         assertThat(kustomized.exitCode()).as(kustomized.output()).isZero();
-        Result plain = run(List.of(kubectl.get().toString(), "apply", "--dry-run=client",
-                "-f", KUBERNETES.resolve("results-pvc.yaml").toString(),
-                "-f", KUBERNETES.resolve("results-reader.yaml").toString()));
+        Result plain = run(List.of(
+                kubectl.get().toString(),
+                "apply",
+                "--dry-run=client",
+                "-f",
+                KUBERNETES.resolve("results-pvc.yaml").toString(),
+                "-f",
+                KUBERNETES.resolve("results-reader.yaml").toString()));
         assertThat(plain.exitCode()).as(plain.output()).isZero();
     }
 
@@ -310,8 +375,10 @@ class DeploymentFilesTest {
             for (int i = 0; i < node.size(); i++) {
                 collectSegmentCounts(node.get(i), path + "/" + i, places);
             }
-        } else if (node.isTextual() && node.asText().matches("(?s).*(auto|\\d+)/\\d+.*")
-                && node.asText().contains("segment") && !node.asText().contains("segment-")) {
+        } else if (node.isTextual()
+                && node.asText().matches("(?s).*(auto|\\d+)/\\d+.*")
+                && node.asText().contains("segment")
+                && !node.asText().contains("segment-")) {
             places.add(path);
         }
     }
@@ -320,9 +387,12 @@ class DeploymentFilesTest {
     private static List<String> launcherJvmFlags() throws IOException {
         String line = Files.readAllLines(ROOT.resolve("llmload")).stream()
                 .filter(l -> l.startsWith("options=("))
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
         List<String> flags = new ArrayList<>();
-        for (String word : line.substring("options=(".length(), line.lastIndexOf(')')).trim().split("\\s+")) {
+        for (String word : line.substring("options=(".length(), line.lastIndexOf(')'))
+                .trim()
+                .split("\\s+")) {
             if (!word.startsWith("${")) {
                 flags.add(word);
             }
@@ -337,10 +407,13 @@ class DeploymentFilesTest {
         for (String line : lines) {
             String trimmed = line.trim();
             int paren = trimmed.indexOf(") options+=(");
-            if (paren > 0 && List.of(trimmed.substring(0, paren).split("\\s*\\|\\s*")).contains(command)) {
+            if (paren > 0
+                    && List.of(trimmed.substring(0, paren).split("\\s*\\|\\s*")).contains(command)) {
                 String flags = trimmed.substring(paren + ") options+=(".length(), trimmed.lastIndexOf(')'));
                 // A flag with a pattern in it is quoted there, so that the shell leaves its '*' alone.
-                return List.of(flags.trim().split("\\s+")).stream().map(flag -> flag.replace("'", "")).toList();
+                return List.of(flags.trim().split("\\s+")).stream()
+                        .map(flag -> flag.replace("'", ""))
+                        .toList();
             }
         }
         return List.of();
@@ -356,8 +429,12 @@ class DeploymentFilesTest {
     }
 
     private static List<String> dockerEntrypoint() throws IOException {
-        String line = dockerfileLines().stream().filter(l -> l.startsWith("ENTRYPOINT ")).findFirst().orElseThrow();
-        return new ObjectMapper().readValue(line.substring("ENTRYPOINT ".length()), new TypeReference<List<String>>() {});
+        String line = dockerfileLines().stream()
+                .filter(l -> l.startsWith("ENTRYPOINT "))
+                .findFirst()
+                .orElseThrow();
+        return new ObjectMapper()
+                .readValue(line.substring("ENTRYPOINT ".length()), new TypeReference<List<String>>() {});
     }
 
     private static List<String> dockerfileLines() throws IOException {
@@ -365,7 +442,10 @@ class DeploymentFilesTest {
     }
 
     private static String pvcName() throws IOException {
-        return single(KUBERNETES.resolve("results-pvc.yaml")).path("metadata").path("name").asText();
+        return single(KUBERNETES.resolve("results-pvc.yaml"))
+                .path("metadata")
+                .path("name")
+                .asText();
     }
 
     private static String mountedAt(JsonNode container, String path) {
@@ -387,7 +467,8 @@ class DeploymentFilesTest {
     }
 
     private static JsonNode container(JsonNode workload, String name) {
-        for (JsonNode container : workload.path("spec").path("template").path("spec").path("containers")) {
+        for (JsonNode container :
+                workload.path("spec").path("template").path("spec").path("containers")) {
             if (container.path("name").asText().equals(name)) {
                 return container;
             }
@@ -406,8 +487,10 @@ class DeploymentFilesTest {
 
     private static JsonNode named(List<JsonNode> objects, String kind, String name) {
         return objects.stream()
-                .filter(o -> o.path("kind").asText().equals(kind) && o.path("metadata").path("name").asText().equals(name))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " " + name));
+                .filter(o -> o.path("kind").asText().equals(kind)
+                        && o.path("metadata").path("name").asText().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + kind + " " + name));
     }
 
     private static List<String> texts(JsonNode array) {
@@ -418,7 +501,9 @@ class DeploymentFilesTest {
 
     private static List<Path> manifestFiles() throws IOException {
         try (Stream<Path> files = Files.walk(KUBERNETES)) {
-            return files.filter(file -> file.toString().endsWith(".yaml")).sorted().toList();
+            return files.filter(file -> file.toString().endsWith(".yaml"))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -459,8 +544,11 @@ class DeploymentFilesTest {
     private static Result run(List<String> command) throws IOException, InterruptedException {
         Path output = Files.createTempFile("llmload-deploy-", ".txt");
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .start();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.destroyForcibly();

@@ -40,13 +40,24 @@ final class BehindScheduleRule implements NoteRule {
         long late = Arrays.stream(lagsMs).filter(l -> l > SCHEDULE_LAG_P99_MS).count();
         String gated = schedule.sessions()
                 ? run.sessionGate() == null ? "" : ", counting only sessions that found a free --max-sessions slot"
-                : run.load().maxConcurrency() == null ? ""
-                : ", counting only requests that found a free --max-concurrency slot";
-        return Optional.of(new Note(KIND, String.format(Locale.ROOT,
-                "the client could not keep its %s: send lag p50 %s, p99 %s, max %s over %d requests "
-                        + "(%d later than %s)%s; the load offered was lower and burstier than configured",
-                schedule.sessions() ? "session schedule (session starts and think times)" : "open-loop schedule",
-                NoteText.ms(lag.p50()), NoteText.ms(lag.p99()), NoteText.ms(lag.max()), lagsMs.length, late,
-                NoteText.ms(SCHEDULE_LAG_P99_MS), gated)));
+                : run.load().maxConcurrency() == null
+                        ? ""
+                        : ", counting only requests that found a free --max-concurrency slot";
+        return Optional.of(new Note(
+                KIND,
+                String.format(
+                        Locale.ROOT,
+                        "the client could not keep its %s: send lag p50 %s, p99 %s, max %s over %d requests "
+                                + "(%d later than %s)%s; the load offered was lower and burstier than configured",
+                        schedule.sessions()
+                                ? "session schedule (session starts and think times)"
+                                : "open-loop schedule",
+                        NoteText.ms(lag.p50()),
+                        NoteText.ms(lag.p99()),
+                        NoteText.ms(lag.max()),
+                        lagsMs.length,
+                        late,
+                        NoteText.ms(SCHEDULE_LAG_P99_MS),
+                        gated)));
     }
 }

@@ -33,7 +33,14 @@ final class HighErrorRateRule implements NoteRule {
         results.errors().forEach((key, summary) -> byClass.put(key, summary.count()));
         long failed = results.requests().failed();
         long attempted = results.requests().attempted();
-        return Optional.of(new Note(KIND, String.format(Locale.ROOT, "%d of %d requests failed (%s): %s",
-                failed, attempted, NoteText.percent(failed, attempted), NoteText.listCounts(byClass, " "))));
+        return Optional.of(new Note(
+                KIND,
+                String.format(
+                        Locale.ROOT,
+                        "%d of %d requests failed (%s): %s",
+                        failed,
+                        attempted,
+                        NoteText.percent(failed, attempted),
+                        NoteText.listCounts(byClass, " "))));
     }
 }

@@ -33,15 +33,22 @@ final class LatencyDriftRule implements NoteRule {
         if (evidence.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new Note(KIND, String.join("; ", evidence)
-                + " (successful requests in order of intended send): the run did not reach a steady state"));
+        return Optional.of(new Note(
+                KIND,
+                String.join("; ", evidence)
+                        + " (successful requests in order of intended send): the run did not reach a steady state"));
     }
 
     private static void drift(String name, DoubleStream valuesMs, List<String> evidence) {
-        double[] thirds = NoteDetector.trend(valuesMs.filter(v -> !Double.isNaN(v)).toArray());
+        double[] thirds =
+                NoteDetector.trend(valuesMs.filter(v -> !Double.isNaN(v)).toArray());
         if (thirds != null) {
-            evidence.add(String.format(Locale.ROOT, "%s p50 rose from %s in the first third of the requests to %s in "
-                    + "the last", name, NoteText.ms(thirds[0]), NoteText.ms(thirds[1])));
+            evidence.add(String.format(
+                    Locale.ROOT,
+                    "%s p50 rose from %s in the first third of the requests to %s in " + "the last",
+                    name,
+                    NoteText.ms(thirds[0]),
+                    NoteText.ms(thirds[1])));
         }
     }
 }

@@ -60,7 +60,8 @@ public record LoadStage(
 
     /** What {@link #offeredFrom} and {@link #offeredTo} count; written in lower case. */
     public enum Offered {
-        REQUEST_RATE, CONCURRENCY;
+        REQUEST_RATE,
+        CONCURRENCY;
 
         @JsonValue
         public String key() {
@@ -137,8 +138,17 @@ public record LoadStage(
             }
         }
         double lengthS = b.endS() - b.startS();
-        return new LoadStage(b.startS(), b.endS(), offered, b.from(), b.to(), arrivals, succeeded,
-                lengthS > 0 ? ended / lengthS : 0, percentile(ttft, Percentile.P50), percentile(ttft, Percentile.P99),
+        return new LoadStage(
+                b.startS(),
+                b.endS(),
+                offered,
+                b.from(),
+                b.to(),
+                arrivals,
+                succeeded,
+                lengthS > 0 ? ended / lengthS : 0,
+                percentile(ttft, Percentile.P50),
+                percentile(ttft, Percentile.P99),
                 percentile(e2e, Percentile.P50));
     }
 
@@ -159,21 +169,23 @@ public record LoadStage(
 
     private static List<Bound> bounds(Load load) {
         return switch (load) {
-            case Load.Open open -> switch (open.process()) {
-                case ArrivalProcess.Ramp ramp -> ramp(ramp.over(), ramp::rateAt, ramp.toRate());
-                case ArrivalProcess.Stages stages ->
+            case Load.Open open ->
+                switch (open.process()) {
+                    case ArrivalProcess.Ramp ramp -> ramp(ramp.over(), ramp::rateAt, ramp.toRate());
+                    case ArrivalProcess.Stages stages ->
                         steps(stages.stages(), ArrivalProcess.Stage::duration, ArrivalProcess.Stage::rate);
-                default -> List.of();
-            };
-            case Load.Closed closed -> switch (closed.plan()) {
-                case ConcurrencyPlan.Ramp ramp -> ramp(ramp.over(),
-                        t -> ramp.concurrencyAt(Math.round(t * 1e9)), ramp.to());
-                case ConcurrencyPlan.Steps steps ->
+                    default -> List.of();
+                };
+            case Load.Closed closed ->
+                switch (closed.plan()) {
+                    case ConcurrencyPlan.Ramp ramp ->
+                        ramp(ramp.over(), t -> ramp.concurrencyAt(Math.round(t * 1e9)), ramp.to());
+                    case ConcurrencyPlan.Steps steps ->
                         steps(steps.stages(), ConcurrencyStage::duration, ConcurrencyStage::concurrency);
-                case ConcurrencyPlan.Fixed fixed -> List.of();
-                // A segment's share of a plan: the merged report of all segments shows the stages.
-                case ConcurrencyPlan.Part part -> List.of();
-            };
+                    case ConcurrencyPlan.Fixed fixed -> List.of();
+                    // A segment's share of a plan: the merged report of all segments shows the stages.
+                    case ConcurrencyPlan.Part part -> List.of();
+                };
             case Load.Trace trace -> List.of();
         };
     }

@@ -43,14 +43,19 @@ final class LowSampleCountRule implements NoteRule {
                 }
             });
             if (!few.isEmpty()) {
-                evidence.add(String.format(Locale.ROOT, "%s rests on fewer than %,d samples for %s", percentile.key(),
-                        percentile.minimumConfidentCount(), NoteText.listCounts(few, " ")));
+                evidence.add(String.format(
+                        Locale.ROOT,
+                        "%s rests on fewer than %,d samples for %s",
+                        percentile.key(),
+                        percentile.minimumConfidentCount(),
+                        NoteText.listCounts(few, " ")));
             }
         }
         if (evidence.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new Note(KIND, String.join("; ", evidence)
-                + ": read those percentiles as rough estimates, or run more requests"));
+        return Optional.of(new Note(
+                KIND,
+                String.join("; ", evidence) + ": read those percentiles as rough estimates, or run more requests"));
     }
 }

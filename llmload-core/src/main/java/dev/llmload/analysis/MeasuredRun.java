@@ -23,6 +23,14 @@ import dev.llmload.metrics.RunResults;
  * @param saturation      {@link Saturation#of} the same records; may be null
  * @param steadyState     {@link SteadyState#of} the same records; may be null
  */
-record MeasuredRun(RequestTimes times, int[] measured, long startNanos, NoteDetector.Tally tally,
-                   RunResults results, Load load, Integer sessionGate, boolean streamRequested,
-                   Saturation saturation, SteadyState steadyState) {}
+record MeasuredRun(
+        RequestTimes times,
+        int[] measured,
+        long startNanos,
+        NoteDetector.Tally tally,
+        RunResults results,
+        Load load,
+        Integer sessionGate,
+        boolean streamRequested,
+        Saturation saturation,
+        SteadyState steadyState) {}

@@ -38,14 +38,23 @@ public final class NoteDetector {
     public static final String TARGET_UNREACHABLE = TargetUnreachableRule.KIND;
 
     /** The rules, in the order their notes are written. */
-    private static final List<NoteRule> RULES = List.of(new SaturatedRule(), new NoSteadyStateRule(),
-            new RateLimitedRule(), new OutOfMemoryRule(), new TimeoutsRule(), new QueueingRule(),
-            new LatencyDriftRule(), new BehindScheduleRule(), new LowSampleCountRule(), new HighErrorRateRule(),
-            new TargetUnreachableRule(), new StreamIgnoredRule(), new ServerClientDisagreeRule());
+    private static final List<NoteRule> RULES = List.of(
+            new SaturatedRule(),
+            new NoSteadyStateRule(),
+            new RateLimitedRule(),
+            new OutOfMemoryRule(),
+            new TimeoutsRule(),
+            new QueueingRule(),
+            new LatencyDriftRule(),
+            new BehindScheduleRule(),
+            new LowSampleCountRule(),
+            new HighErrorRateRule(),
+            new TargetUnreachableRule(),
+            new StreamIgnoredRule(),
+            new ServerClientDisagreeRule());
 
     /** Every kind this detector writes: a rebuild replaces exactly these and keeps the others. */
-    public static final Set<String> KINDS = RULES.stream().map(NoteRule::kind)
-            .collect(Collectors.toUnmodifiableSet());
+    public static final Set<String> KINDS = RULES.stream().map(NoteRule::kind).collect(Collectors.toUnmodifiableSet());
 
     /** {@link OutOfMemoryRule#MESSAGE}: what an error message says when memory ran out. */
     static final Pattern OOM_MESSAGE = OutOfMemoryRule.MESSAGE;
@@ -54,6 +63,7 @@ public final class NoteDetector {
     static final int MIN_SAMPLES_PER_THIRD = 10;
     /** A p50 that grew by both this factor and {@link #TREND_MIN_INCREASE_MS} is a trend. */
     static final double TREND_FACTOR = 1.5;
+
     static final double TREND_MIN_INCREASE_MS = 20;
 
     private NoteDetector() {}
@@ -80,18 +90,24 @@ public final class NoteDetector {
      * @param streamRequested the requests asked for a stream: a success answered in one body means
      *                        the server ignored that
      */
-    public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
-                                    boolean streamRequested) {
-        return detect(all, results, load, sessionGate, streamRequested, Saturation.of(all, load),
-                SteadyState.of(all, null));
+    public static List<Note> detect(
+            List<RequestRecord> all, RunResults results, Load load, Integer sessionGate, boolean streamRequested) {
+        return detect(
+                all, results, load, sessionGate, streamRequested, Saturation.of(all, load), SteadyState.of(all, null));
     }
 
     /**
      * @param saturation  {@link Saturation#of} the same records
      * @param steadyState {@link SteadyState#of} the same records
      */
-    public static List<Note> detect(List<RequestRecord> all, RunResults results, Load load, Integer sessionGate,
-                                    boolean streamRequested, Saturation saturation, SteadyState steadyState) {
+    public static List<Note> detect(
+            List<RequestRecord> all,
+            RunResults results,
+            Load load,
+            Integer sessionGate,
+            boolean streamRequested,
+            Saturation saturation,
+            SteadyState steadyState) {
         RequestTimes times = new RequestTimes();
         Tally tally = new Tally();
         for (RequestRecord record : all) {
@@ -105,15 +121,34 @@ public final class NoteDetector {
      * The notes from one pass over the records: their {@link RequestTimes} and {@link Tally}, each
      * fed every record in the same order.
      */
-    public static List<Note> detect(RequestTimes times, Tally tally, RunResults results, Load load, Integer sessionGate,
-                                    boolean streamRequested, Saturation saturation, SteadyState steadyState) {
+    public static List<Note> detect(
+            RequestTimes times,
+            Tally tally,
+            RunResults results,
+            Load load,
+            Integer sessionGate,
+            boolean streamRequested,
+            Saturation saturation,
+            SteadyState steadyState) {
         int[] measured = times.measuredByIntended();
         if (measured.length == 0) {
             return List.of();
         }
-        MeasuredRun run = new MeasuredRun(times, measured, times.intendedNanos(measured[0]), tally, results, load,
-                sessionGate, streamRequested, saturation, steadyState);
-        return RULES.stream().map(rule -> rule.detect(run)).flatMap(Optional::stream).toList();
+        MeasuredRun run = new MeasuredRun(
+                times,
+                measured,
+                times.intendedNanos(measured[0]),
+                tally,
+                results,
+                load,
+                sessionGate,
+                streamRequested,
+                saturation,
+                steadyState);
+        return RULES.stream()
+                .map(rule -> rule.detect(run))
+                .flatMap(Optional::stream)
+                .toList();
     }
 
     /**

@@ -9,9 +9,20 @@ import java.util.Optional;
  * measured requests ({@link MeasuredRun}) and stays silent on a clean run; docs/report.md lists
  * them. Pure arithmetic: a rule keeps no state, so a rebuilt report gets the same notes.
  */
-sealed interface NoteRule permits SaturatedRule, NoSteadyStateRule, RateLimitedRule, OutOfMemoryRule, TimeoutsRule,
-        QueueingRule, LatencyDriftRule, BehindScheduleRule, LowSampleCountRule, HighErrorRateRule,
-        TargetUnreachableRule, StreamIgnoredRule, ServerClientDisagreeRule {
+sealed interface NoteRule
+        permits SaturatedRule,
+                NoSteadyStateRule,
+                RateLimitedRule,
+                OutOfMemoryRule,
+                TimeoutsRule,
+                QueueingRule,
+                LatencyDriftRule,
+                BehindScheduleRule,
+                LowSampleCountRule,
+                HighErrorRateRule,
+                TargetUnreachableRule,
+                StreamIgnoredRule,
+                ServerClientDisagreeRule {
 
     /** The note's {@code kind} in {@code report.json}, snake_case. */
     String kind();

@@ -20,7 +20,9 @@ final class NoteText {
     static String listCounts(Map<String, Long> counts, String separator) {
         List<Map.Entry<String, Long>> entries = new ArrayList<>(counts.entrySet());
         entries.sort(Map.Entry.<String, Long>comparingByValue().reversed());
-        String listed = entries.stream().limit(MAX_LISTED_VALUES).map(e -> e.getKey() + separator + e.getValue())
+        String listed = entries.stream()
+                .limit(MAX_LISTED_VALUES)
+                .map(e -> e.getKey() + separator + e.getValue())
                 .collect(Collectors.joining(", "));
         return entries.size() > MAX_LISTED_VALUES ? listed + ", ..." : listed;
     }

@@ -18,8 +18,9 @@ final class OutOfMemoryRule implements NoteRule {
 
     static final String KIND = "oom";
     /** Messages servers use when memory or KV-cache space runs out (vLLM, SGLang, TGI, PyTorch). */
-    static final Pattern MESSAGE = Pattern.compile(
-            "out of memory|\\boom\\b|kv cache|insufficient memory", Pattern.CASE_INSENSITIVE);
+    static final Pattern MESSAGE =
+            Pattern.compile("out of memory|\\boom\\b|kv cache|insufficient memory", Pattern.CASE_INSENSITIVE);
+
     static final int HTTP_INSUFFICIENT_STORAGE = 507;
 
     @Override
@@ -34,10 +35,15 @@ final class OutOfMemoryRule implements NoteRule {
             return Optional.empty();
         }
         String sample = count.sample == null ? "" : "; e.g. \"" + NoteText.truncate(count.sample) + "\"";
-        return Optional.of(new Note(KIND, String.format(Locale.ROOT,
-                "%d requests failed with signs of the server running out of memory (HTTP 507, or a message naming "
-                        + "memory or the KV cache), first at t=%s%s",
-                count.failed, NoteText.seconds(count.firstEndNanos, run.startNanos()), sample)));
+        return Optional.of(new Note(
+                KIND,
+                String.format(
+                        Locale.ROOT,
+                        "%d requests failed with signs of the server running out of memory (HTTP 507, or a message naming "
+                                + "memory or the KV cache), first at t=%s%s",
+                        count.failed,
+                        NoteText.seconds(count.firstEndNanos, run.startNanos()),
+                        sample)));
     }
 
     static boolean looksLikeOom(RequestRecord record) {
@@ -45,7 +51,8 @@ final class OutOfMemoryRule implements NoteRule {
             return false;
         }
         return record.httpStatus() == HTTP_INSUFFICIENT_STORAGE
-                || failure.message() != null && MESSAGE.matcher(failure.message()).find();
+                || failure.message() != null
+                        && MESSAGE.matcher(failure.message()).find();
     }
 
     /**
@@ -70,7 +77,8 @@ final class OutOfMemoryRule implements NoteRule {
             firstEndNanos = Math.min(firstEndNanos, record.timings().endNanos());
             String message = ((Outcome.Failure) record.outcome()).message();
             long intended = record.timings().intendedSendNanos();
-            if (message != null && MESSAGE.matcher(message).find()
+            if (message != null
+                    && MESSAGE.matcher(message).find()
                     && NoteDetector.Tally.earlier(intended, position, sampleIntendedNanos, samplePosition)) {
                 sample = message;
                 sampleIntendedNanos = intended;

@@ -32,30 +32,41 @@ final class QueueingRule implements NoteRule {
     @Override
     public Optional<Note> detect(MeasuredRun run) {
         RequestTimes times = run.times();
-        double[] queueMs = Arrays.stream(run.measured()).filter(i -> times.sentNanos(i) >= 0)
-                .mapToDouble(times::clientQueueMs).toArray();
+        double[] queueMs = Arrays.stream(run.measured())
+                .filter(i -> times.sentNanos(i) >= 0)
+                .mapToDouble(times::clientQueueMs)
+                .toArray();
         if (queueMs.length == 0) {
             return Optional.empty();
         }
         List<String> evidence = new ArrayList<>();
         double[] thirds = NoteDetector.trend(queueMs);
         if (thirds != null) {
-            evidence.add(String.format(Locale.ROOT, "client queue time p50 rose from %s in the first third of the "
-                    + "requests to %s in the last", NoteText.ms(thirds[0]), NoteText.ms(thirds[1])));
+            evidence.add(String.format(
+                    Locale.ROOT,
+                    "client queue time p50 rose from %s in the first third of the " + "requests to %s in the last",
+                    NoteText.ms(thirds[0]),
+                    NoteText.ms(thirds[1])));
         }
         double queueP50Ms = NoteDetector.median(queueMs);
         RunResults results = run.results();
         boolean streamed = !results.ttftMs().isEmpty();
-        Double latencyP50Ms = streamed ? results.ttftMs().p50() : results.e2eLatencyMs().p50();
+        Double latencyP50Ms =
+                streamed ? results.ttftMs().p50() : results.e2eLatencyMs().p50();
         if (latencyP50Ms != null && queueP50Ms > QUEUE_MIN_MS && queueP50Ms >= QUEUE_SHARE_OF_LATENCY * latencyP50Ms) {
-            evidence.add(String.format(Locale.ROOT, "requests waited a p50 of %s at the client before being sent, "
-                    + "beside a p50 %s of %s", NoteText.ms(queueP50Ms), streamed ? "TTFT" : "E2E latency",
+            evidence.add(String.format(
+                    Locale.ROOT,
+                    "requests waited a p50 of %s at the client before being sent, " + "beside a p50 %s of %s",
+                    NoteText.ms(queueP50Ms),
+                    streamed ? "TTFT" : "E2E latency",
                     NoteText.ms(latencyP50Ms)));
         }
         if (evidence.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new Note(KIND, String.join("; ", evidence)
-                + ": more load was offered than was served (see the *_from_intended latencies)"));
+        return Optional.of(new Note(
+                KIND,
+                String.join("; ", evidence)
+                        + ": more load was offered than was served (see the *_from_intended latencies)"));
     }
 }

@@ -46,13 +46,20 @@ final class RateLimitedRule implements NoteRule {
                 .thenComparingLong(e -> e.getValue()[2]));
         Map<String, Long> retryAfterCounts = new LinkedHashMap<>();
         firstSeen.forEach(e -> retryAfterCounts.put(e.getKey(), e.getValue()[0]));
-        String retry = retryAfterCounts.isEmpty() ? "no Retry-After header"
+        String retry = retryAfterCounts.isEmpty()
+                ? "no Retry-After header"
                 : "Retry-After " + NoteText.listCounts(retryAfterCounts, " ×");
-        return Optional.of(new Note(KIND, String.format(Locale.ROOT,
-                "%d of %d requests (%s) were rate limited (HTTP 429) between t=%s and t=%s; %s",
-                count.limited, measured, NoteText.percent(count.limited, measured),
-                NoteText.seconds(count.firstEndNanos, run.startNanos()),
-                NoteText.seconds(count.lastEndNanos, run.startNanos()), retry)));
+        return Optional.of(new Note(
+                KIND,
+                String.format(
+                        Locale.ROOT,
+                        "%d of %d requests (%s) were rate limited (HTTP 429) between t=%s and t=%s; %s",
+                        count.limited,
+                        measured,
+                        NoteText.percent(count.limited, measured),
+                        NoteText.seconds(count.firstEndNanos, run.startNanos()),
+                        NoteText.seconds(count.lastEndNanos, run.startNanos()),
+                        retry)));
     }
 
     /**

@@ -32,6 +32,7 @@ public final class RequestTimes {
     private byte[] flags = new byte[64];
     /** The failure class's ordinal plus one; 0 for a success. */
     private byte[] failure = new byte[64];
+
     private long[] sessionId = new long[64];
     private int[] turn = new int[64];
     private int n;
@@ -74,7 +75,9 @@ public final class RequestTimes {
             sessions = true;
         }
         flags[n] = f;
-        failure[n] = record.outcome() instanceof Outcome.Failure fail ? (byte) (fail.failureClass().ordinal() + 1) : 0;
+        failure[n] = record.outcome() instanceof Outcome.Failure fail
+                ? (byte) (fail.failureClass().ordinal() + 1)
+                : 0;
         n++;
         byIntended = null;
     }

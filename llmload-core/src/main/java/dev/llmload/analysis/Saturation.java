@@ -188,16 +188,26 @@ public record Saturation(
         return new Saturation(
                 load instanceof Load.Open o ? o.requestRate() : null,
                 load instanceof Load.Closed c ? c.concurrency() : null,
-                n, window, scheduled, window == null ? null : completed / window, inFlight, queued, startLatency, steady,
-                lateMean, Math.max(0, lastEnd - last) / 1e9, saturated, LoadStage.of(times, load));
+                n,
+                window,
+                scheduled,
+                window == null ? null : completed / window,
+                inFlight,
+                queued,
+                startLatency,
+                steady,
+                lateMean,
+                Math.max(0, lastEnd - last) / 1e9,
+                saturated,
+                LoadStage.of(times, load));
     }
 
     /**
      * {in flight, queued} at {@code t}: sent at or before {@code t} and ending after it; intended at
      * or before {@code t} and sent after it.
      */
-    private static long[] backlogAt(long t, long[] sortedSends, long[] sortedEnds, long[] sortedIntended,
-                                    long[] sortedMeasuredSends) {
+    private static long[] backlogAt(
+            long t, long[] sortedSends, long[] sortedEnds, long[] sortedIntended, long[] sortedMeasuredSends) {
         long inFlight = countAtOrBelow(sortedSends, t) - countAtOrBelow(sortedEnds, t);
         long queued = countAtOrBelow(sortedIntended, t) - countAtOrBelow(sortedMeasuredSends, t);
         return new long[] {inFlight, Math.max(0, queued)};

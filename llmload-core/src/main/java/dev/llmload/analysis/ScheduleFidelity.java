@@ -1,8 +1,8 @@
 package dev.llmload.analysis;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
-import dev.llmload.record.RequestRecord;
 import dev.llmload.config.Load;
+import dev.llmload.record.RequestRecord;
 import dev.llmload.stats.Statistics;
 import dev.llmload.stats.Summary;
 import java.util.Arrays;
@@ -35,9 +35,14 @@ import java.util.Map;
  * @param waitedAtGate  of those, the ones that waited at a full gate (left out of the lag)
  * @param lagMs         send lag of the others; a closed loop of sessions counts turns 2..n only
  */
-public record ScheduleFidelity(String arrivals, Double targetRate, Double scheduledRate,
-                               @JsonAlias("achieved_rate") Double sentRate,
-                               long sent, long waitedAtGate, Summary lagMs) {
+public record ScheduleFidelity(
+        String arrivals,
+        Double targetRate,
+        Double scheduledRate,
+        @JsonAlias("achieved_rate") Double sentRate,
+        long sent,
+        long waitedAtGate,
+        Summary lagMs) {
 
     /**
      * @param sessionGate {@code --max-sessions} of an open-loop session run; null otherwise
@@ -63,10 +68,14 @@ public record ScheduleFidelity(String arrivals, Double targetRate, Double schedu
                 actualSends[arrivals++] = times.sentNanos(i);
             }
         }
-        return new ScheduleFidelity(lags.sessions() ? "sessions" : "requests", load.requestRate(),
+        return new ScheduleFidelity(
+                lags.sessions() ? "sessions" : "requests",
+                load.requestRate(),
                 load.isOpen() ? rate(Arrays.copyOf(intendedSends, arrivals)) : null,
                 load.isOpen() ? rate(Arrays.copyOf(actualSends, arrivals)) : null,
-                sent.length, lags.waitedAtGate(), Statistics.summarize(lags.lagsMs()));
+                sent.length,
+                lags.waitedAtGate(),
+                Statistics.summarize(lags.lagsMs()));
     }
 
     /**
@@ -100,7 +109,9 @@ public record ScheduleFidelity(String arrivals, Double targetRate, Double schedu
                 continue;
             }
             boolean mayWait = !sessions || firstTurn(times, i);
-            if (holders != null && mayWait && NoteDetector.inFlightAt(times.intendedNanos(i), holders[0], holders[1]) >= gate) {
+            if (holders != null
+                    && mayWait
+                    && NoteDetector.inFlightAt(times.intendedNanos(i), holders[0], holders[1]) >= gate) {
                 waited++;
                 continue;
             }
@@ -153,6 +164,7 @@ public record ScheduleFidelity(String arrivals, Double targetRate, Double schedu
         }
         return new long[][] {
             spans.values().stream().mapToLong(s -> s[0]).sorted().toArray(),
-            spans.values().stream().mapToLong(s -> s[1]).sorted().toArray()};
+            spans.values().stream().mapToLong(s -> s[1]).sorted().toArray()
+        };
     }
 }

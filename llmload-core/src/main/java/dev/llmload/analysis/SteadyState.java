@@ -1,10 +1,10 @@
 package dev.llmload.analysis;
 
+import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.TokenEventsView;
-import dev.llmload.metrics.InterTokenGaps;
 import java.util.List;
 
 /**
@@ -37,8 +37,15 @@ import java.util.List;
  * @param neededS     the same in seconds of arrivals at the run's rate; null when not reached or unknown
  * @param results     the results of the requests in the window alone; null when not reached
  */
-public record SteadyState(boolean reached, Double startS, double endS, long requests, long cut, Long neededRequests,
-                          Double neededS, RunResults results) {
+public record SteadyState(
+        boolean reached,
+        Double startS,
+        double endS,
+        long requests,
+        long cut,
+        Long neededRequests,
+        Double neededS,
+        RunResults results) {
 
     /** Requests per batch, the 5 of MSER-5. */
     static final int BATCH = 5;
@@ -48,6 +55,7 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
      * differences a reader would not call a trend.
      */
     static final double RESOLUTION_MS = 1;
+
     static final double RELATIVE_RESOLUTION = 0.02;
     /** Fewer batches than this are too few to tell a trend from noise: no verdict. */
     static final int MIN_BATCHES = 10;
@@ -96,8 +104,15 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
         double[] mser = mser(means);
         int cutBatches = best(mser, batches / 2);
         int first = order[cutBatches * BATCH];
-        return new Cut(n, batches, mser, cutBatches, times.intendedNanos(order[0]), times.intendedNanos(order[n - 1]),
-                times.intendedNanos(first), first);
+        return new Cut(
+                n,
+                batches,
+                mser,
+                cutBatches,
+                times.intendedNanos(order[0]),
+                times.intendedNanos(order[n - 1]),
+                times.intendedNanos(first),
+                first);
     }
 
     /**
@@ -110,8 +125,15 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
      * @param windowFirstNanos    the intended send of the window's first request
      * @param windowFirstPosition that request's place among all the records as added
      */
-    public record Cut(int measured, int batches, double[] mser, int cutBatches, long originNanos, long lastArrivalNanos,
-                      long windowFirstNanos, int windowFirstPosition) {
+    public record Cut(
+            int measured,
+            int batches,
+            double[] mser,
+            int cutBatches,
+            long originNanos,
+            long lastArrivalNanos,
+            long windowFirstNanos,
+            int windowFirstPosition) {
 
         public boolean reached() {
             return cutBatches != batches / 2;
@@ -137,7 +159,8 @@ public record SteadyState(boolean reached, Double startS, double endS, long requ
                 return new SteadyState(false, null, endS, 0, cut, needed, rate == null ? null : needed / rate, null);
             }
             double startS = (windowFirstNanos - originNanos) / 1e9;
-            return new SteadyState(true, startS, endS, measured - cut, cut, null, null, windowResults.result(windowGaps));
+            return new SteadyState(
+                    true, startS, endS, measured - cut, cut, null, null, windowResults.result(windowGaps));
         }
     }
 

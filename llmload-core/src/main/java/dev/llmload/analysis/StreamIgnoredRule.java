@@ -26,10 +26,14 @@ final class StreamIgnoredRule implements NoteRule {
         if (!run.streamRequested() || count.unstreamed == 0) {
             return Optional.empty();
         }
-        return Optional.of(new Note(KIND, String.format(Locale.ROOT,
-                "%d of %d succeeded requests were answered in one JSON body although a stream was asked for: "
-                        + "the server ignores \"stream\", so they have no TTFT, ITL or TPOT, only E2E latency",
-                count.unstreamed, count.succeeded)));
+        return Optional.of(new Note(
+                KIND,
+                String.format(
+                        Locale.ROOT,
+                        "%d of %d succeeded requests were answered in one JSON body although a stream was asked for: "
+                                + "the server ignores \"stream\", so they have no TTFT, ITL or TPOT, only E2E latency",
+                        count.unstreamed,
+                        count.succeeded)));
     }
 
     /** The succeeded measured requests, and those of them answered without a stream. Owned by the {@link NoteDetector.Tally}'s thread. */

@@ -31,8 +31,10 @@ final class TargetUnreachableRule implements NoteRule {
     public Optional<Note> detect(MeasuredRun run) {
         RequestTimes times = run.times();
         long start = run.startNanos();
-        int[] sent = Arrays.stream(run.measured()).filter(i -> times.sentNanos(i) != RequestTimings.NEVER
-                && times.failureClass(i) != FailureClass.CANCELLED).toArray();
+        int[] sent = Arrays.stream(run.measured())
+                .filter(i ->
+                        times.sentNanos(i) != RequestTimings.NEVER && times.failureClass(i) != FailureClass.CANCELLED)
+                .toArray();
         List<String> periods = new ArrayList<>();
         long failures = 0;
         int inRow = 0;
@@ -46,23 +48,33 @@ final class TargetUnreachableRule implements NoteRule {
             }
             if (inRow >= UNREACHABLE_MIN_FAILURES) {
                 failures += inRow;
-                periods.add(String.format(Locale.ROOT, "from t=%s to t=%s (%d connection failures)",
-                        NoteText.seconds(wentAwayNanos, start), NoteText.seconds(times.sentNanos(i), start), inRow));
+                periods.add(String.format(
+                        Locale.ROOT,
+                        "from t=%s to t=%s (%d connection failures)",
+                        NoteText.seconds(wentAwayNanos, start),
+                        NoteText.seconds(times.sentNanos(i), start),
+                        inRow));
             }
             inRow = 0;
         }
         if (inRow >= UNREACHABLE_MIN_FAILURES) {
             failures += inRow;
-            periods.add(String.format(Locale.ROOT, "from t=%s to the end of the run (%d connection failures)",
-                    NoteText.seconds(wentAwayNanos, start), inRow));
+            periods.add(String.format(
+                    Locale.ROOT,
+                    "from t=%s to the end of the run (%d connection failures)",
+                    NoteText.seconds(wentAwayNanos, start),
+                    inRow));
         }
         if (periods.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new Note(KIND, String.format(Locale.ROOT,
-                "the target could not be reached %s; %d requests failed to connect in all, and a closed loop "
-                        + "backed off (50 ms doubling to 2 s) while it was away",
-                String.join(", ", periods.subList(0, Math.min(periods.size(), NoteText.MAX_LISTED_VALUES))),
-                failures)));
+        return Optional.of(new Note(
+                KIND,
+                String.format(
+                        Locale.ROOT,
+                        "the target could not be reached %s; %d requests failed to connect in all, and a closed loop "
+                                + "backed off (50 ms doubling to 2 s) while it was away",
+                        String.join(", ", periods.subList(0, Math.min(periods.size(), NoteText.MAX_LISTED_VALUES))),
+                        failures)));
     }
 }

@@ -50,7 +50,8 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
 
     /** The highest per-second output token rate; null when nothing was measured. */
     public Double peakOutputTokensPerS() {
-        OptionalDouble peak = seconds.stream().mapToDouble(Second::outputTokensPerS).max();
+        OptionalDouble peak =
+                seconds.stream().mapToDouble(Second::outputTokensPerS).max();
         return peak.isPresent() ? peak.getAsDouble() : null;
     }
 
@@ -116,7 +117,9 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             }
             measured = true;
             start = Math.min(start, record.timings().intendedSendNanos());
-            last = Math.max(last, Math.max(record.timings().sentNanos(), record.timings().endNanos()));
+            last = Math.max(
+                    last,
+                    Math.max(record.timings().sentNanos(), record.timings().endNanos()));
         }
 
         /** The builder of the series over this span; hand it the same records. */
@@ -172,7 +175,8 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             RequestTimings timings = record.timings();
             if (timings.sentNanos() >= 0) {
                 started[secondOf(timings.sentNanos(), start)]++;
-                addOccupancy(inFlightNanos, start, timings.sentNanos(), Math.max(timings.sentNanos(), timings.endNanos()));
+                addOccupancy(
+                        inFlightNanos, start, timings.sentNanos(), Math.max(timings.sentNanos(), timings.endNanos()));
             }
             if (timings.endNanos() >= 0) {
                 int k = secondOf(timings.endNanos(), start);
@@ -209,8 +213,8 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             }
         }
 
-        private static void addTokenEvents(TokenEventsView record, long start, long[] tokens,
-                                           DistributionAccumulator[] itl, boolean part) {
+        private static void addTokenEvents(
+                TokenEventsView record, long start, long[] tokens, DistributionAccumulator[] itl, boolean part) {
             if (record.warmup()) {
                 return;
             }
@@ -225,8 +229,8 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
                     if (part && itl[k] == null) {
                         // A part's seconds keep their histogram from the first gap: merged into a
                         // second past its exact capacity, they add counts (DistributionAccumulator.part).
-                        itl[k] = DistributionAccumulator.part(SECOND_EXACT_CAPACITY,
-                                DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
+                        itl[k] = DistributionAccumulator.part(
+                                SECOND_EXACT_CAPACITY, DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
                     }
                     sample(itl, k).addNanosAsMillis(time - record.timeNanos(i - 1));
                 }
@@ -238,9 +242,16 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
             for (int k = 0; k < n; k++) {
                 double[] ttftP = ttft[k] == null ? null : ttft[k].percentiles(50, 99);
                 double[] itlP = itl[k] == null ? null : itl[k].percentiles(50, 99);
-                rows.add(new Second(k, started[k], finished[k], inFlightNanos[k] / NANOS_PER_SECOND, tokens[k],
-                        ttftP == null ? null : ttftP[0], ttftP == null ? null : ttftP[1],
-                        itlP == null ? null : itlP[0], itlP == null ? null : itlP[1],
+                rows.add(new Second(
+                        k,
+                        started[k],
+                        finished[k],
+                        inFlightNanos[k] / NANOS_PER_SECOND,
+                        tokens[k],
+                        ttftP == null ? null : ttftP[0],
+                        ttftP == null ? null : ttftP[1],
+                        itlP == null ? null : itlP[0],
+                        itlP == null ? null : itlP[1],
                         errors.get(k)));
             }
             return new TimeSeries(start, rows);
@@ -248,7 +259,8 @@ public record TimeSeries(long startNanos, List<Second> seconds) {
 
         private static DistributionAccumulator sample(DistributionAccumulator[] seconds, int k) {
             if (seconds[k] == null) {
-                seconds[k] = new DistributionAccumulator(SECOND_EXACT_CAPACITY, DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
+                seconds[k] = new DistributionAccumulator(
+                        SECOND_EXACT_CAPACITY, DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
             }
             return seconds[k];
         }

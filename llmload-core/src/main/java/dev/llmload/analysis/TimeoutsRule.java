@@ -34,9 +34,15 @@ final class TimeoutsRule implements NoteRule {
         int measured = run.measured().length;
         Map<String, Long> byKind = new LinkedHashMap<>(count.byKind);
         byKind.values().removeIf(c -> c == 0);
-        return Optional.of(new Note(KIND, String.format(Locale.ROOT, "%d of %d requests (%s) timed out: %s",
-                count.timeouts, measured, NoteText.percent(count.timeouts, measured),
-                NoteText.listCounts(byKind, " "))));
+        return Optional.of(new Note(
+                KIND,
+                String.format(
+                        Locale.ROOT,
+                        "%d of %d requests (%s) timed out: %s",
+                        count.timeouts,
+                        measured,
+                        NoteText.percent(count.timeouts, measured),
+                        NoteText.listCounts(byKind, " "))));
     }
 
     /** The measured requests that timed out, by kind. Bounded; owned by the {@link NoteDetector.Tally}'s thread. */
@@ -55,7 +61,12 @@ final class TimeoutsRule implements NoteRule {
         void add(RequestRecord record) {
             if (record.outcome() instanceof Outcome.Failure failure && failure.failureClass() == FailureClass.TIMEOUT) {
                 timeouts++;
-                byKind.merge(failure.timeoutKind() == null ? "unknown" : failure.timeoutKind().key(), 1L, Long::sum);
+                byKind.merge(
+                        failure.timeoutKind() == null
+                                ? "unknown"
+                                : failure.timeoutKind().key(),
+                        1L,
+                        Long::sum);
             }
         }
     }

@@ -40,12 +40,27 @@ import java.util.Optional;
  * @param saturated          either bound was passed: the run carries a {@code client_saturated} note
  * @param perSecond          the seconds of the run's time series
  */
-public record ClientCost(double probeIntervalMs, int eventLoops, int availableCores, boolean includesSimulator,
-                         Double windowS, Summary loopLagMs, Double cpuS, Double cpuCores, Double cpuBeforeLoadS,
-                         Double wallBeforeLoadS, Double cpuBeforeFirstSendS, Double wallBeforeFirstSendS,
-                         long gcPauses, long gcPauseTotalMs, Long gcPauseMaxMs,
-                         List<String> collectors, double loopLagP99LimitMs, double cpuShareLimit, boolean saturated,
-                         List<Second> perSecond) {
+public record ClientCost(
+        double probeIntervalMs,
+        int eventLoops,
+        int availableCores,
+        boolean includesSimulator,
+        Double windowS,
+        Summary loopLagMs,
+        Double cpuS,
+        Double cpuCores,
+        Double cpuBeforeLoadS,
+        Double wallBeforeLoadS,
+        Double cpuBeforeFirstSendS,
+        Double wallBeforeFirstSendS,
+        long gcPauses,
+        long gcPauseTotalMs,
+        Long gcPauseMaxMs,
+        List<String> collectors,
+        double loopLagP99LimitMs,
+        double cpuShareLimit,
+        boolean saturated,
+        List<Second> perSecond) {
 
     public static final String CLIENT_SATURATED = "client_saturated";
     /**
@@ -79,8 +94,12 @@ public record ClientCost(double probeIntervalMs, int eventLoops, int availableCo
      * @param windowEndNanos   its end
      * @param seconds          rows of the run's time series
      */
-    public static ClientCost summarise(ClientRecording recording, long windowStartNanos, long windowEndNanos,
-                                       int seconds, boolean includesSimulator) {
+    public static ClientCost summarise(
+            ClientRecording recording,
+            long windowStartNanos,
+            long windowEndNanos,
+            int seconds,
+            boolean includesSimulator) {
         long from = windowStartNanos - recording.originNanos();
         long to = Math.max(from, windowEndNanos - recording.originNanos());
         double[][] lagBySecond = new double[seconds][];
@@ -119,7 +138,8 @@ public record ClientCost(double probeIntervalMs, int eventLoops, int availableCo
         Double cpuCores = cpuS == null || windowS <= 0 ? null : cpuS / windowS;
 
         List<ClientRecording.GcPause> pauses = recording.gcPauses().stream()
-                .filter(p -> p.startNanos() >= from && p.startNanos() <= to).toList();
+                .filter(p -> p.startNanos() >= from && p.startNanos() <= to)
+                .toList();
         long[] gcBySecond = new long[seconds];
         for (ClientRecording.GcPause pause : pauses) {
             int k = secondOf(pause.startNanos(), from);
@@ -135,24 +155,43 @@ public record ClientCost(double probeIntervalMs, int eventLoops, int availableCo
             long secondStart = from + (long) (k * NANOS_PER_SECOND);
             long secondEnd = Math.min(to, secondStart + (long) NANOS_PER_SECOND);
             Double cpu = cpuBetween(recording, secondStart, secondEnd);
-            rows.add(new Second(k, values.length == 0 ? null : Statistics.percentile(values, 99),
+            rows.add(new Second(
+                    k,
+                    values.length == 0 ? null : Statistics.percentile(values, 99),
                     values.length == 0 ? null : values[values.length - 1],
-                    cpu == null || secondEnd <= secondStart ? null : cpu / ((secondEnd - secondStart) / NANOS_PER_SECOND),
+                    cpu == null || secondEnd <= secondStart
+                            ? null
+                            : cpu / ((secondEnd - secondStart) / NANOS_PER_SECOND),
                     gcBySecond[k]));
         }
 
         boolean lagPassed = lagSummary.count() > 0 && lagSummary.p99() > LOOP_LAG_P99_LIMIT_MS;
-        boolean cpuPassed = !includesSimulator && cpuCores != null
-                && cpuCores > CPU_SHARE_LIMIT * recording.availableCores();
-        return new ClientCost(recording.probePeriodNanos() / 1e6, recording.eventLoops(), recording.availableCores(),
-                includesSimulator, windowS, lagSummary, cpuS, cpuCores,
+        boolean cpuPassed =
+                !includesSimulator && cpuCores != null && cpuCores > CPU_SHARE_LIMIT * recording.availableCores();
+        return new ClientCost(
+                recording.probePeriodNanos() / 1e6,
+                recording.eventLoops(),
+                recording.availableCores(),
+                includesSimulator,
+                windowS,
+                lagSummary,
+                cpuS,
+                cpuCores,
                 recording.cpuBeforeNanos() == null ? null : recording.cpuBeforeNanos() / NANOS_PER_SECOND,
                 recording.uptimeBeforeMs() / 1000.0,
                 recording.firstSend() == null ? null : recording.firstSend().cpuS(),
-                recording.firstSend() == null ? null : recording.firstSend().uptimeS(), pauses.size(),
+                recording.firstSend() == null ? null : recording.firstSend().uptimeS(),
+                pauses.size(),
                 pauses.stream().mapToLong(ClientRecording.GcPause::durationMs).sum(),
-                pauses.stream().map(ClientRecording.GcPause::durationMs).max(Long::compare).orElse(null),
-                recording.collectors(), LOOP_LAG_P99_LIMIT_MS, CPU_SHARE_LIMIT, lagPassed || cpuPassed, rows);
+                pauses.stream()
+                        .map(ClientRecording.GcPause::durationMs)
+                        .max(Long::compare)
+                        .orElse(null),
+                recording.collectors(),
+                LOOP_LAG_P99_LIMIT_MS,
+                CPU_SHARE_LIMIT,
+                lagPassed || cpuPassed,
+                rows);
     }
 
     /** The process's CPU seconds between two times from the origin, interpolated between reads. */
@@ -195,39 +234,60 @@ public record ClientCost(double probeIntervalMs, int eventLoops, int availableCo
         }
         List<String> why = new ArrayList<>();
         if (loopLagMs.count() > 0 && loopLagMs.p99() > loopLagP99LimitMs) {
-            why.add(String.format(Locale.ROOT, "its event loops were late by %.2f ms at p99 (bound %.0f ms) and by"
-                    + " up to %.1f ms%s", loopLagMs.p99(), loopLagP99LimitMs, loopLagMs.max(), worstSecond()));
+            why.add(String.format(
+                    Locale.ROOT,
+                    "its event loops were late by %.2f ms at p99 (bound %.0f ms) and by" + " up to %.1f ms%s",
+                    loopLagMs.p99(),
+                    loopLagP99LimitMs,
+                    loopLagMs.max(),
+                    worstSecond()));
         }
         if (!includesSimulator && cpuCores != null && cpuCores > cpuShareLimit * availableCores) {
-            why.add(String.format(Locale.ROOT, "it used %.2f of its %d cores (bound %.0f%%)", cpuCores,
-                    availableCores, cpuShareLimit * 100));
+            why.add(String.format(
+                    Locale.ROOT,
+                    "it used %.2f of its %d cores (bound %.0f%%)",
+                    cpuCores,
+                    availableCores,
+                    cpuShareLimit * 100));
         }
-        return Optional.of(new Note(CLIENT_SATURATED, "llmload's own client was saturated: " + String.join("; ", why)
-                + "; " + gcText() + ". A response read while a loop was late is stamped late, so TTFT, ITL, TPOT and"
-                + " E2E latency may be inflated by up to that lag, and an open loop's sends (send lag, client queue"
-                + " time) delayed by as much; throughput may be understated. Give the client more cores"
-                + " (--io-threads, a machine of its own) or lower the load."));
+        return Optional.of(new Note(
+                CLIENT_SATURATED,
+                "llmload's own client was saturated: " + String.join("; ", why)
+                        + "; " + gcText()
+                        + ". A response read while a loop was late is stamped late, so TTFT, ITL, TPOT and"
+                        + " E2E latency may be inflated by up to that lag, and an open loop's sends (send lag, client queue"
+                        + " time) delayed by as much; throughput may be understated. Give the client more cores"
+                        + " (--io-threads, a machine of its own) or lower the load."));
     }
 
     /** One line for the console: the client's cost, and whether it stayed out of the way. */
     public String verdict() {
-        String figures = String.format(Locale.ROOT, "loop lag p99 %s ms, max %s ms; CPU %s of %d cores%s; %s",
-                number(loopLagMs.p99()), number(loopLagMs.max()), number(cpuCores), availableCores,
-                includesSimulator ? " (with the simulator)" : "", gcText());
+        String figures = String.format(
+                Locale.ROOT,
+                "loop lag p99 %s ms, max %s ms; CPU %s of %d cores%s; %s",
+                number(loopLagMs.p99()),
+                number(loopLagMs.max()),
+                number(cpuCores),
+                availableCores,
+                includesSimulator ? " (with the simulator)" : "",
+                gcText());
         return (saturated ? "saturated (see the client_saturated note): " : "kept up, did not limit this run: ")
                 + figures;
     }
 
     private String gcText() {
-        return gcPauses == 0 ? "no collector pauses"
+        return gcPauses == 0
+                ? "no collector pauses"
                 : gcPauses + " collector pause" + (gcPauses == 1 ? "" : "s") + ", " + gcPauseTotalMs
                         + " ms in all, longest " + gcPauseMaxMs + " ms";
     }
 
     private String worstSecond() {
-        return perSecond.stream().filter(s -> s.loopLagMaxMs() != null)
+        return perSecond.stream()
+                .filter(s -> s.loopLagMaxMs() != null)
                 .max(java.util.Comparator.comparingDouble(Second::loopLagMaxMs))
-                .map(s -> " (in second " + s.second() + ")").orElse("");
+                .map(s -> " (in second " + s.second() + ")")
+                .orElse("");
     }
 
     private static String number(Double value) {

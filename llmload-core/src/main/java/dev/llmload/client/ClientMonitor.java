@@ -34,6 +34,7 @@ public final class ClientMonitor {
 
     /** How often each event loop's lateness is sampled: 100 timer tasks per loop per second. */
     public static final long LAG_PROBE_PERIOD_NANOS = 10_000_000;
+
     static final long CPU_SAMPLE_PERIOD_NANOS = 100_000_000;
 
     private final long originNanos = System.nanoTime();
@@ -48,6 +49,7 @@ public final class ClientMonitor {
     private final NotificationListener pauseListener = this::onCollection;
     /** Owned by the sampler thread until it has stopped. */
     private long[] cpuAtNanos = new long[256];
+
     private long[] cpuNanos = new long[256];
     private int cpuCount;
 
@@ -69,8 +71,8 @@ public final class ClientMonitor {
             return thread;
         });
         sampleCpu();
-        sampler.scheduleAtFixedRate(this::sampleCpu, CPU_SAMPLE_PERIOD_NANOS, CPU_SAMPLE_PERIOD_NANOS,
-                TimeUnit.NANOSECONDS);
+        sampler.scheduleAtFixedRate(
+                this::sampleCpu, CPU_SAMPLE_PERIOD_NANOS, CPU_SAMPLE_PERIOD_NANOS, TimeUnit.NANOSECONDS);
     }
 
     /** Starts recording now, on {@code loops} (the load's event loops) and for the whole process. */
@@ -117,11 +119,22 @@ public final class ClientMonitor {
                 // Never added: nothing to remove.
             }
         }
-        return new ClientRecording(originNanos, LAG_PROBE_PERIOD_NANOS, probes.size(), dueMs.size(),
-                Runtime.getRuntime().availableProcessors(), concat(dueMs), concat(lagMicros),
-                Arrays.copyOf(cpuAtNanos, cpuCount), Arrays.copyOf(cpuNanos, cpuCount),
-                cpuBeforeNanos < 0 ? null : cpuBeforeNanos, originUptimeMs, List.copyOf(pauses),
-                ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList(),
+        return new ClientRecording(
+                originNanos,
+                LAG_PROBE_PERIOD_NANOS,
+                probes.size(),
+                dueMs.size(),
+                Runtime.getRuntime().availableProcessors(),
+                concat(dueMs),
+                concat(lagMicros),
+                Arrays.copyOf(cpuAtNanos, cpuCount),
+                Arrays.copyOf(cpuNanos, cpuCount),
+                cpuBeforeNanos < 0 ? null : cpuBeforeNanos,
+                originUptimeMs,
+                List.copyOf(pauses),
+                ManagementFactory.getGarbageCollectorMXBeans().stream()
+                        .map(GarbageCollectorMXBean::getName)
+                        .toList(),
                 firstSend);
     }
 
@@ -148,7 +161,8 @@ public final class ClientMonitor {
 
     private static com.sun.management.OperatingSystemMXBean operatingSystem() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean bean
-                ? bean : null;
+                ? bean
+                : null;
     }
 
     /**

@@ -23,10 +23,21 @@ import java.util.List;
  * @param firstSend            the process's CPU time and uptime when the run sent its first request
  *                             (the uncounted test request); null when not known
  */
-public record ClientRecording(long originNanos, long probePeriodNanos, int eventLoops, int eventLoopsRead,
-                              int availableCores, int[] lagDueMs, int[] lagMicros, long[] cpuAtNanos,
-                              long[] cpuNanos, Long cpuBeforeNanos, long uptimeBeforeMs, List<GcPause> gcPauses,
-                              List<String> collectors, ProcessMark firstSend) {
+public record ClientRecording(
+        long originNanos,
+        long probePeriodNanos,
+        int eventLoops,
+        int eventLoopsRead,
+        int availableCores,
+        int[] lagDueMs,
+        int[] lagMicros,
+        long[] cpuAtNanos,
+        long[] cpuNanos,
+        Long cpuBeforeNanos,
+        long uptimeBeforeMs,
+        List<GcPause> gcPauses,
+        List<String> collectors,
+        ProcessMark firstSend) {
 
     /**
      * @param startNanos from the origin (negative when it began before), to the JVM's millisecond

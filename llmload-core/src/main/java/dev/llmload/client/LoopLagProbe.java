@@ -27,6 +27,7 @@ final class LoopLagProbe implements Runnable {
     private ScheduledFuture<?> next;
     /** Due instants, ms from the origin, and how late each was served, µs. */
     private int[] dueMs = new int[1024];
+
     private int[] lagMicros = new int[1024];
     private int count;
 

@@ -15,8 +15,10 @@ public record ProcessMark(Long cpuNanos, long uptimeMs) {
     /** Now. */
     public static ProcessMark now() {
         long cpu = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : -1;
-        return new ProcessMark(cpu < 0 ? null : cpu, ManagementFactory.getRuntimeMXBean().getUptime());
+                ? os.getProcessCpuTime()
+                : -1;
+        return new ProcessMark(
+                cpu < 0 ? null : cpu, ManagementFactory.getRuntimeMXBean().getUptime());
     }
 
     /** The CPU time in seconds, or null. */

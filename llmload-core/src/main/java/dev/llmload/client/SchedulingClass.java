@@ -116,7 +116,7 @@ public enum SchedulingClass {
             }
             return chrt.exitValue() == 0;
         } catch (IOException e) {
-            return false;   // no chrt here
+            return false; // no chrt here
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;

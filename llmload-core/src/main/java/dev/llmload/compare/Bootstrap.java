@@ -54,8 +54,13 @@ public final class Bootstrap {
      * @param confidence e.g. 0.95
      * @return one interval per statistic, in order; empty when either run has no value at all
      */
-    public static List<Interval> differences(double[][] baseline, double[][] other, List<Statistic> statistics,
-                                             int resamples, double confidence, long seed) {
+    public static List<Interval> differences(
+            double[][] baseline,
+            double[][] other,
+            List<Statistic> statistics,
+            int resamples,
+            double confidence,
+            long seed) {
         if (resamples < 1) {
             throw new IllegalArgumentException("resamples must be at least 1, got " + resamples);
         }
@@ -77,20 +82,24 @@ public final class Bootstrap {
                 continue; // every drawn request had no value (e.g. single-token streams): no statistic to compare
             }
             for (int s = 0; s < statistics.size(); s++) {
-                differences[s][kept] = statistics.get(s).of(b) - statistics.get(s).of(a);
+                differences[s][kept] =
+                        statistics.get(s).of(b) - statistics.get(s).of(a);
             }
             kept++;
         }
         List<Interval> intervals = new ArrayList<>(statistics.size());
         for (int s = 0; s < statistics.size(); s++) {
-            double estimate = statistics.get(s).of(pooledOther) - statistics.get(s).of(pooledBaseline);
+            double estimate =
+                    statistics.get(s).of(pooledOther) - statistics.get(s).of(pooledBaseline);
             if (kept == 0) {
                 intervals.add(new Interval(estimate, Double.NaN, Double.NaN));
                 continue;
             }
             double[] sorted = Arrays.copyOf(differences[s], kept);
             Arrays.sort(sorted);
-            intervals.add(new Interval(estimate, Statistics.percentile(sorted, (1 - confidence) / 2 * 100),
+            intervals.add(new Interval(
+                    estimate,
+                    Statistics.percentile(sorted, (1 - confidence) / 2 * 100),
                     Statistics.percentile(sorted, (1 + confidence) / 2 * 100)));
         }
         return intervals;

@@ -24,42 +24,70 @@ import java.util.function.Function;
  * @param percentile the percentile it is, whose minimum sample count a significant difference
  *                   needs (p99: 100); null for a mean, rate or throughput
  */
-public record ComparedMetric(String key, String title, Function<RunResults, Double> value, String family,
-                             Bootstrap.Statistic statistic, Percentile percentile) {
+public record ComparedMetric(
+        String key,
+        String title,
+        Function<RunResults, Double> value,
+        String family,
+        Bootstrap.Statistic statistic,
+        Percentile percentile) {
 
     public static final List<ComparedMetric> ALL = all();
 
     private static List<ComparedMetric> all() {
         List<ComparedMetric> metrics = new ArrayList<>();
-        metrics.add(new ComparedMetric("request_throughput", "Request throughput (req/s)",
-                RunResults::requestThroughput, null, null, null));
-        metrics.add(new ComparedMetric("output_token_throughput", "Output token throughput (tok/s)",
-                RunResults::outputTokenThroughput, null, null, null));
-        metrics.add(new ComparedMetric("total_token_throughput", "Total token throughput (tok/s)",
-                RunResults::totalTokenThroughput, null, null, null));
+        metrics.add(new ComparedMetric(
+                "request_throughput", "Request throughput (req/s)", RunResults::requestThroughput, null, null, null));
+        metrics.add(new ComparedMetric(
+                "output_token_throughput",
+                "Output token throughput (tok/s)",
+                RunResults::outputTokenThroughput,
+                null,
+                null,
+                null));
+        metrics.add(new ComparedMetric(
+                "total_token_throughput",
+                "Total token throughput (tok/s)",
+                RunResults::totalTokenThroughput,
+                null,
+                null,
+                null));
         latency(metrics, "ttft", "TTFT", RunResults::ttftMs);
         latency(metrics, "itl", "ITL", RunResults::itlMs);
         latency(metrics, "tpot", "TPOT", RunResults::tpotMs);
         latency(metrics, "e2e", "E2E", RunResults::e2eLatencyMs);
-        metrics.add(new ComparedMetric("error_rate", "Error rate", RunResults::errorRate, "error",
-                Bootstrap.Statistic.mean(), null));
+        metrics.add(new ComparedMetric(
+                "error_rate", "Error rate", RunResults::errorRate, "error", Bootstrap.Statistic.mean(), null));
         return List.copyOf(metrics);
     }
 
-    private static void latency(List<ComparedMetric> metrics, String family, String name,
-                                Function<RunResults, Summary> summary) {
-        metrics.add(new ComparedMetric("mean_" + family, "Mean " + name + " (ms)", r -> summary.apply(r).mean(), family,
-                Bootstrap.Statistic.mean(), null));
+    private static void latency(
+            List<ComparedMetric> metrics, String family, String name, Function<RunResults, Summary> summary) {
+        metrics.add(new ComparedMetric(
+                "mean_" + family,
+                "Mean " + name + " (ms)",
+                r -> summary.apply(r).mean(),
+                family,
+                Bootstrap.Statistic.mean(),
+                null));
         for (Percentile p : new Percentile[] {Percentile.P50, Percentile.P90, Percentile.P99}) {
-            metrics.add(new ComparedMetric(p.key() + "_" + family, "P" + p.key().substring(1) + " " + name + " (ms)",
-                    r -> summary.apply(r).percentile(p), family, Bootstrap.Statistic.percentile(p.value()), p));
+            metrics.add(new ComparedMetric(
+                    p.key() + "_" + family,
+                    "P" + p.key().substring(1) + " " + name + " (ms)",
+                    r -> summary.apply(r).percentile(p),
+                    family,
+                    Bootstrap.Statistic.percentile(p.value()),
+                    p));
         }
     }
 
     public static ComparedMetric byKey(String key) {
-        return ALL.stream().filter(m -> m.key().equals(key)).findFirst().orElseThrow(() ->
-                new IllegalArgumentException("unknown metric '" + key + "' (use " + String.join(", ",
-                        ALL.stream().map(ComparedMetric::key).toList()) + ")"));
+        return ALL.stream()
+                .filter(m -> m.key().equals(key))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown metric '" + key + "' (use "
+                        + String.join(
+                                ", ", ALL.stream().map(ComparedMetric::key).toList()) + ")"));
     }
 
     /**

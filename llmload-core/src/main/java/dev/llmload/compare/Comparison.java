@@ -30,8 +30,15 @@ import java.util.Objects;
  * @param failIf      the thresholds given, as written; empty for none
  * @param regressions the thresholds crossed, {@code run: metric ...}
  */
-public record Comparison(List<String> runs, List<String> mismatches, double confidence, int resamples, long seed,
-                         List<Pair> pairs, List<String> failIf, List<String> regressions) {
+public record Comparison(
+        List<String> runs,
+        List<String> mismatches,
+        double confidence,
+        int resamples,
+        long seed,
+        List<Pair> pairs,
+        List<String> failIf,
+        List<String> regressions) {
 
     public static final String FILE_NAME = "comparison.json";
     public static final String CSV_FILE_NAME = "comparison.csv";
@@ -41,6 +48,7 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
 
     /** The interval of a pair: across runs (Welch, repeats on both sides), or bootstrap over one run's requests. */
     public static final String RUNS = "runs";
+
     public static final String SAMPLING = "sampling";
 
     /**
@@ -50,8 +58,8 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
      * @param baselineRuns runs behind the baseline's values (their means for {@link #RUNS}); 1 otherwise
      * @param runRuns      the same for the run
      */
-    public record Pair(String baseline, String run, String interval, int baselineRuns, int runRuns,
-                       List<Difference> metrics) {}
+    public record Pair(
+            String baseline, String run, String interval, int baselineRuns, int runRuns, List<Difference> metrics) {}
 
     /**
      * One metric of a pair. {@code ciLow}/{@code ciHigh} bound the difference (run − baseline): the
@@ -64,9 +72,18 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
      * when there is no interval, and false when {@code fewSamples}: a percentile resting on fewer
      * samples than it needs (p99: 100) in either run, whose bootstrap interval is too narrow to trust.
      */
-    public record Difference(String metric, Double baseline, Double value, Double difference,
-                             Double relativeDifference, Double ciLow, Double ciHigh, Boolean significant,
-                             boolean fewSamples, Double samplingCiLow, Double samplingCiHigh) {
+    public record Difference(
+            String metric,
+            Double baseline,
+            Double value,
+            Double difference,
+            Double relativeDifference,
+            Double ciLow,
+            Double ciHigh,
+            Boolean significant,
+            boolean fewSamples,
+            Double samplingCiLow,
+            Double samplingCiHigh) {
 
         /**
          * Whether this difference crosses {@code threshold}: for a metric with an interval, the
@@ -95,7 +112,11 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
      * @param failIf thresholds, or null
      */
     public static Comparison of(List<List<RunDirectory>> groups, Settings settings, FailIf failIf) {
-        return ofGroups(groups.stream().map(runs -> runs.stream().map(RunGroup::of).toList()).toList(), settings,
+        return ofGroups(
+                groups.stream()
+                        .map(runs -> runs.stream().map(RunGroup::of).toList())
+                        .toList(),
+                settings,
                 failIf);
     }
 
@@ -118,11 +139,15 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
         List<String> mismatches = new ArrayList<>();
         List<Pair> pairs = new ArrayList<>();
         for (RunGroup group : others) {
-            RunGroup baselineGroup = baselines.stream().filter(b -> sameLoad(b.runs().getFirst(), group.runs().getFirst()))
-                    .findFirst().orElse(baselines.getFirst());
+            RunGroup baselineGroup = baselines.stream()
+                    .filter(b -> sameLoad(b.runs().getFirst(), group.runs().getFirst()))
+                    .findFirst()
+                    .orElse(baselines.getFirst());
             if (baselineGroup.repeated() && group.repeated()) {
                 // The repeats of a set share one configuration: their first runs stand for them.
-                Fairness.differences(baselineGroup.runs().getFirst().report(), group.runs().getFirst().report())
+                Fairness.differences(
+                                baselineGroup.runs().getFirst().report(),
+                                group.runs().getFirst().report())
                         .forEach(d -> mismatches.add(group.label() + " vs " + baselineGroup.label() + ": " + d));
                 pairs.add(acrossRuns(baselineGroup, group, settings.confidence()));
                 continue;
@@ -138,8 +163,10 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
         for (Pair pair : pairs) {
             if (failIf != null) {
                 for (FailIf.Threshold threshold : failIf.thresholds()) {
-                    Difference difference = pair.metrics().stream().filter(d -> d.metric().equals(threshold.metric()))
-                            .findFirst().orElseThrow();
+                    Difference difference = pair.metrics().stream()
+                            .filter(d -> d.metric().equals(threshold.metric()))
+                            .findFirst()
+                            .orElseThrow();
                     if (difference.crosses(threshold)) {
                         regressions.add(pair.run() + ": " + threshold.metric() + " " + format(difference.baseline())
                                 + " -> " + format(difference.value()) + " (" + percent(difference.relativeDifference())
@@ -148,8 +175,18 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
                 }
             }
         }
-        return new Comparison(labels, mismatches, settings.confidence(), settings.resamples(), settings.seed(), pairs,
-                failIf == null ? List.of() : failIf.thresholds().stream().map(FailIf.Threshold::toString).toList(),
+        return new Comparison(
+                labels,
+                mismatches,
+                settings.confidence(),
+                settings.resamples(),
+                settings.seed(),
+                pairs,
+                failIf == null
+                        ? List.of()
+                        : failIf.thresholds().stream()
+                                .map(FailIf.Threshold::toString)
+                                .toList(),
                 regressions);
     }
 
@@ -167,20 +204,40 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
         Map<String, List<Bootstrap.Interval>> blockIntervals = new HashMap<>();
         Map<String, Long> fewestValues = new HashMap<>();
         boolean journals = !baseline.records().isEmpty() && !run.records().isEmpty();
-        for (String family : metrics.stream().map(ComparedMetric::family).filter(Objects::nonNull).distinct().toList()) {
+        for (String family : metrics.stream()
+                .map(ComparedMetric::family)
+                .filter(Objects::nonNull)
+                .distinct()
+                .toList()) {
             if (!journals) {
                 break;
             }
-            List<ComparedMetric> ofFamily = metrics.stream().filter(m -> family.equals(m.family())).toList();
+            List<ComparedMetric> ofFamily =
+                    metrics.stream().filter(m -> family.equals(m.family())).toList();
             double[][] baselineUnits = ComparedMetric.units(family, inIntendedOrder(baseline.records()));
             double[][] runUnits = ComparedMetric.units(family, inIntendedOrder(run.records()));
             fewestValues.put(family, Math.min(values(baselineUnits), values(runUnits)));
-            List<Bootstrap.Statistic> statistics = ofFamily.stream().map(ComparedMetric::statistic).toList();
-            intervals.put(family, Bootstrap.differences(baselineUnits, runUnits, statistics,
-                    settings.resamples(), settings.confidence(), settings.seed()));
+            List<Bootstrap.Statistic> statistics =
+                    ofFamily.stream().map(ComparedMetric::statistic).toList();
+            intervals.put(
+                    family,
+                    Bootstrap.differences(
+                            baselineUnits,
+                            runUnits,
+                            statistics,
+                            settings.resamples(),
+                            settings.confidence(),
+                            settings.seed()));
             if (baselineUnits.length >= 2 * BLOCKS && runUnits.length >= 2 * BLOCKS) {
-                blockIntervals.put(family, Bootstrap.differences(blocks(baselineUnits), blocks(runUnits), statistics,
-                        settings.resamples(), settings.confidence(), settings.seed()));
+                blockIntervals.put(
+                        family,
+                        Bootstrap.differences(
+                                blocks(baselineUnits),
+                                blocks(runUnits),
+                                statistics,
+                                settings.resamples(),
+                                settings.confidence(),
+                                settings.seed()));
             }
         }
         for (ComparedMetric metric : metrics) {
@@ -190,15 +247,29 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
             Double relative = difference == null || a == 0 ? null : difference / a;
             Bootstrap.Interval sampling = interval(intervals, metrics, metric);
             Bootstrap.Interval block = sampling == null ? null : interval(blockIntervals, metrics, metric);
-            Bootstrap.Interval interval = sampling == null ? null : block == null ? sampling
-                    : new Bootstrap.Interval(sampling.estimate(), Math.min(sampling.low(), block.low()),
-                            Math.max(sampling.high(), block.high()));
-            boolean few = interval != null && metric.percentile() != null
+            Bootstrap.Interval interval = sampling == null
+                    ? null
+                    : block == null
+                            ? sampling
+                            : new Bootstrap.Interval(
+                                    sampling.estimate(),
+                                    Math.min(sampling.low(), block.low()),
+                                    Math.max(sampling.high(), block.high()));
+            boolean few = interval != null
+                    && metric.percentile() != null
                     && fewestValues.get(metric.family()) < metric.percentile().minimumConfidentCount();
-            differences.add(new Difference(metric.key(), a, b, difference, relative,
-                    interval == null ? null : interval.low(), interval == null ? null : interval.high(),
-                    interval == null ? null : interval.excludesZero() && !few, few,
-                    sampling == null ? null : sampling.low(), sampling == null ? null : sampling.high()));
+            differences.add(new Difference(
+                    metric.key(),
+                    a,
+                    b,
+                    difference,
+                    relative,
+                    interval == null ? null : interval.low(),
+                    interval == null ? null : interval.high(),
+                    interval == null ? null : interval.excludesZero() && !few,
+                    few,
+                    sampling == null ? null : sampling.low(),
+                    sampling == null ? null : sampling.high()));
         }
         return new Pair(baseline.label(), run.label(), SAMPLING, 1, 1, differences);
     }
@@ -207,34 +278,59 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
     private static Pair acrossRuns(RunGroup baseline, RunGroup run, double confidence) {
         List<Difference> differences = new ArrayList<>();
         for (ComparedMetric metric : ComparedMetric.ALL) {
-            List<Double> a = baseline.runs().stream().map(r -> metric.value().apply(r.report().results())).toList();
-            List<Double> b = run.runs().stream().map(r -> metric.value().apply(r.report().results())).toList();
+            List<Double> a = baseline.runs().stream()
+                    .map(r -> metric.value().apply(r.report().results()))
+                    .toList();
+            List<Double> b = run.runs().stream()
+                    .map(r -> metric.value().apply(r.report().results()))
+                    .toList();
             Double meanA = Repeats.across(metric.key(), a).mean();
             Double meanB = Repeats.across(metric.key(), b).mean();
             Double difference = meanA == null || meanB == null ? null : meanB - meanA;
             Double relative = difference == null || meanA == 0 ? null : difference / meanA;
             Bootstrap.Interval interval = Repeats.welch(a, b, confidence);
-            differences.add(new Difference(metric.key(), meanA, meanB, difference, relative,
-                    interval == null ? null : interval.low(), interval == null ? null : interval.high(),
-                    interval == null ? null : interval.excludesZero(), false, null, null));
+            differences.add(new Difference(
+                    metric.key(),
+                    meanA,
+                    meanB,
+                    difference,
+                    relative,
+                    interval == null ? null : interval.low(),
+                    interval == null ? null : interval.high(),
+                    interval == null ? null : interval.excludesZero(),
+                    false,
+                    null,
+                    null));
         }
-        return new Pair(baseline.label(), run.label(), RUNS, baseline.runs().size(), run.runs().size(), differences);
+        return new Pair(
+                baseline.label(),
+                run.label(),
+                RUNS,
+                baseline.runs().size(),
+                run.runs().size(),
+                differences);
     }
 
     /** The interval of {@code metric} among its family's; null when there is none. */
-    private static Bootstrap.Interval interval(Map<String, List<Bootstrap.Interval>> byFamily,
-                                               List<ComparedMetric> metrics, ComparedMetric metric) {
+    private static Bootstrap.Interval interval(
+            Map<String, List<Bootstrap.Interval>> byFamily, List<ComparedMetric> metrics, ComparedMetric metric) {
         List<Bootstrap.Interval> ofFamily = metric.family() == null ? null : byFamily.get(metric.family());
         if (ofFamily == null || ofFamily.isEmpty()) {
             return null;
         }
-        int position = metrics.stream().filter(m -> metric.family().equals(m.family())).toList().indexOf(metric);
+        int position = metrics.stream()
+                .filter(m -> metric.family().equals(m.family()))
+                .toList()
+                .indexOf(metric);
         Bootstrap.Interval interval = ofFamily.get(position);
         return Double.isNaN(interval.low()) ? null : interval;
     }
 
-    private static List<dev.llmload.record.RequestRecord> inIntendedOrder(List<dev.llmload.record.RequestRecord> records) {
-        return records.stream().sorted(java.util.Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
+    private static List<dev.llmload.record.RequestRecord> inIntendedOrder(
+            List<dev.llmload.record.RequestRecord> records) {
+        return records.stream()
+                .sorted(java.util.Comparator.comparingLong(r -> r.timings().intendedSendNanos()))
+                .toList();
     }
 
     /**
@@ -281,26 +377,55 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
         }
         String interval = PercentileSlo.format(confidence * 100) + "% CI of diff";
         for (Pair pair : pairs) {
-            text.append(pair.run()).append("  vs  ").append(pair.baseline()).append(" (baseline)")
-                    .append(pair.interval().equals(RUNS) ? ", across runs: means of " + pair.runRuns() + " vs "
-                            + pair.baselineRuns() + " runs, Welch interval" : "").append('\n');
-            text.append(String.format(Locale.ROOT, "%-34s %12s %12s %12s %9s  %-25s%n", "Metric", "baseline", "run",
-                    "diff", "diff %", interval));
+            text.append(pair.run())
+                    .append("  vs  ")
+                    .append(pair.baseline())
+                    .append(" (baseline)")
+                    .append(
+                            pair.interval().equals(RUNS)
+                                    ? ", across runs: means of " + pair.runRuns() + " vs " + pair.baselineRuns()
+                                            + " runs, Welch interval"
+                                    : "")
+                    .append('\n');
+            text.append(String.format(
+                    Locale.ROOT,
+                    "%-34s %12s %12s %12s %9s  %-25s%n",
+                    "Metric",
+                    "baseline",
+                    "run",
+                    "diff",
+                    "diff %",
+                    interval));
             for (Difference d : pair.metrics()) {
-                String ci = d.ciLow() == null ? "-" : "[" + format(d.ciLow()) + ", " + format(d.ciHigh()) + "]"
-                        + (d.significant() ? " *" : d.fewSamples() ? " (few samples)" : "");
-                text.append(String.format(Locale.ROOT, "%-34s %12s %12s %12s %9s  %-25s%n",
-                        ComparedMetric.byKey(d.metric()).title(), format(d.baseline()), format(d.value()),
-                        format(d.difference()), percent(d.relativeDifference()), ci).stripTrailing()).append('\n');
+                String ci = d.ciLow() == null
+                        ? "-"
+                        : "[" + format(d.ciLow()) + ", " + format(d.ciHigh()) + "]"
+                                + (d.significant() ? " *" : d.fewSamples() ? " (few samples)" : "");
+                text.append(String.format(
+                                        Locale.ROOT,
+                                        "%-34s %12s %12s %12s %9s  %-25s%n",
+                                        ComparedMetric.byKey(d.metric()).title(),
+                                        format(d.baseline()),
+                                        format(d.value()),
+                                        format(d.difference()),
+                                        percent(d.relativeDifference()),
+                                        ci)
+                                .stripTrailing())
+                        .append('\n');
             }
             text.append('\n');
         }
         text.append("* significant: the ").append(interval).append(" excludes 0.\n");
         if (pairs.stream().anyMatch(p -> p.interval().equals(SAMPLING))) {
-            text.append("Run against run (interval: sampling): the interval covers sampling (").append(resamples)
-                    .append(" bootstrap resamples, seed ").append(seed).append(")\n")
-                    .append("  and how each run varied over its course (blocks of consecutive requests), not a shift that\n")
-                    .append("  lasted a whole run: compare repeats (run --repeat K) to see that. Never significant for a\n")
+            text.append("Run against run (interval: sampling): the interval covers sampling (")
+                    .append(resamples)
+                    .append(" bootstrap resamples, seed ")
+                    .append(seed)
+                    .append(")\n")
+                    .append(
+                            "  and how each run varied over its course (blocks of consecutive requests), not a shift that\n")
+                    .append(
+                            "  lasted a whole run: compare repeats (run --repeat K) to see that. Never significant for a\n")
                     .append("  percentile on fewer samples than it needs (p90: 10, p99: 100).\n");
         }
         if (pairs.stream().anyMatch(p -> p.interval().equals(RUNS))) {
@@ -322,10 +447,23 @@ public record Comparison(List<String> runs, List<String> mismatches, double conf
                         + "few_samples,sampling_ci_low,sampling_ci_high\n");
         for (Pair pair : pairs) {
             for (Difference d : pair.metrics()) {
-                csv.append(String.join(",", cell(pair.baseline()), cell(pair.run()), pair.interval(), d.metric(), cell(d.baseline()),
-                        cell(d.value()), cell(d.difference()), cell(d.relativeDifference()), cell(d.ciLow()),
-                        cell(d.ciHigh()), cell(d.significant()), cell(d.fewSamples()), cell(d.samplingCiLow()),
-                        cell(d.samplingCiHigh()))).append('\n');
+                csv.append(String.join(
+                                ",",
+                                cell(pair.baseline()),
+                                cell(pair.run()),
+                                pair.interval(),
+                                d.metric(),
+                                cell(d.baseline()),
+                                cell(d.value()),
+                                cell(d.difference()),
+                                cell(d.relativeDifference()),
+                                cell(d.ciLow()),
+                                cell(d.ciHigh()),
+                                cell(d.significant()),
+                                cell(d.fewSamples()),
+                                cell(d.samplingCiLow()),
+                                cell(d.samplingCiHigh())))
+                        .append('\n');
             }
         }
         return csv.toString();

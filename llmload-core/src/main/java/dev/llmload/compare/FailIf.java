@@ -34,8 +34,8 @@ public record FailIf(List<Threshold> thresholds) {
 
         @Override
         public String toString() {
-            return metric + ":" + (rise ? "+" : "-")
-                    + PercentileSlo.format(relative ? amount * 100 : amount) + (relative ? "%" : "");
+            return metric + ":" + (rise ? "+" : "-") + PercentileSlo.format(relative ? amount * 100 : amount)
+                    + (relative ? "%" : "");
         }
     }
 

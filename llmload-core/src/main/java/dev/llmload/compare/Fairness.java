@@ -17,10 +17,20 @@ public final class Fairness {
     /** The differences of {@code run} from {@code baseline}, one {@code key: baseline vs run} each; empty when fair. */
     public static List<String> differences(RunReport baseline, RunReport run) {
         List<String> differences = new ArrayList<>();
-        check(differences, "data.content_hash", baseline.data().contentHash(), run.data().contentHash());
-        check(differences, "data.input_tokens.requested", baseline.data().inputTokens().requested(),
+        check(
+                differences,
+                "data.content_hash",
+                baseline.data().contentHash(),
+                run.data().contentHash());
+        check(
+                differences,
+                "data.input_tokens.requested",
+                baseline.data().inputTokens().requested(),
                 run.data().inputTokens().requested());
-        check(differences, "data.output_tokens.requested", baseline.data().outputTokens().requested(),
+        check(
+                differences,
+                "data.output_tokens.requested",
+                baseline.data().outputTokens().requested(),
                 run.data().outputTokens().requested());
         RunReport.Load a = baseline.load();
         RunReport.Load b = run.load();
@@ -33,8 +43,16 @@ public final class Fairness {
         check(differences, "load.num_requests", a.numRequests(), b.numRequests());
         check(differences, "load.duration_s", a.durationS(), b.durationS());
         check(differences, "load.warmup", a.warmup(), b.warmup());
-        check(differences, "service.api", baseline.service().api(), run.service().api());
-        check(differences, "service.streaming", baseline.service().streaming(), run.service().streaming());
+        check(
+                differences,
+                "service.api",
+                baseline.service().api(),
+                run.service().api());
+        check(
+                differences,
+                "service.streaming",
+                baseline.service().streaming(),
+                run.service().streaming());
         return differences;
     }
 

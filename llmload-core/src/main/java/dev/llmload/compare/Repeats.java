@@ -34,13 +34,22 @@ public record Repeats(List<String> runs, double confidence, List<Metric> metrics
      * @param ciLow          mean ± t·std/√n
      * @param predictionLow  mean ± t·std·√(1 + 1/n): where a further run's value falls
      */
-    public record Metric(String metric, List<Double> values, Double mean, Double std, Double ciLow, Double ciHigh,
-                         Double predictionLow, Double predictionHigh) {}
+    public record Metric(
+            String metric,
+            List<Double> values,
+            Double mean,
+            Double std,
+            Double ciLow,
+            Double ciHigh,
+            Double predictionLow,
+            Double predictionHigh) {}
 
     public static Repeats of(List<String> runs, List<RunReport> reports) {
         List<Metric> metrics = new ArrayList<>();
         for (ComparedMetric metric : ComparedMetric.ALL) {
-            metrics.add(across(metric.key(), reports.stream().map(r -> metric.value().apply(r.results())).toList()));
+            metrics.add(across(
+                    metric.key(),
+                    reports.stream().map(r -> metric.value().apply(r.results())).toList()));
         }
         return new Repeats(List.copyOf(runs), CONFIDENCE, List.copyOf(metrics));
     }
@@ -52,7 +61,10 @@ public record Repeats(List<String> runs, double confidence, List<Metric> metrics
      * expected outside its interval.
      */
     public static Metric across(String key, List<Double> values) {
-        double[] present = values.stream().filter(v -> v != null).mapToDouble(Double::doubleValue).toArray();
+        double[] present = values.stream()
+                .filter(v -> v != null)
+                .mapToDouble(Double::doubleValue)
+                .toArray();
         int n = present.length;
         if (n < 2) {
             return new Metric(key, values, n == 1 ? present[0] : null, null, null, null, null, null);
@@ -81,8 +93,14 @@ public record Repeats(List<String> runs, double confidence, List<Metric> metrics
      *         when neither side varies
      */
     public static Bootstrap.Interval welch(List<Double> baseline, List<Double> run, double confidence) {
-        double[] a = baseline.stream().filter(v -> v != null).mapToDouble(Double::doubleValue).toArray();
-        double[] b = run.stream().filter(v -> v != null).mapToDouble(Double::doubleValue).toArray();
+        double[] a = baseline.stream()
+                .filter(v -> v != null)
+                .mapToDouble(Double::doubleValue)
+                .toArray();
+        double[] b = run.stream()
+                .filter(v -> v != null)
+                .mapToDouble(Double::doubleValue)
+                .toArray();
         if (a.length < 2 || b.length < 2) {
             return null;
         }
@@ -95,8 +113,7 @@ public record Repeats(List<String> runs, double confidence, List<Metric> metrics
         if (squared == 0) {
             return new Bootstrap.Interval(difference, difference, difference);
         }
-        double degrees = squared * squared
-                / (shareA * shareA / (a.length - 1) + shareB * shareB / (b.length - 1));
+        double degrees = squared * squared / (shareA * shareA / (a.length - 1) + shareB * shareB / (b.length - 1));
         double half = StudentT.twoSided(confidence, degrees) * Math.sqrt(squared);
         return new Bootstrap.Interval(difference, difference - half, difference + half);
     }
@@ -112,14 +129,30 @@ public record Repeats(List<String> runs, double confidence, List<Metric> metrics
 
     /** The console table: each metric's mean, its interval and the range a further run is expected in. */
     public String render() {
-        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "Across %d runs (%s intervals, Student t):%n",
-                runs.size(), PercentileSlo.format(confidence * 100) + "%"));
-        text.append(String.format(Locale.ROOT, "%-34s %12s %10s  %-25s  %-25s%n", "Metric", "mean", "std",
-                "CI of the mean", "a further run"));
+        StringBuilder text = new StringBuilder(String.format(
+                Locale.ROOT,
+                "Across %d runs (%s intervals, Student t):%n",
+                runs.size(),
+                PercentileSlo.format(confidence * 100) + "%"));
+        text.append(String.format(
+                Locale.ROOT,
+                "%-34s %12s %10s  %-25s  %-25s%n",
+                "Metric",
+                "mean",
+                "std",
+                "CI of the mean",
+                "a further run"));
         for (Metric m : metrics) {
-            text.append(String.format(Locale.ROOT, "%-34s %12s %10s  %-25s  %-25s", ComparedMetric.byKey(m.metric()).title(),
-                    format(m.mean()), format(m.std()), range(m.ciLow(), m.ciHigh()), range(m.predictionLow(),
-                            m.predictionHigh())).stripTrailing()).append('\n');
+            text.append(String.format(
+                                    Locale.ROOT,
+                                    "%-34s %12s %10s  %-25s  %-25s",
+                                    ComparedMetric.byKey(m.metric()).title(),
+                                    format(m.mean()),
+                                    format(m.std()),
+                                    range(m.ciLow(), m.ciHigh()),
+                                    range(m.predictionLow(), m.predictionHigh()))
+                            .stripTrailing())
+                    .append('\n');
         }
         return text.toString();
     }
@@ -129,6 +162,8 @@ public record Repeats(List<String> runs, double confidence, List<Metric> metrics
     }
 
     private static String format(Double value) {
-        return value == null ? "-" : String.format(Locale.ROOT, Math.abs(value) != 0 && Math.abs(value) < 0.1 ? "%.4f" : "%.2f", value);
+        return value == null
+                ? "-"
+                : String.format(Locale.ROOT, Math.abs(value) != 0 && Math.abs(value) < 0.1 ? "%.4f" : "%.2f", value);
     }
 }

@@ -14,12 +14,18 @@ import java.time.Duration;
  * @param grace       how long requests in flight may finish once sending stops
  * @param stopOnSaturation stop sending once an open loop is certainly saturated ({@code --stop-on-saturation})
  */
-public record Bounds(Long numRequests, Duration duration, int warmup, Duration warmupTime, Timeouts timeouts,
-                     Duration grace, boolean stopOnSaturation) {
+public record Bounds(
+        Long numRequests,
+        Duration duration,
+        int warmup,
+        Duration warmupTime,
+        Timeouts timeouts,
+        Duration grace,
+        boolean stopOnSaturation) {
 
     /** Bounds that run to the end whatever the server does. */
-    public Bounds(Long numRequests, Duration duration, int warmup, Duration warmupTime, Timeouts timeouts,
-                  Duration grace) {
+    public Bounds(
+            Long numRequests, Duration duration, int warmup, Duration warmupTime, Timeouts timeouts, Duration grace) {
         this(numRequests, duration, warmup, warmupTime, timeouts, grace, false);
     }
 

@@ -41,10 +41,12 @@ public record Client(int ioThreads, Segment segment, String startAt, Instant sta
      * given.
      */
     public static Client of(int ioThreads, String segment, String startAt, java.util.Map<String, String> env) {
-        Segment part = segment == null ? null
-                : ConfigException.parsing("--segment", () -> Segment.parse(segment, env));
-        Instant start = startAt == null ? null : ConfigException.parsing("--start-at",
-                () -> StartAt.parse(startAt, Durations::parse).resolve(StartAt.base(env)));
+        Segment part = segment == null ? null : ConfigException.parsing("--segment", () -> Segment.parse(segment, env));
+        Instant start = startAt == null
+                ? null
+                : ConfigException.parsing(
+                        "--start-at",
+                        () -> StartAt.parse(startAt, Durations::parse).resolve(StartAt.base(env)));
         return new Client(ioThreads, part, startAt, start);
     }
 }

@@ -17,8 +17,16 @@ import java.util.Locale;
  * @param batchSize     inputs per request of embeddings and rerank ({@code --batch-size}); 1 elsewhere
  * @param images        synthetic images in every chat request ({@code --images N:WxH}); null for none
  */
-public record Data(Lengths inputTokens, Lengths outputTokens, Double rangeRatio, Path dataset, String datasetFormat,
-                   String sharedPrefix, String tokenizer, int batchSize, ImageInputs images) {
+public record Data(
+        Lengths inputTokens,
+        Lengths outputTokens,
+        Double rangeRatio,
+        Path dataset,
+        String datasetFormat,
+        String sharedPrefix,
+        String tokenizer,
+        int batchSize,
+        ImageInputs images) {
 
     public Data {
         if (inputTokens == null || outputTokens == null) {
@@ -38,11 +46,25 @@ public record Data(Lengths inputTokens, Lengths outputTokens, Double rangeRatio,
     }
 
     /** Reads the written lengths, applying {@code rangeRatio}, and the written {@code --images}. */
-    public static Data of(String inputTokens, String outputTokens, Double rangeRatio, Path dataset, String datasetFormat,
-                          String sharedPrefix, String tokenizer, int batchSize, String images) {
-        return new Data(Lengths.parse("--input-tokens", inputTokens, rangeRatio),
-                Lengths.parse("--output-tokens", outputTokens, rangeRatio), rangeRatio, dataset, datasetFormat,
-                sharedPrefix, tokenizer, batchSize,
+    public static Data of(
+            String inputTokens,
+            String outputTokens,
+            Double rangeRatio,
+            Path dataset,
+            String datasetFormat,
+            String sharedPrefix,
+            String tokenizer,
+            int batchSize,
+            String images) {
+        return new Data(
+                Lengths.parse("--input-tokens", inputTokens, rangeRatio),
+                Lengths.parse("--output-tokens", outputTokens, rangeRatio),
+                rangeRatio,
+                dataset,
+                datasetFormat,
+                sharedPrefix,
+                tokenizer,
+                batchSize,
                 images == null ? null : ConfigException.parsing("--images", () -> ImageInputs.parse(images)));
     }
 }

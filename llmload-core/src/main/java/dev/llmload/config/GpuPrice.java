@@ -32,8 +32,8 @@ public record GpuPrice(String text, double amount, String currency) {
         }
         Matcher m = FORM.matcher(text);
         if (!m.matches()) {
-            throw new ConfigException("--gpu-hour-price expects an amount and a currency, e.g. 2.49USD, got '"
-                    + text + "'");
+            throw new ConfigException(
+                    "--gpu-hour-price expects an amount and a currency, e.g. 2.49USD, got '" + text + "'");
         }
         return new GpuPrice(text, Double.parseDouble(m.group(1)), m.group(2).toUpperCase(Locale.ROOT));
     }

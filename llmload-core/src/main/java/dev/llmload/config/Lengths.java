@@ -55,7 +55,9 @@ public record Lengths(String text, LengthDistribution distribution) {
         if (!(lengths.distribution instanceof LengthDistribution.Fixed fixed)) {
             throw new ConfigException("--range-ratio applies to a fixed length, not '" + text + "'");
         }
-        return new Lengths(text, ConfigException.parsing("--range-ratio",
-                () -> LengthDistribution.withRangeRatio(fixed.length(), rangeRatio)));
+        return new Lengths(
+                text,
+                ConfigException.parsing(
+                        "--range-ratio", () -> LengthDistribution.withRangeRatio(fixed.length(), rangeRatio)));
     }
 }

@@ -35,17 +35,25 @@ public sealed interface Load {
     /** This load as report.json records it; the one projection both of its load sections are made from. */
     default Recorded recorded() {
         return switch (this) {
-            case Closed closed -> new Recorded(Mode.CLOSED, closed.concurrency(), null, null, null, null,
-                    closed.profile());
-            case Open open -> new Recorded(Mode.OPEN, null, open.requestRate(), open.arrival(), open.burstiness(),
-                    open.maxConcurrency(), open.profile());
+            case Closed closed ->
+                new Recorded(Mode.CLOSED, closed.concurrency(), null, null, null, null, closed.profile());
+            case Open open ->
+                new Recorded(
+                        Mode.OPEN,
+                        null,
+                        open.requestRate(),
+                        open.arrival(),
+                        open.burstiness(),
+                        open.maxConcurrency(),
+                        open.profile());
             case Trace trace -> new Recorded(Mode.OPEN, null, null, Arrival.TRACE, null, trace.maxConcurrency(), null);
         };
     }
 
     /** Closed (a concurrency kept in flight) or open (arrivals on a schedule, a trace's too) loop. */
     enum Mode {
-        CLOSED, OPEN;
+        CLOSED,
+        OPEN;
 
         /** Lower case, as report.json writes it. */
         @com.fasterxml.jackson.annotation.JsonValue
@@ -64,8 +72,14 @@ public sealed interface Load {
      * @param arrival     an open loop's arrivals ({@code trace} for a replay); null for a closed loop
      * @param profile     the shape as written (a closed loop's profile, a ramp, stages, bursts); null for none
      */
-    record Recorded(Mode mode, Integer concurrency, Double requestRate, Arrival arrival, Double burstiness,
-                    Integer maxConcurrency, String profile) {}
+    record Recorded(
+            Mode mode,
+            Integer concurrency,
+            Double requestRate,
+            Arrival arrival,
+            Double burstiness,
+            Integer maxConcurrency,
+            String profile) {}
 
     /** A closed loop of {@code concurrency} requests in flight. */
     static Closed closed(int concurrency) {
@@ -105,7 +119,9 @@ public sealed interface Load {
             if (concurrency < 1) {
                 throw new ConfigException("--concurrency must be at least 1, got " + concurrency);
             }
-            return new Closed(concurrency, profile,
+            return new Closed(
+                    concurrency,
+                    profile,
                     profile == null ? new ConcurrencyPlan.Fixed(concurrency) : Shapes.concurrencyPlan(profile));
         }
 
@@ -125,8 +141,14 @@ public sealed interface Load {
      * @param profile        a ramp, stages or bursts as written; null for a steady arrival
      * @param process        the arrival process these describe
      */
-    record Open(Double requestRate, Arrival arrival, Double burstiness, Integer maxConcurrency, String profile,
-                ArrivalProcess process) implements Load {
+    record Open(
+            Double requestRate,
+            Arrival arrival,
+            Double burstiness,
+            Integer maxConcurrency,
+            String profile,
+            ArrivalProcess process)
+            implements Load {
 
         public Open {
             if (arrival == null || process == null) {
@@ -139,14 +161,15 @@ public sealed interface Load {
          * @param arrival    the kind; {@code null} is Poisson, or gamma when a burstiness is given
          * @param profile    the shape of {@code ramp}, {@code stages} or {@code bursts} as written
          */
-        public static Open of(Double requestRate, Arrival arrival, Double burstiness, Integer maxConcurrency,
-                              String profile) {
+        public static Open of(
+                Double requestRate, Arrival arrival, Double burstiness, Integer maxConcurrency, String profile) {
             check(requestRate, burstiness, maxConcurrency);
             Arrival kind = arrival != null ? arrival : burstiness != null ? Arrival.GAMMA : Arrival.POISSON;
             if (kind.shaped() && requestRate != null) {
                 // The shape sets every rate (a ramp's ends, each stage's, the bursts' Poisson base).
                 throw new ConfigException("--request-rate does not combine with --" + kind.cliName() + ", which sets "
-                        + "the rates itself" + (kind == Arrival.BURSTS ? " (BASE is the Poisson rate between bursts)" : ""));
+                        + "the rates itself"
+                        + (kind == Arrival.BURSTS ? " (BASE is the Poisson rate between bursts)" : ""));
             }
             if (burstiness != null && kind != Arrival.GAMMA) {
                 throw new ConfigException("--burstiness applies to gamma arrivals, not --arrival " + kind.cliName());
@@ -154,8 +177,11 @@ public sealed interface Load {
             ArrivalProcess process = switch (kind) {
                 case POISSON -> new ArrivalProcess.Poisson(rate(requestRate, kind));
                 case CONSTANT -> new ArrivalProcess.Constant(rate(requestRate, kind));
-                case GAMMA -> ConfigException.parsing("--burstiness", () -> new ArrivalProcess.Gamma(
-                        rate(requestRate, kind), burstiness == null ? 1.0 : burstiness));
+                case GAMMA ->
+                    ConfigException.parsing(
+                            "--burstiness",
+                            () -> new ArrivalProcess.Gamma(
+                                    rate(requestRate, kind), burstiness == null ? 1.0 : burstiness));
                 case RAMP -> Shapes.ramp(required(profile, kind, "--ramp FROM:TO:TIME[:exponential]"));
                 case STAGES -> Shapes.stages(required(profile, kind, "--stages RATE:TIME,RATE:TIME,..."));
                 case BURSTS -> Shapes.bursts(required(profile, kind, "--bursts BASE_RATE:SIZE:PERIOD"));
@@ -248,7 +274,13 @@ public sealed interface Load {
      * replay of {@link Trace}, never an {@link Open} load's.
      */
     enum Arrival {
-        POISSON, CONSTANT, GAMMA, RAMP, STAGES, BURSTS, TRACE;
+        POISSON,
+        CONSTANT,
+        GAMMA,
+        RAMP,
+        STAGES,
+        BURSTS,
+        TRACE;
 
         @com.fasterxml.jackson.annotation.JsonValue
         public String cliName() {

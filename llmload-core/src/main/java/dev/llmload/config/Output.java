@@ -13,8 +13,8 @@ import java.util.Map;
  * @param notes    the user's own notes for the report
  * @param gpuHourPrice what one of the server's GPUs costs per hour, for the cost per token; null when not given
  */
-public record Output(Path dir, List<String> exports, Map<String, String> metadata, List<String> notes,
-                     GpuPrice gpuHourPrice) {
+public record Output(
+        Path dir, List<String> exports, Map<String, String> metadata, List<String> notes, GpuPrice gpuHourPrice) {
 
     /** The formats {@code --export} knows. */
     public static final List<String> EXPORTS = List.of("vllm");

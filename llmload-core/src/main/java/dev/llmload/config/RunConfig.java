@@ -2,16 +2,16 @@ package dev.llmload.config;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.StdConverter;
 import dev.llmload.load.ResponseLimits;
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
+import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestExtras;
 import dev.llmload.segment.Segment;
-import dev.llmload.protocol.ImageInputs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,8 +37,18 @@ import java.util.stream.Stream;
  */
 @JsonSerialize(converter = RunConfig.ReportLayout.ToWire.class)
 @JsonDeserialize(converter = RunConfig.ReportLayout.FromWire.class)
-public record RunConfig(Target target, Load load, Data data, Sessions sessions, Bounds bounds, Client client,
-                        Telemetry telemetry, Output output, SloLimits slo, long seed, String scenario) {
+public record RunConfig(
+        Target target,
+        Load load,
+        Data data,
+        Sessions sessions,
+        Bounds bounds,
+        Client client,
+        Telemetry telemetry,
+        Output output,
+        SloLimits slo,
+        long seed,
+        String scenario) {
 
     /** Requests of a run that names neither a count nor a duration. */
     public static final long DEFAULT_NUM_REQUESTS = 100;
@@ -58,8 +68,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             throw new ConfigException("--sessions makes synthetic conversations; it cannot be combined with --dataset, "
                     + "--trace or --shared-prefix");
         }
-        boolean selfBounded = load instanceof Load.Trace
-                || (load instanceof Load.Open open && open.arrival() == Load.Arrival.STAGES);
+        boolean selfBounded =
+                load instanceof Load.Trace || (load instanceof Load.Open open && open.arrival() == Load.Arrival.STAGES);
         if (load.isOpen() && !selfBounded && bounds.numRequests() == null && bounds.duration() == null) {
             throw new ConfigException("an open-loop run needs --num-requests or --duration");
         }
@@ -70,22 +80,54 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
     }
 
     public RunConfig withOutputDir(Path dir) {
-        return new RunConfig(target, load, data, sessions, bounds, client, telemetry, output.withDir(dir), slo, seed,
-                scenario);
+        return new RunConfig(
+                target, load, data, sessions, bounds, client, telemetry, output.withDir(dir), slo, seed, scenario);
     }
 
     /** The same run with {@code --num-requests n}, warm-up and every other bound kept. */
     public RunConfig withNumRequests(long n) {
-        return new RunConfig(target, load, data, sessions, new Bounds(n, bounds.duration(), bounds.warmup(),
-                bounds.warmupTime(), bounds.timeouts(), bounds.grace(), bounds.stopOnSaturation()), client, telemetry,
-                output, slo, seed, scenario);
+        return new RunConfig(
+                target,
+                load,
+                data,
+                sessions,
+                new Bounds(
+                        n,
+                        bounds.duration(),
+                        bounds.warmup(),
+                        bounds.warmupTime(),
+                        bounds.timeouts(),
+                        bounds.grace(),
+                        bounds.stopOnSaturation()),
+                client,
+                telemetry,
+                output,
+                slo,
+                seed,
+                scenario);
     }
 
     /** The same run with {@code --stop-on-saturation} on or off. */
     public RunConfig withStopOnSaturation(boolean stop) {
-        return new RunConfig(target, load, data, sessions, new Bounds(bounds.numRequests(), bounds.duration(),
-                bounds.warmup(), bounds.warmupTime(), bounds.timeouts(), bounds.grace(), stop), client, telemetry, output,
-                slo, seed, scenario);
+        return new RunConfig(
+                target,
+                load,
+                data,
+                sessions,
+                new Bounds(
+                        bounds.numRequests(),
+                        bounds.duration(),
+                        bounds.warmup(),
+                        bounds.warmupTime(),
+                        bounds.timeouts(),
+                        bounds.grace(),
+                        stop),
+                client,
+                telemetry,
+                output,
+                slo,
+                seed,
+                scenario);
     }
 
     public RunConfig withClient(Client newClient) {
@@ -116,14 +158,18 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
     public static final class Builder {
         /** The value under each row that was set; a row not here has its default. */
         private final Map<RunOption<?>, Object> values = new LinkedHashMap<>();
+
         private Load load;
 
         private Builder() {}
 
         /** Sets a row's value as its type reads it; null is no value (not the default), as a flag left out. */
         public <T> Builder set(RunOption<T> option, T value) {
-            values.put(option, value instanceof List<?> list ? List.copyOf(list)
-                    : value instanceof Map<?, ?> map ? new LinkedHashMap<>(map) : value);
+            values.put(
+                    option,
+                    value instanceof List<?> list
+                            ? List.copyOf(list)
+                            : value instanceof Map<?, ?> map ? new LinkedHashMap<>(map) : value);
             return this;
         }
 
@@ -136,89 +182,276 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         // The setters a Java caller writes; each sets its row of OptionTable, where the default is.
 
         /** null: the embedded simulator (the command line starts one). */
-        public Builder url(String value) { return set(OptionTable.URL, value); }
-        public Builder api(String value) { return set(OptionTable.API, value); }
-        public Builder model(String value) { return set(OptionTable.MODEL, value); }
-        public Builder stream(boolean value) { return set(OptionTable.NO_STREAM, !value); }
-        public Builder ignoreEos(boolean value) { return set(OptionTable.NO_IGNORE_EOS, !value); }
-        public Builder insecure(boolean value) { return set(OptionTable.INSECURE, value); }
-        /** Read the API key from this file's first line; null: from the environment. */
-        public Builder apiKeyFile(Path value) { return set(OptionTable.API_KEY_FILE, value); }
-        /** The load as a value; the load options below are then not read. */
-        public Builder load(Load value) { load = value; return this; }
-        /** {@code NAME:VALUE} each, sent with every request. */
-        public Builder headers(List<String> value) { return set(OptionTable.HEADER, value); }
-        /** A JSON object merged into every request body; null for none. */
-        public Builder extraBody(String value) { return set(OptionTable.EXTRA_BODY, value); }
-        public Builder temperature(Double value) { return set(OptionTable.TEMPERATURE, value); }
-        public Builder topP(Double value) { return set(OptionTable.TOP_P, value); }
-        public Builder topK(Integer value) { return set(OptionTable.TOP_K, value); }
-        public Builder stop(List<String> value) { return set(OptionTable.STOP, value); }
-        public Builder concurrency(Integer value) { return set(OptionTable.CONCURRENCY, value); }
-        public Builder requestRate(Double value) { return set(OptionTable.REQUEST_RATE, value); }
-        /** {@code poisson}, {@code constant} or {@code gamma}; null is Poisson, or gamma with a burstiness. */
-        public Builder arrival(String value) { return set(OptionTable.ARRIVAL, value); }
-        public Builder ramp(String value) { return set(OptionTable.RAMP, value); }
-        public Builder stages(String value) { return set(OptionTable.STAGES, value); }
-        public Builder bursts(String value) { return set(OptionTable.BURSTS, value); }
-        public Builder concurrencyProfile(String value) { return set(OptionTable.CONCURRENCY_PROFILE, value); }
-        public Builder burstiness(Double value) { return set(OptionTable.BURSTINESS, value); }
-        public Builder maxConcurrency(Integer value) { return set(OptionTable.MAX_CONCURRENCY, value); }
-        public Builder trace(Path value) { return set(OptionTable.TRACE, value); }
-        public Builder traceSpeed(double value) { return set(OptionTable.TRACE_SPEED, value); }
-        public Builder numRequests(Long value) { return set(OptionTable.NUM_REQUESTS, value); }
-        public Builder duration(Duration value) { return set(OptionTable.DURATION, value); }
-        /** A request count ({@code 10}) or a time ({@code 30s}). */
-        public Builder warmup(String value) { return set(OptionTable.WARMUP, value); }
-        public Builder inputTokens(String value) { return set(OptionTable.INPUT_TOKENS, value); }
-        public Builder outputTokens(String value) { return set(OptionTable.OUTPUT_TOKENS, value); }
-        public Builder rangeRatio(Double value) { return set(OptionTable.RANGE_RATIO, value); }
-        public Builder dataset(Path value) { return set(OptionTable.DATASET, value); }
-        public Builder datasetFormat(String value) { return set(OptionTable.DATASET_FORMAT, value); }
-        public Builder sharedPrefix(String value) { return set(OptionTable.SHARED_PREFIX, value); }
-        public Builder tokenizer(String value) { return set(OptionTable.TOKENIZER, value); }
-        /** Inputs per request of embeddings and rerank. */
-        public Builder batchSize(int value) { return set(OptionTable.BATCH_SIZE, value); }
-        /** {@code N:WxH} synthetic images in every chat request; null for none. */
-        public Builder images(String value) { return set(OptionTable.IMAGES, value); }
-        public Builder sessions(String value) { return set(OptionTable.SESSIONS, value); }
-        public Builder thinkTime(String value) { return set(OptionTable.THINK_TIME, value); }
-        public Builder maxSessions(Integer value) { return set(OptionTable.MAX_SESSIONS, value); }
-        public Builder seed(long value) { return set(OptionTable.SEED, value); }
-        public Builder connectTimeout(Duration value) { return set(OptionTable.CONNECT_TIMEOUT, value); }
-        public Builder firstTokenTimeout(Duration value) { return set(OptionTable.FIRST_TOKEN_TIMEOUT, value); }
-        public Builder idleTimeout(Duration value) { return set(OptionTable.IDLE_TIMEOUT, value); }
-        public Builder requestTimeout(Duration value) { return set(OptionTable.REQUEST_TIMEOUT, value); }
-        public Builder maxEventBytes(long value) { return set(OptionTable.MAX_EVENT_BYTES, value); }
-        public Builder maxResponseBytes(long value) { return set(OptionTable.MAX_RESPONSE_BYTES, value); }
-        public Builder maxTokensFactor(int value) { return set(OptionTable.MAX_TOKENS_FACTOR, value); }
-        public Builder timeouts(Timeouts value) {
-            return connectTimeout(value.connect()).firstTokenTimeout(value.firstToken()).idleTimeout(value.idle())
-                    .requestTimeout(value.total()).maxEventBytes(value.limits().maxEventBytes())
-                    .maxResponseBytes(value.limits().maxResponseBytes()).maxTokensFactor(value.limits().tokenFactor());
+        public Builder url(String value) {
+            return set(OptionTable.URL, value);
         }
-        public Builder grace(Duration value) { return set(OptionTable.GRACE, value); }
-        public Builder stopOnSaturation(boolean value) { return set(OptionTable.STOP_ON_SATURATION, value); }
-        public Builder serverMetrics(String value) { return set(OptionTable.SERVER_METRICS, value); }
-        public Builder serverKind(String value) { return set(OptionTable.SERVER_KIND, value); }
-        public Builder gpuMetrics(List<String> value) { return set(OptionTable.GPU_METRICS, value); }
+
+        public Builder api(String value) {
+            return set(OptionTable.API, value);
+        }
+
+        public Builder model(String value) {
+            return set(OptionTable.MODEL, value);
+        }
+
+        public Builder stream(boolean value) {
+            return set(OptionTable.NO_STREAM, !value);
+        }
+
+        public Builder ignoreEos(boolean value) {
+            return set(OptionTable.NO_IGNORE_EOS, !value);
+        }
+
+        public Builder insecure(boolean value) {
+            return set(OptionTable.INSECURE, value);
+        }
+        /** Read the API key from this file's first line; null: from the environment. */
+        public Builder apiKeyFile(Path value) {
+            return set(OptionTable.API_KEY_FILE, value);
+        }
+        /** The load as a value; the load options below are then not read. */
+        public Builder load(Load value) {
+            load = value;
+            return this;
+        }
+        /** {@code NAME:VALUE} each, sent with every request. */
+        public Builder headers(List<String> value) {
+            return set(OptionTable.HEADER, value);
+        }
+        /** A JSON object merged into every request body; null for none. */
+        public Builder extraBody(String value) {
+            return set(OptionTable.EXTRA_BODY, value);
+        }
+
+        public Builder temperature(Double value) {
+            return set(OptionTable.TEMPERATURE, value);
+        }
+
+        public Builder topP(Double value) {
+            return set(OptionTable.TOP_P, value);
+        }
+
+        public Builder topK(Integer value) {
+            return set(OptionTable.TOP_K, value);
+        }
+
+        public Builder stop(List<String> value) {
+            return set(OptionTable.STOP, value);
+        }
+
+        public Builder concurrency(Integer value) {
+            return set(OptionTable.CONCURRENCY, value);
+        }
+
+        public Builder requestRate(Double value) {
+            return set(OptionTable.REQUEST_RATE, value);
+        }
+        /** {@code poisson}, {@code constant} or {@code gamma}; null is Poisson, or gamma with a burstiness. */
+        public Builder arrival(String value) {
+            return set(OptionTable.ARRIVAL, value);
+        }
+
+        public Builder ramp(String value) {
+            return set(OptionTable.RAMP, value);
+        }
+
+        public Builder stages(String value) {
+            return set(OptionTable.STAGES, value);
+        }
+
+        public Builder bursts(String value) {
+            return set(OptionTable.BURSTS, value);
+        }
+
+        public Builder concurrencyProfile(String value) {
+            return set(OptionTable.CONCURRENCY_PROFILE, value);
+        }
+
+        public Builder burstiness(Double value) {
+            return set(OptionTable.BURSTINESS, value);
+        }
+
+        public Builder maxConcurrency(Integer value) {
+            return set(OptionTable.MAX_CONCURRENCY, value);
+        }
+
+        public Builder trace(Path value) {
+            return set(OptionTable.TRACE, value);
+        }
+
+        public Builder traceSpeed(double value) {
+            return set(OptionTable.TRACE_SPEED, value);
+        }
+
+        public Builder numRequests(Long value) {
+            return set(OptionTable.NUM_REQUESTS, value);
+        }
+
+        public Builder duration(Duration value) {
+            return set(OptionTable.DURATION, value);
+        }
+        /** A request count ({@code 10}) or a time ({@code 30s}). */
+        public Builder warmup(String value) {
+            return set(OptionTable.WARMUP, value);
+        }
+
+        public Builder inputTokens(String value) {
+            return set(OptionTable.INPUT_TOKENS, value);
+        }
+
+        public Builder outputTokens(String value) {
+            return set(OptionTable.OUTPUT_TOKENS, value);
+        }
+
+        public Builder rangeRatio(Double value) {
+            return set(OptionTable.RANGE_RATIO, value);
+        }
+
+        public Builder dataset(Path value) {
+            return set(OptionTable.DATASET, value);
+        }
+
+        public Builder datasetFormat(String value) {
+            return set(OptionTable.DATASET_FORMAT, value);
+        }
+
+        public Builder sharedPrefix(String value) {
+            return set(OptionTable.SHARED_PREFIX, value);
+        }
+
+        public Builder tokenizer(String value) {
+            return set(OptionTable.TOKENIZER, value);
+        }
+        /** Inputs per request of embeddings and rerank. */
+        public Builder batchSize(int value) {
+            return set(OptionTable.BATCH_SIZE, value);
+        }
+        /** {@code N:WxH} synthetic images in every chat request; null for none. */
+        public Builder images(String value) {
+            return set(OptionTable.IMAGES, value);
+        }
+
+        public Builder sessions(String value) {
+            return set(OptionTable.SESSIONS, value);
+        }
+
+        public Builder thinkTime(String value) {
+            return set(OptionTable.THINK_TIME, value);
+        }
+
+        public Builder maxSessions(Integer value) {
+            return set(OptionTable.MAX_SESSIONS, value);
+        }
+
+        public Builder seed(long value) {
+            return set(OptionTable.SEED, value);
+        }
+
+        public Builder connectTimeout(Duration value) {
+            return set(OptionTable.CONNECT_TIMEOUT, value);
+        }
+
+        public Builder firstTokenTimeout(Duration value) {
+            return set(OptionTable.FIRST_TOKEN_TIMEOUT, value);
+        }
+
+        public Builder idleTimeout(Duration value) {
+            return set(OptionTable.IDLE_TIMEOUT, value);
+        }
+
+        public Builder requestTimeout(Duration value) {
+            return set(OptionTable.REQUEST_TIMEOUT, value);
+        }
+
+        public Builder maxEventBytes(long value) {
+            return set(OptionTable.MAX_EVENT_BYTES, value);
+        }
+
+        public Builder maxResponseBytes(long value) {
+            return set(OptionTable.MAX_RESPONSE_BYTES, value);
+        }
+
+        public Builder maxTokensFactor(int value) {
+            return set(OptionTable.MAX_TOKENS_FACTOR, value);
+        }
+
+        public Builder timeouts(Timeouts value) {
+            return connectTimeout(value.connect())
+                    .firstTokenTimeout(value.firstToken())
+                    .idleTimeout(value.idle())
+                    .requestTimeout(value.total())
+                    .maxEventBytes(value.limits().maxEventBytes())
+                    .maxResponseBytes(value.limits().maxResponseBytes())
+                    .maxTokensFactor(value.limits().tokenFactor());
+        }
+
+        public Builder grace(Duration value) {
+            return set(OptionTable.GRACE, value);
+        }
+
+        public Builder stopOnSaturation(boolean value) {
+            return set(OptionTable.STOP_ON_SATURATION, value);
+        }
+
+        public Builder serverMetrics(String value) {
+            return set(OptionTable.SERVER_METRICS, value);
+        }
+
+        public Builder serverKind(String value) {
+            return set(OptionTable.SERVER_KIND, value);
+        }
+
+        public Builder gpuMetrics(List<String> value) {
+            return set(OptionTable.GPU_METRICS, value);
+        }
         /** Poll the local nvidia-smi this often; null not to. */
-        public Builder nvidiaSmi(Duration value) { return set(OptionTable.NVIDIA_SMI, value); }
-        public Builder scrapeInterval(Duration value) { return set(OptionTable.SCRAPE_INTERVAL, value); }
-        public Builder slo(String value) { return set(OptionTable.SLO, value); }
-        public Builder exports(List<String> value) { return set(OptionTable.EXPORT, value); }
+        public Builder nvidiaSmi(Duration value) {
+            return set(OptionTable.NVIDIA_SMI, value);
+        }
+
+        public Builder scrapeInterval(Duration value) {
+            return set(OptionTable.SCRAPE_INTERVAL, value);
+        }
+
+        public Builder slo(String value) {
+            return set(OptionTable.SLO, value);
+        }
+
+        public Builder exports(List<String> value) {
+            return set(OptionTable.EXPORT, value);
+        }
         /** {@code AMOUNT CURRENCY} per GPU and hour, e.g. {@code 2.49USD}; null for no cost figures. */
-        public Builder gpuHourPrice(String value) { return set(OptionTable.GPU_HOUR_PRICE, value); }
-        public Builder outputDir(Path value) { return set(OptionTable.OUTPUT_DIR, value); }
-        public Builder metadata(Map<String, String> value) { return set(OptionTable.METADATA, value); }
-        public Builder notes(List<String> value) { return set(OptionTable.NOTE, value); }
+        public Builder gpuHourPrice(String value) {
+            return set(OptionTable.GPU_HOUR_PRICE, value);
+        }
+
+        public Builder outputDir(Path value) {
+            return set(OptionTable.OUTPUT_DIR, value);
+        }
+
+        public Builder metadata(Map<String, String> value) {
+            return set(OptionTable.METADATA, value);
+        }
+
+        public Builder notes(List<String> value) {
+            return set(OptionTable.NOTE, value);
+        }
         /** null: the number of CPU cores, at most 4. */
-        public Builder ioThreads(Integer value) { return set(OptionTable.IO_THREADS, value); }
+        public Builder ioThreads(Integer value) {
+            return set(OptionTable.IO_THREADS, value);
+        }
         /** {@code I/N} or {@code auto/N}; null for the whole run. */
-        public Builder segment(String value) { return set(OptionTable.SEGMENT, value); }
+        public Builder segment(String value) {
+            return set(OptionTable.SEGMENT, value);
+        }
         /** An RFC 3339 instant or {@code +DELAY}; null to start when ready. */
-        public Builder startAt(String value) { return set(OptionTable.START_AT, value); }
-        public Builder scenario(String value) { return set(OptionTable.SCENARIO, value); }
+        public Builder startAt(String value) {
+            return set(OptionTable.START_AT, value);
+        }
+
+        public Builder scenario(String value) {
+            return set(OptionTable.SCENARIO, value);
+        }
 
         /** @throws ConfigException with a one-line reason when the options do not make a run */
         public RunConfig build() {
@@ -271,7 +504,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             boolean stream = !get(OptionTable.NO_STREAM);
             boolean ignoreEos = !get(OptionTable.NO_IGNORE_EOS);
             Load chosen = load != null ? load : load();
-            Long requests = numRequests != null ? numRequests
+            Long requests = numRequests != null
+                    ? numRequests
                     : duration == null && !(chosen instanceof Load.Trace) ? Long.valueOf(DEFAULT_NUM_REQUESTS) : null;
             if (requests != null && requests < 1) {
                 throw new ConfigException("--num-requests must be at least 1, got " + requests);
@@ -293,8 +527,13 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             } catch (IllegalArgumentException e) {
                 throw new ConfigException(e.getMessage());
             }
-            Target target = new Target(Target.ServerUrl.parse(url),
-                    ConfigException.parsing("--api", () -> ApiKind.parse(api)), model, stream, ignoreEos, insecure,
+            Target target = new Target(
+                    Target.ServerUrl.parse(url),
+                    ConfigException.parsing("--api", () -> ApiKind.parse(api)),
+                    model,
+                    stream,
+                    ignoreEos,
+                    insecure,
                     apiKeyFile == null ? new Target.KeySource.Environment() : new Target.KeySource.File(apiKeyFile),
                     extras);
             for (Path file : new Path[] {dataset, trace}) {
@@ -305,24 +544,38 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             if (dataset != null && trace != null) {
                 throw new ConfigException("give --dataset or --trace, not both");
             }
-            Client client = Client.of(ioThreads != null ? ioThreads : Client.defaults().ioThreads(), segment, startAt,
-                    System.getenv());
+            Client client = Client.of(
+                    ioThreads != null ? ioThreads : Client.defaults().ioThreads(), segment, startAt, System.getenv());
             Telemetry telemetry = Telemetry.of(serverMetrics, serverKind, gpuMetrics, nvidiaSmi, scrapeInterval);
             Output output = new Output(outputDir, exports, metadata, notes, GpuPrice.parse(gpuHourPrice));
             SloLimits limits = SloLimits.parse(slo);
             Sessions turns = sessions(chosen);
-            Data data = Data.of(inputTokens, outputTokens, rangeRatio, dataset, datasetFormat, sharedPrefix, tokenizer,
-                    batchSize, images);
+            Data data = Data.of(
+                    inputTokens,
+                    outputTokens,
+                    rangeRatio,
+                    dataset,
+                    datasetFormat,
+                    sharedPrefix,
+                    tokenizer,
+                    batchSize,
+                    images);
             if (data.batchSize() > 1 && !target.api().neverStreams()) {
                 throw new ConfigException("--batch-size needs --api embeddings or rerank");
             }
             if (data.images() != null && target.api() != ApiKind.CHAT && target.api() != ApiKind.AUTO) {
                 throw new ConfigException("--images needs --api chat");
             }
-            Bounds bounds = new Bounds(requests, duration, warmupRequests, warmupTime,
-                    new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout, responseLimits()), grace,
+            Bounds bounds = new Bounds(
+                    requests,
+                    duration,
+                    warmupRequests,
+                    warmupTime,
+                    new Timeouts(connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout, responseLimits()),
+                    grace,
                     stopOnSaturation);
-            return new RunConfig(target, chosen, data, turns, bounds, client, telemetry, output, limits, seed, scenario);
+            return new RunConfig(
+                    target, chosen, data, turns, bounds, client, telemetry, output, limits, seed, scenario);
         }
 
         private ResponseLimits responseLimits() {
@@ -330,9 +583,11 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             long maxResponseBytes = get(OptionTable.MAX_RESPONSE_BYTES);
             int maxTokensFactor = get(OptionTable.MAX_TOKENS_FACTOR);
             if (maxEventBytes <= 0 || maxResponseBytes <= 0 || maxTokensFactor <= 0) {
-                throw new ConfigException("--max-event-bytes, --max-response-bytes and --max-tokens-factor must be positive");
+                throw new ConfigException(
+                        "--max-event-bytes, --max-response-bytes and --max-tokens-factor must be positive");
             }
-            return new ResponseLimits(maxEventBytes, maxResponseBytes, maxTokensFactor, ResponseLimits.DEFAULT_TOKEN_SLACK);
+            return new ResponseLimits(
+                    maxEventBytes, maxResponseBytes, maxTokensFactor, ResponseLimits.DEFAULT_TOKEN_SLACK);
         }
 
         private Load load() {
@@ -349,8 +604,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             double traceSpeed = get(OptionTable.TRACE_SPEED);
             String sessions = get(OptionTable.SESSIONS);
             Integer maxSessions = get(OptionTable.MAX_SESSIONS);
-            Load.Arrival shaped = ramp != null ? Load.Arrival.RAMP : stages != null ? Load.Arrival.STAGES
-                    : bursts != null ? Load.Arrival.BURSTS : null;
+            Load.Arrival shaped = ramp != null
+                    ? Load.Arrival.RAMP
+                    : stages != null ? Load.Arrival.STAGES : bursts != null ? Load.Arrival.BURSTS : null;
             if (Stream.of(ramp, stages, bursts, trace).filter(Objects::nonNull).count() > 1) {
                 throw new ConfigException("give only one of --ramp, --stages, --bursts and --trace");
             }
@@ -371,8 +627,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 }
             }
             if (open && (concurrency != null || concurrencyProfile != null)) {
-                throw new ConfigException("give either --concurrency (closed loop) or --request-rate / an arrival shape "
-                        + "(open loop), not both");
+                throw new ConfigException(
+                        "give either --concurrency (closed loop) or --request-rate / an arrival shape "
+                                + "(open loop), not both");
             }
             if (!open) {
                 if (maxConcurrency != null && (concurrency != null || concurrencyProfile != null)) {
@@ -388,7 +645,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 return Load.Closed.of(inFlight, concurrencyProfile);
             }
             String shapeName = trace != null ? "trace" : shaped != null ? shaped.cliName() : null;
-            if (shapeName != null && arrival != null && !arrival.equalsIgnoreCase("poisson")
+            if (shapeName != null
+                    && arrival != null
+                    && !arrival.equalsIgnoreCase("poisson")
                     && !arrival.equalsIgnoreCase(shapeName)) {
                 throw new ConfigException("--arrival " + arrival + " contradicts --" + shapeName);
             }
@@ -426,7 +685,8 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
             }
             long all = numRequests != null ? numRequests : duration == null ? DEFAULT_NUM_REQUESTS : -1;
             if (all < 1 || all > Integer.MAX_VALUE) {
-                throw new ConfigException("--request-rate inf needs --max-concurrency, or --num-requests to send at once");
+                throw new ConfigException(
+                        "--request-rate inf needs --max-concurrency, or --num-requests to send at once");
             }
             return Load.Closed.of((int) all);
         }
@@ -449,7 +709,9 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 throw new ConfigException("--sessions makes synthetic conversations; it cannot be combined with "
                         + "--dataset, --trace or --shared-prefix");
             }
-            return new Sessions(Lengths.parse("--sessions", sessions), Lengths.parse("--think-time", thinkTime),
+            return new Sessions(
+                    Lengths.parse("--sessions", sessions),
+                    Lengths.parse("--think-time", thinkTime),
                     chosen instanceof Load.Closed closed ? Integer.valueOf(closed.concurrency()) : maxSessions);
         }
     }
@@ -466,34 +728,69 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
         private ReportLayout() {}
 
         /** The {@code config} section. */
-        record Wire(String url, ApiKind api, String model, boolean stream, boolean ignoreEos, Load.Recorded load,
-                    Long numRequests, Duration duration, int warmup, Duration warmupTime, WireData data, long seed,
-                    Timeouts timeouts, WireTelemetry telemetry, Duration grace, Path outputDir,
-                    Map<String, String> metadata, List<String> notes, boolean insecure, int ioThreads, String scenario,
-                    String slo, List<String> exports,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) String segment,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) String startAt,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) Instant startInstant,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) String gpuHourPrice,
-                    // Written only when on, so the layout of every earlier report stays as it was.
-                    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean stopOnSaturation,
-                    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> headers,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode extraBody,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) Double temperature,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) Double topP,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) Integer topK,
-                    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> stop) {}
+        record Wire(
+                String url,
+                ApiKind api,
+                String model,
+                boolean stream,
+                boolean ignoreEos,
+                Load.Recorded load,
+                Long numRequests,
+                Duration duration,
+                int warmup,
+                Duration warmupTime,
+                WireData data,
+                long seed,
+                Timeouts timeouts,
+                WireTelemetry telemetry,
+                Duration grace,
+                Path outputDir,
+                Map<String, String> metadata,
+                List<String> notes,
+                boolean insecure,
+                int ioThreads,
+                String scenario,
+                String slo,
+                List<String> exports,
+                @JsonInclude(JsonInclude.Include.NON_NULL) String segment,
+                @JsonInclude(JsonInclude.Include.NON_NULL) String startAt,
+                @JsonInclude(JsonInclude.Include.NON_NULL) Instant startInstant,
+                @JsonInclude(JsonInclude.Include.NON_NULL) String gpuHourPrice,
+                // Written only when on, so the layout of every earlier report stays as it was.
+                @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+                boolean stopOnSaturation,
 
-        record WireData(String inputTokens, String outputTokens, Double rangeRatio, Path dataset, String datasetFormat,
-                        String sharedPrefix, Path trace, Double traceSpeed, String tokenizer, WireSessions sessions,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) Integer batchSize,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) ImageInputs images) {}
+                @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> headers,
+                @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode extraBody,
+                @JsonInclude(JsonInclude.Include.NON_NULL) Double temperature,
+                @JsonInclude(JsonInclude.Include.NON_NULL) Double topP,
+                @JsonInclude(JsonInclude.Include.NON_NULL) Integer topK,
+                @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> stop) {}
+
+        record WireData(
+                String inputTokens,
+                String outputTokens,
+                Double rangeRatio,
+                Path dataset,
+                String datasetFormat,
+                String sharedPrefix,
+                Path trace,
+                Double traceSpeed,
+                String tokenizer,
+                WireSessions sessions,
+                @JsonInclude(JsonInclude.Include.NON_NULL) Integer batchSize,
+                @JsonInclude(JsonInclude.Include.NON_NULL) ImageInputs images) {}
 
         record WireSessions(String turns, String thinkTimeMs, Integer maxSessions) {}
 
         /** @param nvidiaSmi {@code nvidia-smi} when it is polled, else null */
-        record WireTelemetry(String serverMetrics, String serverKind, List<String> gpuMetrics, String nvidiaSmi,
-                             Duration nvidiaSmiInterval, Duration scrapeInterval) {}
+        record WireTelemetry(
+                String serverMetrics,
+                String serverKind,
+                List<String> gpuMetrics,
+                String nvidiaSmi,
+                Duration nvidiaSmiInterval,
+                Duration scrapeInterval) {}
 
         private static final Duration DEFAULT_SMI_INTERVAL = Duration.ofSeconds(1);
 
@@ -505,29 +802,75 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 Sessions s = c.sessions();
                 Path trace = c.load() instanceof Load.Trace replay ? replay.file() : null;
                 double speed = c.load() instanceof Load.Trace replay ? replay.speed() : 1.0;
-                WireData data = new WireData(d.inputTokens().text(), d.outputTokens().text(), d.rangeRatio(), d.dataset(),
-                        d.datasetFormat(), d.sharedPrefix(), trace, speed, d.tokenizer(),
-                        s == null ? null : new WireSessions(s.turns().text(),
-                                s.thinkTimeMs() == null ? null : s.thinkTimeMs().text(), s.maxSessions()),
+                WireData data = new WireData(
+                        d.inputTokens().text(),
+                        d.outputTokens().text(),
+                        d.rangeRatio(),
+                        d.dataset(),
+                        d.datasetFormat(),
+                        d.sharedPrefix(),
+                        trace,
+                        speed,
+                        d.tokenizer(),
+                        s == null
+                                ? null
+                                : new WireSessions(
+                                        s.turns().text(),
+                                        s.thinkTimeMs() == null
+                                                ? null
+                                                : s.thinkTimeMs().text(),
+                                        s.maxSessions()),
                         // Written only when used, so a run without them records what earlier versions did.
-                        d.batchSize() == 1 ? null : d.batchSize(), d.images());
+                        d.batchSize() == 1 ? null : d.batchSize(),
+                        d.images());
                 Telemetry m = c.telemetry();
-                WireTelemetry telemetry = new WireTelemetry(m.serverMetrics().text(), m.serverKindName(),
+                WireTelemetry telemetry = new WireTelemetry(
+                        m.serverMetrics().text(),
+                        m.serverKindName(),
                         m.gpuMetrics().stream().map(Object::toString).toList(),
                         m.nvidiaSmi() == null ? null : "nvidia-smi",
-                        m.nvidiaSmi() == null ? DEFAULT_SMI_INTERVAL : m.nvidiaSmi(), m.scrapeInterval());
+                        m.nvidiaSmi() == null ? DEFAULT_SMI_INTERVAL : m.nvidiaSmi(),
+                        m.scrapeInterval());
                 Bounds b = c.bounds();
                 Output o = c.output();
-                return new Wire(t.url() == null ? null : t.url().text(), t.api(), t.model(), t.stream(), t.ignoreEos(),
-                        c.load().recorded(), b.numRequests(), b.duration(), b.warmup(), b.warmupTime(), data, c.seed(),
-                        b.timeouts(), telemetry, b.grace(), o.dir(), o.metadata(), o.notes(), t.insecure(), c.client().ioThreads(),
-                        c.scenario(), c.slo() == null ? null : c.slo().text(), o.exports(),
-                        c.client().segment() == null ? null : c.client().segment().toString(), c.client().startAt(),
-                        c.client().startInstant(), o.gpuHourPrice() == null ? null : o.gpuHourPrice().text(),
+                return new Wire(
+                        t.url() == null ? null : t.url().text(),
+                        t.api(),
+                        t.model(),
+                        t.stream(),
+                        t.ignoreEos(),
+                        c.load().recorded(),
+                        b.numRequests(),
+                        b.duration(),
+                        b.warmup(),
+                        b.warmupTime(),
+                        data,
+                        c.seed(),
+                        b.timeouts(),
+                        telemetry,
+                        b.grace(),
+                        o.dir(),
+                        o.metadata(),
+                        o.notes(),
+                        t.insecure(),
+                        c.client().ioThreads(),
+                        c.scenario(),
+                        c.slo() == null ? null : c.slo().text(),
+                        o.exports(),
+                        c.client().segment() == null
+                                ? null
+                                : c.client().segment().toString(),
+                        c.client().startAt(),
+                        c.client().startInstant(),
+                        o.gpuHourPrice() == null ? null : o.gpuHourPrice().text(),
                         b.stopOnSaturation(),
                         // A credential's value is never written: the record names the header only.
-                        t.extras().redactedHeaders(), t.extras().extraBody(), t.extras().temperature(),
-                        t.extras().topP(), t.extras().topK(), t.extras().stop());
+                        t.extras().redactedHeaders(),
+                        t.extras().extraBody(),
+                        t.extras().temperature(),
+                        t.extras().topP(),
+                        t.extras().topK(),
+                        t.extras().stop());
             }
         }
 
@@ -546,9 +889,15 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                         }
                     });
                 }
-                return ConfigException.parsing("config", () -> new RequestExtras(headers,
-                        w.extraBody() instanceof ObjectNode body ? body : null, w.temperature(), w.topP(), w.topK(),
-                        w.stop()));
+                return ConfigException.parsing(
+                        "config",
+                        () -> new RequestExtras(
+                                headers,
+                                w.extraBody() instanceof ObjectNode body ? body : null,
+                                w.temperature(),
+                                w.topP(),
+                                w.topK(),
+                                w.stop()));
             }
 
             @Override
@@ -563,35 +912,75 @@ public record RunConfig(Target target, Load load, Data data, Sessions sessions, 
                 } else {
                     Load.Arrival arrival = l.arrival() == null ? Load.Arrival.POISSON : l.arrival();
                     // A shape sets its own rates: a rate recorded beside one was never used.
-                    load = Load.Open.of(arrival.shaped() ? null : l.requestRate(), arrival, arrival == Load.Arrival.GAMMA ? l.burstiness() : null,
-                            l.maxConcurrency(), l.profile());
+                    load = Load.Open.of(
+                            arrival.shaped() ? null : l.requestRate(),
+                            arrival,
+                            arrival == Load.Arrival.GAMMA ? l.burstiness() : null,
+                            l.maxConcurrency(),
+                            l.profile());
                 }
                 WireSessions s = d.sessions();
-                Sessions sessions = s == null ? null : new Sessions(Lengths.parse("--sessions", s.turns()),
-                        Lengths.parse("--think-time", s.thinkTimeMs()), s.maxSessions());
+                Sessions sessions = s == null
+                        ? null
+                        : new Sessions(
+                                Lengths.parse("--sessions", s.turns()),
+                                Lengths.parse("--think-time", s.thinkTimeMs()),
+                                s.maxSessions());
                 WireTelemetry t = w.telemetry();
                 return new RunConfig(
-                        new Target(Target.ServerUrl.parse(w.url()), w.api(), w.model(), w.stream(), w.ignoreEos(),
-                                w.insecure(), null, extras(w)),
+                        new Target(
+                                Target.ServerUrl.parse(w.url()),
+                                w.api(),
+                                w.model(),
+                                w.stream(),
+                                w.ignoreEos(),
+                                w.insecure(),
+                                null,
+                                extras(w)),
                         load,
-                        new Data(Lengths.parse("--input-tokens", d.inputTokens(), d.rangeRatio()),
-                                Lengths.parse("--output-tokens", d.outputTokens(), d.rangeRatio()), d.rangeRatio(),
-                                d.dataset(), d.datasetFormat(), d.sharedPrefix(), d.tokenizer(),
+                        new Data(
+                                Lengths.parse("--input-tokens", d.inputTokens(), d.rangeRatio()),
+                                Lengths.parse("--output-tokens", d.outputTokens(), d.rangeRatio()),
+                                d.rangeRatio(),
+                                d.dataset(),
+                                d.datasetFormat(),
+                                d.sharedPrefix(),
+                                d.tokenizer(),
                                 // A configuration recorded before batch sizes existed means one input per request.
-                                d.batchSize() == null ? 1 : d.batchSize(), d.images()),
+                                d.batchSize() == null ? 1 : d.batchSize(),
+                                d.images()),
                         sessions,
-                        new Bounds(w.numRequests(), w.duration(), w.warmup(), w.warmupTime(),
-                                w.timeouts() == null ? Timeouts.defaults() : w.timeouts(), w.grace(),
+                        new Bounds(
+                                w.numRequests(),
+                                w.duration(),
+                                w.warmup(),
+                                w.warmupTime(),
+                                w.timeouts() == null ? Timeouts.defaults() : w.timeouts(),
+                                w.grace(),
                                 w.stopOnSaturation()),
-                        new Client(w.ioThreads(), w.segment() == null ? null
-                                : ConfigException.parsing("segment", () -> Segment.parse(w.segment(), Map.of())),
-                                w.startAt(), w.startAt() == null ? null : w.startInstant()),
-                        Telemetry.of(t.serverMetrics(), t.serverKind(), t.gpuMetrics(),
-                                t.nvidiaSmi() == null ? null : t.nvidiaSmiInterval(), t.scrapeInterval()),
-                        new Output(w.outputDir(), w.exports() == null ? List.of() : w.exports(),
-                                w.metadata() == null ? Map.of() : w.metadata(), w.notes() == null ? List.of() : w.notes(),
+                        new Client(
+                                w.ioThreads(),
+                                w.segment() == null
+                                        ? null
+                                        : ConfigException.parsing(
+                                                "segment", () -> Segment.parse(w.segment(), Map.of())),
+                                w.startAt(),
+                                w.startAt() == null ? null : w.startInstant()),
+                        Telemetry.of(
+                                t.serverMetrics(),
+                                t.serverKind(),
+                                t.gpuMetrics(),
+                                t.nvidiaSmi() == null ? null : t.nvidiaSmiInterval(),
+                                t.scrapeInterval()),
+                        new Output(
+                                w.outputDir(),
+                                w.exports() == null ? List.of() : w.exports(),
+                                w.metadata() == null ? Map.of() : w.metadata(),
+                                w.notes() == null ? List.of() : w.notes(),
                                 GpuPrice.parse(w.gpuHourPrice())),
-                        SloLimits.parse(w.slo()), w.seed(), w.scenario());
+                        SloLimits.parse(w.slo()),
+                        w.seed(),
+                        w.scenario());
             }
         }
     }

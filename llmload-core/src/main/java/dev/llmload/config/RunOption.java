@@ -28,9 +28,18 @@ import java.util.function.Function;
  *                    repeatable option); null when unset or not repeated
  * @param <T>         the value's type
  */
-public record RunOption<T>(String name, List<String> aliases, String label, Value<T> value, String defaultText,
-                           String help, Report report, Use use, boolean choosesLoad, boolean point,
-                           Function<RunConfig, Object> replayed) {
+public record RunOption<T>(
+        String name,
+        List<String> aliases,
+        String label,
+        Value<T> value,
+        String defaultText,
+        String help,
+        Report report,
+        Use use,
+        boolean choosesLoad,
+        boolean point,
+        Function<RunConfig, Object> replayed) {
 
     public RunOption {
         Objects.requireNonNull(name, "name");
@@ -61,7 +70,8 @@ public record RunOption<T>(String name, List<String> aliases, String label, Valu
     /** {@code --name} and then {@code --alias} for each alias. */
     public List<String> flags() {
         return java.util.stream.Stream.concat(java.util.stream.Stream.of(name), aliases.stream())
-                .map(n -> "--" + n).toList();
+                .map(n -> "--" + n)
+                .toList();
     }
 
     /** How a value is given on the command line. */
@@ -90,20 +100,27 @@ public record RunOption<T>(String name, List<String> aliases, String label, Valu
 
         public static final Value<Boolean> FLAG = new Value<>(Kind.FLAG, boolean.class, Boolean::valueOf, null);
         public static final Value<String> TEXT = new Value<>(Kind.SINGLE, String.class, s -> s, null);
-        public static final Value<Integer> INT = new Value<>(Kind.SINGLE, Integer.class,
-                s -> number(s, "an int", Integer::valueOf), null);
-        public static final Value<Long> LONG = new Value<>(Kind.SINGLE, Long.class,
-                s -> number(s, "a long", Long::valueOf), null);
-        public static final Value<Double> DOUBLE = new Value<>(Kind.SINGLE, Double.class,
-                s -> number(s, "a double", Double::valueOf), null);
+        public static final Value<Integer> INT =
+                new Value<>(Kind.SINGLE, Integer.class, s -> number(s, "an int", Integer::valueOf), null);
+        public static final Value<Long> LONG =
+                new Value<>(Kind.SINGLE, Long.class, s -> number(s, "a long", Long::valueOf), null);
+        public static final Value<Double> DOUBLE =
+                new Value<>(Kind.SINGLE, Double.class, s -> number(s, "a double", Double::valueOf), null);
         /** A request rate; {@code inf}, as vLLM writes it, is an infinite rate. */
         public static final Value<Double> RATE = new Value<>(Kind.SINGLE, Double.class, RunOption::rate, null);
+
         public static final Value<Path> PATH = new Value<>(Kind.SINGLE, Path.class, Path::of, null);
         /** A time with its unit ({@code 500ms}, {@code 30s}, {@code 5m}); a bare number is refused. */
         public static final Value<Duration> TIME = new Value<>(Kind.SINGLE, Duration.class, RunOption::time, null);
+
         public static final Value<List<String>> TEXTS = new Value<>(Kind.LIST, String.class, List::of, null);
-        public static final Value<java.util.Map<String, String>> PAIRS = new Value<>(Kind.MAP, String.class,
-                s -> { throw new UnsupportedOperationException("a map is read pair by pair"); }, null);
+        public static final Value<java.util.Map<String, String>> PAIRS = new Value<>(
+                Kind.MAP,
+                String.class,
+                s -> {
+                    throw new UnsupportedOperationException("a map is read pair by pair");
+                },
+                null);
 
         /** A time that may be given without a value, then {@code fallback}. */
         public static Value<Duration> optionalTime(String fallback) {

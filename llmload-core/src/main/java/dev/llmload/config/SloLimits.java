@@ -40,9 +40,11 @@ public record SloLimits(String text, Slo slo, PercentileSlo percentiles) {
         for (String part : text.split(",", -1)) {
             (ofTheRun(part) ? ofTheRun : perRequest).add(part);
         }
-        Slo slo = perRequest.isEmpty() ? null
+        Slo slo = perRequest.isEmpty()
+                ? null
                 : ConfigException.parsing("--slo", () -> Slo.parse(String.join(",", perRequest)));
-        PercentileSlo percentiles = ofTheRun.isEmpty() ? null
+        PercentileSlo percentiles = ofTheRun.isEmpty()
+                ? null
                 : ConfigException.parsing("--slo", () -> PercentileSlo.parse(String.join(",", ofTheRun)));
         return new SloLimits(text, slo, percentiles);
     }

@@ -21,8 +21,15 @@ import java.util.List;
  * @param extras    headers, body fields and sampling parameters every request carries; report.json
  *                  records them with credentials' header values redacted
  */
-public record Target(ServerUrl url, ApiKind api, String model, boolean stream, boolean ignoreEos, boolean insecure,
-                     KeySource keySource, RequestExtras extras) {
+public record Target(
+        ServerUrl url,
+        ApiKind api,
+        String model,
+        boolean stream,
+        boolean ignoreEos,
+        boolean insecure,
+        KeySource keySource,
+        RequestExtras extras) {
 
     public Target {
         if (api == null) {
@@ -97,8 +104,8 @@ public record Target(ServerUrl url, ApiKind api, String model, boolean stream, b
                 return null;
             }
             if (!text.contains("://")) {
-                throw new ConfigException("--url: " + text + " has no scheme: add http:// (http://" + text
-                        + ") or https://");
+                throw new ConfigException(
+                        "--url: " + text + " has no scheme: add http:// (http://" + text + ") or https://");
             }
             return new ServerUrl(text, ConfigException.parsing("--url", () -> {
                 Endpoint.parse(text);

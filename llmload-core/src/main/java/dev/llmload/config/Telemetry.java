@@ -19,8 +19,12 @@ import java.util.stream.Collectors;
  * @param nvidiaSmi      how often the local nvidia-smi is polled; null not to poll it
  * @param scrapeInterval how often the HTTP sources are scraped (at least {@link TelemetryConfig#MIN_INTERVAL})
  */
-public record Telemetry(ServerMetrics serverMetrics, EngineKind serverKind, List<URI> gpuMetrics, Duration nvidiaSmi,
-                        Duration scrapeInterval) {
+public record Telemetry(
+        ServerMetrics serverMetrics,
+        EngineKind serverKind,
+        List<URI> gpuMetrics,
+        Duration nvidiaSmi,
+        Duration scrapeInterval) {
 
     public Telemetry {
         gpuMetrics = List.copyOf(gpuMetrics);
@@ -43,11 +47,22 @@ public record Telemetry(ServerMetrics serverMetrics, EngineKind serverKind, List
     }
 
     /** Reads the options as written; null kind detects, null URLs are none. */
-    public static Telemetry of(String serverMetrics, String serverKind, List<String> gpuMetrics, Duration nvidiaSmi,
-                               Duration scrapeInterval) {
-        return new Telemetry(ServerMetrics.parse(serverMetrics), engine(serverKind),
-                gpuMetrics == null ? List.of() : gpuMetrics.stream().map(url -> httpUrl("--gpu-metrics", url)).toList(),
-                nvidiaSmi, scrapeInterval);
+    public static Telemetry of(
+            String serverMetrics,
+            String serverKind,
+            List<String> gpuMetrics,
+            Duration nvidiaSmi,
+            Duration scrapeInterval) {
+        return new Telemetry(
+                ServerMetrics.parse(serverMetrics),
+                engine(serverKind),
+                gpuMetrics == null
+                        ? List.of()
+                        : gpuMetrics.stream()
+                                .map(url -> httpUrl("--gpu-metrics", url))
+                                .toList(),
+                nvidiaSmi,
+                scrapeInterval);
     }
 
     /** The kind as written, null when detected. */
@@ -59,9 +74,12 @@ public record Telemetry(ServerMetrics serverMetrics, EngineKind serverKind, List
         if (name == null) {
             return null;
         }
-        return EngineKind.byName(name).orElseThrow(() -> new ConfigException("unknown --server-kind '" + name
-                + "' (expected " + Arrays.stream(EngineKind.values()).map(EngineKind::cliName)
-                .collect(Collectors.joining(", ")) + ")"));
+        return EngineKind.byName(name)
+                .orElseThrow(() -> new ConfigException("unknown --server-kind '" + name
+                        + "' (expected "
+                        + Arrays.stream(EngineKind.values())
+                                .map(EngineKind::cliName)
+                                .collect(Collectors.joining(", ")) + ")"));
     }
 
     private static URI httpUrl(String option, String text) {

@@ -19,7 +19,19 @@ final class ChunkedBody {
     /** All trailer lines together, as the decoder's limit on a response head. */
     static final int MAX_TRAILER_BYTES = 64 * 1024;
 
-    private enum State { SIZE, EXTENSION, SIZE_LF, DATA, DATA_CR, DATA_LF, TRAILER_START, TRAILER, TRAILER_LF, END_LF, DONE }
+    private enum State {
+        SIZE,
+        EXTENSION,
+        SIZE_LF,
+        DATA,
+        DATA_CR,
+        DATA_LF,
+        TRAILER_START,
+        TRAILER,
+        TRAILER_LF,
+        END_LF,
+        DONE
+    }
 
     private State state = State.SIZE;
     private long chunkBytes;

@@ -12,6 +12,7 @@ public final class Exchange {
     private final EventLoop loop;
     /** Until it is written: then the connection has the body, and a stream in flight holds none. */
     private HttpExchangeRequest request;
+
     private final ResponseListener listener;
     private Channel channel;
     private boolean done;

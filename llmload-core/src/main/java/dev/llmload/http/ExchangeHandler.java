@@ -31,6 +31,7 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
     private ChunkedBody chunked;
     /** The time of the read being handed on, for {@link #bodyData}. */
     private long readNanos;
+
     private final Consumer<ByteBuf> bodyData = this::bodyData;
 
     void begin(Exchange exchange, LoadHttpClient owner) {
@@ -59,14 +60,18 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
             if (msg instanceof HttpResponse response) {
                 DecoderResult result = response.decoderResult();
                 if (result.isFailure()) {
-                    failAndClose(ctx, new ExchangeFailure.MalformedResponse(
-                            "malformed HTTP response: " + LoadHttpClient.describe(result.cause())));
+                    failAndClose(
+                            ctx,
+                            new ExchangeFailure.MalformedResponse(
+                                    "malformed HTTP response: " + LoadHttpClient.describe(result.cause())));
                     return;
                 }
                 keepAlive = HttpUtil.isKeepAlive(response);
                 exchange.listener().onResponseHead(response.status().code(), response.headers(), nanos);
-                if (!(msg instanceof HttpContent) && HttpUtil.isTransferEncodingChunked(response)
-                        && hasBody(response.status().code()) && !exchange.isDone()) {
+                if (!(msg instanceof HttpContent)
+                        && HttpUtil.isTransferEncodingChunked(response)
+                        && hasBody(response.status().code())
+                        && !exchange.isDone()) {
                     chunked = new ChunkedBody();
                     // Whatever the decoder read past the head comes to this handler now, as bytes.
                     ctx.pipeline().remove(HttpResponseDecoder.class);
@@ -75,8 +80,11 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
             }
             if (msg instanceof HttpContent content) {
                 if (content.decoderResult().isFailure()) {
-                    failAndClose(ctx, new ExchangeFailure.MalformedResponse(
-                            "malformed HTTP body: " + LoadHttpClient.describe(content.decoderResult().cause())));
+                    failAndClose(
+                            ctx,
+                            new ExchangeFailure.MalformedResponse("malformed HTTP body: "
+                                    + LoadHttpClient.describe(
+                                            content.decoderResult().cause())));
                     return;
                 }
                 if (content.content().isReadable() && !exchange.isDone()) {
@@ -104,7 +112,8 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
 
     private void readChunked(ChannelHandlerContext ctx, Exchange exchange, ByteBuf bytes, long nanos) {
         if (chunked == null) {
-            failAndClose(ctx, new ExchangeFailure.MalformedResponse("malformed HTTP response: bytes outside a response"));
+            failAndClose(
+                    ctx, new ExchangeFailure.MalformedResponse("malformed HTTP response: bytes outside a response"));
             return;
         }
         readNanos = nanos;

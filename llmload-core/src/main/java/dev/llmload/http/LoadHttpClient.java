@@ -54,8 +54,13 @@ public final class LoadHttpClient implements AutoCloseable {
     }
 
     /** @param keyHeader the header that carries {@code apiKey} (never logged) */
-    public LoadHttpClient(Endpoint endpoint, String apiKey, KeyHeader keyHeader, int threads, Duration connectTimeout,
-                          boolean insecure) {
+    public LoadHttpClient(
+            Endpoint endpoint,
+            String apiKey,
+            KeyHeader keyHeader,
+            int threads,
+            Duration connectTimeout,
+            boolean insecure) {
         this(endpoint, apiKey, keyHeader, threads, "llmload-io", connectTimeout, insecure);
     }
 
@@ -67,17 +72,24 @@ public final class LoadHttpClient implements AutoCloseable {
      *
      * @param insecure accept any TLS certificate
      */
-    public static LoadHttpClient beside(Endpoint endpoint, String threadPrefix, Duration connectTimeout, boolean insecure) {
+    public static LoadHttpClient beside(
+            Endpoint endpoint, String threadPrefix, Duration connectTimeout, boolean insecure) {
         return new LoadHttpClient(endpoint, null, KeyHeader.BEARER, 1, threadPrefix, connectTimeout, insecure);
     }
 
-    private LoadHttpClient(Endpoint endpoint, String apiKey, KeyHeader keyHeader, int threads, String threadPrefix,
-                           Duration connectTimeout, boolean insecure) {
+    private LoadHttpClient(
+            Endpoint endpoint,
+            String apiKey,
+            KeyHeader keyHeader,
+            int threads,
+            String threadPrefix,
+            Duration connectTimeout,
+            boolean insecure) {
         this.endpoint = endpoint;
         this.connectTimeout = connectTimeout;
         boolean keyed = apiKey != null && !apiKey.isEmpty();
-        this.requestBytes = new RequestBytes(endpoint, keyed ? keyHeader.headerName() : null,
-                keyed ? keyHeader.value(apiKey) : null);
+        this.requestBytes = new RequestBytes(
+                endpoint, keyed ? keyHeader.headerName() : null, keyed ? keyHeader.value(apiKey) : null);
         Transport transport = Transport.best();
         this.group = transport.newGroup(threads, threadPrefix);
         group.forEach(executor -> idleByLoop.put((EventLoop) executor, new ArrayDeque<>()));
@@ -93,7 +105,8 @@ public final class LoadHttpClient implements AutoCloseable {
                     protected void initChannel(Channel channel) {
                         connections.add(channel);
                         if (ssl != null) {
-                            channel.pipeline().addLast(ssl.newHandler(channel.alloc(), endpoint.host(), endpoint.port()));
+                            channel.pipeline()
+                                    .addLast(ssl.newHandler(channel.alloc(), endpoint.host(), endpoint.port()));
                         }
                         // Responses only: requests go out as bytes already (RequestBytes), and POST
                         // and GET are all it sends, so nothing needs the request's method to read a response.
@@ -109,7 +122,9 @@ public final class LoadHttpClient implements AutoCloseable {
     /** Reads response heads and bodies other than chunked ones ({@link ExchangeHandler}). */
     static HttpResponseDecoder responseDecoder() {
         return new HttpResponseDecoder(new HttpDecoderConfig()
-                .setMaxInitialLineLength(4096).setMaxHeaderSize(64 * 1024).setMaxChunkSize(64 * 1024));
+                .setMaxInitialLineLength(4096)
+                .setMaxHeaderSize(64 * 1024)
+                .setMaxChunkSize(64 * 1024));
     }
 
     private static SslContext sslContext(boolean insecure) {
@@ -168,26 +183,25 @@ public final class LoadHttpClient implements AutoCloseable {
         java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
         for (int i = 0; i < connections; i++) {
             EventLoop loop = group.next();
-            loop.execute(() -> connect(loop)
-                    .addListener((ChannelFuture connected) -> {
-                        if (!connected.isSuccess()) {
-                            done.countDown();
-                            return;
-                        }
-                        Channel channel = connected.channel();
-                        io.netty.handler.ssl.SslHandler ssl = channel.pipeline().get(io.netty.handler.ssl.SslHandler.class);
-                        // Over TLS a pooled connection must also have finished its handshake.
-                        Future<?> ready = ssl == null ? connected : ssl.handshakeFuture();
-                        ready.addListener(handshake -> {
-                            if (handshake.isSuccess()) {
-                                opened.incrementAndGet();
-                                release(channel);
-                            } else {
-                                channel.close();
-                            }
-                            done.countDown();
-                        });
-                    }));
+            loop.execute(() -> connect(loop).addListener((ChannelFuture connected) -> {
+                if (!connected.isSuccess()) {
+                    done.countDown();
+                    return;
+                }
+                Channel channel = connected.channel();
+                io.netty.handler.ssl.SslHandler ssl = channel.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+                // Over TLS a pooled connection must also have finished its handshake.
+                Future<?> ready = ssl == null ? connected : ssl.handshakeFuture();
+                ready.addListener(handshake -> {
+                    if (handshake.isSuccess()) {
+                        opened.incrementAndGet();
+                        release(channel);
+                    } else {
+                        channel.close();
+                    }
+                    done.countDown();
+                });
+            }));
         }
         done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
         return opened.get();
@@ -227,9 +241,10 @@ public final class LoadHttpClient implements AutoCloseable {
             } else {
                 Throwable cause = future.cause();
                 String reason = endpoint.hostHeader() + ": " + describe(cause);
-                exchange.fail(cause instanceof ConnectTimeoutException
-                        ? new ExchangeFailure.ConnectTimedOut(reason)
-                        : new ExchangeFailure.ConnectFailed(reason));
+                exchange.fail(
+                        cause instanceof ConnectTimeoutException
+                                ? new ExchangeFailure.ConnectTimedOut(reason)
+                                : new ExchangeFailure.ConnectFailed(reason));
             }
         });
     }
@@ -244,12 +259,15 @@ public final class LoadHttpClient implements AutoCloseable {
     private ChannelFuture connect(EventLoop loop) {
         ChannelFuture connect = bootstrap.clone(loop).connect(endpoint.host(), endpoint.port());
         if (!connect.isDone() && connect instanceof ChannelPromise promise) {
-            Future<?> timeout = loop.schedule(() -> {
-                if (promise.tryFailure(new ConnectTimeoutException("connection timed out after "
-                        + connectTimeout.toMillis() + " ms: " + endpoint.hostHeader()))) {
-                    promise.channel().close();
-                }
-            }, connectTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            Future<?> timeout = loop.schedule(
+                    () -> {
+                        if (promise.tryFailure(new ConnectTimeoutException("connection timed out after "
+                                + connectTimeout.toMillis() + " ms: " + endpoint.hostHeader()))) {
+                            promise.channel().close();
+                        }
+                    },
+                    connectTimeout.toNanos(),
+                    TimeUnit.NANOSECONDS);
             connect.addListener(done -> timeout.cancel(false));
         }
         return connect;

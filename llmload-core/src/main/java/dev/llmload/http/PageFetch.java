@@ -64,8 +64,8 @@ public final class PageFetch {
      * Sends a GET of {@code requestTarget} (a path under the client's endpoint, with its query)
      * with {@code headers}, and gives up on it after {@code timeout}.
      */
-    public static CompletableFuture<Answer> get(LoadHttpClient client, String requestTarget, Map<String, String> headers,
-                                                Duration timeout) {
+    public static CompletableFuture<Answer> get(
+            LoadHttpClient client, String requestTarget, Map<String, String> headers, Duration timeout) {
         Reader reader = new Reader(timeout);
         client.sendAt(new HttpExchangeRequest("GET", requestTarget, headers, NO_BODY), reader, System.nanoTime());
         return reader.answer;
@@ -101,11 +101,15 @@ public final class PageFetch {
         public void onStart(Exchange started) {
             exchange = started;
             // Aborting drops the exchange's connection too, so a hung server holds nothing.
-            watchdog = started.loop().schedule(() -> {
-                if (answer.complete(new Answer.TimedOut(System.nanoTime()))) {
-                    started.abort("no answer within " + timeout.toMillis() + " ms");
-                }
-            }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+            watchdog = started.loop()
+                    .schedule(
+                            () -> {
+                                if (answer.complete(new Answer.TimedOut(System.nanoTime()))) {
+                                    started.abort("no answer within " + timeout.toMillis() + " ms");
+                                }
+                            },
+                            timeout.toNanos(),
+                            TimeUnit.NANOSECONDS);
         }
 
         @Override
@@ -130,7 +134,8 @@ public final class PageFetch {
                 return;
             }
             if (length + bytes > body.length) {
-                body = Arrays.copyOf(body, (int) Math.min(MAX_BYTES, Math.max(2L * body.length, length + bytes + 8192L)));
+                body = Arrays.copyOf(
+                        body, (int) Math.min(MAX_BYTES, Math.max(2L * body.length, length + bytes + 8192L)));
             }
             chunk.getBytes(chunk.readerIndex(), body, length, bytes);
             length += bytes;

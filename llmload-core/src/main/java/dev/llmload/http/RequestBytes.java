@@ -21,6 +21,7 @@ final class RequestBytes {
     private final String hostHeader;
     /** The API key's header, or null to send none. */
     private final String keyHeaderName;
+
     private final String keyHeaderValue;
 
     RequestBytes(Endpoint endpoint, String keyHeaderName, String keyHeaderValue) {

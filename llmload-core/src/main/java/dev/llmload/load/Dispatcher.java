@@ -69,6 +69,7 @@ final class Dispatcher implements Sender {
      * walk ends; the closed loop when it finds nothing more to send.
      */
     private boolean doneSending;
+
     private final CountDownLatch allFinished = new CountDownLatch(1);
 
     private record Pending(PreparedRequest request, long intendedNanos) {}
@@ -83,11 +84,15 @@ final class Dispatcher implements Sender {
         this.plan = context.plan();
         this.requests = requests;
         this.maxRequests = plan instanceof LoadPlan.OpenLoop open
-                ? Math.min(context.maxRequests(), open.offsetsNanos().length) : context.maxRequests();
+                ? Math.min(context.maxRequests(), open.offsetsNanos().length)
+                : context.maxRequests();
         this.runStartNanos = context.runStartNanos();
         long deadline = context.durationEndNanos();
-        if (plan instanceof LoadPlan.ClosedLoop closed && closed.concurrency().length().isPresent()) {
-            deadline = Math.min(deadline, runStartNanos + closed.concurrency().length().get().toNanos());
+        if (plan instanceof LoadPlan.ClosedLoop closed
+                && closed.concurrency().length().isPresent()) {
+            deadline = Math.min(
+                    deadline,
+                    runStartNanos + closed.concurrency().length().get().toNanos());
         }
         this.deadlineNanos = deadline;
         this.end = new RunEnd(deadline);
@@ -248,8 +253,13 @@ final class Dispatcher implements Sender {
      */
     private void send(PreparedRequest request, long intendedNanos, long startNanos) {
         long index = request.facts().index();
-        launcher.send(request, launcher.requestId(index), launcher.isWarmup(index, intendedNanos), intendedNanos,
-                startNanos, whenFinished);
+        launcher.send(
+                request,
+                launcher.requestId(index),
+                launcher.isWarmup(index, intendedNanos),
+                intendedNanos,
+                startNanos,
+                whenFinished);
     }
 
     /** On the request's event loop, once the recorder has it: free its slot for the next request. */
@@ -268,8 +278,12 @@ final class Dispatcher implements Sender {
                 }
             } else {
                 backoffNanos = backoffAfter(request);
-                later = backoffNanos > 0 && !end.stopping() && dispatched < maxRequests && now + backoffNanos < deadlineNanos
-                        ? requests.poll() : null;
+                later = backoffNanos > 0
+                                && !end.stopping()
+                                && dispatched < maxRequests
+                                && now + backoffNanos < deadlineNanos
+                        ? requests.poll()
+                        : null;
                 if (later != null) {
                     dispatched++;
                 } else {
@@ -322,8 +336,12 @@ final class Dispatcher implements Sender {
         long now = System.nanoTime();
         for (Pending pending : neverSent) {
             long index = pending.request().facts().index();
-            launcher.neverSent(pending.request(), launcher.requestId(index),
-                    launcher.isWarmup(index, pending.intendedNanos()), pending.intendedNanos(), now,
+            launcher.neverSent(
+                    pending.request(),
+                    launcher.requestId(index),
+                    launcher.isWarmup(index, pending.intendedNanos()),
+                    pending.intendedNanos(),
+                    now,
                     "it waited at the concurrency gate when the run ended");
         }
         launcher.cancelInFlight(reason);

@@ -37,10 +37,27 @@ record FinishedRequest(
      * A request that was never sent: it waited for a slot (a concurrency gate, a session slot)
      * when the run ended at {@code endedNanos}, and is recorded as cancelled for {@code why}.
      */
-    public static FinishedRequest neverSent(RequestFacts request, String requestId, boolean warmup,
-                                            long intendedSendNanos, long endedNanos, String why) {
-        return new FinishedRequest(request, requestId, warmup, RequestTimings.neverSent(intendedSendNanos, endedNanos),
-                TokenTexts.none(), null, 0, Outcome.Failure.of(FailureClass.CANCELLED, "never sent: " + why), null, null, false,
-                null, false, null);
+    public static FinishedRequest neverSent(
+            RequestFacts request,
+            String requestId,
+            boolean warmup,
+            long intendedSendNanos,
+            long endedNanos,
+            String why) {
+        return new FinishedRequest(
+                request,
+                requestId,
+                warmup,
+                RequestTimings.neverSent(intendedSendNanos, endedNanos),
+                TokenTexts.none(),
+                null,
+                0,
+                Outcome.Failure.of(FailureClass.CANCELLED, "never sent: " + why),
+                null,
+                null,
+                false,
+                null,
+                false,
+                null);
     }
 }

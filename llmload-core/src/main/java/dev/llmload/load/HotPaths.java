@@ -58,7 +58,8 @@ final class HotPaths {
     static long compilerMillis() {
         CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
         return compiler == null || !compiler.isCompilationTimeMonitoringSupported()
-                ? -1 : compiler.getTotalCompilationTime();
+                ? -1
+                : compiler.getTotalCompilationTime();
     }
 
     /**
@@ -88,7 +89,8 @@ final class HotPaths {
         HotSpotDiagnosticMXBean diagnostics = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         if (diagnostics != null) {
             try {
-                long soft = Long.parseLong(diagnostics.getVMOption("SoftMaxHeapSize").getValue());
+                long soft = Long.parseLong(
+                        diagnostics.getVMOption("SoftMaxHeapSize").getValue());
                 if (soft > 0 && (maxBytes <= 0 || soft < maxBytes)) {
                     return soft;
                 }
@@ -123,7 +125,8 @@ final class HotPaths {
             }
         }
         int markers = framed && dialect.endMarker() != null ? PASSES : 0;
-        if (framed && (counts.texts == 0 || counts.texts % PASSES != 0) || counts.endMarkers != markers
+        if (framed && (counts.texts == 0 || counts.texts % PASSES != 0)
+                || counts.endMarkers != markers
                 || counts.errors != 0) {
             throw new IllegalStateException("the response decoder misread its own warm-up stream");
         }

@@ -49,8 +49,14 @@ final class Launcher {
      * @param warmup         the first this many sends are warm-up
      * @param warmupEndNanos so are requests intended to start before this time
      */
-    Launcher(LoadHttpClient client, Dialect dialect, Timeouts timeouts, Consumer<FinishedRequest> recorder,
-             String requestIdPrefix, int warmup, long warmupEndNanos) {
+    Launcher(
+            LoadHttpClient client,
+            Dialect dialect,
+            Timeouts timeouts,
+            Consumer<FinishedRequest> recorder,
+            String requestIdPrefix,
+            int warmup,
+            long warmupEndNanos) {
         this.client = client;
         this.dialect = dialect;
         this.timeouts = timeouts;
@@ -80,18 +86,31 @@ final class Launcher {
      * once when that time has passed), and that moment is the send time its latencies count from.
      * When it has ended, the recorder hears it and then {@code then}, on that event loop.
      */
-    void send(PreparedRequest request, String requestId, boolean warmupRequest, long intendedNanos, long startNanos,
-              Consumer<FinishedRequest> then) {
-        RequestExecution execution = new RequestExecution(request.facts(), requestId, warmupRequest, intendedNanos, startNanos,
-                dialect, timeouts, (done, finished) -> {
+    void send(
+            PreparedRequest request,
+            String requestId,
+            boolean warmupRequest,
+            long intendedNanos,
+            long startNanos,
+            Consumer<FinishedRequest> then) {
+        RequestExecution execution = new RequestExecution(
+                request.facts(),
+                requestId,
+                warmupRequest,
+                intendedNanos,
+                startNanos,
+                dialect,
+                timeouts,
+                (done, finished) -> {
                     flip(done, false);
                     recorder.accept(finished);
                     then.accept(finished);
                 });
-        Map<String, String> headers = dialect.headers().isEmpty() ? Map.of("x-request-id", requestId)
+        Map<String, String> headers = dialect.headers().isEmpty()
+                ? Map.of("x-request-id", requestId)
                 : withRequestId(dialect.headers(), requestId);
-        execution.started(client.sendAt(new HttpExchangeRequest("POST", dialect.path(), headers, request.body()),
-                execution, startNanos));
+        execution.started(client.sendAt(
+                new HttpExchangeRequest("POST", dialect.path(), headers, request.body()), execution, startNanos));
         // Added once it can be cancelled; one that ended before this line is cancelled in vain, harmlessly.
         flip(execution, true);
     }
@@ -108,9 +127,15 @@ final class Launcher {
     }
 
     /** Records a request that never left the client as cancelled, having ended at {@code endedNanos}. */
-    void neverSent(PreparedRequest request, String requestId, boolean warmupRequest, long intendedNanos,
-                   long endedNanos, String why) {
-        recorder.accept(FinishedRequest.neverSent(request.facts(), requestId, warmupRequest, intendedNanos, endedNanos, why));
+    void neverSent(
+            PreparedRequest request,
+            String requestId,
+            boolean warmupRequest,
+            long intendedNanos,
+            long endedNanos,
+            String why) {
+        recorder.accept(
+                FinishedRequest.neverSent(request.facts(), requestId, warmupRequest, intendedNanos, endedNanos, why));
     }
 
     /** Requests sent and not yet finished. Any thread. */

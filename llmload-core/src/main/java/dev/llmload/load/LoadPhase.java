@@ -37,12 +37,19 @@ public final class LoadPhase implements AutoCloseable {
     private final PreparedFeed feed;
     /** The sender once {@link #send} made it; {@link #stop} reaches it through this. */
     private volatile Sender sender;
+
     private volatile boolean stopped;
     /** Set by {@link #getReady} on the run's thread. */
     private ProcessMark firstSend;
 
-    private LoadPhase(LoadHttpClient client, Dialect dialect, Timeouts timeouts, LoadPlan plan, long count,
-                      SessionSource sessions, PreparedFeed feed) {
+    private LoadPhase(
+            LoadHttpClient client,
+            Dialect dialect,
+            Timeouts timeouts,
+            LoadPlan plan,
+            long count,
+            SessionSource sessions,
+            PreparedFeed feed) {
         this.client = client;
         this.dialect = dialect;
         this.timeouts = timeouts;
@@ -58,12 +65,24 @@ public final class LoadPhase implements AutoCloseable {
      *
      * @param count the most requests to send, or -1 for as many as the plan and the source give
      */
-    public static LoadPhase open(RequestSource source, SessionSource sessions, LoadHttpClient client, Dialect dialect,
-                                 Timeouts timeouts, LoadPlan plan, long count) {
+    public static LoadPhase open(
+            RequestSource source,
+            SessionSource sessions,
+            LoadHttpClient client,
+            Dialect dialect,
+            Timeouts timeouts,
+            LoadPlan plan,
+            long count) {
         if ((source == null) == (sessions == null)) {
             throw new IllegalArgumentException("give requests or sessions, one of the two");
         }
-        return new LoadPhase(client, dialect, timeouts, plan, count, sessions,
+        return new LoadPhase(
+                client,
+                dialect,
+                timeouts,
+                plan,
+                count,
+                sessions,
                 source == null ? null : new PreparedFeed(source, dialect, count));
     }
 
@@ -101,7 +120,8 @@ public final class LoadPhase implements AutoCloseable {
             return Optional.of("no answer within " + timeout.toSeconds() + " s to " + tokens);
         }
         if (test.outcome() instanceof Outcome.Failure failure) {
-            if (failure.failureClass() == FailureClass.TIMEOUT && test.timings().firstByteNanos() == RequestTimings.NEVER) {
+            if (failure.failureClass() == FailureClass.TIMEOUT
+                    && test.timings().firstByteNanos() == RequestTimings.NEVER) {
                 return Optional.of("no answer to " + tokens + ": " + failure.message());
             }
             // A redirect is not followed, so a server that redirects the test request redirects every one.
@@ -156,17 +176,35 @@ public final class LoadPhase implements AutoCloseable {
      *                          the run stopped at that write)
      * @throws DatasetException the data failed mid-run; what was in flight was stopped
      */
-    public void send(Journal journal, Tokenizer tokenizer, long runStartNanos, Duration duration,
-                                    int warmup, Duration warmupTime, Duration grace, String requestIdPrefix,
-                                    Consumer<RequestRecord> progress) throws IOException, InterruptedException {
+    public void send(
+            Journal journal,
+            Tokenizer tokenizer,
+            long runStartNanos,
+            Duration duration,
+            int warmup,
+            Duration warmupTime,
+            Duration grace,
+            String requestIdPrefix,
+            Consumer<RequestRecord> progress)
+            throws IOException, InterruptedException {
         // A journal that cannot be written ends the run at once: nothing more it finishes could be kept.
         Recorder recorder = new Recorder(journal, tokenizer, runStartNanos, progress, this::stop);
         if (feed != null) {
             // Started by getReady when it ran; a phase sent without it prepares from here.
             feed.start();
         }
-        SendContext context = new SendContext(client, dialect, timeouts, plan, count < 0 ? Long.MAX_VALUE : count,
-                duration, warmup, warmupTime, recorder, runStartNanos, requestIdPrefix);
+        SendContext context = new SendContext(
+                client,
+                dialect,
+                timeouts,
+                plan,
+                count < 0 ? Long.MAX_VALUE : count,
+                duration,
+                warmup,
+                warmupTime,
+                recorder,
+                runStartNanos,
+                requestIdPrefix);
         Sender chosen = sessions != null ? new SessionDispatcher(context, sessions) : new Dispatcher(context, feed);
         sender = chosen;
         if (stopped) {

@@ -27,9 +27,11 @@ final class PreparedFeed implements AutoCloseable {
     private final ConcurrentLinkedQueue<PreparedRequest> ready = new ConcurrentLinkedQueue<>();
     /** How many requests are in {@link #ready}; preparation pauses while it is {@link #ahead}. */
     private final AtomicInteger readyCount = new AtomicInteger();
+
     private final Thread thread;
     /** Set once preparation has ended (the source ran out, the limit was reached, or it failed), after its last request was queued. */
     private volatile boolean prepared;
+
     private volatile RuntimeException failure;
     /** The thread inside {@link #awaitAvailable}, woken when a request is queued. */
     private volatile Thread waiter;

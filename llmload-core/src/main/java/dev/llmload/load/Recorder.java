@@ -68,8 +68,12 @@ final class Recorder implements Consumer<FinishedRequest> {
      * @param listener       hears every record on the recorder thread (live progress); may be a no-op
      * @param onWriteFailure called once, on the recorder thread, when a journal write fails
      */
-    Recorder(Journal journal, Tokenizer tokenizer, long runStartNanos, Consumer<RequestRecord> listener,
-             Runnable onWriteFailure) {
+    Recorder(
+            Journal journal,
+            Tokenizer tokenizer,
+            long runStartNanos,
+            Consumer<RequestRecord> listener,
+            Runnable onWriteFailure) {
         this.journal = journal;
         this.tokenizer = tokenizer;
         this.runStartNanos = runStartNanos;
@@ -109,7 +113,8 @@ final class Recorder implements Consumer<FinishedRequest> {
                         beingCounted--;
                         write(counted.record());
                     }
-                    case Finished finished when needsTokenizer(finished.request()) -> {
+                    case Finished finished
+                    when needsTokenizer(finished.request()) -> {
                         if (finished.request().tokenEventTexts().length() >= PROVISIONAL_LINE_CHARS) {
                             writePending(toRecord(finished.request(), event -> 1));
                         }

@@ -39,10 +39,12 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
 
     /** Error bodies are kept up to this size for the failure message. */
     private static final int MAX_ERROR_BODY = 8 * 1024;
+
     private static final long NO_DEADLINE = Long.MAX_VALUE;
 
     /** What the record needs of the request; its body went to the connection. */
     private final RequestFacts request;
+
     private final String requestId;
     private final boolean warmup;
     private final long intendedSendNanos;
@@ -52,6 +54,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
      * between threads out of every latency, while a connection opened for the request stays in.
      */
     private long sentNanos;
+
     private final Dialect dialect;
     private final Timeouts timeouts;
     private final BiConsumer<RequestExecution, FinishedRequest> onFinished;
@@ -62,14 +65,17 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     private volatile Exchange handle;
     /** Frames a streamed answer into messages; null for a response read whole. */
     private StreamFramer framer;
+
     private ResponseDecoder decoder;
     private ByteArrayOutputStream body;
     private int status;
     /** Where a 3xx answer pointed, for its failure message. */
     private String location;
+
     private String retryAfter;
     /** The body's Content-Encoding when it is not plain (llmload asks for none and decodes none); else null. */
     private String contentEncoding;
+
     private long firstByteNanos = RequestTimings.NEVER;
     private long firstTokenNanos = RequestTimings.NEVER;
     private long firstContentNanos = RequestTimings.NEVER;
@@ -78,6 +84,7 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     private final TokenEvents tokenEvents = new TokenEvents();
     /** The server's token count of each token event, when the dialect gives them (-1: not given); else null. */
     private LongList tokenCounts;
+
     private ServerTimings serverTimings;
     private Usage usage;
     private String finishReason;
@@ -91,11 +98,18 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     private long responseBytes;
     /** Body bytes received since the last complete stream event, against {@link ResponseLimits#maxEventBytes}. */
     private long pendingEventBytes;
+
     private boolean finished;
 
-    RequestExecution(RequestFacts request, String requestId, boolean warmup, long intendedSendNanos,
-                     long sentNanos, Dialect dialect, Timeouts timeouts,
-                     BiConsumer<RequestExecution, FinishedRequest> onFinished) {
+    RequestExecution(
+            RequestFacts request,
+            String requestId,
+            boolean warmup,
+            long intendedSendNanos,
+            long sentNanos,
+            Dialect dialect,
+            Timeouts timeouts,
+            BiConsumer<RequestExecution, FinishedRequest> onFinished) {
         this.request = request;
         this.requestId = requestId;
         this.warmup = warmup;
@@ -125,7 +139,8 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     private void armTimer() {
         long next = Math.min(totalDeadline(), Math.min(firstTokenDeadline(), idleDeadline()));
         if (next != NO_DEADLINE) {
-            timer = exchange.loop().schedule(this::onTimer, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
+            timer = exchange.loop()
+                    .schedule(this::onTimer, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
     }
 
@@ -140,28 +155,39 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         long firstToken = firstTokenDeadline();
         long idle = idleDeadline();
         if (total <= now && total <= firstToken && total <= idle) {
-            timeOut(TimeoutKind.TOTAL, "no complete response within " + timeouts.total().toMillis() + " ms");
+            timeOut(
+                    TimeoutKind.TOTAL,
+                    "no complete response within " + timeouts.total().toMillis() + " ms");
         } else if (firstToken <= now && firstToken <= idle) {
-            timeOut(TimeoutKind.FIRST_TOKEN, "no token within " + timeouts.firstToken().toMillis() + " ms");
+            timeOut(
+                    TimeoutKind.FIRST_TOKEN,
+                    "no token within " + timeouts.firstToken().toMillis() + " ms");
         } else if (idle <= now) {
-            timeOut(TimeoutKind.IDLE, "stream idle for more than " + timeouts.idle().toMillis() + " ms");
+            timeOut(
+                    TimeoutKind.IDLE,
+                    "stream idle for more than " + timeouts.idle().toMillis() + " ms");
         } else {
             armTimer();
         }
     }
 
     private long totalDeadline() {
-        return timeouts.total() == null ? NO_DEADLINE : sentNanos + timeouts.total().toNanos();
+        return timeouts.total() == null
+                ? NO_DEADLINE
+                : sentNanos + timeouts.total().toNanos();
     }
 
     private long firstTokenDeadline() {
-        return timeouts.firstToken() == null || firstTokenNanos >= 0 ? NO_DEADLINE
+        return timeouts.firstToken() == null || firstTokenNanos >= 0
+                ? NO_DEADLINE
                 : sentNanos + timeouts.firstToken().toNanos();
     }
 
     /** Once text has started: the last read plus the idle limit (each read moves it on; the timer looks when it goes off). */
     private long idleDeadline() {
-        return timeouts.idle() == null || firstTokenNanos < 0 ? NO_DEADLINE : lastActivityNanos + timeouts.idle().toNanos();
+        return timeouts.idle() == null || firstTokenNanos < 0
+                ? NO_DEADLINE
+                : lastActivityNanos + timeouts.idle().toNanos();
     }
 
     private void cancelTimer() {
@@ -201,9 +227,11 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
             contentEncoding = encoding.trim();
             if (status == 200) {
                 // Its bytes would read as garbage to every decoder: say what they are instead.
-                abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, "the response body is " + contentEncoding
-                        + "-encoded (Content-Encoding: " + contentEncoding + "), which llmload did not ask for"
-                        + " and does not decode"));
+                abortWith(Outcome.Failure.of(
+                        FailureClass.PROTOCOL,
+                        "the response body is " + contentEncoding
+                                + "-encoded (Content-Encoding: " + contentEncoding + "), which llmload did not ask for"
+                                + " and does not decode"));
             }
         }
         String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE, "");
@@ -228,7 +256,9 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         // Checked here as well as by the timer: a server that never pauses keeps this loop reading,
         // and the deadline must hold whatever the decoding costs.
         if (timeouts.total() != null && nanos - sentNanos >= timeouts.total().toNanos()) {
-            timeOut(TimeoutKind.TOTAL, "no complete response within " + timeouts.total().toMillis() + " ms");
+            timeOut(
+                    TimeoutKind.TOTAL,
+                    "no complete response within " + timeouts.total().toMillis() + " ms");
         } else if (responseBytes > (framer == null ? limits.heldBodyBytes() : limits.maxResponseBytes())) {
             abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, limits.responseTooLarge(framer == null)));
         } else if (framer != null && pendingEventBytes > limits.heldEventBytes()) {
@@ -264,7 +294,8 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         }
         int maxTokens = request.maxOutputTokens();
         if (tokenEvents.size() >= timeouts.limits().maxTokenEvents(maxTokens)) {
-            abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, timeouts.limits().tokenEventsExceeded(maxTokens)));
+            abortWith(
+                    Outcome.Failure.of(FailureClass.PROTOCOL, timeouts.limits().tokenEventsExceeded(maxTokens)));
             return;
         }
         // A whole body's text arrives with its end: one token event, but no first token to time.
@@ -335,15 +366,19 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         if (pendingFailure != null) {
             outcome = pendingFailure;
         } else if (status >= 300 && status < 400) {
-            outcome = Outcome.Failure.of(FailureClass.REDIRECT, "HTTP " + status + " redirect to "
-                    + (location == null ? "(no Location header)" : location) + " (not followed)");
+            outcome = Outcome.Failure.of(
+                    FailureClass.REDIRECT,
+                    "HTTP " + status + " redirect to " + (location == null ? "(no Location header)" : location)
+                            + " (not followed)");
         } else if (status != 200) {
             outcome = Outcome.Failure.of(FailureClass.forHttpStatus(status), "HTTP " + status + ": " + errorMessage());
         } else if (streamError != null) {
             outcome = Outcome.Failure.of(FailureClass.STREAM_ERROR, streamError);
         } else if (streamed && !endMarkerSeen && dialect.endMarker() != null) {
-            outcome = Outcome.Failure.of(FailureClass.PROTOCOL, "the stream ended without " + dialect.endMarker()
-                    + " (after " + tokenEvents.size() + " token events)");
+            outcome = Outcome.Failure.of(
+                    FailureClass.PROTOCOL,
+                    "the stream ended without " + dialect.endMarker() + " (after " + tokenEvents.size()
+                            + " token events)");
         } else if (streamed) {
             outcome = Outcome.SUCCESS;
         } else {
@@ -384,15 +419,22 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
     @Override
     public void onFailure(ExchangeFailure failure, long nanos) {
         Outcome.Failure outcome = switch (failure) {
-            case ExchangeFailure.Aborted aborted -> pendingFailure != null ? pendingFailure
-                    : Outcome.Failure.of(FailureClass.CANCELLED, aborted.message());
-            case ExchangeFailure.ConnectFailed f -> Outcome.Failure.of(FailureClass.CONNECT, "cannot connect to " + f.message());
-            case ExchangeFailure.ConnectTimedOut f -> Outcome.Failure.timeout(TimeoutKind.CONNECT, "connect timed out: " + f.message());
-            case ExchangeFailure.TlsFailed f -> Outcome.Failure.of(FailureClass.CONNECT, "TLS handshake failed: " + f.message());
+            case ExchangeFailure.Aborted aborted ->
+                pendingFailure != null ? pendingFailure : Outcome.Failure.of(FailureClass.CANCELLED, aborted.message());
+            case ExchangeFailure.ConnectFailed f ->
+                Outcome.Failure.of(FailureClass.CONNECT, "cannot connect to " + f.message());
+            case ExchangeFailure.ConnectTimedOut f ->
+                Outcome.Failure.timeout(TimeoutKind.CONNECT, "connect timed out: " + f.message());
+            case ExchangeFailure.TlsFailed f ->
+                Outcome.Failure.of(FailureClass.CONNECT, "TLS handshake failed: " + f.message());
             case ExchangeFailure.MalformedResponse f -> Outcome.Failure.of(FailureClass.PROTOCOL, f.message());
-            case ExchangeFailure.ConnectionLost f -> firstByteNanos < 0
-                    ? Outcome.Failure.of(FailureClass.CONNECT, "connection lost before any response: " + f.message())
-                    : Outcome.Failure.of(FailureClass.PROTOCOL, f.message() + " (after " + tokenEvents.size() + " token events)");
+            case ExchangeFailure.ConnectionLost f ->
+                firstByteNanos < 0
+                        ? Outcome.Failure.of(
+                                FailureClass.CONNECT, "connection lost before any response: " + f.message())
+                        : Outcome.Failure.of(
+                                FailureClass.PROTOCOL,
+                                f.message() + " (after " + tokenEvents.size() + " token events)");
         };
         finish(outcome, nanos);
     }
@@ -405,16 +447,35 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
         cancelTimer();
         // The one place where what the server said becomes llmload's record of it.
         if (outcome instanceof Outcome.Failure failure && ServerText.clean(failure.message()) != failure.message()) {
-            outcome = new Outcome.Failure(failure.failureClass(), failure.timeoutKind(), ServerText.clean(failure.message()));
+            outcome = new Outcome.Failure(
+                    failure.failureClass(), failure.timeoutKind(), ServerText.clean(failure.message()));
         }
         // Every moment after the send on the token events' microsecond grid, so that they keep their order.
-        RequestTimings timings = new RequestTimings(intendedSendNanos, sentNanos,
-                TokenEvents.atMicroseconds(firstByteNanos, sentNanos), TokenEvents.atMicroseconds(firstTokenNanos, sentNanos),
-                TokenEvents.atMicroseconds(firstContentNanos, sentNanos), TokenEvents.atMicroseconds(nanos, sentNanos),
+        RequestTimings timings = new RequestTimings(
+                intendedSendNanos,
+                sentNanos,
+                TokenEvents.atMicroseconds(firstByteNanos, sentNanos),
+                TokenEvents.atMicroseconds(firstTokenNanos, sentNanos),
+                TokenEvents.atMicroseconds(firstContentNanos, sentNanos),
+                TokenEvents.atMicroseconds(nanos, sentNanos),
                 tokenEvents.times(sentNanos));
-        onFinished.accept(this, new FinishedRequest(request, requestId, warmup,
-                timings, tokenEvents.texts(), serverTokenCounts(), status, outcome, usage,
-                ServerText.clean(finishReason), streamed, ServerText.clean(retryAfter), endMarkerSeen, serverTimings));
+        onFinished.accept(
+                this,
+                new FinishedRequest(
+                        request,
+                        requestId,
+                        warmup,
+                        timings,
+                        tokenEvents.texts(),
+                        serverTokenCounts(),
+                        status,
+                        outcome,
+                        usage,
+                        ServerText.clean(finishReason),
+                        streamed,
+                        ServerText.clean(retryAfter),
+                        endMarkerSeen,
+                        serverTimings));
     }
 
     /** The server's count for each token event (-1 where it gave none), or null when it gave none at all. */

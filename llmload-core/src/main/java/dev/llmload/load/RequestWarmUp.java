@@ -129,22 +129,39 @@ final class RequestWarmUp {
     static int run(Dialect dialect, Tokenizer tokenizer, Duration limit) throws InterruptedException {
         Path journalFile = null;
         try (Responder responder = new Responder(response(dialect));
-             LoadHttpClient client = LoadHttpClient.beside(new Endpoint(false, responder.host(), responder.port(), ""),
-                     "llmload-warm", limit, false);
-             PreparedFeed feed = new PreparedFeed(new Copies(), dialect, REQUESTS)) {
+                LoadHttpClient client = LoadHttpClient.beside(
+                        new Endpoint(false, responder.host(), responder.port(), ""), "llmload-warm", limit, false);
+                PreparedFeed feed = new PreparedFeed(new Copies(), dialect, REQUESTS)) {
             journalFile = Files.createTempFile("llmload-warm-up-", ".jsonl");
             try (Journal journal = Journal.create(journalFile)) {
                 AtomicInteger succeeded = new AtomicInteger();
                 long start = System.nanoTime();
-                Recorder recorder = new Recorder(journal, tokenizer, start, record -> {
-                    if (record.succeeded()) {
-                        succeeded.incrementAndGet();
-                    }
-                }, () -> {});
+                Recorder recorder = new Recorder(
+                        journal,
+                        tokenizer,
+                        start,
+                        record -> {
+                            if (record.succeeded()) {
+                                succeeded.incrementAndGet();
+                            }
+                        },
+                        () -> {});
                 feed.start();
-                new Dispatcher(new SendContext(client, dialect, Timeouts.defaults(),
-                        new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(STREAMS)), REQUESTS, limit, 0, null,
-                        recorder, start, "warm-up-"), feed).run(Duration.ZERO);
+                new Dispatcher(
+                                new SendContext(
+                                        client,
+                                        dialect,
+                                        Timeouts.defaults(),
+                                        new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(STREAMS)),
+                                        REQUESTS,
+                                        limit,
+                                        0,
+                                        null,
+                                        recorder,
+                                        start,
+                                        "warm-up-"),
+                                feed)
+                        .run(Duration.ZERO);
                 recorder.finish();
                 return succeeded.get();
             }
@@ -211,8 +228,8 @@ final class RequestWarmUp {
             writes.add(sample);
             return writes;
         }
-        writes.add(ascii("HTTP/1.1 200 OK\r\ncontent-type: " + framing.mediaType()
-                + "\r\ntransfer-encoding: chunked\r\n\r\n"));
+        writes.add(ascii(
+                "HTTP/1.1 200 OK\r\ncontent-type: " + framing.mediaType() + "\r\ntransfer-encoding: chunked\r\n\r\n"));
         String messageEnd = framing.messageEnd();
         String text = new String(sample, StandardCharsets.UTF_8);
         for (int from = 0; from < text.length(); ) {
@@ -280,7 +297,8 @@ final class RequestWarmUp {
         }
 
         private void serve(Socket socket) {
-            try (socket; InputStream in = new BufferedInputStream(socket.getInputStream())) {
+            try (socket;
+                    InputStream in = new BufferedInputStream(socket.getInputStream())) {
                 socket.setTcpNoDelay(true);
                 OutputStream out = socket.getOutputStream();
                 while (skipRequest(in)) {
@@ -315,7 +333,8 @@ final class RequestWarmUp {
                 }
                 String lower = header.toLowerCase(Locale.ROOT);
                 if (lower.startsWith("content-length:")) {
-                    contentLength = Long.parseLong(lower.substring("content-length:".length()).strip());
+                    contentLength = Long.parseLong(
+                            lower.substring("content-length:".length()).strip());
                 }
             }
             return false;

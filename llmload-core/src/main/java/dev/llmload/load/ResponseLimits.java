@@ -36,8 +36,8 @@ public record ResponseLimits(long maxEventBytes, long maxResponseBytes, int toke
     }
 
     public static ResponseLimits defaults() {
-        return new ResponseLimits(DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TOKEN_FACTOR,
-                DEFAULT_TOKEN_SLACK);
+        return new ResponseLimits(
+                DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TOKEN_FACTOR, DEFAULT_TOKEN_SLACK);
     }
 
     /**

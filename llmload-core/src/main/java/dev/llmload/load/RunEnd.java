@@ -26,9 +26,11 @@ final class RunEnd {
 
     /** Nothing is sent at or after it; without a stop the grace period runs from it. */
     private final long deadlineNanos;
+
     private volatile boolean stopping;
     /** When the first stop came; 0 before one. */
     private volatile long stopRequestedNanos;
+
     private volatile Thread dispatcherThread;
     private final BooleanSupplier sending = () -> !stopping;
     /** Owned by the dispatcher thread: what was left at the end of the grace period is cancelled. */

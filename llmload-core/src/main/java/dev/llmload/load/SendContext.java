@@ -22,13 +22,28 @@ import java.util.function.Consumer;
  * @param runStartNanos   the clock every record's offsets count from, and the schedule's zero
  * @param requestIdPrefix each request's id is this and the request's index in the whole run
  */
-record SendContext(LoadHttpClient client, Dialect dialect, Timeouts timeouts, LoadPlan plan, long maxRequests,
-                   Duration duration, int warmup, Duration warmupTime, Consumer<FinishedRequest> recorder,
-                   long runStartNanos, String requestIdPrefix) {
+record SendContext(
+        LoadHttpClient client,
+        Dialect dialect,
+        Timeouts timeouts,
+        LoadPlan plan,
+        long maxRequests,
+        Duration duration,
+        int warmup,
+        Duration warmupTime,
+        Consumer<FinishedRequest> recorder,
+        long runStartNanos,
+        String requestIdPrefix) {
 
     /** A {@link Launcher} that sends, tracks and records this context's requests. */
     Launcher launcher() {
-        return new Launcher(client, dialect, timeouts, recorder, requestIdPrefix, warmup,
+        return new Launcher(
+                client,
+                dialect,
+                timeouts,
+                recorder,
+                requestIdPrefix,
+                warmup,
                 warmupTime == null ? runStartNanos : runStartNanos + warmupTime.toNanos());
     }
 

@@ -44,6 +44,7 @@ final class SessionDispatcher implements Sender {
     private final long[] startOffsets;
     /** Sessions in flight at most (a session is in flight from its first send to its end). */
     private final int maxSessions;
+
     private final long maxRequests;
     private final long runStartNanos;
     private final long deadlineNanos;
@@ -52,10 +53,11 @@ final class SessionDispatcher implements Sender {
     private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
 
     // Owned by the dispatcher thread.
-    private final PriorityQueue<Turn> due = new PriorityQueue<>(
-            Comparator.comparingLong(Turn::intendedNanos).thenComparingLong(t -> t.request().facts().index()));
+    private final PriorityQueue<Turn> due = new PriorityQueue<>(Comparator.comparingLong(Turn::intendedNanos)
+            .thenComparingLong(t -> t.request().facts().index()));
     /** Open loop: intended start times of sessions waiting for a free session slot. */
     private final ArrayDeque<Long> waitingStarts = new ArrayDeque<>();
+
     private int nextStart;
     private int activeSessions;
     private long plannedTurns;
@@ -82,8 +84,8 @@ final class SessionDispatcher implements Sender {
             }
             case LoadPlan.ClosedLoop closed -> {
                 if (!(closed.concurrency() instanceof ConcurrencyPlan.Fixed fixed)) {
-                    throw new IllegalArgumentException("sessions need a fixed number of sessions in flight, "
-                            + "not a concurrency profile");
+                    throw new IllegalArgumentException(
+                            "sessions need a fixed number of sessions in flight, " + "not a concurrency profile");
                 }
                 this.startOffsets = null;
                 this.maxSessions = fixed.concurrency();
@@ -221,7 +223,8 @@ final class SessionDispatcher implements Sender {
         }
         long now = System.nanoTime();
         if (moreStarts(now)) {
-            long start = startOffsets == null ? now
+            long start = startOffsets == null
+                    ? now
                     : runStartNanos + startOffsets[nextStart] - Launcher.HAND_OVER_LEAD_NANOS;
             if (startOffsets != null || activeSessions < maxSessions) {
                 wake = Math.min(wake, start);
@@ -239,8 +242,13 @@ final class SessionDispatcher implements Sender {
     /** Sends at its intended time, on its event loop's timer (at once if that time has passed). */
     private void send(Session session, PreparedRequest request, long intendedNanos) {
         long index = sent++;
-        launcher.send(request, launcher.requestId(request.facts().index()), launcher.isWarmup(index, intendedNanos),
-                intendedNanos, intendedNanos, finished -> onFinished(session, finished));
+        launcher.send(
+                request,
+                launcher.requestId(request.facts().index()),
+                launcher.isWarmup(index, intendedNanos),
+                intendedNanos,
+                intendedNanos,
+                finished -> onFinished(session, finished));
     }
 
     /** On an I/O thread, once the recorder has it: hand the finished turn to the dispatcher thread. */
@@ -255,12 +263,15 @@ final class SessionDispatcher implements Sender {
         while ((completion = completions.poll()) != null) {
             Session session = completion.session();
             FinishedRequest finished = completion.finished();
-            if (end.stopping() || !(finished.outcome() instanceof Outcome.Success) || !session.hasNextTurn()
+            if (end.stopping()
+                    || !(finished.outcome() instanceof Outcome.Success)
+                    || !session.hasNextTurn()
                     || sent >= maxRequests) {
                 endSession();
                 continue;
             }
-            long intended = finished.timings().endNanos() + session.thinkTimeBeforeNextTurn().toNanos();
+            long intended = finished.timings().endNanos()
+                    + session.thinkTimeBeforeNextTurn().toNanos();
             if (intended >= deadlineNanos) {
                 endSession();
                 continue;
@@ -288,8 +299,12 @@ final class SessionDispatcher implements Sender {
         long now = System.nanoTime();
         for (long intended : List.copyOf(waitingStarts)) {
             prepareNextSession();
-            launcher.neverSent(preparedFirstTurn, launcher.requestId(preparedFirstTurn.facts().index()),
-                    launcher.isWarmup(sent++, intended), intended, now,
+            launcher.neverSent(
+                    preparedFirstTurn,
+                    launcher.requestId(preparedFirstTurn.facts().index()),
+                    launcher.isWarmup(sent++, intended),
+                    intended,
+                    now,
                     "the session waited for a --max-sessions slot when the run ended");
             preparedSession = null;
             preparedFirstTurn = null;

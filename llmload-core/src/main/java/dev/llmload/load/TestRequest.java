@@ -26,8 +26,9 @@ final class TestRequest {
     private TestRequest() {}
 
     /** Sends it and waits for it to finish (at most {@code timeout}; null if it had not by then). */
-    public static FinishedRequest send(LoadHttpClient client, Dialect dialect, Timeouts timeouts, String requestId,
-                                       Duration timeout) throws InterruptedException {
+    public static FinishedRequest send(
+            LoadHttpClient client, Dialect dialect, Timeouts timeouts, String requestId, Duration timeout)
+            throws InterruptedException {
         CompletableFuture<FinishedRequest> finished = new CompletableFuture<>();
         Launcher launcher = new Launcher(client, dialect, timeouts, finished::complete, "", 0, 0);
         long now = System.nanoTime();

@@ -13,9 +13,14 @@ import java.time.Duration;
  * @param total      from the send to the end of the response
  * @param limits     bytes and tokens one response may bring
  */
-public record Timeouts(Duration connect, Duration firstToken, Duration idle, Duration total,
-                       @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ResponseLimits.Defaults.class)
-                       ResponseLimits limits) {
+public record Timeouts(
+        Duration connect,
+        Duration firstToken,
+        Duration idle,
+        Duration total,
+
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ResponseLimits.Defaults.class)
+        ResponseLimits limits) {
 
     public Timeouts {
         // A configuration recorded before response limits existed had the defaults.

@@ -35,15 +35,18 @@ final class TokenEvents {
 
     /** Per event: the zigzag-encoded change in microseconds since the previous event, then its text's length. */
     private byte[] log = NO_BYTES;
+
     private int logLength;
     /** The text while every character is Latin-1; null once {@link #utf16} holds it. */
     private byte[] latin1 = NO_BYTES;
+
     private char[] utf16;
     private int textLength;
     private int size;
     private long lastMicros;
     /** Where the last event's text length is in the log, and where its text starts: for {@link #dropLastText}. */
     private int lastLengthAt;
+
     private int lastTextFrom;
 
     /**
@@ -142,7 +145,8 @@ final class TokenEvents {
             end += length;
             ends[i] = end;
         }
-        String text = utf16 != null ? new String(utf16, 0, textLength)
+        String text = utf16 != null
+                ? new String(utf16, 0, textLength)
                 : new String(latin1, 0, textLength, StandardCharsets.ISO_8859_1);
         return new TokenTexts(text, ends);
     }

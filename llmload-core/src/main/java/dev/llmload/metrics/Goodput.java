@@ -14,8 +14,8 @@ import java.util.List;
  * @param requestGoodput        met / the run's duration, in requests per second; null without a duration
  * @param outputTokenGoodput    output tokens of the requests that met the SLO / duration, per second
  */
-public record Goodput(Slo slo, long met, long attempted, Double metShare, Double requestGoodput,
-                      Double outputTokenGoodput) {
+public record Goodput(
+        Slo slo, long met, long attempted, Double metShare, Double requestGoodput, Double outputTokenGoodput) {
 
     /**
      * @param durationS the run's duration ({@link RunResults#durationS()}), so goodput and
@@ -54,7 +54,10 @@ public record Goodput(Slo slo, long met, long attempted, Double metShare, Double
         /** @param durationS as for {@link Goodput#compute} */
         public Goodput result(Double durationS) {
             boolean timed = durationS != null && durationS > 0;
-            return new Goodput(slo, met, attempted,
+            return new Goodput(
+                    slo,
+                    met,
+                    attempted,
                     attempted == 0 ? null : (double) met / attempted,
                     timed ? met / durationS : null,
                     timed ? tokens / durationS : null);

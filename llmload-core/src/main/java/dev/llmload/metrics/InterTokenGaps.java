@@ -21,6 +21,7 @@ public final class InterTokenGaps {
      * the common case instead of two, and the union is exact (every accumulator merges exactly).
      */
     private final DistributionAccumulator oneToken;
+
     private final DistributionAccumulator severalTokens;
     private final DistributionAccumulator severalTokensSpread;
     private DistributionAccumulator perEvent;
@@ -30,8 +31,10 @@ public final class InterTokenGaps {
         this(new DistributionAccumulator(), new DistributionAccumulator(), new DistributionAccumulator());
     }
 
-    private InterTokenGaps(DistributionAccumulator oneToken, DistributionAccumulator severalTokens,
-                           DistributionAccumulator severalTokensSpread) {
+    private InterTokenGaps(
+            DistributionAccumulator oneToken,
+            DistributionAccumulator severalTokens,
+            DistributionAccumulator severalTokensSpread) {
         this.oneToken = oneToken;
         this.severalTokens = severalTokens;
         this.severalTokensSpread = severalTokensSpread;

@@ -92,7 +92,8 @@ public record PercentileSlo(List<Limit> limits) {
         for (String part : text.split(",", -1)) {
             String[] pair = part.trim().split(":", -1);
             if (pair.length != 2) {
-                throw new IllegalArgumentException("'" + part.trim() + "' is not NAME:LIMIT (e.g. p99_ttft:1000,error_rate:0.01)");
+                throw new IllegalArgumentException(
+                        "'" + part.trim() + "' is not NAME:LIMIT (e.g. p99_ttft:1000,error_rate:0.01)");
             }
             String name = pair[0].trim().toLowerCase(Locale.ROOT);
             double max;
@@ -156,11 +157,15 @@ public record PercentileSlo(List<Limit> limits) {
 
     @Override
     public String toString() {
-        return String.join(",", limits.stream().map(l -> l.key() + ":" + format(l.max())).toList());
+        return String.join(
+                ",", limits.stream().map(l -> l.key() + ":" + format(l.max())).toList());
     }
 
     /** A number as options write it: {@code 5}, not {@code 5.0}; six significant digits at most. */
     public static String format(double value) {
-        return new java.math.BigDecimal(value).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+        return new java.math.BigDecimal(value)
+                .round(new java.math.MathContext(6))
+                .stripTrailingZeros()
+                .toPlainString();
     }
 }

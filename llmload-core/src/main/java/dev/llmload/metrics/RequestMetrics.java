@@ -32,7 +32,8 @@ public record RequestMetrics(
         RequestTimings timings = record.timings();
         long sent = timings.sentNanos();
         Double ttft = record.streamed() && timings.firstTokenNanos() >= 0 ? ms(timings.firstTokenNanos() - sent) : null;
-        Double ttfc = record.streamed() && timings.firstContentNanos() >= 0 ? ms(timings.firstContentNanos() - sent) : null;
+        Double ttfc =
+                record.streamed() && timings.firstContentNanos() >= 0 ? ms(timings.firstContentNanos() - sent) : null;
         long last = record.streamed() ? timings.lastTokenNanos() : timings.endNanos();
         Double e2e = last >= 0 ? ms(last - sent) : null;
         Double tpot = null;
@@ -40,9 +41,8 @@ public record RequestMetrics(
             tpot = (e2e - ttft) / (record.outputTokens() - 1);
         }
         double queue = ms(sent - timings.intendedSendNanos());
-        return new RequestMetrics(ttft, ttfc, e2e, tpot, queue,
-                ttft == null ? null : ttft + queue,
-                e2e == null ? null : e2e + queue);
+        return new RequestMetrics(
+                ttft, ttfc, e2e, tpot, queue, ttft == null ? null : ttft + queue, e2e == null ? null : e2e + queue);
     }
 
     /**

@@ -133,7 +133,8 @@ public record RunResults(
             serverView.add(record);
             sessions.add(record);
             if (record.outcome() instanceof Outcome.Failure failure) {
-                errors.computeIfAbsent(failure.failureClass(), c -> new FailureTally()).add(failure);
+                errors.computeIfAbsent(failure.failureClass(), c -> new FailureTally())
+                        .add(failure);
             }
             if (!record.succeeded()) {
                 return;
@@ -206,7 +207,10 @@ public record RunResults(
         }
 
         ErrorClassSummary summary(long measured) {
-            return new ErrorClassSummary(count, (double) count / measured, List.copyOf(samples),
+            return new ErrorClassSummary(
+                    count,
+                    (double) count / measured,
+                    List.copyOf(samples),
                     byKind.isEmpty() ? null : new LinkedHashMap<>(byKind));
         }
     }

@@ -40,6 +40,7 @@ public record ServerView(
      * do not mean what they are taken to mean.
      */
     public static final double DISAGREE_MIN_MS = 50;
+
     public static final double DISAGREE_SHARE = 0.5;
 
     /** The view of these records; null when none of the measured successful ones carried server timings. */
@@ -89,8 +90,15 @@ public record ServerView(
             Summary clientTtft = ttft.summary();
             Summary serverTotal = total.summary();
             Summary clientE2e = e2e.summary();
-            return new ServerView(requests, serverFirst, clientTtft, difference(clientTtft, serverFirst),
-                    decode.summary(), serverTotal, clientE2e, difference(clientE2e, serverTotal));
+            return new ServerView(
+                    requests,
+                    serverFirst,
+                    clientTtft,
+                    difference(clientTtft, serverFirst),
+                    decode.summary(),
+                    serverTotal,
+                    clientE2e,
+                    difference(clientE2e, serverTotal));
         }
     }
 
@@ -118,10 +126,21 @@ public record ServerView(
         if (Math.abs(gap) <= Math.max(DISAGREE_MIN_MS, DISAGREE_SHARE * client)) {
             return null;
         }
-        String meaning = gap > 0 ? "the gap is network, queueing ahead of the engine and framing"
+        String meaning = gap > 0
+                ? "the gap is network, queueing ahead of the engine and framing"
                 : "the server reports more time than the client measured, so its timings do not mean what they seem";
-        return String.format(Locale.ROOT, "client %s p50 %.1f ms vs server %s p50 %.1f ms over %d requests: "
-                + "%.1f ms apart, more than max(%.0f ms, %.0f%% of the client's); %s", clientName, client, serverName,
-                server, requests, Math.abs(gap), DISAGREE_MIN_MS, DISAGREE_SHARE * 100, meaning);
+        return String.format(
+                Locale.ROOT,
+                "client %s p50 %.1f ms vs server %s p50 %.1f ms over %d requests: "
+                        + "%.1f ms apart, more than max(%.0f ms, %.0f%% of the client's); %s",
+                clientName,
+                client,
+                serverName,
+                server,
+                requests,
+                Math.abs(gap),
+                DISAGREE_MIN_MS,
+                DISAGREE_SHARE * 100,
+                meaning);
     }
 }

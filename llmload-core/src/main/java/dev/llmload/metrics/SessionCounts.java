@@ -16,8 +16,8 @@ import java.util.Map;
  * @param turnsPerSessionMax    the most measured turns of one session
  * @param sessionsAllSucceeded  sessions whose every measured turn succeeded
  */
-public record SessionCounts(long sessions, long turns, double turnsPerSessionMean, int turnsPerSessionMax,
-                            long sessionsAllSucceeded) {
+public record SessionCounts(
+        long sessions, long turns, double turnsPerSessionMean, int turnsPerSessionMax, long sessionsAllSucceeded) {
 
     /** @return null when no measured request belongs to a session */
     public static SessionCounts of(List<RequestRecord> measured) {
@@ -34,6 +34,7 @@ public record SessionCounts(long sessions, long turns, double turnsPerSessionMea
 
         /** {turns, failed turns} of each session. */
         private final Map<Long, int[]> bySession = new HashMap<>();
+
         private long turns;
 
         /** Counts one measured record (the caller leaves warm-up out). */

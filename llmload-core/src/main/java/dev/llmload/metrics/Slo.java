@@ -43,8 +43,9 @@ public record Slo(Double ttftMs, Double tpotMs, Double e2eMs) {
                 case "ttft" -> ttft = once(text, metric, ttft, limit);
                 case "tpot" -> tpot = once(text, metric, tpot, limit);
                 case "e2e", "e2el" -> e2e = once(text, "e2e", e2e, limit);
-                default -> throw new IllegalArgumentException("bad --slo '" + text + "': unknown metric '" + metric
-                        + "' (use ttft, tpot, e2e)");
+                default ->
+                    throw new IllegalArgumentException(
+                            "bad --slo '" + text + "': unknown metric '" + metric + "' (use ttft, tpot, e2e)");
             }
         }
         return new Slo(ttft, tpot, e2e);
@@ -52,7 +53,9 @@ public record Slo(Double ttftMs, Double tpotMs, Double e2eMs) {
 
     /** Whether a request with these metrics, which succeeded or not, meets every given limit. */
     public boolean isMetBy(boolean succeeded, RequestMetrics metrics) {
-        return succeeded && holds(ttftMs, metrics.ttftMs()) && holds(tpotMs, metrics.tpotMs())
+        return succeeded
+                && holds(ttftMs, metrics.ttftMs())
+                && holds(tpotMs, metrics.tpotMs())
                 && holds(e2eMs, metrics.e2eMs());
     }
 
@@ -68,7 +71,8 @@ public record Slo(Double ttftMs, Double tpotMs, Double e2eMs) {
             throw new IllegalArgumentException("bad --slo '" + text + "': '" + number + "' is not a number of ms");
         }
         if (!(value > 0) || Double.isInfinite(value)) {
-            throw new IllegalArgumentException("bad --slo '" + text + "': limit " + number + " must be a positive number of ms");
+            throw new IllegalArgumentException(
+                    "bad --slo '" + text + "': limit " + number + " must be a positive number of ms");
         }
         return value;
     }

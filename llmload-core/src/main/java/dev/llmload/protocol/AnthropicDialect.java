@@ -1,7 +1,7 @@
 package dev.llmload.protocol;
 
-import dev.llmload.workload.ChatMessage;
 import dev.llmload.http.KeyHeader;
+import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -45,7 +45,6 @@ public final class AnthropicDialect extends NativeDialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-
     AnthropicDialect(RequestOptions options) {
         super(options, Framing.SSE, "event: message_stop", SAMPLE_STREAM, Decoder::new);
     }
@@ -74,7 +73,8 @@ public final class AnthropicDialect extends NativeDialect {
             StringBuilder system = null;
             for (ChatMessage message : spec.messages()) {
                 if (message.role().equals("system")) {
-                    system = system == null ? new StringBuilder(message.content())
+                    system = system == null
+                            ? new StringBuilder(message.content())
                             : system.append('\n').append(message.content());
                 }
             }
@@ -116,9 +116,21 @@ public final class AnthropicDialect extends NativeDialect {
         private int inputTokens = -1;
 
         Decoder(ResponseEvents events) {
-            super(events, new JsonFields("type", "delta.type", "delta.text", "delta.thinking",
-                "delta.stop_reason", "message.usage.input_tokens", "message.usage.output_tokens", "usage.input_tokens",
-                "usage.output_tokens", "error", "error.message", "error.type"));
+            super(
+                    events,
+                    new JsonFields(
+                            "type",
+                            "delta.type",
+                            "delta.text",
+                            "delta.thinking",
+                            "delta.stop_reason",
+                            "message.usage.input_tokens",
+                            "message.usage.output_tokens",
+                            "usage.input_tokens",
+                            "usage.output_tokens",
+                            "error",
+                            "error.message",
+                            "error.type"));
         }
 
         @Override

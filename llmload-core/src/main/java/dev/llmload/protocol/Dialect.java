@@ -25,7 +25,9 @@ public sealed interface Dialect permits OpenAiDialect, NativeDialect {
             case ANTHROPIC -> new AnthropicDialect(options);
             case RESPONSES -> new ResponsesDialect(options);
             case EMBEDDINGS, RERANK -> new EmbeddingsDialect(options);
-            case AUTO -> throw new IllegalArgumentException("--api auto is resolved against the server before a dialect is made");
+            case AUTO ->
+                throw new IllegalArgumentException(
+                        "--api auto is resolved against the server before a dialect is made");
         };
     }
 

@@ -16,8 +16,7 @@ public final class EmbeddingsDialect extends NativeDialect {
 
     /** An answer as the hot-path warm-up reads it; never streamed, so one whole body. */
     private static final byte[] SAMPLE_ANSWER = """
-            {"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1,0.2]}],"model":"m","usage":{"prompt_tokens":4,"total_tokens":4}}"""
-            .getBytes(StandardCharsets.UTF_8);
+            {"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1,0.2]}],"model":"m","usage":{"prompt_tokens":4,"total_tokens":4}}""".getBytes(StandardCharsets.UTF_8);
 
     private final boolean rerank;
 
@@ -29,25 +28,26 @@ public final class EmbeddingsDialect extends NativeDialect {
     @Override
     byte[] body(RequestSpec spec) {
         String text = spec.promptText();
-        return JsonFields.write((int) Math.min(1 << 20, 128L + (long) options.batchSize() * (text.length() + 4)), json -> {
-            json.writeStartObject();
-            json.writeStringField("model", options.model());
-            if (rerank) {
-                ChatMessage first = spec.messages().getFirst();
-                json.writeStringField("query", first.content());
-                json.writeArrayFieldStart("documents");
-            } else {
-                json.writeArrayFieldStart("input");
-            }
-            for (int i = 0; i < options.batchSize(); i++) {
-                json.writeString(text);
-            }
-            json.writeEndArray();
-            if (!rerank) {
-                json.writeStringField("encoding_format", "float");
-            }
-            json.writeEndObject();
-        });
+        return JsonFields.write(
+                (int) Math.min(1 << 20, 128L + (long) options.batchSize() * (text.length() + 4)), json -> {
+                    json.writeStartObject();
+                    json.writeStringField("model", options.model());
+                    if (rerank) {
+                        ChatMessage first = spec.messages().getFirst();
+                        json.writeStringField("query", first.content());
+                        json.writeArrayFieldStart("documents");
+                    } else {
+                        json.writeArrayFieldStart("input");
+                    }
+                    for (int i = 0; i < options.batchSize(); i++) {
+                        json.writeString(text);
+                    }
+                    json.writeEndArray();
+                    if (!rerank) {
+                        json.writeStringField("encoding_format", "float");
+                    }
+                    json.writeEndObject();
+                });
     }
 
     /** Never streamed: every answer is read whole. */
@@ -63,10 +63,17 @@ public final class EmbeddingsDialect extends NativeDialect {
         private static final int RESULTS = 5;
         private static final int DETAIL = 6;
 
-
         Decoder(ResponseEvents events) {
-            super(events, new JsonFields("usage.prompt_tokens", "usage.total_tokens", "error", "error.message",
-                "data", "results", "detail"));
+            super(
+                    events,
+                    new JsonFields(
+                            "usage.prompt_tokens",
+                            "usage.total_tokens",
+                            "error",
+                            "error.message",
+                            "data",
+                            "results",
+                            "detail"));
         }
 
         @Override

@@ -11,6 +11,7 @@ abstract class FieldsDecoder implements ResponseDecoder {
 
     /** Null in a decoder made only to read an error body. */
     final ResponseEvents events;
+
     final JsonFields fields;
 
     FieldsDecoder(ResponseEvents events, JsonFields fields) {

@@ -16,20 +16,23 @@ public record ImageInputs(int count, int width, int height) {
             throw new IllegalArgumentException("--images count must be 1 to 64, got " + count);
         }
         if (width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE) {
-            throw new IllegalArgumentException("--images size must be 1 to " + MAX_SIDE + " pixels a side, got "
-                    + width + "x" + height);
+            throw new IllegalArgumentException(
+                    "--images size must be 1 to " + MAX_SIDE + " pixels a side, got " + width + "x" + height);
         }
     }
 
     /** Parses {@code N:WxH}, e.g. {@code 2:512x512}; a one-line reason when it is not that. */
     public static ImageInputs parse(String text) {
         String[] parts = text.trim().split(":");
-        String[] size = parts.length == 2 ? parts[1].toLowerCase(java.util.Locale.ROOT).split("x") : new String[0];
+        String[] size =
+                parts.length == 2 ? parts[1].toLowerCase(java.util.Locale.ROOT).split("x") : new String[0];
         if (size.length != 2) {
             throw new IllegalArgumentException("--images expects N:WxH (e.g. 1:512x512), got '" + text + "'");
         }
         try {
-            return new ImageInputs(Integer.parseInt(parts[0].trim()), Integer.parseInt(size[0].trim()),
+            return new ImageInputs(
+                    Integer.parseInt(parts[0].trim()),
+                    Integer.parseInt(size[0].trim()),
                     Integer.parseInt(size[1].trim()));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--images expects N:WxH (e.g. 1:512x512), got '" + text + "'");

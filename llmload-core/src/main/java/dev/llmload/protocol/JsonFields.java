@@ -36,6 +36,7 @@ final class JsonFields implements MessageParser.ObjectReader {
     private final String[] names;
     /** The message last read, for {@link #malformed(String)}: a slice that is the caller's, not copied. */
     private byte[] source;
+
     private int sourceOffset;
     private int sourceLength;
 

@@ -23,7 +23,6 @@ public final class LlamaCppDialect extends NativeDialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-
     LlamaCppDialect(RequestOptions options) {
         super(options, Framing.SSE, "an event with \"stop\": true", SAMPLE_STREAM, Decoder::new);
     }
@@ -53,11 +52,20 @@ public final class LlamaCppDialect extends NativeDialect {
         private static final int ERROR = 8;
         private static final int ERROR_MESSAGE = 9;
 
-
         Decoder(ResponseEvents events) {
-            super(events, new JsonFields("content", "stop", "stop_type", "tokens_evaluated",
-                "tokens_predicted", "timings.prompt_ms", "timings.predicted_ms", "timings.cache_n", "error",
-                "error.message"));
+            super(
+                    events,
+                    new JsonFields(
+                            "content",
+                            "stop",
+                            "stop_type",
+                            "tokens_evaluated",
+                            "tokens_predicted",
+                            "timings.prompt_ms",
+                            "timings.predicted_ms",
+                            "timings.cache_n",
+                            "error",
+                            "error.message"));
         }
 
         @Override
@@ -96,8 +104,12 @@ public final class LlamaCppDialect extends NativeDialect {
                 if (reason != null) {
                     events.finishReason(reason);
                 }
-                events.serverTimings(new ServerTimings(Double.NaN, fields.number(PROMPT_MS),
-                        fields.number(PREDICTED_MS), Double.NaN, fields.count(CACHE_N)));
+                events.serverTimings(new ServerTimings(
+                        Double.NaN,
+                        fields.number(PROMPT_MS),
+                        fields.number(PREDICTED_MS),
+                        Double.NaN,
+                        fields.count(CACHE_N)));
                 events.endMarker();
             }
         }

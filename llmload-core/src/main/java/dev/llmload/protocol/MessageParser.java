@@ -59,7 +59,8 @@ final class MessageParser {
                 throw new IOException("expected a JSON object");
             }
             reader.readObject(whole);
-            if (whole.currentToken() != JsonToken.END_OBJECT || !whole.getParsingContext().inRoot()
+            if (whole.currentToken() != JsonToken.END_OBJECT
+                    || !whole.getParsingContext().inRoot()
                     || whole.nextToken() != null) {
                 throw new IOException("unexpected content after the JSON object");
             }
@@ -76,7 +77,8 @@ final class MessageParser {
                 throw new IOException("expected a JSON object");
             }
             reader.readObject(parser);
-            if (parser.currentToken() != JsonToken.END_OBJECT || !parser.getParsingContext().inRoot()) {
+            if (parser.currentToken() != JsonToken.END_OBJECT
+                    || !parser.getParsingContext().inRoot()) {
                 throw new IOException("not one whole JSON object");
             }
             // What the parser has not read yet is what follows the object: only whitespace may.

@@ -9,8 +9,15 @@ import java.util.function.Function;
  * and its sample stream, all fixed when it is made, and its decoder, which also reads its error
  * bodies. A subclass writes the request bodies and says how its answers read. Immutable.
  */
-abstract sealed class NativeDialect implements Dialect permits TgiDialect, TritonDialect, OllamaDialect,
-        LlamaCppDialect, SglangDialect, AnthropicDialect, ResponsesDialect, EmbeddingsDialect {
+abstract sealed class NativeDialect implements Dialect
+        permits TgiDialect,
+                TritonDialect,
+                OllamaDialect,
+                LlamaCppDialect,
+                SglangDialect,
+                AnthropicDialect,
+                ResponsesDialect,
+                EmbeddingsDialect {
 
     final RequestOptions options;
     private final String path;
@@ -24,8 +31,12 @@ abstract sealed class NativeDialect implements Dialect permits TgiDialect, Trito
      *                  null for a dialect without one
      * @param decoders  makes a decoder reporting to the events given (null: one that only reads an error body)
      */
-    NativeDialect(RequestOptions options, Framing framing, String endMarker, byte[] sampleStream,
-                  Function<ResponseEvents, FieldsDecoder> decoders) {
+    NativeDialect(
+            RequestOptions options,
+            Framing framing,
+            String endMarker,
+            byte[] sampleStream,
+            Function<ResponseEvents, FieldsDecoder> decoders) {
         this.options = options;
         String template = options.api().path();
         this.path = options.model() == null ? template : template.replace("{model}", options.model());

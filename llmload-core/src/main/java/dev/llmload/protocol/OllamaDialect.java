@@ -27,8 +27,12 @@ public final class OllamaDialect extends NativeDialect {
     private final boolean chat;
 
     OllamaDialect(RequestOptions options) {
-        super(options, Framing.NDJSON, "a final line with \"done\": true", SAMPLE_STREAM, events -> new Decoder(events,
-                options.api() == ApiKind.OLLAMA_CHAT));
+        super(
+                options,
+                Framing.NDJSON,
+                "a final line with \"done\": true",
+                SAMPLE_STREAM,
+                events -> new Decoder(events, options.api() == ApiKind.OLLAMA_CHAT));
         this.chat = options.api() == ApiKind.OLLAMA_CHAT;
     }
 
@@ -78,9 +82,22 @@ public final class OllamaDialect extends NativeDialect {
         private final boolean chat;
 
         Decoder(ResponseEvents events, boolean chat) {
-            super(events, new JsonFields("response", "thinking", "message.content", "message.thinking",
-                "done", "done_reason", "prompt_eval_count", "eval_count", "load_duration", "prompt_eval_duration",
-                "eval_duration", "total_duration", "error"));
+            super(
+                    events,
+                    new JsonFields(
+                            "response",
+                            "thinking",
+                            "message.content",
+                            "message.thinking",
+                            "done",
+                            "done_reason",
+                            "prompt_eval_count",
+                            "eval_count",
+                            "load_duration",
+                            "prompt_eval_duration",
+                            "eval_duration",
+                            "total_duration",
+                            "error"));
             this.chat = chat;
         }
 
@@ -121,7 +138,8 @@ public final class OllamaDialect extends NativeDialect {
                 if (reason != null) {
                     events.finishReason(reason);
                 }
-                events.serverTimings(new ServerTimings(ms(LOAD), ms(PROMPT_DURATION), ms(EVAL_DURATION), ms(TOTAL), -1));
+                events.serverTimings(
+                        new ServerTimings(ms(LOAD), ms(PROMPT_DURATION), ms(EVAL_DURATION), ms(TOTAL), -1));
                 events.endMarker();
             }
         }

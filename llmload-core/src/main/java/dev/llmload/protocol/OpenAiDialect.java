@@ -335,7 +335,8 @@ public final class OpenAiDialect implements Dialect {
                 JsonToken token = parser.nextToken();
                 switch (name) {
                     case "message" -> message = stringOrNull(parser, token);
-                    case "code" -> code = token.isScalarValue() && token != JsonToken.VALUE_NULL ? parser.getText() : null;
+                    case "code" ->
+                        code = token.isScalarValue() && token != JsonToken.VALUE_NULL ? parser.getText() : null;
                     default -> parser.skipChildren();
                 }
             }

@@ -26,8 +26,13 @@ import java.util.Set;
  * @param topK        sent when not null
  * @param stop        stop strings; empty for none
  */
-public record RequestExtras(Map<String, String> headers, ObjectNode extraBody, Double temperature, Double topP,
-                            Integer topK, List<String> stop) {
+public record RequestExtras(
+        Map<String, String> headers,
+        ObjectNode extraBody,
+        Double temperature,
+        Double topP,
+        Integer topK,
+        List<String> stop) {
 
     /** Nothing beyond the prompt and the dialect's own fields. */
     public static final RequestExtras NONE = new RequestExtras(Map.of(), null, null, null, null, List.of());
@@ -66,8 +71,8 @@ public record RequestExtras(Map<String, String> headers, ObjectNode extraBody, D
      * @param extraBody a JSON object, or null
      * @throws IllegalArgumentException with a one-line reason
      */
-    public static RequestExtras parse(List<String> headers, String extraBody, Double temperature, Double topP,
-                                      Integer topK, List<String> stop) {
+    public static RequestExtras parse(
+            List<String> headers, String extraBody, Double temperature, Double topP, Integer topK, List<String> stop) {
         Map<String, String> byName = new LinkedHashMap<>();
         for (String header : headers == null ? List.<String>of() : headers) {
             int colon = header.indexOf(':');
@@ -75,7 +80,9 @@ public record RequestExtras(Map<String, String> headers, ObjectNode extraBody, D
                 // Not echoed: a mistyped header may be a credential.
                 throw new IllegalArgumentException("--header: expected NAME:VALUE, e.g. 'x-route: pool-a'");
             }
-            byName.put(header.substring(0, colon).strip(), header.substring(colon + 1).strip());
+            byName.put(
+                    header.substring(0, colon).strip(),
+                    header.substring(colon + 1).strip());
         }
         ObjectNode body = null;
         if (extraBody != null) {
@@ -116,8 +123,12 @@ public record RequestExtras(Map<String, String> headers, ObjectNode extraBody, D
     /** Whether a header of this name likely holds a credential, so that its value is never written anywhere. */
     public static boolean isCredential(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
-        return lower.contains("authorization") || lower.contains("key") || lower.contains("token")
-                || lower.contains("secret") || lower.contains("cookie") || lower.contains("password");
+        return lower.contains("authorization")
+                || lower.contains("key")
+                || lower.contains("token")
+                || lower.contains("secret")
+                || lower.contains("cookie")
+                || lower.contains("password");
     }
 
     /** The headers as a record may show them: credentials' values replaced by {@link #REDACTED}. */
@@ -145,13 +156,16 @@ public record RequestExtras(Map<String, String> headers, ObjectNode extraBody, D
      */
     public String refusal(ApiKind api) {
         return switch (api) {
-            case EMBEDDINGS, RERANK -> samples()
-                    ? "--temperature, --top-p, --top-k and --stop do not apply to --api " + api.cliName() : null;
-            case RESPONSES -> topK != null || !stop.isEmpty()
-                    ? "the Responses API (--api responses) has no top_k or stop; put such fields in --extra-body" : null;
-            case TRITON -> !stop.isEmpty()
-                    ? "--api triton: the stop input differs by model; put it in --extra-body (e.g. {\"stop_words\": [...]})"
-                    : null;
+            case EMBEDDINGS, RERANK ->
+                samples() ? "--temperature, --top-p, --top-k and --stop do not apply to --api " + api.cliName() : null;
+            case RESPONSES ->
+                topK != null || !stop.isEmpty()
+                        ? "the Responses API (--api responses) has no top_k or stop; put such fields in --extra-body"
+                        : null;
+            case TRITON ->
+                !stop.isEmpty()
+                        ? "--api triton: the stop input differs by model; put it in --extra-body (e.g. {\"stop_words\": [...]})"
+                        : null;
             default -> null;
         };
     }

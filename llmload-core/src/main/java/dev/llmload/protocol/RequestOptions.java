@@ -15,8 +15,15 @@ import java.io.IOException;
  * @param images       synthetic images attached to every chat request; null for none
  * @param seed         the run's seed, from which the images' pixels are made
  */
-public record RequestOptions(ApiKind api, String model, boolean stream, boolean ignoreEos, RequestExtras extras,
-                             int batchSize, ImageInputs images, long seed) {
+public record RequestOptions(
+        ApiKind api,
+        String model,
+        boolean stream,
+        boolean ignoreEos,
+        RequestExtras extras,
+        int batchSize,
+        ImageInputs images,
+        long seed) {
 
     public RequestOptions {
         extras = extras == null ? RequestExtras.NONE : extras;

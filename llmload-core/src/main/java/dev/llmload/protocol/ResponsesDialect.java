@@ -28,7 +28,6 @@ public final class ResponsesDialect extends NativeDialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-
     ResponsesDialect(RequestOptions options) {
         super(options, Framing.SSE, "event: response.completed", SAMPLE_STREAM, Decoder::new);
     }
@@ -70,12 +69,23 @@ public final class ResponsesDialect extends NativeDialect {
         private static final int BODY_INPUT = 11;
         private static final int BODY_OUTPUT = 12;
 
-
         Decoder(ResponseEvents events) {
-            super(events, new JsonFields("type", "delta", "response.usage.input_tokens",
-                "response.usage.output_tokens", "response.status", "response.incomplete_details.reason",
-                "response.error", "response.error.message", "message", "error", "error.message", "usage.input_tokens",
-                "usage.output_tokens"));
+            super(
+                    events,
+                    new JsonFields(
+                            "type",
+                            "delta",
+                            "response.usage.input_tokens",
+                            "response.usage.output_tokens",
+                            "response.status",
+                            "response.incomplete_details.reason",
+                            "response.error",
+                            "response.error.message",
+                            "message",
+                            "error",
+                            "error.message",
+                            "usage.input_tokens",
+                            "usage.output_tokens"));
         }
 
         @Override

@@ -18,6 +18,7 @@ public final class SglangDialect extends NativeDialect {
 
     /** The data of the last event, {@code [DONE]}. */
     private static final byte[] END_MARKER = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+
     private static final double MS_PER_SECOND = 1000.0;
 
     private static final byte[] SAMPLE_STREAM = ("""
@@ -28,7 +29,6 @@ public final class SglangDialect extends NativeDialect {
             data: [DONE]
 
             """).getBytes(StandardCharsets.UTF_8);
-
 
     SglangDialect(RequestOptions options) {
         super(options, Framing.SSE, "data: [DONE]", SAMPLE_STREAM, Decoder::new);
@@ -62,6 +62,7 @@ public final class SglangDialect extends NativeDialect {
 
         /** The whole text of the previous event, until the second text event decides the mode. */
         private String firstText;
+
         private boolean decided;
         private boolean incremental;
         private int seenChars;
@@ -69,9 +70,18 @@ public final class SglangDialect extends NativeDialect {
         private int countedTokens;
 
         Decoder(ResponseEvents events) {
-            super(events, new JsonFields("text", "meta_info", "meta_info.prompt_tokens",
-                "meta_info.completion_tokens", "meta_info.cached_tokens", "meta_info.finish_reason.type",
-                "meta_info.e2e_latency", "error", "error.message"));
+            super(
+                    events,
+                    new JsonFields(
+                            "text",
+                            "meta_info",
+                            "meta_info.prompt_tokens",
+                            "meta_info.completion_tokens",
+                            "meta_info.cached_tokens",
+                            "meta_info.finish_reason.type",
+                            "meta_info.e2e_latency",
+                            "error",
+                            "error.message"));
         }
 
         @Override
@@ -119,8 +129,12 @@ public final class SglangDialect extends NativeDialect {
                 events.finishReason(reason);
                 events.usage(new Usage(fields.count(PROMPT), completion));
                 double e2eSeconds = fields.number(E2E);
-                events.serverTimings(new ServerTimings(Double.NaN, Double.NaN, Double.NaN,
-                        e2eSeconds >= 0 ? e2eSeconds * MS_PER_SECOND : Double.NaN, fields.count(CACHED)));
+                events.serverTimings(new ServerTimings(
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN,
+                        e2eSeconds >= 0 ? e2eSeconds * MS_PER_SECOND : Double.NaN,
+                        fields.count(CACHED)));
             }
         }
 

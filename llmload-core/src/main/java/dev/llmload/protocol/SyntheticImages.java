@@ -57,8 +57,14 @@ final class SyntheticImages {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(compressed.size() + 64);
         out.writeBytes(SIGNATURE);
-        ByteBuffer header = ByteBuffer.allocate(13).putInt(width).putInt(height)
-                .put((byte) BIT_DEPTH).put((byte) RGB).put((byte) 0).put((byte) 0).put((byte) 0);
+        ByteBuffer header = ByteBuffer.allocate(13)
+                .putInt(width)
+                .putInt(height)
+                .put((byte) BIT_DEPTH)
+                .put((byte) RGB)
+                .put((byte) 0)
+                .put((byte) 0)
+                .put((byte) 0);
         chunk(out, "IHDR", header.array());
         chunk(out, "IDAT", compressed.toByteArray());
         chunk(out, "IEND", new byte[0]);

@@ -21,7 +21,6 @@ public final class TgiDialect extends NativeDialect {
 
             """).getBytes(StandardCharsets.UTF_8);
 
-
     TgiDialect(RequestOptions options) {
         super(options, Framing.SSE, "a final event with details", SAMPLE_STREAM, Decoder::new);
     }
@@ -62,10 +61,19 @@ public final class TgiDialect extends NativeDialect {
         private static final int ERROR = 7;
         private static final int ERROR_TYPE = 8;
 
-
         Decoder(ResponseEvents events) {
-            super(events, new JsonFields("token", "token.text", "token.special", "details",
-                "details.finish_reason", "details.generated_tokens", "details.input_length", "error", "error_type"));
+            super(
+                    events,
+                    new JsonFields(
+                            "token",
+                            "token.text",
+                            "token.special",
+                            "details",
+                            "details.finish_reason",
+                            "details.generated_tokens",
+                            "details.input_length",
+                            "error",
+                            "error_type"));
         }
 
         @Override
@@ -103,8 +111,8 @@ public final class TgiDialect extends NativeDialect {
 
         @Override
         public void body(byte[] body, long nanos) {
-            throw JsonFields.malformed("TGI answered /generate_stream with a body that is not a stream", body, 0,
-                    body.length, null);
+            throw JsonFields.malformed(
+                    "TGI answered /generate_stream with a body that is not a stream", body, 0, body.length, null);
         }
     }
 }

@@ -54,6 +54,7 @@ public final class TritonDialect extends NativeDialect {
 
         /** The first text, until the second decides whether the stream is cumulative. */
         private String firstText;
+
         private boolean decided;
         private boolean cumulative;
         /** For a cumulative stream: the length of the text seen so far. */

@@ -47,6 +47,7 @@ public final class Journal implements AutoCloseable {
     private final long freeBytes;
     /** Bytes of whole lines written; a failed write is cut back to this. */
     private long wholeBytes;
+
     private long lines;
     private JournalWriteException failure;
     /** The SHA-256 of the whole lines written, for the seal. */
@@ -61,8 +62,14 @@ public final class Journal implements AutoCloseable {
     public static Journal create(Path file) throws IOException {
         String simulated = System.getProperty(SIMULATED_FREE_BYTES_PROPERTY);
         JournalSeal.remove(file);
-        return new Journal(file, FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE), simulated == null ? Long.MAX_VALUE : Long.parseLong(simulated));
+        return new Journal(
+                file,
+                FileChannel.open(
+                        file,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.TRUNCATE_EXISTING,
+                        StandardOpenOption.WRITE),
+                simulated == null ? Long.MAX_VALUE : Long.parseLong(simulated));
     }
 
     /**
@@ -75,7 +82,8 @@ public final class Journal implements AutoCloseable {
         String line = writeLine(JournalEncoder.toJson(record, false));
         // What reading the line back would give, without reading it; a line with a text that
         // does not come back as it is (a lone surrogate, written as '?') is read back as written.
-        return JournalEncoder.carriedAsIs(record) ? JournalEncoder.atJournalPrecision(record)
+        return JournalEncoder.carriedAsIs(record)
+                ? JournalEncoder.atJournalPrecision(record)
                 : JournalDecoder.fromJson(new String(line.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8));
     }
 

@@ -58,7 +58,10 @@ final class JournalDecoder {
                     case OUTPUT_TOKENS -> l.outputTokens = json.getIntValue();
                     case OUTPUT_TOKENS_SOURCE -> l.outputFromServer = JournalFormat.fromServer(text(json, value));
                     // A few distinct values over millions of lines: one String each, not one per line.
-                    case FINISH_REASON -> l.finishReason = value == JsonToken.VALUE_NULL ? null : text(json, value).intern();
+                    case FINISH_REASON ->
+                        l.finishReason = value == JsonToken.VALUE_NULL
+                                ? null
+                                : text(json, value).intern();
                     case RETRY_AFTER -> l.retryAfter = text(json, value);
                     case INTENDED_SEND_MS -> l.intended = nanos(json, value);
                     case SENT_MS -> l.sent = nanos(json, value);
@@ -107,7 +110,8 @@ final class JournalDecoder {
      */
     private static long micros(JsonParser json, JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_NUMBER_FLOAT) {
-            long micros = JournalFormat.decimalMicros(json.getTextCharacters(), json.getTextOffset(), json.getTextLength());
+            long micros =
+                    JournalFormat.decimalMicros(json.getTextCharacters(), json.getTextOffset(), json.getTextLength());
             if (micros != JournalFormat.NOT_DECIMAL) {
                 return micros;
             }

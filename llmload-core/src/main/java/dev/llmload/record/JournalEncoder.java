@@ -37,16 +37,19 @@ final class JournalEncoder {
             if (r.outcome() instanceof Outcome.Failure failure) {
                 json.writeStringField(Field.ERROR.key, failure.message());
                 if (failure.timeoutKind() != null) {
-                    json.writeStringField(Field.TIMEOUT_KIND.key, failure.timeoutKind().key());
+                    json.writeStringField(
+                            Field.TIMEOUT_KIND.key, failure.timeoutKind().key());
                 }
             }
             json.writeNumberField(Field.HTTP_STATUS.key, r.httpStatus());
             json.writeBooleanField(Field.STREAMED.key, r.streamed());
             json.writeNumberField(Field.INPUT_TOKENS.key, r.inputTokens());
-            json.writeStringField(Field.INPUT_TOKENS_SOURCE.key,
+            json.writeStringField(
+                    Field.INPUT_TOKENS_SOURCE.key,
                     r.inputTokensFromServer() ? JournalFormat.SOURCE_SERVER : JournalFormat.SOURCE_WORKLOAD);
             json.writeNumberField(Field.OUTPUT_TOKENS.key, r.outputTokens());
-            json.writeStringField(Field.OUTPUT_TOKENS_SOURCE.key, r.outputTokenSource().key());
+            json.writeStringField(
+                    Field.OUTPUT_TOKENS_SOURCE.key, r.outputTokenSource().key());
             json.writeStringField(Field.FINISH_REASON.key, r.finishReason());
             if (r.retryAfter() != null) {
                 json.writeStringField(Field.RETRY_AFTER.key, r.retryAfter());
@@ -146,15 +149,40 @@ final class JournalEncoder {
         for (int i = 0; i < events.length; i++) {
             tokens[i] = sent + micros(events[i] - t.sentNanos()) * 1000;
         }
-        RequestTimings timings = new RequestTimings(micros(t.intendedSendNanos()) * 1000, sent,
-                readBack(t.firstByteNanos(), t.sentNanos(), sent), readBack(t.firstTokenNanos(), t.sentNanos(), sent),
-                readBack(t.firstContentNanos(), t.sentNanos(), sent), readBack(t.endNanos(), t.sentNanos(), sent), tokens);
+        RequestTimings timings = new RequestTimings(
+                micros(t.intendedSendNanos()) * 1000,
+                sent,
+                readBack(t.firstByteNanos(), t.sentNanos(), sent),
+                readBack(t.firstTokenNanos(), t.sentNanos(), sent),
+                readBack(t.firstContentNanos(), t.sentNanos(), sent),
+                readBack(t.endNanos(), t.sentNanos(), sent),
+                tokens);
         ServerTimings s = r.serverTimings();
-        ServerTimings server = s == null ? null : new ServerTimings(reported(s.loadMs()), reported(s.prefillMs()),
-                reported(s.decodeMs()), reported(s.totalMs()), s.cachedPromptTokens() >= 0 ? s.cachedPromptTokens() : -1);
-        return new RequestRecord(r.index(), r.requestId(), r.warmup(), timings, r.tokenEventCounts(), r.httpStatus(),
-                r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
-                r.finishReason(), r.streamed(), r.retryAfter(), r.session(), server);
+        ServerTimings server = s == null
+                ? null
+                : new ServerTimings(
+                        reported(s.loadMs()),
+                        reported(s.prefillMs()),
+                        reported(s.decodeMs()),
+                        reported(s.totalMs()),
+                        s.cachedPromptTokens() >= 0 ? s.cachedPromptTokens() : -1);
+        return new RequestRecord(
+                r.index(),
+                r.requestId(),
+                r.warmup(),
+                timings,
+                r.tokenEventCounts(),
+                r.httpStatus(),
+                r.outcome(),
+                r.inputTokens(),
+                r.inputTokensFromServer(),
+                r.outputTokens(),
+                r.outputTokenSource(),
+                r.finishReason(),
+                r.streamed(),
+                r.retryAfter(),
+                r.session(),
+                server);
     }
 
     /** A moment as {@link #writeRelative} writes it and the decoder reads it back. */
@@ -164,7 +192,9 @@ final class JournalEncoder {
 
     /** Whether the record's texts come back from a line as they are: valid UTF-16, no lone surrogates. */
     static boolean carriedAsIs(RequestRecord r) {
-        return noSurrogates(r.requestId()) && noSurrogates(r.finishReason()) && noSurrogates(r.retryAfter())
+        return noSurrogates(r.requestId())
+                && noSurrogates(r.finishReason())
+                && noSurrogates(r.retryAfter())
                 && !(r.outcome() instanceof Outcome.Failure failure && !noSurrogates(failure.message()));
     }
 

@@ -20,7 +20,9 @@ final class JournalFormat {
     private JournalFormat() {}
 
     /** FastDoubleParser for the token times: a big journal's report parses hundreds of millions. */
-    static final JsonFactory JSON = JsonFactory.builder().enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER).build();
+    static final JsonFactory JSON = JsonFactory.builder()
+            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+            .build();
 
     /** A line's fields, in the order the encoder writes them. */
     enum Field {

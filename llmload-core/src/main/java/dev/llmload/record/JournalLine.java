@@ -35,14 +35,17 @@ final class JournalLine {
     Long end;
     /** The token times from the send, the first {@link #tokenTimesLength} of the array. */
     long[] tokenTimes;
+
     int tokenTimesLength;
     /** The token counts, the first {@link #tokenCountsLength} of the array. */
     int[] tokenCounts;
+
     int tokenCountsLength;
     /** Where the scanner found the line's object to end, in the bytes it read them from. */
     int scannedEnd;
     /** Whether the token arrays are the scanner's, reused for the next line, rather than the line's own. */
     boolean borrowed;
+
     ServerTimings serverTimings;
     boolean countsPending;
 
@@ -62,8 +65,8 @@ final class JournalLine {
         int[] counts = need(tokenCounts, Field.TOKEN_COUNTS);
         int events = tokenTimesLength;
         if (tokenCountsLength < events) {
-            throw new IOException(Field.TOKEN_COUNTS.key + " has " + tokenCountsLength + " entries for " + events
-                    + " token times");
+            throw new IOException(
+                    Field.TOKEN_COUNTS.key + " has " + tokenCountsLength + " entries for " + events + " token times");
         }
         long[] absolute;
         if (withoutTokenGaps && events > 1) {
@@ -90,8 +93,13 @@ final class JournalLine {
                 need(index, Field.INDEX),
                 requestId,
                 need(warmup, Field.WARMUP),
-                new RequestTimings(need(intended, Field.INTENDED_SEND_MS), sentNanos, relative(firstByte, sentNanos),
-                        relative(firstToken, sentNanos), relative(firstContent, sentNanos), relative(end, sentNanos),
+                new RequestTimings(
+                        need(intended, Field.INTENDED_SEND_MS),
+                        sentNanos,
+                        relative(firstByte, sentNanos),
+                        relative(firstToken, sentNanos),
+                        relative(firstContent, sentNanos),
+                        relative(end, sentNanos),
                         absolute),
                 counts,
                 need(httpStatus, Field.HTTP_STATUS),
@@ -116,8 +124,8 @@ final class JournalLine {
         long[] times = need(tokenTimes, Field.TOKEN_TIMES_MS);
         int[] counts = need(tokenCounts, Field.TOKEN_COUNTS);
         if (tokenCountsLength < tokenTimesLength) {
-            throw new IOException(Field.TOKEN_COUNTS.key + " has " + tokenCountsLength + " entries for " + tokenTimesLength
-                    + " token times");
+            throw new IOException(Field.TOKEN_COUNTS.key + " has " + tokenCountsLength + " entries for "
+                    + tokenTimesLength + " token times");
         }
         boolean succeeded = outcome() instanceof Outcome.Success;
         long lineIndex = need(index, Field.INDEX);
@@ -136,8 +144,8 @@ final class JournalLine {
         if (need(outcome, Field.OUTCOME).equals(Outcome.SUCCESS.key())) {
             return Outcome.SUCCESS;
         }
-        return new Outcome.Failure(FailureClass.fromKey(outcome),
-                timeoutKind == null ? null : TimeoutKind.fromKey(timeoutKind), error);
+        return new Outcome.Failure(
+                FailureClass.fromKey(outcome), timeoutKind == null ? null : TimeoutKind.fromKey(timeoutKind), error);
     }
 
     private static <T> T need(T value, Field field) throws IOException {

@@ -14,7 +14,8 @@ import dev.llmload.record.JournalFormat.Field;
 final class JournalLineScanner {
 
     /** Thrown, without a stack, when the line is not in the writer's form; the line then goes to Jackson. */
-    private static final RuntimeException OTHER_FORM = new RuntimeException("not in the writer's form", null, false, false) {};
+    private static final RuntimeException OTHER_FORM =
+            new RuntimeException("not in the writer's form", null, false, false) {};
 
     private final byte[] b;
     private final int end;
@@ -24,11 +25,13 @@ final class JournalLineScanner {
     private final boolean borrow;
     /** The entries of the array {@link #nanosArray} or {@link #intArray} read last. */
     private int arrayLength;
+
     private int i;
 
     private final Scratch scratch;
 
-    private JournalLineScanner(byte[] bytes, int from, int end, boolean lastEventOnly, boolean borrow, Scratch scratch) {
+    private JournalLineScanner(
+            byte[] bytes, int from, int end, boolean lastEventOnly, boolean borrow, Scratch scratch) {
         this.b = bytes;
         this.i = from;
         this.end = end;
@@ -47,6 +50,7 @@ final class JournalLineScanner {
         private int[] counts = new int[256];
         /** The words read so far ({@link #word}), their bytes beside them; a few dozen at most are kept. */
         private final String[] words = new String[32];
+
         private final byte[][] wordBytes = new byte[32][];
         private int wordCount;
 
@@ -74,7 +78,8 @@ final class JournalLineScanner {
      * @param borrow        leave the token events in {@code scratch}'s arrays ({@link JournalLine#borrowed}),
      *                      valid until the next line: a token pass copies them into its view
      */
-    static JournalLine scan(byte[] bytes, int from, int length, boolean lastEventOnly, boolean borrow, Scratch scratch) {
+    static JournalLine scan(
+            byte[] bytes, int from, int length, boolean lastEventOnly, boolean borrow, Scratch scratch) {
         JournalLine line = scanFrom(bytes, from, from + length, lastEventOnly, borrow, scratch);
         return line != null && line.scannedEnd == from + length ? line : null;
     }
@@ -85,8 +90,8 @@ final class JournalLineScanner {
      * the writer's form. What follows the object is the caller's to check: reading a journal, the
      * end of its line, so that the line's bytes are walked once.
      */
-    static JournalLine scanFrom(byte[] bytes, int from, int limit, boolean lastEventOnly, boolean borrow,
-                                 Scratch scratch) {
+    static JournalLine scanFrom(
+            byte[] bytes, int from, int limit, boolean lastEventOnly, boolean borrow, Scratch scratch) {
         try {
             return new JournalLineScanner(bytes, from, limit, lastEventOnly, borrow, scratch).line();
         } catch (RuntimeException e) {
@@ -246,7 +251,8 @@ final class JournalLineScanner {
             }
             i++;
         }
-        String text = word ? scratch.word(b, start, i - start)
+        String text = word
+                ? scratch.word(b, start, i - start)
                 : new String(b, start, i - start, java.nio.charset.StandardCharsets.ISO_8859_1);
         i++;
         return text;
@@ -264,7 +270,12 @@ final class JournalLineScanner {
             value = value * 10 + (b[i++] - '0');
         }
         int digits = i - start;
-        if (digits == 0 || digits > 18 || (digits > 1 && b[start] == '0') || b[i] == '.' || b[i] == 'e' || b[i] == 'E') {
+        if (digits == 0
+                || digits > 18
+                || (digits > 1 && b[start] == '0')
+                || b[i] == '.'
+                || b[i] == 'e'
+                || b[i] == 'E') {
             throw OTHER_FORM;
         }
         return negative ? -value : value;

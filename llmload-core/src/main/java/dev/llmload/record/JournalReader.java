@@ -63,8 +63,7 @@ public final class JournalReader {
      * the writer's form without building its token arrays at all: the way to hold a big run's
      * requests.
      */
-    public static void forEachWithoutTokenGaps(Path file, Consumer<RequestRecord> consumer)
-            throws IOException {
+    public static void forEachWithoutTokenGaps(Path file, Consumer<RequestRecord> consumer) throws IOException {
         forEach(file, true, consumer);
     }
 
@@ -77,8 +76,8 @@ public final class JournalReader {
      * in the writer's form is read into one {@link TokenEventsView} per thread, with no record and
      * no array of its own.
      */
-    public static <P> void fold(Path file, Supplier<P> newPart, BiConsumer<P, TokenEventsView> add,
-                                Consumer<P> merge) throws IOException {
+    public static <P> void fold(Path file, Supplier<P> newPart, BiConsumer<P, TokenEventsView> add, Consumer<P> merge)
+            throws IOException {
         fold(file, newPart, add, merge, null);
     }
 
@@ -91,8 +90,13 @@ public final class JournalReader {
      *
      * @param records each record without its token gaps; null for none (no record is made)
      */
-    public static <P> void fold(Path file, Supplier<P> newPart, BiConsumer<P, TokenEventsView> add,
-                                Consumer<P> merge, Consumer<RequestRecord> records) throws IOException {
+    public static <P> void fold(
+            Path file,
+            Supplier<P> newPart,
+            BiConsumer<P, TokenEventsView> add,
+            Consumer<P> merge,
+            Consumer<RequestRecord> records)
+            throws IOException {
         read(file, false, new Folding<>(newPart, add, merge, records != null), records);
     }
 
@@ -111,8 +115,12 @@ public final class JournalReader {
             }
 
             @Override
-            public <P> void fold(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add, Consumer<P> merge,
-                                 Consumer<RequestRecord> records) throws IOException {
+            public <P> void fold(
+                    Supplier<P> newPart,
+                    BiConsumer<P, TokenEventsView> add,
+                    Consumer<P> merge,
+                    Consumer<RequestRecord> records)
+                    throws IOException {
                 for (Path file : journals) {
                     JournalReader.fold(file, newPart, add, merge, records);
                 }
@@ -130,8 +138,8 @@ public final class JournalReader {
      *
      * @param records whether each line's record without its token gaps is made too, for the reader's consumer
      */
-    private record Folding<P>(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add,
-                              Consumer<P> merge, boolean records) {
+    private record Folding<P>(
+            Supplier<P> newPart, BiConsumer<P, TokenEventsView> add, Consumer<P> merge, boolean records) {
 
         @SuppressWarnings("unchecked")
         void merge(Object part) {
@@ -149,8 +157,8 @@ public final class JournalReader {
      * folded into a part per chunk on the parsing threads (and, where the folding wants the
      * records, each also handed to {@code consumer} without its token gaps).
      */
-    private static void read(Path file, boolean withoutTokenGaps, Folding<?> folding,
-                             Consumer<RequestRecord> consumer) throws IOException {
+    private static void read(Path file, boolean withoutTokenGaps, Folding<?> folding, Consumer<RequestRecord> consumer)
+            throws IOException {
         Map<Long, RequestRecord> pending = new LinkedHashMap<>();
         int threads = parsingThreads();
         AtomicInteger named = new AtomicInteger();
@@ -256,7 +264,8 @@ public final class JournalReader {
             // A line in the writer's form is scanned from its first byte, which finds where it ends,
             // so its bytes are walked once. Folding, the scanner leaves the token events in its
             // scratch arrays, for the view.
-            JournalLine scanned = JournalLineScanner.scanFrom(bytes, start, length, withoutTokenGaps, folding != null, scratch);
+            JournalLine scanned =
+                    JournalLineScanner.scanFrom(bytes, start, length, withoutTokenGaps, folding != null, scratch);
             int newline = scanned == null ? -1 : newlineAfter(bytes, scanned.scannedEnd, length);
             int lineLength;
             if (newline >= 0) {
@@ -307,8 +316,15 @@ public final class JournalReader {
     }
 
     /** Hands a chunk's records over in order, holding provisional ones back; a bad line is an error once a line follows it. */
-    private static void hand(Path file, Parsed parsed, long[] number, String[] bad, Map<Long, RequestRecord> pending,
-                             Consumer<RequestRecord> consumer, Folding<?> folding) throws IOException {
+    private static void hand(
+            Path file,
+            Parsed parsed,
+            long[] number,
+            String[] bad,
+            Map<Long, RequestRecord> pending,
+            Consumer<RequestRecord> consumer,
+            Folding<?> folding)
+            throws IOException {
         int folded = 0;
         for (Object item : parsed.items()) {
             number[0]++;
@@ -323,7 +339,8 @@ public final class JournalReader {
                     consumer.accept(record);
                 }
                 case Provisional provisional -> pending.put(provisional.record().index(), provisional.record());
-                case Bad reason -> bad[0] = file + ":" + number[0] + ": not a valid journal line (" + reason.reason() + ")";
+                case Bad reason ->
+                    bad[0] = file + ":" + number[0] + ": not a valid journal line (" + reason.reason() + ")";
                 default -> {
                     if (item == FOLDED) {
                         long index = parsed.folded()[folded++];

@@ -60,13 +60,15 @@ public final class JournalSeal {
         Path seal = of(journal);
         Path partial = seal.resolveSibling(seal.getFileName() + ".partial");
         try {
-            Files.writeString(partial, HexFormat.of().formatHex(sha256) + "  " + journal.getFileName() + "\n",
+            Files.writeString(
+                    partial,
+                    HexFormat.of().formatHex(sha256) + "  " + journal.getFileName() + "\n",
                     StandardCharsets.US_ASCII);
             Files.move(partial, seal, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             Files.deleteIfExists(partial);
-            throw new IOException("cannot write " + seal + " (" + e.getMessage() + "): " + journal
-                    + " is whole but unsealed", e);
+            throw new IOException(
+                    "cannot write " + seal + " (" + e.getMessage() + "): " + journal + " is whole but unsealed", e);
         }
     }
 

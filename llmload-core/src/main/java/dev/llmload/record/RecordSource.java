@@ -24,7 +24,8 @@ public interface RecordSource {
      * holds must merge into the same result however the records were cut. The default: one part,
      * filled on the caller's thread.
      */
-    default <P> void fold(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add, Consumer<P> merge) throws IOException {
+    default <P> void fold(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add, Consumer<P> merge)
+            throws IOException {
         fold(newPart, add, merge, null);
     }
 
@@ -37,8 +38,9 @@ public interface RecordSource {
      *
      * @param records each record in order; null for none
      */
-    default <P> void fold(Supplier<P> newPart, BiConsumer<P, TokenEventsView> add, Consumer<P> merge,
-                          Consumer<RequestRecord> records) throws IOException {
+    default <P> void fold(
+            Supplier<P> newPart, BiConsumer<P, TokenEventsView> add, Consumer<P> merge, Consumer<RequestRecord> records)
+            throws IOException {
         P part = newPart.get();
         TokenEventsView view = new TokenEventsView();
         forEach(record -> {

@@ -53,11 +53,30 @@ public record RequestRecord(
         for (int count : tokenEventCounts) {
             tokens += count;
         }
-        RequestTimings last = new RequestTimings(timings.intendedSendNanos(), timings.sentNanos(),
-                timings.firstByteNanos(), timings.firstTokenNanos(), timings.firstContentNanos(), timings.endNanos(),
+        RequestTimings last = new RequestTimings(
+                timings.intendedSendNanos(),
+                timings.sentNanos(),
+                timings.firstByteNanos(),
+                timings.firstTokenNanos(),
+                timings.firstContentNanos(),
+                timings.endNanos(),
                 new long[] {times[times.length - 1]});
-        return new RequestRecord(index, requestId, warmup, last, new int[] {tokens}, httpStatus, outcome, inputTokens,
-                inputTokensFromServer, outputTokens, outputTokenSource, finishReason, streamed, retryAfter, session,
+        return new RequestRecord(
+                index,
+                requestId,
+                warmup,
+                last,
+                new int[] {tokens},
+                httpStatus,
+                outcome,
+                inputTokens,
+                inputTokensFromServer,
+                outputTokens,
+                outputTokenSource,
+                finishReason,
+                streamed,
+                retryAfter,
+                session,
                 serverTimings);
     }
 }

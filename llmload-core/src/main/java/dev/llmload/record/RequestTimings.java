@@ -41,9 +41,14 @@ public record RequestTimings(
         for (int i = 0; i < events.length; i++) {
             events[i] = tokenEventNanos[i] - originNanos;
         }
-        return new RequestTimings(intendedSendNanos - originNanos, sentNanos - originNanos,
-                offset(firstByteNanos, originNanos), offset(firstTokenNanos, originNanos),
-                offset(firstContentNanos, originNanos), endNanos - originNanos, events);
+        return new RequestTimings(
+                intendedSendNanos - originNanos,
+                sentNanos - originNanos,
+                offset(firstByteNanos, originNanos),
+                offset(firstTokenNanos, originNanos),
+                offset(firstContentNanos, originNanos),
+                endNanos - originNanos,
+                events);
     }
 
     private static long offset(long nanos, long originNanos) {

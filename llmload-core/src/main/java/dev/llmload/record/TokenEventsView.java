@@ -21,8 +21,7 @@ public final class TokenEventsView {
     private boolean owned;
 
     /** A view to be filled, line after line. */
-    TokenEventsView() {
-    }
+    TokenEventsView() {}
 
     /** The token events of {@code record}, sharing its arrays. */
     public static TokenEventsView of(RequestRecord record) {
@@ -45,8 +44,14 @@ public final class TokenEventsView {
      * This view, now of a journal line's token events: {@code events} times relative to the send
      * at {@code sentNanos} and their counts, copied into arrays of this view's own, reused.
      */
-    void fill(long index, boolean warmup, boolean succeeded, long sentNanos, long[] relativeNanos, int[] counts,
-              int events) {
+    void fill(
+            long index,
+            boolean warmup,
+            boolean succeeded,
+            long sentNanos,
+            long[] relativeNanos,
+            int[] counts,
+            int events) {
         this.index = index;
         this.warmup = warmup;
         this.succeeded = succeeded;

@@ -12,8 +12,12 @@ import java.util.List;
 public record ClientHost(String cpu, int cores, Double ramGib, String os, String jvm) {
 
     public static ClientHost discover() {
-        return new ClientHost(readCpuModel(), Runtime.getRuntime().availableProcessors(), readRamGib(),
-                System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+        return new ClientHost(
+                readCpuModel(),
+                Runtime.getRuntime().availableProcessors(),
+                readRamGib(),
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch"),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
     }
 

@@ -27,29 +27,46 @@ import dev.llmload.telemetry.analysis.TelemetrySummary.GpuStats;
  * @param gpuIdlePowerWatts            the same before the first measured request, W
  * @param energyPerOutputTokenJoules   GPU energy per output token, J
  */
-public record Efficiency(Double gpuHourPrice, String currency, Integer gpuCount, Double costPerMillionOutputTokens,
-                         Double costPerMillionTotalTokens, Double gpuPowerWatts, Double gpuIdlePowerWatts,
-                         Double energyPerOutputTokenJoules) {
+public record Efficiency(
+        Double gpuHourPrice,
+        String currency,
+        Integer gpuCount,
+        Double costPerMillionOutputTokens,
+        Double costPerMillionTotalTokens,
+        Double gpuPowerWatts,
+        Double gpuIdlePowerWatts,
+        Double energyPerOutputTokenJoules) {
 
     private static final double SECONDS_PER_HOUR = 3600;
     private static final double MILLION = 1e6;
 
     /** @return null when there is neither a price nor a power reading, so the section is absent */
     public static Efficiency of(RunResults results, Integer gpuCount, TelemetrySummary telemetry, GpuPrice price) {
-        Double power = telemetry == null || telemetry.gpu() == null ? null
-                : sum(telemetry.gpu().gpus().stream().map(GpuStats::powerWattsMean).toList());
-        Double idle = telemetry == null || telemetry.gpu() == null ? null
-                : sum(telemetry.gpu().gpus().stream().map(GpuStats::idlePowerWatts).toList());
+        Double power = telemetry == null || telemetry.gpu() == null
+                ? null
+                : sum(telemetry.gpu().gpus().stream()
+                        .map(GpuStats::powerWattsMean)
+                        .toList());
+        Double idle = telemetry == null || telemetry.gpu() == null
+                ? null
+                : sum(telemetry.gpu().gpus().stream()
+                        .map(GpuStats::idlePowerWatts)
+                        .toList());
         if (price == null && power == null) {
             return null;
         }
         Double outputRate = positive(results.outputTokenThroughput());
         Double totalRate = positive(results.totalTokenThroughput());
         Double perGpuSecond = price == null || gpuCount == null ? null : price.amount() * gpuCount / SECONDS_PER_HOUR;
-        return new Efficiency(price == null ? null : price.amount(), price == null ? null : price.currency(), gpuCount,
+        return new Efficiency(
+                price == null ? null : price.amount(),
+                price == null ? null : price.currency(),
+                gpuCount,
                 perGpuSecond == null || outputRate == null ? null : perGpuSecond * MILLION / outputRate,
                 perGpuSecond == null || totalRate == null ? null : perGpuSecond * MILLION / totalRate,
-                power, idle, power == null || outputRate == null ? null : power / outputRate);
+                power,
+                idle,
+                power == null || outputRate == null ? null : power / outputRate);
     }
 
     /** The sum, or null when any GPU lacks the value (a partial sum would understate). */

@@ -1,18 +1,18 @@
 package dev.llmload.report;
 
-import dev.llmload.config.RunConfig;
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.RequestTimes;
 import dev.llmload.analysis.Saturation;
-import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.ScheduleFidelity;
+import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.TimeSeries;
+import dev.llmload.config.RunConfig;
+import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
 import dev.llmload.note.Note;
-import dev.llmload.record.RequestRecord;
-import dev.llmload.metrics.InterTokenGaps;
 import dev.llmload.record.RecordSource;
+import dev.llmload.record.RequestRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -37,8 +37,14 @@ import java.util.List;
  *              are part of the run's own record
  * @param page  what report.html shows of the requests
  */
-public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFidelity schedule, Saturation saturation,
-                           SteadyState steadyState, List<Note> notes, RunPage page) {
+public record Measurements(
+        RunResults results,
+        TimeSeries timeseries,
+        ScheduleFidelity schedule,
+        Saturation saturation,
+        SteadyState steadyState,
+        List<Note> notes,
+        RunPage page) {
 
     public Measurements {
         notes = List.copyOf(notes);
@@ -110,7 +116,8 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         RunPage.Builder page = new RunPage.Builder(times.size());
         InterTokenGaps windowGaps = new InterTokenGaps();
         InterTokenGaps otherGaps = new InterTokenGaps();
-        full.fold(() -> new TokenEventsPart(windowGaps.newPart(), otherGaps.newPart(), series.newPart()),
+        full.fold(
+                () -> new TokenEventsPart(windowGaps.newPart(), otherGaps.newPart(), series.newPart()),
                 (part, events) -> {
                     (Arrays.binarySearch(inWindow, events.index()) >= 0 ? part.window() : part.other()).add(events);
                     part.series().add(events);
@@ -134,9 +141,14 @@ public record Measurements(RunResults results, TimeSeries timeseries, ScheduleFi
         Integer gate = config.sessionGate();
         Saturation saturation = Saturation.of(times, config.load());
         SteadyState steady = cut == null ? null : cut.steadyState(windowResults, windowGaps);
-        return new Measurements(results, series.build(), ScheduleFidelity.of(times, config.load(), gate),
-                saturation, steady, NoteDetector.detect(times, tally, results, config.load(), gate,
-                        config.target().stream(), saturation, steady),
+        return new Measurements(
+                results,
+                series.build(),
+                ScheduleFidelity.of(times, config.load(), gate),
+                saturation,
+                steady,
+                NoteDetector.detect(
+                        times, tally, results, config.load(), gate, config.target().stream(), saturation, steady),
                 page.build(PercentileSpectrum.of(gaps.perEvent())));
     }
 

@@ -48,7 +48,8 @@ public final class ReportFiles {
                     .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                     .readValue(file.toFile());
         } catch (IOException | IllegalArgumentException e) { // the recorded config is checked as it is read
-            String message = e.getMessage() == null ? e.getClass().getSimpleName()
+            String message = e.getMessage() == null
+                    ? e.getClass().getSimpleName()
                     : e.getMessage().lines().findFirst().orElse("");
             throw new IOException(file + " is not an llmload report: " + message, e);
         }

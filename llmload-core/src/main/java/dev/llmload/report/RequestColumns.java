@@ -53,8 +53,18 @@ record RequestColumns(
         Builder(long total) {
             int every = (int) Math.max(1, (total + MAX_SHOWN - 1) / MAX_SHOWN);
             int n = (int) ((total + every - 1) / every);
-            columns = new RequestColumns(new double[n], new double[n], new Double[n], new Double[n],
-                    new Double[n], new double[n], new int[n], new int[n], new boolean[n], new boolean[n], every);
+            columns = new RequestColumns(
+                    new double[n],
+                    new double[n],
+                    new Double[n],
+                    new Double[n],
+                    new Double[n],
+                    new double[n],
+                    new int[n],
+                    new int[n],
+                    new boolean[n],
+                    new boolean[n],
+                    every);
         }
 
         void add(RequestRecord record) {

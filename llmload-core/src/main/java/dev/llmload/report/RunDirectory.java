@@ -37,7 +37,9 @@ public record RunDirectory(String label, Path path, RunReport report, List<Reque
      * @throws IOException with a one-line reason when {@code path} is none of these or cannot be read
      */
     public static List<RunDirectory> load(Path path) throws IOException {
-        return RunGroup.load(path).stream().flatMap(group -> group.runs().stream()).toList();
+        return RunGroup.load(path).stream()
+                .flatMap(group -> group.runs().stream())
+                .toList();
     }
 
     static RunDirectory loadRun(Path dir, String label) throws IOException {

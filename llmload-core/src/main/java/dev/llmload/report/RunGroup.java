@@ -60,7 +60,8 @@ public record RunGroup(String label, List<RunDirectory> runs) {
         if (!Files.isDirectory(path)) {
             throw new IOException("no such directory: " + path);
         }
-        return List.of(loadOne(path, String.valueOf(path.toAbsolutePath().normalize().getFileName())));
+        return List.of(
+                loadOne(path, String.valueOf(path.toAbsolutePath().normalize().getFileName())));
     }
 
     /** A run directory, or a repeats directory with its runs named in its {@code repeats.json}. */

@@ -60,7 +60,8 @@ public record RunPage(RequestColumns requests, Map<String, PercentileSpectrum> s
 
         /** @param itl the inter-token gaps' spectrum, from the derivation's own gaps */
         RunPage build(PercentileSpectrum itl) {
-            // In this order on every run: Map.of's order changes from one JVM to the next, and so did report.html's bytes.
+            // In this order on every run: Map.of's order changes from one JVM to the next, and so did report.html's
+            // bytes.
             Map<String, PercentileSpectrum> spectra = new LinkedHashMap<>();
             spectra.put("ttft_ms", PercentileSpectrum.of(ttft));
             spectra.put("itl_ms", itl);

@@ -2,12 +2,12 @@ package dev.llmload.report;
 
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.Saturation;
-import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.ScheduleFidelity;
+import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.TimeSeries;
 import dev.llmload.client.ClientCost;
-import dev.llmload.metrics.RunResults;
 import dev.llmload.config.RunConfig;
+import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
 import dev.llmload.stats.Summary;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
@@ -58,18 +58,42 @@ public record RunReport(
         List<Note> allNotes = new java.util.ArrayList<>(measurements.notes());
         notes.stream().filter(n -> !NoteDetector.KINDS.contains(n.kind())).forEach(allNotes::add);
         RunResults newResults = measurements.results();
-        return new RunReport(schemaVersion, tool,
-                new Run(run.id(), run.startedAt(), endedAt, run.commandLine(), run.seed(), interrupted, run.client(),
-                        run.segment(), run.segments()),
-                model, service, hardware, load,
-                new Data(data.source(), data.contentHash(),
+        return new RunReport(
+                schemaVersion,
+                tool,
+                new Run(
+                        run.id(),
+                        run.startedAt(),
+                        endedAt,
+                        run.commandLine(),
+                        run.seed(),
+                        interrupted,
+                        run.client(),
+                        run.segment(),
+                        run.segments()),
+                model,
+                service,
+                hardware,
+                load,
+                new Data(
+                        data.source(),
+                        data.contentHash(),
                         new TokenShape(data.inputTokens().requested(), newResults.inputTokens()),
                         new TokenShape(data.outputTokens().requested(), newResults.outputTokens())),
-                newResults, telemetry,
-                Efficiency.of(newResults, hardware == null ? null : hardware.gpuCount(), telemetry,
+                newResults,
+                telemetry,
+                Efficiency.of(
+                        newResults,
+                        hardware == null ? null : hardware.gpuCount(),
+                        telemetry,
                         config == null ? null : config.output().gpuHourPrice()),
-                List.copyOf(allNotes), config, measurements.timeseries(),
-                measurements.schedule(), client, measurements.saturation(), measurements.steadyState());
+                List.copyOf(allNotes),
+                config,
+                measurements.timeseries(),
+                measurements.schedule(),
+                client,
+                measurements.saturation(),
+                measurements.steadyState());
     }
 
     public record Tool(String name, String version) {}
@@ -81,15 +105,29 @@ public record RunReport(
      *                    absent for a whole run
      * @param segments    the segments a merged run was made of ({@code llmload merge}); absent otherwise
      */
-    public record Run(String id, String startedAt, String endedAt, String commandLine, long seed, boolean interrupted,
-                      ClientHost client,
-                      @com.fasterxml.jackson.annotation.JsonInclude(
-                              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) SegmentStart segment,
-                      @com.fasterxml.jackson.annotation.JsonInclude(
-                              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) List<SegmentSummary> segments) {
+    public record Run(
+            String id,
+            String startedAt,
+            String endedAt,
+            String commandLine,
+            long seed,
+            boolean interrupted,
+            ClientHost client,
 
-        public Run(String id, String startedAt, String endedAt, String commandLine, long seed, boolean interrupted,
-                   ClientHost client) {
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            SegmentStart segment,
+
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            List<SegmentSummary> segments) {
+
+        public Run(
+                String id,
+                String startedAt,
+                String endedAt,
+                String commandLine,
+                long seed,
+                boolean interrupted,
+                ClientHost client) {
             this(id, startedAt, endedAt, commandLine, seed, interrupted, client, null, null);
         }
     }
@@ -103,9 +141,16 @@ public record RunReport(
      * @param startErrorMs   its start error by its own clock (see {@link SegmentStart#startErrorMs})
      * @param sendLagP99Ms   p99 of its client queue time: how late it sent (open loop) or waited at a gate
      */
-    public record SegmentSummary(int index, String directory, long requests, long succeeded, Double errorRate,
-                                 Double requestThroughput, Double outputTokenThroughput, Double startErrorMs,
-                                 Double sendLagP99Ms) {}
+    public record SegmentSummary(
+            int index,
+            String directory,
+            long requests,
+            long succeeded,
+            Double errorRate,
+            Double requestThroughput,
+            Double outputTokenThroughput,
+            Double startErrorMs,
+            Double sendLagP99Ms) {}
 
     /**
      * One segment's part and start (docs/distributed.md).
@@ -119,14 +164,21 @@ public record RunReport(
      *                        beside which the clock's own offset (clockSync) must be read
      * @param clockSync       what the operating system says about this host's clock
      */
-    public record SegmentStart(int index, int count, String startAt, String target, String originWallClock,
-                               Double startErrorMs, dev.llmload.segment.ClockSync clockSync) {}
+    public record SegmentStart(
+            int index,
+            int count,
+            String startAt,
+            String target,
+            String originWallClock,
+            Double startErrorMs,
+            dev.llmload.segment.ClockSync clockSync) {}
 
     /** @param maxModelLen the server's context length as it reported it; null when it did not */
     public record Model(String name, String parameters, String precision, String quantization, Integer maxModelLen) {}
 
     /** @param framework e.g. vllm, sglang; {@code llmload-sim} for the embedded simulator */
-    public record Service(String url, String api, String framework, String version, String launchArgs, boolean streaming) {}
+    public record Service(
+            String url, String api, String framework, String version, String launchArgs, boolean streaming) {}
 
     /** The server's hardware, from metadata or telemetry; null where unknown. */
     public record Hardware(String gpuModel, Integer gpuCount, Double gpuMemoryGib, String cpu, Double ramGib) {}
@@ -138,15 +190,24 @@ public record RunReport(
      *
      * @param arrival the open loop's arrivals ({@code trace} for a replay); null for a closed loop
      */
-    public record Load(Mode mode, Integer concurrency, Double requestRate, dev.llmload.config.Load.Arrival arrival,
-                       Double burstiness, Integer maxConcurrency, Long numRequests, Double durationS, int warmup) {
+    public record Load(
+            Mode mode,
+            Integer concurrency,
+            Double requestRate,
+            dev.llmload.config.Load.Arrival arrival,
+            Double burstiness,
+            Integer maxConcurrency,
+            Long numRequests,
+            Double durationS,
+            int warmup) {
 
         /**
          * {@link dev.llmload.config.Load.Mode}, under the name the report's readers use (the console
          * summary, the vLLM export, the fairness check); written in lower case.
          */
         public enum Mode {
-            CLOSED, OPEN;
+            CLOSED,
+            OPEN;
 
             @com.fasterxml.jackson.annotation.JsonValue
             @Override
@@ -158,14 +219,24 @@ public record RunReport(
         /** The load section of a run of this configuration. */
         public static Load of(dev.llmload.config.RunConfig config) {
             dev.llmload.config.Bounds bounds = config.bounds();
-            return of(config.load(), bounds.numRequests(),
-                    bounds.duration() == null ? null : bounds.duration().toMillis() / 1000.0, bounds.warmup());
+            return of(
+                    config.load(),
+                    bounds.numRequests(),
+                    bounds.duration() == null ? null : bounds.duration().toMillis() / 1000.0,
+                    bounds.warmup());
         }
 
         public static Load of(dev.llmload.config.Load load, Long numRequests, Double durationS, int warmup) {
             dev.llmload.config.Load.Recorded recorded = load.recorded();
-            return new Load(Mode.valueOf(recorded.mode().name()), recorded.concurrency(), recorded.requestRate(),
-                    recorded.arrival(), recorded.burstiness(), recorded.maxConcurrency(), numRequests, durationS,
+            return new Load(
+                    Mode.valueOf(recorded.mode().name()),
+                    recorded.concurrency(),
+                    recorded.requestRate(),
+                    recorded.arrival(),
+                    recorded.burstiness(),
+                    recorded.maxConcurrency(),
+                    numRequests,
+                    durationS,
                     warmup);
         }
     }

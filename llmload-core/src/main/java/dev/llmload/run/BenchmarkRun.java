@@ -1,6 +1,9 @@
 package dev.llmload.run;
 
-import dev.llmload.report.write.RunFiles;
+import dev.llmload.analysis.TimeSeries;
+import dev.llmload.client.ClientCost;
+import dev.llmload.client.ClientMonitor;
+import dev.llmload.client.ClientRecording;
 import dev.llmload.config.Bounds;
 import dev.llmload.config.Client;
 import dev.llmload.config.Load;
@@ -8,37 +11,28 @@ import dev.llmload.config.RunConfig;
 import dev.llmload.config.Telemetry;
 import dev.llmload.http.Endpoint;
 import dev.llmload.http.LoadHttpClient;
-import dev.llmload.note.Note;
 import dev.llmload.load.LoadPhase;
 import dev.llmload.load.LoadPlan;
-import dev.llmload.analysis.TimeSeries;
-import dev.llmload.client.ClientCost;
-import dev.llmload.client.ClientMonitor;
-import dev.llmload.client.ClientRecording;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.note.Note;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
-import dev.llmload.record.RecordSource;
 import dev.llmload.record.JournalWriteException;
+import dev.llmload.record.RecordSource;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ClientHost;
+import dev.llmload.report.Measurements;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunReport;
+import dev.llmload.report.write.RunFiles;
 import dev.llmload.segment.ClockSyncProbe;
 import dev.llmload.segment.RequestId;
 import dev.llmload.segment.Segment;
 import dev.llmload.segment.StartGate;
-import dev.llmload.report.Measurements;
-import dev.llmload.report.ReportFiles;
-import dev.llmload.report.RunReport;
-import dev.llmload.workload.ContentHash;
-import dev.llmload.workload.DatasetException;
-import dev.llmload.workload.session.SessionSource;
-import dev.llmload.workload.source.RequestSource;
-import dev.llmload.workload.tokenizer.Tokenizer;
-import dev.llmload.workload.tokenizer.Tokenizers;
 import dev.llmload.telemetry.TelemetryCollector;
 import dev.llmload.telemetry.TelemetryConfig;
 import dev.llmload.telemetry.TelemetryRecording;
@@ -47,6 +41,13 @@ import dev.llmload.telemetry.analysis.TelemetryNotes;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
 import dev.llmload.telemetry.analysis.WindowAnalysis;
 import dev.llmload.telemetry.gpu.Hardware;
+import dev.llmload.workload.ContentHash;
+import dev.llmload.workload.DatasetException;
+import dev.llmload.workload.session.SessionSource;
+import dev.llmload.workload.source.RequestSource;
+import dev.llmload.workload.tokenizer.Tokenizer;
+import dev.llmload.workload.tokenizer.Tokenizers;
+import io.netty.channel.EventLoop;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -61,7 +62,6 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
-import io.netty.channel.EventLoop;
 
 /**
  * One benchmark run from a resolved {@link RunConfig} to a run directory: checks the data and the
@@ -103,6 +103,7 @@ public final class BenchmarkRun {
     private volatile Runnable stopSending;
     /** Counts the requests in flight once there is a load phase. */
     private volatile IntSupplier inFlight = () -> 0;
+
     private volatile boolean stopRequested;
     /** Hears the client's event loops once the client is ready, before the load: a test's way onto them. */
     private Consumer<List<EventLoop>> eventLoopHook = loops -> {};
@@ -116,8 +117,13 @@ public final class BenchmarkRun {
      * @param apiKey    bearer token or null; it goes only into the Authorization header
      * @param progress  hears each finished request on the recorder thread (for live progress)
      */
-    public BenchmarkRun(RunConfig config, String targetUrl, String apiKey, String commandLine, String toolVersion,
-                        Consumer<RequestRecord> progress) {
+    public BenchmarkRun(
+            RunConfig config,
+            String targetUrl,
+            String apiKey,
+            String commandLine,
+            String toolVersion,
+            Consumer<RequestRecord> progress) {
         this.config = config;
         this.targetUrl = targetUrl;
         this.apiKey = apiKey;
@@ -151,19 +157,20 @@ public final class BenchmarkRun {
 
     public Result execute() throws RunException, IOException, InterruptedException {
         Tokenizer tokenizer = tokenizer();
-        long count = config.bounds().numRequests() == null ? -1 : config.bounds().numRequests();
+        long count =
+                config.bounds().numRequests() == null ? -1 : config.bounds().numRequests();
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
         Segment segment = config.client().segment();
         SessionSource allSessions = openSessions(tokenizer);
-        SessionSource sessions = segment == null || allSessions == null ? allSessions
-                : SegmentPart.sessions(allSessions, segment);
+        SessionSource sessions =
+                segment == null || allSessions == null ? allSessions : SegmentPart.sessions(allSessions, segment);
         RequestSource whole = sessions == null ? openSource(tokenizer) : null;
         try (RequestSource source = segment == null || whole == null ? whole : SegmentPart.requests(whole, segment)) {
             LoadPlan plan;
             try {
-                plan = Traffic.plan(config.load(), count, config.bounds().duration(), config.seed(),
-                        Workloads.traceOffsets(whole));
+                plan = Traffic.plan(
+                        config.load(), count, config.bounds().duration(), config.seed(), Workloads.traceOffsets(whole));
                 if (segment != null) {
                     plan = SegmentPart.plan(plan, segment);
                     count = SegmentPart.count(plan, count, segment, sessions != null);
@@ -173,22 +180,39 @@ public final class BenchmarkRun {
             }
             Endpoint openAi = Endpoint.openAiBase(targetUrl);
             Map<String, String> headers = config.target().extras().headers();
-            ServerProbe.ServerInfo server = ServerProbe.probe(openAi, apiKey, config.target().api(), headers,
-                    config.target().insecure(), config.bounds().timeouts().connect());
+            ServerProbe.ServerInfo server = ServerProbe.probe(
+                    openAi,
+                    apiKey,
+                    config.target().api(),
+                    headers,
+                    config.target().insecure(),
+                    config.bounds().timeouts().connect());
             ApiKind api = config.target().api() == ApiKind.AUTO
-                    ? ServerProbe.resolveAuto(openAi, server, apiKey, headers, config.target().insecure(),
+                    ? ServerProbe.resolveAuto(
+                            openAi,
+                            server,
+                            apiKey,
+                            headers,
+                            config.target().insecure(),
                             config.bounds().timeouts().connect())
                     : config.target().api();
             Endpoint endpoint = api.atServerRoot() ? Endpoint.nativeBase(targetUrl) : openAi;
             String model = config.target().model() != null ? config.target().model() : server.model();
             if (model == null) {
-                throw new RunException("the server at " + openAi + " lists no model on /v1/models; give one with --model");
+                throw new RunException(
+                        "the server at " + openAi + " lists no model on /v1/models; give one with --model");
             }
             Dialect dialect;
             try {
-                dialect = Dialect.of(new RequestOptions(api, model, config.target().stream(), config.target().ignoreEos(),
+                dialect = Dialect.of(new RequestOptions(
+                        api,
+                        model,
+                        config.target().stream(),
+                        config.target().ignoreEos(),
                         config.target().extras(),
-                        config.data().batchSize(), config.data().images(), config.seed()));
+                        config.data().batchSize(),
+                        config.data().images(),
+                        config.seed()));
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
             }
@@ -197,11 +221,27 @@ public final class BenchmarkRun {
             String startedAt = Instant.now().toString();
             // The data's hash is taken when run.json is written, after the test request: a synthetic
             // source's hash names its words, which read the tokenizer's vocabulary.
-            Supplier<RunRecordParts> parts = () -> new RunRecordParts(runId, startedAt, model, api, server, endpoint,
+            Supplier<RunRecordParts> parts = () -> new RunRecordParts(
+                    runId,
+                    startedAt,
+                    model,
+                    api,
+                    server,
+                    endpoint,
                     sessions != null ? sessions.describe() : source.describe(),
                     withImages(sessions != null ? sessions.contentHash() : source.contentHash()));
             try (TelemetryCollector telemetry = new TelemetryCollector(telemetryConfig(endpoint))) {
-                Sent sent = send(source, sessions, dialect, endpoint, plan, count, tokenizer, directory, runId, telemetry,
+                Sent sent = send(
+                        source,
+                        sessions,
+                        dialect,
+                        endpoint,
+                        plan,
+                        count,
+                        tokenizer,
+                        directory,
+                        runId,
+                        telemetry,
                         () -> report(parts.get(), null, List.of(), null));
                 // The telemetry's notes (its probe's among them) come once, from its recording.
                 List<Note> telemetryNotes = new ArrayList<>();
@@ -216,8 +256,7 @@ public final class BenchmarkRun {
                 RecordSource compact = consumer -> JournalReader.forEachWithoutTokenGaps(journal, consumer);
                 RecordSource full = JournalReader.source(List.of(journal));
                 Measurements measurements = Measurements.derive(compact, full, config);
-                TelemetrySummary summary = summariseTelemetry(recording, sent, compact, measurements,
-                        telemetryNotes);
+                TelemetrySummary summary = summariseTelemetry(recording, sent, compact, measurements, telemetryNotes);
                 ClientCost client = clientCost(sent, measurements);
                 client.note().ifPresent(telemetryNotes::add);
                 RunReport report = report(parts.get(), summary, telemetryNotes, client)
@@ -226,9 +265,12 @@ public final class BenchmarkRun {
                     RunFiles.write(directory, report, measurements.page(), full);
                 } catch (IOException e) {
                     // The journal is whole: the report can be written from it later, once there is room.
-                    throw new RunException("cannot write the report in " + directory + " (" + e.getMessage()
-                            + "): requests.jsonl holds every request, and 'llmload report " + directory
-                            + "' writes the report from it once there is room", e, report);
+                    throw new RunException(
+                            "cannot write the report in " + directory + " (" + e.getMessage()
+                                    + "): requests.jsonl holds every request, and 'llmload report " + directory
+                                    + "' writes the report from it once there is room",
+                            e,
+                            report);
                 }
                 return new Result(directory, report);
             }
@@ -241,13 +283,22 @@ public final class BenchmarkRun {
      */
     private String withImages(String contentHash) {
         ImageInputs images = config.data().images();
-        return images == null ? contentHash : ContentHash.of(contentHash + " images " + images.count() + ":"
-                + images.width() + "x" + images.height() + " seed " + config.seed());
+        return images == null
+                ? contentHash
+                : ContentHash.of(contentHash + " images " + images.count() + ":" + images.width() + "x"
+                        + images.height() + " seed " + config.seed());
     }
 
     /** What the report says about the run that is known before the first request. */
-    private record RunRecordParts(String runId, String startedAt, String model, ApiKind api, ServerProbe.ServerInfo server,
-                                  Endpoint endpoint, String sourceDescription, String contentHash) {}
+    private record RunRecordParts(
+            String runId,
+            String startedAt,
+            String model,
+            ApiKind api,
+            ServerProbe.ServerInfo server,
+            Endpoint endpoint,
+            String sourceDescription,
+            String contentHash) {}
 
     /**
      * What a run's sending left beside its journal: the clock reading the records' offsets are
@@ -266,10 +317,17 @@ public final class BenchmarkRun {
         ClientRecording recording = sent.client();
         Double durationS = measurements.results().durationS();
         long[] cpuAt = recording.cpuAtNanos();
-        long start = durationS == null ? recording.originNanos() : sent.runStartNanos() + measurements.timeseries().startNanos();
-        long end = durationS == null ? recording.originNanos() + (cpuAt.length == 0 ? 0 : cpuAt[cpuAt.length - 1])
+        long start = durationS == null
+                ? recording.originNanos()
+                : sent.runStartNanos() + measurements.timeseries().startNanos();
+        long end = durationS == null
+                ? recording.originNanos() + (cpuAt.length == 0 ? 0 : cpuAt[cpuAt.length - 1])
                 : start + (long) (durationS * 1e9);
-        return ClientCost.summarise(recording, start, end, measurements.timeseries().seconds().size(),
+        return ClientCost.summarise(
+                recording,
+                start,
+                end,
+                measurements.timeseries().seconds().size(),
                 config.target().url() == null);
     }
 
@@ -277,25 +335,31 @@ public final class BenchmarkRun {
         Telemetry spec = config.telemetry();
         if (config.client().segment() != null && config.client().segment().index() != 0) {
             // Segment 0 scrapes for the whole run, so the server sees one scraper.
-            return new TelemetryConfig(null, null, List.of(), null, TelemetryConfig.DEFAULT_INTERVAL,
-                    spec.scrapeInterval());
+            return new TelemetryConfig(
+                    null, null, List.of(), null, TelemetryConfig.DEFAULT_INTERVAL, spec.scrapeInterval());
         }
         URI server = switch (spec.serverMetrics()) {
             case Telemetry.ServerMetrics.Off off -> null;
             case Telemetry.ServerMetrics.Auto auto -> URI.create(endpoint.rootUrl("/metrics"));
             case Telemetry.ServerMetrics.Url url -> url.uri();
         };
-        return new TelemetryConfig(server, spec.serverKind(), spec.gpuMetrics(),
+        return new TelemetryConfig(
+                server,
+                spec.serverKind(),
+                spec.gpuMetrics(),
                 spec.nvidiaSmi() == null ? null : "nvidia-smi",
-                spec.nvidiaSmi() == null ? TelemetryConfig.DEFAULT_INTERVAL : spec.nvidiaSmi(), spec.scrapeInterval());
+                spec.nvidiaSmi() == null ? TelemetryConfig.DEFAULT_INTERVAL : spec.nvidiaSmi(),
+                spec.scrapeInterval());
     }
 
     /** Telemetry over the measured window: first intended send to last completion of measured requests. */
-    private static TelemetrySummary summariseTelemetry(TelemetryRecording recording, Sent sent, RecordSource records,
-                                                       Measurements measurements, List<Note> notes) throws IOException {
+    private static TelemetrySummary summariseTelemetry(
+            TelemetryRecording recording, Sent sent, RecordSource records, Measurements measurements, List<Note> notes)
+            throws IOException {
         notes.addAll(recording.notes());
         RunResults results = measurements.results();
-        if (results.durationS() == null || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
+        if (results.durationS() == null
+                || (recording.server().isEmpty() && recording.gpu().isEmpty())) {
             return null;
         }
         // The series' origin is the first intended send; the window ends at the last completion.
@@ -313,8 +377,12 @@ public final class BenchmarkRun {
                 tokens[1] += r.outputTokens();
             }
         });
-        ClientFigures client = new ClientFigures(results.ttftMs().p50(), tokens[0], tokens[1],
-                results.e2eLatencyMs().p99(), ClientFigures.DEFAULT_HIGH_LATENCY_MS);
+        ClientFigures client = new ClientFigures(
+                results.ttftMs().p50(),
+                tokens[0],
+                tokens[1],
+                results.e2eLatencyMs().p99(),
+                ClientFigures.DEFAULT_HIGH_LATENCY_MS);
         notes.addAll(TelemetryNotes.evaluate(summary, client));
         return summary;
     }
@@ -326,17 +394,34 @@ public final class BenchmarkRun {
      *
      * @param sessions the sessions to run; null to send {@code source}'s requests
      */
-    private Sent send(RequestSource source, SessionSource sessions, Dialect dialect, Endpoint endpoint, LoadPlan plan,
-                      long count, Tokenizer tokenizer, Path directory, String runId, TelemetryCollector telemetry,
-                      Supplier<RunReport> runRecord) throws IOException, InterruptedException, RunException {
+    private Sent send(
+            RequestSource source,
+            SessionSource sessions,
+            Dialect dialect,
+            Endpoint endpoint,
+            LoadPlan plan,
+            long count,
+            Tokenizer tokenizer,
+            Path directory,
+            String runId,
+            TelemetryCollector telemetry,
+            Supplier<RunReport> runRecord)
+            throws IOException, InterruptedException, RunException {
         Bounds bounds = config.bounds();
-        try (LoadHttpClient client = new LoadHttpClient(endpoint, apiKey, dialect.keyHeader(),
-                     config.client().ioThreads(), bounds.timeouts().connect(), config.target().insecure());
-             LoadPhase phase = LoadPhase.open(source, sessions, client, dialect, bounds.timeouts(), plan, count)) {
+        try (LoadHttpClient client = new LoadHttpClient(
+                        endpoint,
+                        apiKey,
+                        dialect.keyHeader(),
+                        config.client().ioThreads(),
+                        bounds.timeouts().connect(),
+                        config.target().insecure());
+                LoadPhase phase = LoadPhase.open(source, sessions, client, dialect, bounds.timeouts(), plan, count)) {
             stopSending = phase::stop;
             inFlight = phase::inFlight;
-            SaturationWatch watch = bounds.stopOnSaturation() && sessions == null && plan instanceof LoadPlan.OpenLoop open
-                    ? new SaturationWatch(open.offsetsNanos(), bounds.warmup(), phase::stop) : null;
+            SaturationWatch watch =
+                    bounds.stopOnSaturation() && sessions == null && plan instanceof LoadPlan.OpenLoop open
+                            ? new SaturationWatch(open.offsetsNanos(), bounds.warmup(), phase::stop)
+                            : null;
             if (stopRequested) {
                 phase.stop();
             }
@@ -352,8 +437,8 @@ public final class BenchmarkRun {
             }
             if (refusal.isPresent()) {
                 // Refused credentials or an unknown model or path fail every request alike: say so now.
-                throw new RunException("the server refused llmload's test request, so every request would fail: "
-                        + refusal.get());
+                throw new RunException(
+                        "the server refused llmload's test request, so every request would fail: " + refusal.get());
             }
             try {
                 ReportFiles.writeRunStart(directory, start);
@@ -375,15 +460,24 @@ public final class BenchmarkRun {
                     // while the instant is awaited, so the baseline is at most one interval old.
                     telemetry.start();
                     runStart = startClock();
-                    phase.send(journal, tokenizer, runStart, bounds.duration(), bounds.warmup(),
-                            bounds.warmupTime(), bounds.grace(), idPrefix(runId),
+                    phase.send(
+                            journal,
+                            tokenizer,
+                            runStart,
+                            bounds.duration(),
+                            bounds.warmup(),
+                            bounds.warmupTime(),
+                            bounds.grace(),
+                            idPrefix(runId),
                             watch == null ? progress : progress.andThen(watch));
                 } catch (DatasetException e) {
                     throw new RunException(e.getMessage(), e);
                 } catch (JournalWriteException e) {
-                    throw new RunException(e.getMessage() + ": the run stopped at once; the journal keeps its "
-                            + e.wholeLines() + " whole lines, and 'llmload report " + directory
-                            + "' rebuilds the report from them once there is room", e);
+                    throw new RunException(
+                            e.getMessage() + ": the run stopped at once; the journal keeps its "
+                                    + e.wholeLines() + " whole lines, and 'llmload report " + directory
+                                    + "' rebuilds the report from them once there is room",
+                            e);
                 } finally {
                     cost = monitor.stop();
                 }
@@ -399,7 +493,8 @@ public final class BenchmarkRun {
             case LoadPlan.OpenLoop open -> open.maxConcurrency() > 0 ? open.maxConcurrency() : OPEN_LOOP_CONNECTIONS;
         };
         int sessions = config.sessions() == null || config.sessions().maxSessions() == null
-                ? 0 : config.sessions().maxSessions();
+                ? 0
+                : config.sessions().maxSessions();
         return Math.max(inFlight, sessions);
     }
 
@@ -430,7 +525,10 @@ public final class BenchmarkRun {
         if (part.segment() == null && start == null) {
             return null;
         }
-        return new RunReport.SegmentStart(segment.index(), segment.count(), part.startAt(),
+        return new RunReport.SegmentStart(
+                segment.index(),
+                segment.count(),
+                part.startAt(),
                 part.startInstant() == null ? null : part.startInstant().toString(),
                 start == null ? null : start.originWallClock().toString(),
                 start == null ? null : start.errorNanos() / 1e6,
@@ -439,6 +537,7 @@ public final class BenchmarkRun {
 
     /** Connections opened ahead for an open loop without a gate: its peak in flight is not known. */
     private static final int OPEN_LOOP_CONNECTIONS = 32;
+
     private static final java.time.Duration READY_TIMEOUT = java.time.Duration.ofSeconds(30);
 
     private static Path createDirectory(Path dir) throws RunException {
@@ -494,8 +593,8 @@ public final class BenchmarkRun {
      * @param toolNotes notes from telemetry and the client; the user's notes follow them
      * @param client    what the client cost; null before the load
      */
-    private RunReport report(RunRecordParts parts, TelemetrySummary telemetry, List<Note> toolNotes,
-                             ClientCost client) {
+    private RunReport report(
+            RunRecordParts parts, TelemetrySummary telemetry, List<Note> toolNotes, ClientCost client) {
         var meta = config.output().metadata();
         RunResults results = RunResults.compute(List.of(), null);
         List<Note> notes = new ArrayList<>(toolNotes);
@@ -506,25 +605,48 @@ public final class BenchmarkRun {
         return new RunReport(
                 RunReport.SCHEMA_VERSION,
                 new RunReport.Tool(TOOL_NAME, toolVersion),
-                new RunReport.Run(parts.runId(), parts.startedAt(), null, commandLine, config.seed(), false,
-                        ClientHost.discover(), segmentStart, null),
-                new RunReport.Model(parts.model(), meta.get("model.parameters"), meta.get("model.precision"),
-                        meta.get("model.quantization"), parts.server().maxModelLen()),
-                new RunReport.Service(parts.endpoint().toString(), parts.api().cliName(),
+                new RunReport.Run(
+                        parts.runId(),
+                        parts.startedAt(),
+                        null,
+                        commandLine,
+                        config.seed(),
+                        false,
+                        ClientHost.discover(),
+                        segmentStart,
+                        null),
+                new RunReport.Model(
+                        parts.model(),
+                        meta.get("model.parameters"),
+                        meta.get("model.precision"),
+                        meta.get("model.quantization"),
+                        parts.server().maxModelLen()),
+                new RunReport.Service(
+                        parts.endpoint().toString(),
+                        parts.api().cliName(),
                         meta.getOrDefault("service.framework", parts.server().framework()),
                         meta.getOrDefault("service.version", parts.server().version()),
-                        meta.get("service.launch_args"), config.target().stream()),
+                        meta.get("service.launch_args"),
+                        config.target().stream()),
                 new RunReport.Hardware(
                         meta.getOrDefault("hardware.gpu_model", gpus == null ? null : gpus.gpuModel()),
                         meta.containsKey("hardware.gpu_count") || gpus == null
-                                ? integer(meta.get("hardware.gpu_count")) : gpus.gpuCount(),
+                                ? integer(meta.get("hardware.gpu_count"))
+                                : gpus.gpuCount(),
                         meta.containsKey("hardware.gpu_memory_gib") || gpus == null
-                                ? decimal(meta.get("hardware.gpu_memory_gib")) : gpus.gpuMemoryGib(),
-                        meta.get("hardware.cpu"), decimal(meta.get("hardware.ram_gib"))),
+                                ? decimal(meta.get("hardware.gpu_memory_gib"))
+                                : gpus.gpuMemoryGib(),
+                        meta.get("hardware.cpu"),
+                        decimal(meta.get("hardware.ram_gib"))),
                 RunReport.Load.of(config),
-                new RunReport.Data(parts.sourceDescription(), parts.contentHash(),
-                        new RunReport.TokenShape(config.data().dataset() == null && !(config.load() instanceof Load.Trace)
-                                ? config.data().inputTokens().text() : null, results.inputTokens()),
+                new RunReport.Data(
+                        parts.sourceDescription(),
+                        parts.contentHash(),
+                        new RunReport.TokenShape(
+                                config.data().dataset() == null && !(config.load() instanceof Load.Trace)
+                                        ? config.data().inputTokens().text()
+                                        : null,
+                                results.inputTokens()),
                         new RunReport.TokenShape(config.data().outputTokens().text(), results.outputTokens())),
                 results,
                 telemetry,
@@ -556,9 +678,10 @@ public final class BenchmarkRun {
 
     /** The default run directory: {@code results/<timestamp>-<target>-<load>}. */
     public static Path defaultOutputDir(String url, Load load) {
-        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneId.systemDefault()).format(Instant.now());
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                .withZone(ZoneId.systemDefault())
+                .format(Instant.now());
         String target = Endpoint.parse(url).hostHeader().replaceAll("[^A-Za-z0-9.-]+", "_");
         return Path.of("results", stamp + "-" + target + "-" + load.label());
     }
-
 }

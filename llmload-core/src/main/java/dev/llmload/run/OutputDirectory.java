@@ -86,8 +86,8 @@ public final class OutputDirectory {
         FileChannel channel;
         try {
             Files.createDirectories(dir);
-            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
+            channel = FileChannel.open(
+                    lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new RunException("cannot use --output-dir " + dir + ": " + e.getMessage(), e);
         }
@@ -96,7 +96,7 @@ public final class OutputDirectory {
             try {
                 lock = channel.tryLock();
             } catch (OverlappingFileLockException held) {
-                lock = null;   // this process holds it already: another run of the same JVM
+                lock = null; // this process holds it already: another run of the same JVM
             }
             if (lock == null) {
                 throw new RunException("--output-dir " + dir + " is in use by another llmload run" + holder(channel)
@@ -109,7 +109,8 @@ public final class OutputDirectory {
             }
             // Who holds it, for the message of a run refused it.
             channel.truncate(0);
-            channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+            channel.write(
+                    ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
             return new Claim(channel, lock);
         } catch (IOException | RuntimeException | RunException e) {
             try {

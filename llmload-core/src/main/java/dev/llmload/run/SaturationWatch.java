@@ -57,7 +57,8 @@ final class SaturationWatch implements Consumer<RequestRecord> {
             return;
         }
         if (!record.warmup() && startSamples < startLatenciesS.length) {
-            startLatenciesS[startSamples++] = (record.timings().endNanos() - record.timings().intendedSendNanos()) / 1e9;
+            startLatenciesS[startSamples++] =
+                    (record.timings().endNanos() - record.timings().intendedSendNanos()) / 1e9;
         }
         if (startSamples < startLatenciesS.length) {
             return;
@@ -76,11 +77,19 @@ final class SaturationWatch implements Consumer<RequestRecord> {
         double steady = rate * startLatencyS;
         long backlog = arrived - finished;
         if (backlog > CERTAINTY * Saturation.allowance(steady)) {
-            note = new Note("stopped_on_saturation", String.format(Locale.ROOT,
-                    "--stop-on-saturation ended the arrivals %.1f s into the measured phase: %d requests were "
-                            + "unfinished where a server keeping up would hold about %.1f (its starting latency %.3f s × "
-                            + "%.2f req/s scheduled); %d scheduled requests were not sent",
-                    windowS, backlog, steady, startLatencyS, rate, offsetsNanos.length - arrived));
+            note = new Note(
+                    "stopped_on_saturation",
+                    String.format(
+                            Locale.ROOT,
+                            "--stop-on-saturation ended the arrivals %.1f s into the measured phase: %d requests were "
+                                    + "unfinished where a server keeping up would hold about %.1f (its starting latency %.3f s × "
+                                    + "%.2f req/s scheduled); %d scheduled requests were not sent",
+                            windowS,
+                            backlog,
+                            steady,
+                            startLatencyS,
+                            rate,
+                            offsetsNanos.length - arrived));
             stop.run();
         }
     }

@@ -22,9 +22,10 @@ final class SegmentPart {
     /** This segment's part of the whole run's plan. */
     static LoadPlan plan(LoadPlan whole, Segment segment) {
         return switch (whole) {
-            case LoadPlan.OpenLoop open -> new LoadPlan.OpenLoop(
-                    SegmentSchedule.of(segment, open.offsetsNanos()).offsetsNanos(),
-                    open.maxConcurrency() == 0 ? 0 : (int) Math.max(1, segment.share(open.maxConcurrency())));
+            case LoadPlan.OpenLoop open ->
+                new LoadPlan.OpenLoop(
+                        SegmentSchedule.of(segment, open.offsetsNanos()).offsetsNanos(),
+                        open.maxConcurrency() == 0 ? 0 : (int) Math.max(1, segment.share(open.maxConcurrency())));
             case LoadPlan.ClosedLoop closed -> new LoadPlan.ClosedLoop(closedPlan(closed.concurrency(), segment));
         };
     }

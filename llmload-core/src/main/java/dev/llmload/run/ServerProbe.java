@@ -64,7 +64,8 @@ final class ServerProbe {
      * @param api the API the run will speak: its key travels in that API's header (Anthropic's
      *            {@code x-api-key} with {@code anthropic-version}, else a bearer token)
      */
-    public static ServerInfo probe(Endpoint endpoint, String apiKey, ApiKind api, boolean insecure) throws RunException {
+    public static ServerInfo probe(Endpoint endpoint, String apiKey, ApiKind api, boolean insecure)
+            throws RunException {
         return probe(endpoint, apiKey, api, Map.of(), insecure, DEFAULT_CONNECT_TIMEOUT);
     }
 
@@ -72,8 +73,14 @@ final class ServerProbe {
      * @param headers        {@code --header}'s, sent after the key's, so a gateway lets the probe through as it does the load
      * @param connectTimeout {@code --connect-timeout}: the probe connects as the load does
      */
-    public static ServerInfo probe(Endpoint endpoint, String apiKey, ApiKind api, Map<String, String> headers,
-                                   boolean insecure, Duration connectTimeout) throws RunException {
+    public static ServerInfo probe(
+            Endpoint endpoint,
+            String apiKey,
+            ApiKind api,
+            Map<String, String> headers,
+            boolean insecure,
+            Duration connectTimeout)
+            throws RunException {
         connectTimeout = connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout;
         try (Asker client = new Asker(endpoint, insecure, authHeaders(apiKey, api, headers), connectTimeout)) {
             return probe(endpoint, client, connectTimeout);
@@ -85,23 +92,31 @@ final class ServerProbe {
         // Connecting has its own limit; the answer then has TIMEOUT.
         Answer.Page models = switch (client.get(endpoint.basePath() + "/models", connectTimeout.plus(TIMEOUT))) {
             case Answer.Page page -> page;
-            case Answer.TimedOut timedOut -> throw new RunException("server at " + endpoint + " did not answer GET "
-                    + modelsUrl + " within " + TIMEOUT.toSeconds() + " s of connecting");
-            case Answer.Failed(long nanos, ExchangeFailure failure) -> throw new RunException(switch (failure) {
-                case ExchangeFailure.ConnectTimedOut f ->
-                        "cannot reach " + endpoint + ": connection timed out after " + connectTimeout.toMillis()
-                                + " ms (--connect-timeout)";
-                // "Connection refused" is the system's own text for ECONNREFUSED, in both Netty transports.
-                case ExchangeFailure.ConnectFailed f -> "cannot reach " + endpoint + ": "
-                        + (f.message().contains("Connection refused")
-                                ? "connection refused (is the server running?)" : f.message());
-                case ExchangeFailure.TlsFailed f -> "TLS with " + endpoint + " failed: " + f.message()
-                        + " (a self-signed certificate needs --insecure)";
-                case ExchangeFailure.ConnectionLost f -> "cannot reach " + endpoint + ": " + f.message();
-                case ExchangeFailure.MalformedResponse f -> "server at " + endpoint + " answered GET " + modelsUrl
-                        + " with no HTTP: " + f.message();
-                case ExchangeFailure.Aborted f -> "server at " + endpoint + " " + f.message() + " to GET " + modelsUrl;
-            });
+            case Answer.TimedOut timedOut ->
+                throw new RunException("server at " + endpoint + " did not answer GET " + modelsUrl + " within "
+                        + TIMEOUT.toSeconds() + " s of connecting");
+            case Answer.Failed(long nanos, ExchangeFailure failure) ->
+                throw new RunException(
+                        switch (failure) {
+                            case ExchangeFailure.ConnectTimedOut f ->
+                                "cannot reach " + endpoint + ": connection timed out after " + connectTimeout.toMillis()
+                                        + " ms (--connect-timeout)";
+                            // "Connection refused" is the system's own text for ECONNREFUSED, in both Netty transports.
+                            case ExchangeFailure.ConnectFailed f ->
+                                "cannot reach " + endpoint + ": "
+                                        + (f.message().contains("Connection refused")
+                                                ? "connection refused (is the server running?)"
+                                                : f.message());
+                            case ExchangeFailure.TlsFailed f ->
+                                "TLS with " + endpoint + " failed: " + f.message()
+                                        + " (a self-signed certificate needs --insecure)";
+                            case ExchangeFailure.ConnectionLost f -> "cannot reach " + endpoint + ": " + f.message();
+                            case ExchangeFailure.MalformedResponse f ->
+                                "server at " + endpoint + " answered GET " + modelsUrl + " with no HTTP: "
+                                        + f.message();
+                            case ExchangeFailure.Aborted f ->
+                                "server at " + endpoint + " " + f.message() + " to GET " + modelsUrl;
+                        });
         };
         if (models.status() == 401 || models.status() == 403) {
             throw new RunException("server at " + endpoint + " refused the API key (HTTP " + models.status()
@@ -110,7 +125,8 @@ final class ServerProbe {
         String model = null;
         Integer maxModelLen = null;
         String ownedBy = null;
-        if (json(models).get("data") instanceof List<?> data && !data.isEmpty()
+        if (json(models).get("data") instanceof List<?> data
+                && !data.isEmpty()
                 && data.getFirst() instanceof Map<?, ?> first) {
             model = text(first.get("id"));
             ownedBy = text(first.get("owned_by"));
@@ -159,13 +175,22 @@ final class ServerProbe {
     }
 
     /** @param headers {@code --header}'s, as {@link #probe(Endpoint, String, ApiKind, Map, boolean, Duration)} sends them */
-    public static ApiKind resolveAuto(Endpoint openAi, ServerInfo server, String apiKey, Map<String, String> headers,
-                                      boolean insecure, Duration connectTimeout) throws RunException {
+    public static ApiKind resolveAuto(
+            Endpoint openAi,
+            ServerInfo server,
+            String apiKey,
+            Map<String, String> headers,
+            boolean insecure,
+            Duration connectTimeout)
+            throws RunException {
         if (server.model() != null) {
             return ApiKind.CHAT;
         }
         String nativeApi;
-        try (Asker client = new Asker(openAi, insecure, authHeaders(apiKey, ApiKind.CHAT, headers),
+        try (Asker client = new Asker(
+                openAi,
+                insecure,
+                authHeaders(apiKey, ApiKind.CHAT, headers),
                 connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout)) {
             nativeApi = nativeApiOf(client);
         }
@@ -173,8 +198,9 @@ final class ServerProbe {
             throw new RunException("the server at " + openAi.rootUrl("") + " answers no OpenAI API (/v1/models) but "
                     + nativeApi + "; give --api and --model");
         }
-        throw new RunException("the server at " + openAi + " answers no OpenAI API (/v1/models) and no native API llmload"
-                + " knows; give --api (" + ApiKind.names() + ") and --model");
+        throw new RunException(
+                "the server at " + openAi + " answers no OpenAI API (/v1/models) and no native API llmload"
+                        + " knows; give --api (" + ApiKind.names() + ") and --model");
     }
 
     /** Which native API the server answers, as the flag that speaks it; null for none known. */
@@ -222,9 +248,20 @@ final class ServerProbe {
      * first, so what a server sends (up to {@link PageFetch#MAX_BYTES}) does not decide how much
      * the probe keeps.
      */
-    private static final java.util.Set<String> FIELDS = java.util.Set.of("data", "id", "owned_by", "max_model_len",
-            "meta", "n_ctx_train", "version", "model_id", "max_total_tokens", "default_generation_settings", "n_ctx",
-            "model_path", "extensions");
+    private static final java.util.Set<String> FIELDS = java.util.Set.of(
+            "data",
+            "id",
+            "owned_by",
+            "max_model_len",
+            "meta",
+            "n_ctx_train",
+            "version",
+            "model_id",
+            "max_total_tokens",
+            "default_generation_settings",
+            "n_ctx",
+            "model_path",
+            "extensions");
 
     /**
      * The body when the answer was a 200 with a JSON object: its {@link #FIELDS} by name, each value
@@ -346,12 +383,16 @@ final class ServerProbe {
     /** A string, number or boolean as the server's text, made safe to show; null for anything else. */
     private static String text(Object value) {
         return value instanceof String || value instanceof Number || value instanceof Boolean
-                ? ServerText.clean(value.toString()) : null;
+                ? ServerText.clean(value.toString())
+                : null;
     }
 
     /** A number that fits an int (a fraction cut off); null for anything else. */
     private static Integer integer(Object value) {
-        return value instanceof Number number && number.doubleValue() >= Integer.MIN_VALUE
-                && number.doubleValue() <= Integer.MAX_VALUE ? number.intValue() : null;
+        return value instanceof Number number
+                        && number.doubleValue() >= Integer.MIN_VALUE
+                        && number.doubleValue() <= Integer.MAX_VALUE
+                ? number.intValue()
+                : null;
     }
 }

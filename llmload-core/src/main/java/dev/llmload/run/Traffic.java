@@ -31,6 +31,7 @@ final class Traffic {
         }
         int maxCount = count < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, count);
         Schedule schedule = Schedule.build(process, maxCount, duration, seed);
-        return new LoadPlan.OpenLoop(schedule.offsetsNanos(), load.maxConcurrency() == null ? 0 : load.maxConcurrency());
+        return new LoadPlan.OpenLoop(
+                schedule.offsetsNanos(), load.maxConcurrency() == null ? 0 : load.maxConcurrency());
     }
 }

@@ -38,12 +38,13 @@ final class Workloads {
         }
         if (data.dataset() != null) {
             OutputLengths lengths = OutputLengths.datasetOr(output);
-            return isShareGpt(data) ? ShareGptSource.open(data.dataset(), tokenizer, lengths, seed)
+            return isShareGpt(data)
+                    ? ShareGptSource.open(data.dataset(), tokenizer, lengths, seed)
                     : JsonlSource.open(data.dataset(), tokenizer, lengths, seed);
         }
         SharedPrefixes prefixes = data.sharedPrefix() == null ? null : sharedPrefixes(data.sharedPrefix());
-        return new SyntheticSource(SyntheticPrompts.of(tokenizer), data.inputTokens().distribution(), output, prefixes,
-                seed);
+        return new SyntheticSource(
+                SyntheticPrompts.of(tokenizer), data.inputTokens().distribution(), output, prefixes, seed);
     }
 
     /**
@@ -53,7 +54,9 @@ final class Workloads {
         if (sessions == null) {
             return null;
         }
-        SessionPlan plan = new SessionPlan(sessions.turns().distribution(), data.inputTokens().distribution(),
+        SessionPlan plan = new SessionPlan(
+                sessions.turns().distribution(),
+                data.inputTokens().distribution(),
                 data.outputTokens().distribution(),
                 sessions.thinkTimeMs() == null ? null : sessions.thinkTimeMs().distribution(),
                 sessions.maxSessions() == null ? Integer.MAX_VALUE : sessions.maxSessions());
@@ -64,13 +67,17 @@ final class Workloads {
     static SharedPrefixes sharedPrefixes(String spec) {
         String[] parts = spec.split(":", 3);
         if (parts.length < 2) {
-            throw new IllegalArgumentException("--shared-prefix '" + spec + "': expected COUNT:TOKENS[:uniform|:zipf:S]");
+            throw new IllegalArgumentException(
+                    "--shared-prefix '" + spec + "': expected COUNT:TOKENS[:uniform|:zipf:S]");
         }
         try {
-            return new SharedPrefixes(Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()),
+            return new SharedPrefixes(
+                    Integer.parseInt(parts[0].trim()),
+                    Integer.parseInt(parts[1].trim()),
                     SharedPrefixes.Assignment.parse(parts.length == 3 ? parts[2] : "uniform"));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--shared-prefix '" + spec + "': COUNT and TOKENS must be whole numbers");
+            throw new IllegalArgumentException(
+                    "--shared-prefix '" + spec + "': COUNT and TOKENS must be whole numbers");
         }
     }
 
@@ -79,8 +86,9 @@ final class Workloads {
             return switch (data.datasetFormat().toLowerCase(Locale.ROOT)) {
                 case "sharegpt" -> true;
                 case "jsonl" -> false;
-                default -> throw new IllegalArgumentException("--dataset-format must be jsonl or sharegpt, not '"
-                        + data.datasetFormat() + "'");
+                default ->
+                    throw new IllegalArgumentException(
+                            "--dataset-format must be jsonl or sharegpt, not '" + data.datasetFormat() + "'");
             };
         }
         // A ShareGPT dump is one JSON array; a JSONL file starts with an object.
@@ -99,5 +107,4 @@ final class Workloads {
     public static long[] traceOffsets(RequestSource source) {
         return source instanceof TraceSource trace ? trace.sendOffsetsNanos() : null;
     }
-
 }

@@ -38,7 +38,8 @@ public sealed interface ArrivalProcess {
 
         @Override
         public PrimitiveIterator.OfLong arrivals(RandomGenerator rng) {
-            return TimeRescaledArrivals.evenlySpaced(List.of(new RateSegment.Flat(ratePerSecond, Double.POSITIVE_INFINITY)));
+            return TimeRescaledArrivals.evenlySpaced(
+                    List.of(new RateSegment.Flat(ratePerSecond, Double.POSITIVE_INFINITY)));
         }
 
         @Override
@@ -112,7 +113,10 @@ public sealed interface ArrivalProcess {
      */
     record Ramp(double fromRate, double toRate, Duration over, Shape shape, boolean poisson) implements ArrivalProcess {
 
-        public enum Shape { LINEAR, EXPONENTIAL }
+        public enum Shape {
+            LINEAR,
+            EXPONENTIAL
+        }
 
         public Ramp {
             requirePositiveRate("toRate", toRate);
@@ -202,9 +206,7 @@ public sealed interface ArrivalProcess {
 
         @Override
         public PrimitiveIterator.OfLong arrivals(RandomGenerator rng) {
-            PrimitiveIterator.OfLong background = baseRate == 0
-                    ? null
-                    : new Poisson(baseRate).arrivals(rng);
+            PrimitiveIterator.OfLong background = baseRate == 0 ? null : new Poisson(baseRate).arrivals(rng);
             long periodNanos = period.toNanos();
             return new PrimitiveIterator.OfLong() {
                 private long nextBurst;
@@ -287,7 +289,9 @@ public sealed interface ArrivalProcess {
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Trace trace && Double.compare(speed, trace.speed) == 0 && Arrays.equals(offsetsNanos, trace.offsetsNanos);
+            return other instanceof Trace trace
+                    && Double.compare(speed, trace.speed) == 0
+                    && Arrays.equals(offsetsNanos, trace.offsetsNanos);
         }
 
         @Override

@@ -44,7 +44,8 @@ public sealed interface ConcurrencyPlan {
     record Ramp(int from, int to, Duration over) implements ConcurrencyPlan {
         public Ramp {
             if (from < 0 || to < 1) {
-                throw new IllegalArgumentException("a ramp goes from 0 or more to 1 or more requests: " + from + " -> " + to);
+                throw new IllegalArgumentException(
+                        "a ramp goes from 0 or more to 1 or more requests: " + from + " -> " + to);
             }
             if (over.isNegative() || over.isZero()) {
                 throw new IllegalArgumentException("over must be above 0: " + over);

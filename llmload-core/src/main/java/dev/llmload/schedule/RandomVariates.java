@@ -12,8 +12,7 @@ final class RandomVariates {
 
     private static final double ULP_53 = 0x1.0p-53;
 
-    private RandomVariates() {
-    }
+    private RandomVariates() {}
 
     /** Uniform on [0, 1), from the 53 high bits of one long. */
     static double uniform(RandomGenerator rng) {

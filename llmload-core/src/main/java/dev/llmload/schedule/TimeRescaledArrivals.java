@@ -20,6 +20,7 @@ final class TimeRescaledArrivals implements PrimitiveIterator.OfLong {
     private final List<RateSegment> segments;
     /** Null for evenly spaced arrivals. */
     private final RandomGenerator rng;
+
     private int segment;
     private double segmentStartSeconds;
     private double segmentStartArrivals;
@@ -60,8 +61,7 @@ final class TimeRescaledArrivals implements PrimitiveIterator.OfLong {
         if (!hasNext()) {
             throw new NoSuchElementException("the arrival process has ended");
         }
-        double seconds = segmentStartSeconds
-                + segments.get(segment).secondsUntil(nextArrivals - segmentStartArrivals);
+        double seconds = segmentStartSeconds + segments.get(segment).secondsUntil(nextArrivals - segmentStartArrivals);
         emitted++;
         // Evenly spaced: u_n = n exactly, so no rounding error accumulates over a long run.
         nextArrivals = rng == null ? emitted : nextArrivals + RandomVariates.exponential(rng);

@@ -13,8 +13,13 @@ package dev.llmload.segment;
  *                        /sys, or null where it cannot be read
  * @param detail          one line for the report: what the source said, or why nothing did
  */
-public record ClockSync(Source source, Synchronised synchronised, Long offsetNanos, Long errorBoundNanos,
-                        String clocksource, String detail) {
+public record ClockSync(
+        Source source,
+        Synchronised synchronised,
+        Long offsetNanos,
+        Long errorBoundNanos,
+        String clocksource,
+        String detail) {
 
     /** Where the answer came from. */
     public enum Source {
@@ -29,5 +34,9 @@ public record ClockSync(Source source, Synchronised synchronised, Long offsetNan
     }
 
     /** Whether the clock is synchronised. */
-    public enum Synchronised { YES, NO, UNKNOWN }
+    public enum Synchronised {
+        YES,
+        NO,
+        UNKNOWN
+    }
 }

@@ -36,6 +36,7 @@ public final class ClockSyncProbe {
     private static final int STA_UNSYNC = 0x40;
     /** adjtimex(2)'s return value TIME_ERROR (also called TIME_BAD): the clock is not synchronised. */
     private static final int TIME_ERROR = 5;
+
     private static final int MAX_OUTPUT_BYTES = 64 * 1024;
     private static final Pattern NUMBERED_LINE = Pattern.compile("\\s*([a-z_ ]+?)\\s*[:=]\\s*(-?\\d+)\\s*");
 
@@ -67,7 +68,9 @@ public final class ClockSyncProbe {
         }
         path.add(Path.of("/usr/sbin"));
         path.add(Path.of("/sbin"));
-        return new ClockSyncProbe(path, Duration.ofSeconds(2),
+        return new ClockSyncProbe(
+                path,
+                Duration.ofSeconds(2),
                 Path.of("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
     }
 
@@ -75,24 +78,32 @@ public final class ClockSyncProbe {
     public ClockSync probe() {
         String clocksource = readClocksource();
         List<String> skipped = new ArrayList<>();
-        ClockSync answer = ask(skipped, "chronyc", List.of("-n", "-c", "tracking"),
-                output -> fromChrony(output, clocksource));
+        ClockSync answer =
+                ask(skipped, "chronyc", List.of("-n", "-c", "tracking"), output -> fromChrony(output, clocksource));
         if (answer == null) {
             answer = ask(skipped, "adjtimex", List.of("--print"), output -> fromAdjtimex(output, clocksource));
         }
         if (answer == null) {
-            answer = ask(skipped, "timedatectl", List.of("show", "-p", "NTPSynchronized"),
+            answer = ask(
+                    skipped,
+                    "timedatectl",
+                    List.of("show", "-p", "NTPSynchronized"),
                     output -> fromTimedatectl(output, clocksource));
         }
         if (answer != null) {
             return answer;
         }
-        return new ClockSync(ClockSync.Source.NONE, ClockSync.Synchronised.UNKNOWN, null, null, clocksource,
+        return new ClockSync(
+                ClockSync.Source.NONE,
+                ClockSync.Synchronised.UNKNOWN,
+                null,
+                null,
+                clocksource,
                 "the OS did not say: " + String.join("; ", skipped));
     }
 
-    private ClockSync ask(List<String> skipped, String command, List<String> arguments,
-                          Function<String, ClockSync> reading) {
+    private ClockSync ask(
+            List<String> skipped, String command, List<String> arguments, Function<String, ClockSync> reading) {
         Path executable = find(command);
         if (executable == null) {
             skipped.add(command + " absent");
@@ -208,15 +219,16 @@ public final class ClockSyncProbe {
                 continue;
             }
             String leap = fields[13].strip();
-            String detail = "chronyc: " + printable(leap) + ", stratum " + printable(fields[2])
-                    + ", reference " + printable(fields[1]);
+            String detail = "chronyc: " + printable(leap) + ", stratum " + printable(fields[2]) + ", reference "
+                    + printable(fields[1]);
             if (leap.equalsIgnoreCase("Not synchronised")) {
-                return new ClockSync(ClockSync.Source.CHRONY, ClockSync.Synchronised.NO, null, null, clocksource, detail);
+                return new ClockSync(
+                        ClockSync.Source.CHRONY, ClockSync.Synchronised.NO, null, null, clocksource, detail);
             }
             long offsetNanos = Math.round(-correction * 1e9);
             long boundNanos = Math.round((Math.abs(correction) + rootDispersion + rootDelay / 2) * 1e9);
-            return new ClockSync(ClockSync.Source.CHRONY, ClockSync.Synchronised.YES, offsetNanos, boundNanos,
-                    clocksource, detail);
+            return new ClockSync(
+                    ClockSync.Source.CHRONY, ClockSync.Synchronised.YES, offsetNanos, boundNanos, clocksource, detail);
         }
         return null;
     }
@@ -249,11 +261,17 @@ public final class ClockSyncProbe {
         }
         boolean synchronised = status != null ? (status & STA_UNSYNC) == 0 : returned != TIME_ERROR;
         Long maxErrorMicros = values.get("maxerror");
-        String detail = "adjtimex: " + (status != null ? "status 0x" + Long.toHexString(status) : "return value " + returned)
-                + (maxErrorMicros != null ? ", maxerror " + maxErrorMicros + " us" : "");
+        String detail =
+                "adjtimex: " + (status != null ? "status 0x" + Long.toHexString(status) : "return value " + returned)
+                        + (maxErrorMicros != null ? ", maxerror " + maxErrorMicros + " us" : "");
         Long bound = synchronised && maxErrorMicros != null && maxErrorMicros >= 0 ? maxErrorMicros * 1_000 : null;
-        return new ClockSync(ClockSync.Source.ADJTIMEX,
-                synchronised ? ClockSync.Synchronised.YES : ClockSync.Synchronised.NO, null, bound, clocksource, detail);
+        return new ClockSync(
+                ClockSync.Source.ADJTIMEX,
+                synchronised ? ClockSync.Synchronised.YES : ClockSync.Synchronised.NO,
+                null,
+                bound,
+                clocksource,
+                detail);
     }
 
     /**
@@ -266,8 +284,12 @@ public final class ClockSyncProbe {
             String trimmed = line.strip();
             if (trimmed.equals("NTPSynchronized=yes") || trimmed.equals("NTPSynchronized=no")) {
                 boolean yes = trimmed.endsWith("yes");
-                return new ClockSync(ClockSync.Source.TIMEDATECTL,
-                        yes ? ClockSync.Synchronised.YES : ClockSync.Synchronised.NO, null, null, clocksource,
+                return new ClockSync(
+                        ClockSync.Source.TIMEDATECTL,
+                        yes ? ClockSync.Synchronised.YES : ClockSync.Synchronised.NO,
+                        null,
+                        null,
+                        clocksource,
                         "timedatectl: " + trimmed);
             }
         }

@@ -53,8 +53,8 @@ public record RequestId(String run, Segment segment, long index) {
         }
         Matcher segmented = SEGMENTED.matcher(rest);
         if (!segmented.matches()) {
-            throw new IllegalArgumentException("request id '" + id + "' is neither " + run + "-<index> nor "
-                    + run + "-s<I>of<N>-<index>");
+            throw new IllegalArgumentException(
+                    "request id '" + id + "' is neither " + run + "-<index> nor " + run + "-s<I>of<N>-<index>");
         }
         Segment segment;
         try {

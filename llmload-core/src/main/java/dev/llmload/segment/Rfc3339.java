@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  */
 final class Rfc3339 {
 
-    private static final Pattern FORM = Pattern.compile(
-            "\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})");
+    private static final Pattern FORM =
+            Pattern.compile("\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})");
 
     private Rfc3339() {}
 
@@ -28,7 +28,8 @@ final class Rfc3339 {
         }
         String normalised = text.substring(0, 10) + "T" + text.substring(11).toUpperCase(Locale.ROOT);
         try {
-            return OffsetDateTime.parse(normalised, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+            return OffsetDateTime.parse(normalised, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                    .toInstant();
         } catch (DateTimeParseException e) {
             return null; // month 13, second 60 (a leap second, which java.time does not represent), ...
         }

@@ -63,8 +63,8 @@ public record Segment(int index, int count) {
                     + ", which is not set (a Kubernetes Indexed Job sets it; elsewhere give I/N)");
         }
         if (!fromEnv.strip().matches("\\d{1,9}")) {
-            throw new IllegalArgumentException(INDEX_ENV + "='" + fromEnv + "' is not a segment index (0 to "
-                    + (count - 1) + ")");
+            throw new IllegalArgumentException(
+                    INDEX_ENV + "='" + fromEnv + "' is not a segment index (0 to " + (count - 1) + ")");
         }
         int index = Integer.parseInt(fromEnv.strip());
         if (index >= count) {

@@ -27,8 +27,8 @@ public record SegmentSchedule(int[] requestIndexes, long[] offsetsNanos) {
 
     public SegmentSchedule {
         if (requestIndexes.length != offsetsNanos.length) {
-            throw new IllegalArgumentException("one offset per request index: " + requestIndexes.length
-                    + " indexes, " + offsetsNanos.length + " offsets");
+            throw new IllegalArgumentException("one offset per request index: " + requestIndexes.length + " indexes, "
+                    + offsetsNanos.length + " offsets");
         }
         requestIndexes = requestIndexes.clone();
         offsetsNanos = offsetsNanos.clone();
@@ -54,8 +54,8 @@ public record SegmentSchedule(int[] requestIndexes, long[] offsetsNanos) {
      */
     public static SegmentSchedule of(Segment segment, long[] offsetsNanos, long[] sessionKeys) {
         if (sessionKeys.length != offsetsNanos.length) {
-            throw new IllegalArgumentException("one session key per request: " + offsetsNanos.length
-                    + " requests, " + sessionKeys.length + " keys");
+            throw new IllegalArgumentException("one session key per request: " + offsetsNanos.length + " requests, "
+                    + sessionKeys.length + " keys");
         }
         Map<Long, Long> sessionNumbers = new HashMap<>();
         int[] indexes = new int[offsetsNanos.length];

@@ -36,9 +36,10 @@ public sealed interface StartAt {
         @Override
         public Instant resolve(Instant base) {
             if (base == null) {
-                throw new IllegalArgumentException("start-at +" + delay.toString().substring(2).toLowerCase(Locale.ROOT)
-                        + " is relative to a base instant that every segment shares, and " + BASE_ENV
-                        + " is not set: set it to one RFC 3339 instant for all segments, or give an absolute instant");
+                throw new IllegalArgumentException(
+                        "start-at +" + delay.toString().substring(2).toLowerCase(Locale.ROOT)
+                                + " is relative to a base instant that every segment shares, and " + BASE_ENV
+                                + " is not set: set it to one RFC 3339 instant for all segments, or give an absolute instant");
             }
             return base.plus(delay);
         }
@@ -82,8 +83,8 @@ public sealed interface StartAt {
         }
         Instant base = Rfc3339.parse(value.strip());
         if (base == null) {
-            throw new IllegalArgumentException(BASE_ENV + "='" + value
-                    + "' is not an RFC 3339 instant (e.g. 2026-12-01T10:00:00Z)");
+            throw new IllegalArgumentException(
+                    BASE_ENV + "='" + value + "' is not an RFC 3339 instant (e.g. 2026-12-01T10:00:00Z)");
         }
         return base;
     }

@@ -41,6 +41,7 @@ public final class DistributionAccumulator {
 
     /** Parts whose sums of squares are kept in an array; more go to a map. */
     private static final int FEW_PARTS = 64;
+
     private static final double NANOS_PER_MS = 1_000_000.0;
     /** 40 significant digits: the exact moments' quotients, before their one rounding to a double. */
     private static final MathContext EXACT_ROUNDING = new MathContext(40, RoundingMode.HALF_EVEN);
@@ -53,12 +54,14 @@ public final class DistributionAccumulator {
     private volatile boolean pastCapacity;
     /** Exact values while {@link #exact}. */
     private double[] values = new double[16];
+
     private int size;
     /**
      * Non-negative values once past the exact capacity (from the first value for a
      * {@link #part}); magnitudes of negative ones in {@link #negative}.
      */
     private LogHistogram positive;
+
     private LogHistogram negative;
     private long count;
     /**
@@ -68,6 +71,7 @@ public final class DistributionAccumulator {
      * squares[2k + 1] high word).
      */
     private long nanosCount;
+
     private long nanosSumLow;
     private long nanosSumHigh;
     private long[] squares = new long[4];
@@ -75,6 +79,7 @@ public final class DistributionAccumulator {
     private final Map<Integer, long[]> manyPartSquares = new HashMap<>();
     /** Moments of the values given as doubles, streaming (Chan et al.'s update). */
     private long doubleCount;
+
     private double mean;
     private double squaredDeviations;
     private double min = Double.POSITIVE_INFINITY;
@@ -280,9 +285,18 @@ public final class DistributionAccumulator {
             return Statistics.summarize(Arrays.copyOf(values, size));
         }
         double[] moments = moments();
-        return new Summary(count, moments[0], moments[1], min, max,
-                percentile(Percentile.P50), percentile(Percentile.P90), percentile(Percentile.P95),
-                percentile(Percentile.P99), percentile(Percentile.P99_9), relativeError);
+        return new Summary(
+                count,
+                moments[0],
+                moments[1],
+                min,
+                max,
+                percentile(Percentile.P50),
+                percentile(Percentile.P90),
+                percentile(Percentile.P95),
+                percentile(Percentile.P99),
+                percentile(Percentile.P99_9),
+                relativeError);
     }
 
     /**
@@ -355,7 +369,8 @@ public final class DistributionAccumulator {
                 squaresByParts.put(k, unsigned(squares[2 * k + 1]).shiftLeft(64).add(unsigned(squares[2 * k])));
             }
         }
-        manyPartSquares.forEach((k, words) -> squaresByParts.put(k, unsigned(words[1]).shiftLeft(64).add(unsigned(words[0]))));
+        manyPartSquares.forEach((k, words) ->
+                squaresByParts.put(k, unsigned(words[1]).shiftLeft(64).add(unsigned(words[0]))));
         BigInteger lcm = BigInteger.ONE;
         for (int k : squaresByParts.keySet()) {
             BigInteger parts = BigInteger.valueOf(k);
@@ -372,12 +387,15 @@ public final class DistributionAccumulator {
         BigDecimal nanosVariance = new BigDecimal(scaledVariance)
                 .divide(new BigDecimal(lcm.multiply(n).multiply(n)).multiply(nanosPerMs.pow(2)), EXACT_ROUNDING);
         if (doubleCount == 0) {
-            return new double[] {nanosMean.doubleValue(), nanosVariance.sqrt(EXACT_ROUNDING).doubleValue()};
+            return new double[] {
+                nanosMean.doubleValue(), nanosVariance.sqrt(EXACT_ROUNDING).doubleValue()
+            };
         }
         double wholeMean = nanosMean.doubleValue();
         double delta = mean - wholeMean;
         double combinedMean = wholeMean + delta * doubleCount / count;
-        double deviations = nanosVariance.doubleValue() * nanosCount + squaredDeviations
+        double deviations = nanosVariance.doubleValue() * nanosCount
+                + squaredDeviations
                 + delta * delta * ((double) nanosCount * doubleCount / count);
         return new double[] {combinedMean, Math.sqrt(Math.max(0, deviations) / count)};
     }

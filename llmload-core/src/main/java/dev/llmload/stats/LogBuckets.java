@@ -90,6 +90,7 @@ final class LogBuckets {
          * the last an end no value reaches.
          */
         final long[] lowestBits;
+
         final int[] guess;
 
         Octave(int exponent) {

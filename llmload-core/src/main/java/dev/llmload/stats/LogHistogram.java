@@ -20,6 +20,7 @@ final class LogHistogram {
     private long zeroCount;
     /** counts[i] holds the bucket with index {@code offset + i}. */
     private long[] counts = new long[0];
+
     private int offset;
     private long total;
 
@@ -53,8 +54,8 @@ final class LogHistogram {
 
     void merge(LogHistogram other) {
         if (other.relativeError != relativeError) {
-            throw new IllegalArgumentException("histograms of relative error " + relativeError + " and "
-                    + other.relativeError + " do not merge");
+            throw new IllegalArgumentException(
+                    "histograms of relative error " + relativeError + " and " + other.relativeError + " do not merge");
         }
         zeroCount += other.zeroCount;
         total += other.total;

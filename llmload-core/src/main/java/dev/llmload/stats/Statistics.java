@@ -13,8 +13,7 @@ import java.util.Arrays;
  */
 public final class Statistics {
 
-    private Statistics() {
-    }
+    private Statistics() {}
 
     /**
      * Summarizes {@code values}; the caller's array is not modified.
@@ -47,7 +46,12 @@ public final class Statistics {
             squaredDeviations += deviation * deviation;
         }
         double std = Math.sqrt(squaredDeviations / n);
-        return new Summary(n, mean, std, sorted[0], sorted[n - 1],
+        return new Summary(
+                n,
+                mean,
+                std,
+                sorted[0],
+                sorted[n - 1],
                 percentile(sorted, Percentile.P50.value()),
                 percentile(sorted, Percentile.P90.value()),
                 percentile(sorted, Percentile.P95.value()),

@@ -26,17 +26,36 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *              (see {@link DistributionAccumulator})
  */
 @JsonIgnoreProperties(value = "low_confidence", allowGetters = true)
-public record Summary(long count, Double mean, Double std, Double min, Double max,
-                      Double p50, Double p90, Double p95, Double p99, Double p99_9,
-                      @JsonProperty("percentiles_relative_error") @JsonInclude(JsonInclude.Include.NON_NULL)
-                      Double percentilesRelativeError) {
+public record Summary(
+        long count,
+        Double mean,
+        Double std,
+        Double min,
+        Double max,
+        Double p50,
+        Double p90,
+        Double p95,
+        Double p99,
+        Double p99_9,
+
+        @JsonProperty("percentiles_relative_error") @JsonInclude(JsonInclude.Include.NON_NULL)
+        Double percentilesRelativeError) {
 
     /** The summary of no samples. */
     public static final Summary EMPTY = new Summary(0, null, null, null, null, null, null, null, null, null);
 
     /** A summary with exact percentiles. */
-    public Summary(long count, Double mean, Double std, Double min, Double max,
-                   Double p50, Double p90, Double p95, Double p99, Double p99_9) {
+    public Summary(
+            long count,
+            Double mean,
+            Double std,
+            Double min,
+            Double max,
+            Double p50,
+            Double p90,
+            Double p95,
+            Double p99,
+            Double p99_9) {
         this(count, mean, std, min, max, p50, p90, p95, p99, p99_9, null);
     }
 
@@ -44,17 +63,31 @@ public record Summary(long count, Double mean, Double std, Double min, Double ma
         if (count < 0) {
             throw new IllegalArgumentException("count must not be negative: " + count);
         }
-        boolean allAbsent = mean == null && std == null && min == null && max == null
-                && p50 == null && p90 == null && p95 == null && p99 == null && p99_9 == null;
-        boolean allPresent = mean != null && std != null && min != null && max != null
-                && p50 != null && p90 != null && p95 != null && p99 != null && p99_9 != null;
+        boolean allAbsent = mean == null
+                && std == null
+                && min == null
+                && max == null
+                && p50 == null
+                && p90 == null
+                && p95 == null
+                && p99 == null
+                && p99_9 == null;
+        boolean allPresent = mean != null
+                && std != null
+                && min != null
+                && max != null
+                && p50 != null
+                && p90 != null
+                && p95 != null
+                && p99 != null
+                && p99_9 != null;
         if (count == 0 ? !allAbsent : !allPresent) {
             throw new IllegalArgumentException(
                     "an empty summary must have every statistic null and a non-empty one none null: " + count);
         }
         if (percentilesRelativeError != null && !(percentilesRelativeError > 0 && count > 0)) {
-            throw new IllegalArgumentException("a relative error belongs to a non-empty summary and is positive: "
-                    + percentilesRelativeError);
+            throw new IllegalArgumentException(
+                    "a relative error belongs to a non-empty summary and is positive: " + percentilesRelativeError);
         }
     }
 
@@ -89,6 +122,9 @@ public record Summary(long count, Double mean, Double std, Double min, Double ma
         if (count == 0) {
             return java.util.List.of();
         }
-        return java.util.Arrays.stream(Percentile.values()).filter(this::isLowConfidence).map(Percentile::key).toList();
+        return java.util.Arrays.stream(Percentile.values())
+                .filter(this::isLowConfidence)
+                .map(Percentile::key)
+                .toList();
     }
 }

@@ -41,8 +41,13 @@ public final class CapacitySearch {
      * @param confirmed        the search converged and its answer passed the re-run
      * @param reason           why the search stopped, for people
      */
-    public record Result(Double capacity, Double firstFailure, Double lowestFailure, String limitingMetric, boolean confirmed,
-                         String reason) {}
+    public record Result(
+            Double capacity,
+            Double firstFailure,
+            Double lowestFailure,
+            String limitingMetric,
+            boolean confirmed,
+            String reason) {}
 
     /** How close the bracket must get: within {@code value × lowest passing load} when relative, else within {@code value}. */
     public record Precision(double value, boolean relative) {
@@ -81,11 +86,13 @@ public final class CapacitySearch {
     private final boolean integral;
     /** Loads that passed and were not refuted by a failed re-run; the highest is the lower bound. */
     private final List<Double> passing = new ArrayList<>();
+
     private double lowestFailing = Double.NaN;
     /** Loads that failed (or that a saturated load's achieved rate bounds), with what failed there. */
     private final java.util.TreeMap<Double, String> failing = new java.util.TreeMap<>();
     /** Failing loads re-run already, or not to be re-run. */
     private final java.util.Set<Double> rechecked = new java.util.HashSet<>();
+
     private Double firstFailure;
     private String limitingMetric;
     private Step.Probe pending;
@@ -181,7 +188,12 @@ public final class CapacitySearch {
                 limitingMetric = failing.isEmpty() ? null : failing.firstEntry().getValue();
                 passing.add(probe.value());
             } else if (probe.recheck()) {
-                done = new Result(probe.value(), firstFailure, lowest(), limitingMetric, true,
+                done = new Result(
+                        probe.value(),
+                        firstFailure,
+                        lowest(),
+                        limitingMetric,
+                        true,
                         "converged to within " + precision + " and the answer passed its re-run");
             } else {
                 passing.add(probe.value());
@@ -212,8 +224,10 @@ public final class CapacitySearch {
     }
 
     private Double highestPassing() {
-        return passing.stream().filter(v -> Double.isNaN(lowestFailing) || v < lowestFailing)
-                .max(Double::compare).orElse(null);
+        return passing.stream()
+                .filter(v -> Double.isNaN(lowestFailing) || v < lowestFailing)
+                .max(Double::compare)
+                .orElse(null);
     }
 
     private Step probe(double value, boolean recheck) {
@@ -228,7 +242,7 @@ public final class CapacitySearch {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "CapacitySearch[passing=%s, lowestFailing=%s, tried=%d]", passing,
-                lowestFailing, tried);
+        return String.format(
+                Locale.ROOT, "CapacitySearch[passing=%s, lowestFailing=%s, tried=%d]", passing, lowestFailing, tried);
     }
 }

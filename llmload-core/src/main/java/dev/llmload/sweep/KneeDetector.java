@@ -60,15 +60,27 @@ public final class KneeDetector {
                         latency = rise("p99 E2E", point.p99E2eMs(), start.p99E2eMs(), factor);
                     }
                     if (latency != null) {
-                        reason = String.format(Locale.ROOT, "throughput %.2f req/s is within %.0f%% of the best before "
-                                + "(%.2f req/s) while %s at %.2f req/s", point.throughput(), MIN_GROWTH * 100, top,
-                                latency, start.throughput());
+                        reason = String.format(
+                                Locale.ROOT,
+                                "throughput %.2f req/s is within %.0f%% of the best before "
+                                        + "(%.2f req/s) while %s at %.2f req/s",
+                                point.throughput(),
+                                MIN_GROWTH * 100,
+                                top,
+                                latency,
+                                start.throughput());
                     }
                 }
-                if (reason == null && point.errorRate() != null && bestErrors != null
+                if (reason == null
+                        && point.errorRate() != null
+                        && bestErrors != null
                         && point.errorRate() - bestErrors > errorRise) {
-                    reason = String.format(Locale.ROOT, "error rate %.1f%% is more than %.1f points above the lowest "
-                            + "at a lower load (%.1f%%)", point.errorRate() * 100, errorRise * 100, bestErrors * 100);
+                    reason = String.format(
+                            Locale.ROOT,
+                            "error rate %.1f%% is more than %.1f points above the lowest " + "at a lower load (%.1f%%)",
+                            point.errorRate() * 100,
+                            errorRise * 100,
+                            bestErrors * 100);
                 }
                 if (reason != null) {
                     return Optional.of(new Knee(plateau, start.throughput(), i, reason));
@@ -84,8 +96,13 @@ public final class KneeDetector {
         if (value == null || best == null || !(value > factor * best)) {
             return null;
         }
-        return String.format(Locale.ROOT, "%s %.1f ms is more than %s× its %.1f ms there", name,
-                value, PercentileSlo.format(factor), best);
+        return String.format(
+                Locale.ROOT,
+                "%s %.1f ms is more than %s× its %.1f ms there",
+                name,
+                value,
+                PercentileSlo.format(factor),
+                best);
     }
 
     private static Double min(Double best, Double value) {

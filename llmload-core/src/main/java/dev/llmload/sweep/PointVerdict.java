@@ -30,9 +30,16 @@ import java.util.Locale;
  * @param unconfirmedBy the first of those limits' key; null when none
  * @param intervals     each SLO limit's values across the runs, with their mean and interval, in {@code --slo} order
  */
-record PointVerdict(boolean passed, String limiting, List<String> violations, List<String> lowConfidence,
-                    boolean tooShort, Boolean confirmed, List<String> unconfirmed, String unconfirmedBy,
-                    List<Repeats.Metric> intervals) {
+record PointVerdict(
+        boolean passed,
+        String limiting,
+        List<String> violations,
+        List<String> lowConfidence,
+        boolean tooShort,
+        Boolean confirmed,
+        List<String> unconfirmed,
+        String unconfirmedBy,
+        List<Repeats.Metric> intervals) {
 
     /** The limiting metric of a saturated point. */
     static final String SATURATION = CapacitySearch.SATURATION;
@@ -43,23 +50,33 @@ record PointVerdict(boolean passed, String limiting, List<String> violations, Li
 
     /** The verdict on the runs of one point: one, or its repeats. */
     static PointVerdict of(List<RunReport> reports, PercentileSlo slo) {
-        String saturation = reports.stream().map(RunReport::saturation)
-                .filter(s -> s != null && Boolean.TRUE.equals(s.saturated())).findFirst()
-                .map(s -> String.format(Locale.ROOT, "saturation: achieved %.2f of %.2f req/s scheduled, %d unfinished "
-                        + "at the last arrival (a server keeping up: %.1f)", s.achievedRequestRate(),
-                        s.scheduledRequestRate(), s.backlog(), s.steadyBacklog()))
+        String saturation = reports.stream()
+                .map(RunReport::saturation)
+                .filter(s -> s != null && Boolean.TRUE.equals(s.saturated()))
+                .findFirst()
+                .map(s -> String.format(
+                        Locale.ROOT,
+                        "saturation: achieved %.2f of %.2f req/s scheduled, %d unfinished "
+                                + "at the last arrival (a server keeping up: %.1f)",
+                        s.achievedRequestRate(),
+                        s.scheduledRequestRate(),
+                        s.backlog(),
+                        s.steadyBacklog()))
                 .orElse(null);
         List<String> lowConfidence = new ArrayList<>();
         List<Repeats.Metric> values = new ArrayList<>();
         if (slo != null) {
             for (PercentileSlo.Limit limit : slo.limits()) {
-                values.add(Repeats.across(limit.key(), reports.stream().map(r -> limit.valueIn(r.results())).toList()));
+                values.add(Repeats.across(
+                        limit.key(),
+                        reports.stream().map(r -> limit.valueIn(r.results())).toList()));
                 if (reports.stream().anyMatch(r -> limit.isLowConfidenceIn(r.results()))) {
                     lowConfidence.add(limit.key());
                 }
             }
         }
-        boolean tooShort = reports.stream().anyMatch(r -> r.saturation() != null && r.saturation().tooShort());
+        boolean tooShort = reports.stream()
+                .anyMatch(r -> r.saturation() != null && r.saturation().tooShort());
         return judge(saturation, slo, values, reports.size(), lowConfidence, tooShort);
     }
 
@@ -71,8 +88,13 @@ record PointVerdict(boolean passed, String limiting, List<String> violations, Li
      *                   their mean and interval ({@link Repeats#across}); empty without an SLO
      * @param runs       how many runs the point had
      */
-    static PointVerdict judge(String saturation, PercentileSlo slo, List<Repeats.Metric> values, int runs,
-                              List<String> lowConfidence, boolean tooShort) {
+    static PointVerdict judge(
+            String saturation,
+            PercentileSlo slo,
+            List<Repeats.Metric> values,
+            int runs,
+            List<String> lowConfidence,
+            boolean tooShort) {
         List<String> violations = new ArrayList<>();
         String limiting = null;
         if (saturation != null) {
@@ -92,19 +114,32 @@ record PointVerdict(boolean passed, String limiting, List<String> violations, Li
                     violations.add(new PercentileSlo.Violation(limit.key(), limit.max(), value.mean()).toString());
                 } else if (runs > 1 && (value.ciHigh() == null || value.ciHigh() > limit.max())) {
                     unconfirmedBy = unconfirmedBy == null ? limit.key() : unconfirmedBy;
-                    unconfirmed.add(value.ciHigh() == null
-                            ? limit.key() + " measured in fewer than 2 of " + runs + " runs: no interval"
-                            : String.format(Locale.ROOT, "%s mean %s meets %s, but its %s%% interval reaches %s",
-                                    limit.key(), PercentileSlo.format(value.mean()), PercentileSlo.format(limit.max()),
-                                    PercentileSlo.format(Repeats.CONFIDENCE * 100), PercentileSlo.format(value.ciHigh())));
+                    unconfirmed.add(
+                            value.ciHigh() == null
+                                    ? limit.key() + " measured in fewer than 2 of " + runs + " runs: no interval"
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "%s mean %s meets %s, but its %s%% interval reaches %s",
+                                            limit.key(),
+                                            PercentileSlo.format(value.mean()),
+                                            PercentileSlo.format(limit.max()),
+                                            PercentileSlo.format(Repeats.CONFIDENCE * 100),
+                                            PercentileSlo.format(value.ciHigh())));
                 }
             }
         }
         boolean passed = limiting == null;
         Boolean confirmed = slo == null || runs < 2 ? null : passed && unconfirmed.isEmpty();
-        return new PointVerdict(passed, limiting, List.copyOf(violations), List.copyOf(lowConfidence),
-                tooShort && !SATURATION.equals(limiting), confirmed, passed ? List.copyOf(unconfirmed) : List.of(),
-                passed ? unconfirmedBy : null, List.copyOf(values));
+        return new PointVerdict(
+                passed,
+                limiting,
+                List.copyOf(violations),
+                List.copyOf(lowConfidence),
+                tooShort && !SATURATION.equals(limiting),
+                confirmed,
+                passed ? List.copyOf(unconfirmed) : List.of(),
+                passed ? unconfirmedBy : null,
+                List.copyOf(values));
     }
 
     /** What a capacity search counts as a pass: passed, and confirmed when the point was repeated. */

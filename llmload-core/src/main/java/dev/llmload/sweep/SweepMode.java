@@ -16,8 +16,10 @@ public sealed interface SweepMode {
         /** The load at {@code value}, keeping the template's arrival process, burstiness and gate for rates. */
         public Load at(double value, Load template) {
             return switch (this) {
-                case RATE -> template instanceof Load.Open open ? open.atRate(value)
-                        : Load.open(value, null, null, template.maxConcurrency());
+                case RATE ->
+                    template instanceof Load.Open open
+                            ? open.atRate(value)
+                            : Load.open(value, null, null, template.maxConcurrency());
                 case CONCURRENCY -> Load.closed((int) Math.round(value));
             };
         }
@@ -60,8 +62,7 @@ public sealed interface SweepMode {
     }
 
     /** The highest load whose run meets the sweep's SLO, by {@link CapacitySearch}. */
-    record Capacity(Axis axis, double start, CapacitySearch.Precision precision, int maxPoints)
-            implements SweepMode {
+    record Capacity(Axis axis, double start, CapacitySearch.Precision precision, int maxPoints) implements SweepMode {
         @Override
         public String name() {
             return "capacity";

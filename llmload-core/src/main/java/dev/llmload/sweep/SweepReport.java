@@ -1,10 +1,10 @@
 package dev.llmload.sweep;
 
+import dev.llmload.compare.Repeats;
+import dev.llmload.config.Load;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.report.RunReport;
-import dev.llmload.config.Load;
-import dev.llmload.compare.Repeats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -24,8 +24,16 @@ import java.util.function.Function;
  * @param capacity    the capacity search's answer; null outside a capacity search or before it ends
  * @param interrupted the sweep was stopped before its last point
  */
-public record SweepReport(int schemaVersion, String mode, String axis, String slo, int repeats, List<Point> points,
-                          Knee knee, CapacitySearch.Result capacity, boolean interrupted) {
+public record SweepReport(
+        int schemaVersion,
+        String mode,
+        String axis,
+        String slo,
+        int repeats,
+        List<Point> points,
+        Knee knee,
+        CapacitySearch.Result capacity,
+        boolean interrupted) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -53,14 +61,38 @@ public record SweepReport(int schemaVersion, String mode, String axis, String sl
      * @param acrossRepeats with repeats, request throughput and each SLO limit across them (mean and
      *                      intervals, as in {@code repeats.json}); empty for a single run
      */
-    public record Point(int index, String role, String directory, double value, Load load, long requests,
-                        Double requestThroughput, Double outputTokenThroughput, Double p99TtftMs, Double p99TpotMs,
-                        Double p99E2eMs, Double errorRate, Boolean saturated, boolean tooShort, Boolean meetsSlo,
-                        Boolean confirmed, List<String> unconfirmed, List<String> violations,
-                        List<String> lowConfidence, boolean resumed, int repeats, List<Repeats.Metric> acrossRepeats) {
+    public record Point(
+            int index,
+            String role,
+            String directory,
+            double value,
+            Load load,
+            long requests,
+            Double requestThroughput,
+            Double outputTokenThroughput,
+            Double p99TtftMs,
+            Double p99TpotMs,
+            Double p99E2eMs,
+            Double errorRate,
+            Boolean saturated,
+            boolean tooShort,
+            Boolean meetsSlo,
+            Boolean confirmed,
+            List<String> unconfirmed,
+            List<String> violations,
+            List<String> lowConfidence,
+            boolean resumed,
+            int repeats,
+            List<Repeats.Metric> acrossRepeats) {
 
-        static Point of(int index, String role, String directory, double value, List<RunReport> reports,
-                        PercentileSlo slo, boolean resumed) {
+        static Point of(
+                int index,
+                String role,
+                String directory,
+                double value,
+                List<RunReport> reports,
+                PercentileSlo slo,
+                boolean resumed) {
             PointVerdict verdict = PointVerdict.of(reports, slo);
             RunReport first = reports.getFirst();
             List<Repeats.Metric> across = new ArrayList<>();
@@ -68,25 +100,46 @@ public record SweepReport(int schemaVersion, String mode, String axis, String sl
                 across.add(across(reports, "request_throughput", RunResults::requestThroughput));
                 across.addAll(verdict.intervals());
             }
-            boolean anySaturated = reports.stream().anyMatch(r -> r.saturation() != null
-                    && Boolean.TRUE.equals(r.saturation().saturated()));
-            return new Point(index, role, directory, value, first.config().load(), first.results().requests().attempted(),
-                    mean(reports, RunResults::requestThroughput), mean(reports, RunResults::outputTokenThroughput),
-                    mean(reports, r -> r.ttftMs().p99()), mean(reports, r -> r.tpotMs().p99()),
-                    mean(reports, r -> r.e2eLatencyMs().p99()), mean(reports, RunResults::errorRate),
-                    first.saturation() == null ? null : anySaturated, verdict.tooShort(),
-                    slo == null ? null : verdict.passed(), verdict.confirmed(), verdict.unconfirmed(),
-                    verdict.violations(), verdict.lowConfidence(), resumed, reports.size(), List.copyOf(across));
+            boolean anySaturated = reports.stream()
+                    .anyMatch(r -> r.saturation() != null
+                            && Boolean.TRUE.equals(r.saturation().saturated()));
+            return new Point(
+                    index,
+                    role,
+                    directory,
+                    value,
+                    first.config().load(),
+                    first.results().requests().attempted(),
+                    mean(reports, RunResults::requestThroughput),
+                    mean(reports, RunResults::outputTokenThroughput),
+                    mean(reports, r -> r.ttftMs().p99()),
+                    mean(reports, r -> r.tpotMs().p99()),
+                    mean(reports, r -> r.e2eLatencyMs().p99()),
+                    mean(reports, RunResults::errorRate),
+                    first.saturation() == null ? null : anySaturated,
+                    verdict.tooShort(),
+                    slo == null ? null : verdict.passed(),
+                    verdict.confirmed(),
+                    verdict.unconfirmed(),
+                    verdict.violations(),
+                    verdict.lowConfidence(),
+                    resumed,
+                    reports.size(),
+                    List.copyOf(across));
         }
 
         private static Repeats.Metric across(List<RunReport> reports, String key, Function<RunResults, Double> value) {
-            return Repeats.across(key, reports.stream().map(r -> value.apply(r.results())).toList());
+            return Repeats.across(
+                    key, reports.stream().map(r -> value.apply(r.results())).toList());
         }
 
         /** The mean across the runs (the value itself for one run); null when no run has it. */
         private static Double mean(List<RunReport> reports, Function<RunResults, Double> value) {
-            OptionalDouble mean = reports.stream().map(r -> value.apply(r.results())).filter(Objects::nonNull)
-                    .mapToDouble(Double::doubleValue).average();
+            OptionalDouble mean = reports.stream()
+                    .map(r -> value.apply(r.results()))
+                    .filter(Objects::nonNull)
+                    .mapToDouble(Double::doubleValue)
+                    .average();
             return mean.isPresent() ? mean.getAsDouble() : null;
         }
     }

@@ -55,8 +55,8 @@ public final class SweepRunner {
      * @param reports its runs' reports, one per repeat
      * @param runs    their directories, relative to the sweep directory
      */
-    private record Finished(SweepReport.Point point, double order, List<RunReport> reports, List<String> runs,
-                            RunConfig config) {
+    private record Finished(
+            SweepReport.Point point, double order, List<RunReport> reports, List<String> runs, RunConfig config) {
         /** The first run's report: what sizes a capacity probe. */
         RunReport report() {
             return reports.getFirst();
@@ -103,8 +103,16 @@ public final class SweepRunner {
      * @param repeats    runs per point, at least 1
      * @param log        hears one line per point, for the console
      */
-    public SweepRunner(RunConfig base, Path directory, SweepMode mode, PercentileSlo slo, Duration coolDown,
-                       double kneeFactor, int repeats, PointRunner runner, Consumer<String> log) {
+    public SweepRunner(
+            RunConfig base,
+            Path directory,
+            SweepMode mode,
+            PercentileSlo slo,
+            Duration coolDown,
+            double kneeFactor,
+            int repeats,
+            PointRunner runner,
+            Consumer<String> log) {
         if (repeats < 1) {
             throw new IllegalArgumentException("--repeat must be at least 1, got " + repeats);
         }
@@ -113,12 +121,13 @@ public final class SweepRunner {
         }
         String shape = switch (base.load()) {
             case Load.Closed closed -> closed.profile() == null ? null : "concurrency profile";
-            case Load.Open open -> open.profile() == null ? null : open.arrival().cliName();
+            case Load.Open open ->
+                open.profile() == null ? null : open.arrival().cliName();
             case Load.Trace trace -> null;
         };
         if (shape != null) {
-            throw new IllegalArgumentException("a sweep varies a steady load; a load profile (" + shape
-                    + ") cannot be swept");
+            throw new IllegalArgumentException(
+                    "a sweep varies a steady load; a load profile (" + shape + ") cannot be swept");
         }
         this.base = base;
         this.directory = directory;
@@ -158,8 +167,8 @@ public final class SweepRunner {
 
     private void runAuto(SweepMode.Auto auto) throws Stopped, RunException, IOException, InterruptedException {
         RunReport baseline = point("baseline", SweepMode.Axis.CONCURRENCY, 1, Double.NEGATIVE_INFINITY);
-        RunReport maximum = point("throughput", SweepMode.Axis.CONCURRENCY, auto.unboundedConcurrency(),
-                Double.POSITIVE_INFINITY);
+        RunReport maximum =
+                point("throughput", SweepMode.Axis.CONCURRENCY, auto.unboundedConcurrency(), Double.POSITIVE_INFINITY);
         Double low = baseline.results().requestThroughput();
         Double high = maximum.results().requestThroughput();
         if (low == null || high == null) {
@@ -173,25 +182,37 @@ public final class SweepRunner {
         }
     }
 
-    private void runCapacity(SweepMode.Capacity search) throws Stopped, RunException, IOException, InterruptedException {
-        CapacitySearch state = new CapacitySearch(search.start(), search.precision(), search.maxPoints(),
-                search.axis() == SweepMode.Axis.CONCURRENCY);
+    private void runCapacity(SweepMode.Capacity search)
+            throws Stopped, RunException, IOException, InterruptedException {
+        CapacitySearch state = new CapacitySearch(
+                search.start(), search.precision(), search.maxPoints(), search.axis() == SweepMode.Axis.CONCURRENCY);
         while (state.next() instanceof CapacitySearch.Step.Probe probe) {
             List<RunReport> reports = sizedPoint(search.axis(), probe).reports();
             PointVerdict verdict = PointVerdict.of(reports, slo);
             // What a saturated server achieved is what it can serve: no load above it needs trying.
-            Double served = reports.stream().map(RunReport::saturation)
+            Double served = reports.stream()
+                    .map(RunReport::saturation)
                     .filter(s -> s != null && Boolean.TRUE.equals(s.saturated()))
-                    .map(Saturation::achievedRequestRate).min(Double::compare).orElse(null);
+                    .map(Saturation::achievedRequestRate)
+                    .min(Double::compare)
+                    .orElse(null);
             state.record(verdict.confirmedPass(), verdict.searchLimiting(), served);
         }
         capacity = ((CapacitySearch.Step.Done) state.next()).result();
         Double found = capacity.capacity();
-        Finished answer = found == null ? null : finished.reversed().stream().filter(f -> f.point().value() == found)
-                .findFirst().orElse(null);
+        Finished answer = found == null
+                ? null
+                : finished.reversed().stream()
+                        .filter(f -> f.point().value() == found)
+                        .findFirst()
+                        .orElse(null);
         if (capacity.confirmed() && answer != null && answer.point().tooShort()) {
-            capacity = new CapacitySearch.Result(found, capacity.firstFailure(), capacity.lowestFailure(),
-                    capacity.limitingMetric(), false,
+            capacity = new CapacitySearch.Result(
+                    found,
+                    capacity.firstFailure(),
+                    capacity.lowestFailure(),
+                    capacity.limitingMetric(),
+                    false,
                     capacity.reason() + ", but its run was too short to tell saturation (see too_short)");
         }
     }
@@ -215,20 +236,28 @@ public final class SweepRunner {
         long cap = asked * MAX_SIZE_FACTOR;
         long requests;
         if (probe.recheck()) {
-            long earlier = finished.reversed().stream().filter(f -> f.point().value() == probe.value()).findFirst()
-                    .map(f -> f.config().bounds().numRequests()).orElse(asked);
+            long earlier = finished.reversed().stream()
+                    .filter(f -> f.point().value() == probe.value())
+                    .findFirst()
+                    .map(f -> f.config().bounds().numRequests())
+                    .orElse(asked);
             requests = earlier * RECHECK_FACTOR;
         } else {
-            Double latency = finished.stream().filter(f -> f.point().value() <= probe.value())
+            Double latency = finished.stream()
+                    .filter(f -> f.point().value() <= probe.value())
                     .max(Comparator.comparingDouble(f -> f.point().value()))
-                    .map(f -> f.report().saturation() == null ? null : f.report().saturation().startLatencyS())
+                    .map(f -> f.report().saturation() == null
+                            ? null
+                            : f.report().saturation().startLatencyS())
                     .orElse(null);
             requests = latency == null ? asked : Math.min(cap, Math.max(asked, requestsFor(probe.value(), latency)));
         }
         Finished run = point(role, axis, probe.value(), probe.value(), requests);
         for (int resize = 0; resize < 2 && !probe.recheck(); resize++) {
             Saturation saturation = run.report().saturation();
-            if (saturation == null || !run.point().tooShort() || Boolean.TRUE.equals(run.point().saturated())
+            if (saturation == null
+                    || !run.point().tooShort()
+                    || Boolean.TRUE.equals(run.point().saturated())
                     || requests >= cap) {
                 break;
             }
@@ -259,7 +288,9 @@ public final class SweepRunner {
         Load load = axis.at(value, base.load());
         String name = String.format(Locale.ROOT, "%02d-%s", index, load.label());
         Path dir = directory.resolve(name);
-        RunConfig config = (requests == null ? base : base.withNumRequests(requests)).withLoad(load).withOutputDir(dir);
+        RunConfig config = (requests == null ? base : base.withNumRequests(requests))
+                .withLoad(load)
+                .withOutputDir(dir);
         List<RunReport> reports = new ArrayList<>();
         List<String> runs = new ArrayList<>();
         boolean resumed = true;
@@ -270,8 +301,8 @@ public final class SweepRunner {
             RunReport report = completeEarlierRun(runDir, runConfig);
             if (report == null) {
                 resumed = false;
-                if (stopped.getCount() == 0 || anyRun && !coolDown.isZero()
-                        && stopped.await(coolDown.toMillis(), TimeUnit.MILLISECONDS)) {
+                if (stopped.getCount() == 0
+                        || anyRun && !coolDown.isZero() && stopped.await(coolDown.toMillis(), TimeUnit.MILLISECONDS)) {
                     throw new Stopped();
                 }
                 anyRun = true;
@@ -286,9 +317,10 @@ public final class SweepRunner {
             runs.add(directory.relativize(runDir).toString());
         }
         if (repeats > 1) {
-            Repeats summary = Repeats.of(runs.stream().map(r -> Path.of(r).getFileName().toString()).toList(), reports);
-            ReportFiles.writeAtomically(dir.resolve(Repeats.FILE_NAME),
-                    ReportFiles.JSON.writeValueAsString(summary) + "\n");
+            Repeats summary = Repeats.of(
+                    runs.stream().map(r -> Path.of(r).getFileName().toString()).toList(), reports);
+            ReportFiles.writeAtomically(
+                    dir.resolve(Repeats.FILE_NAME), ReportFiles.JSON.writeValueAsString(summary) + "\n");
         }
         SweepReport.Point point = SweepReport.Point.of(index, role, name, value, reports, slo, resumed);
         Finished done = new Finished(point, order, List.copyOf(reports), List.copyOf(runs), config);
@@ -309,8 +341,10 @@ public final class SweepRunner {
         try {
             RunReport report = RunDirectory.readReport(dir);
             // The same configuration as report.json records it (where the API key is read is not recorded).
-            boolean same = report.config() != null && ReportFiles.JSON.valueToTree(report.config().withOutputDir(null))
-                    .equals(ReportFiles.JSON.valueToTree(config.withOutputDir(null)));
+            boolean same = report.config() != null
+                    && ReportFiles.JSON
+                            .valueToTree(report.config().withOutputDir(null))
+                            .equals(ReportFiles.JSON.valueToTree(config.withOutputDir(null)));
             return same && !report.run().interrupted() ? report : null;
         } catch (IOException e) {
             return null; // a half-written or foreign report: the point runs again
@@ -318,22 +352,41 @@ public final class SweepRunner {
     }
 
     private SweepReport write(boolean interrupted) throws IOException {
-        List<Finished> ordered = finished.stream().sorted(Comparator.comparingDouble(Finished::order)).toList();
-        List<KneeDetector.Point> curve = ordered.stream().map(f -> new KneeDetector.Point(
-                orZero(f.point().requestThroughput()), f.point().p99TtftMs(), f.point().p99E2eMs(),
-                f.point().errorRate())).toList();
+        List<Finished> ordered = finished.stream()
+                .sorted(Comparator.comparingDouble(Finished::order))
+                .toList();
+        List<KneeDetector.Point> curve = ordered.stream()
+                .map(f -> new KneeDetector.Point(
+                        orZero(f.point().requestThroughput()),
+                        f.point().p99TtftMs(),
+                        f.point().p99E2eMs(),
+                        f.point().errorRate()))
+                .toList();
         SweepReport.Knee knee = KneeDetector.find(curve, kneeFactor, KneeDetector.DEFAULT_ERROR_RISE)
-                .map(k -> new SweepReport.Knee(ordered.get(k.index()).point().directory(), k.throughput(),
-                        ordered.get(k.riseIndex()).point().directory(), k.reason()))
+                .map(k -> new SweepReport.Knee(
+                        ordered.get(k.index()).point().directory(),
+                        k.throughput(),
+                        ordered.get(k.riseIndex()).point().directory(),
+                        k.reason()))
                 .orElse(null);
-        String axis = mode instanceof SweepMode.Fixed fixed ? fixed.axis().cliName()
+        String axis = mode instanceof SweepMode.Fixed fixed
+                ? fixed.axis().cliName()
                 : mode instanceof SweepMode.Capacity search ? search.axis().cliName() : SweepMode.Axis.RATE.cliName();
-        SweepReport report = new SweepReport(SweepReport.SCHEMA_VERSION, mode.name(), axis,
-                slo == null ? null : slo.toString(), repeats, ordered.stream().map(Finished::point).toList(), knee, capacity,
+        SweepReport report = new SweepReport(
+                SweepReport.SCHEMA_VERSION,
+                mode.name(),
+                axis,
+                slo == null ? null : slo.toString(),
+                repeats,
+                ordered.stream().map(Finished::point).toList(),
+                knee,
+                capacity,
                 interrupted);
-        ReportFiles.writeAtomically(directory.resolve(ReportFiles.SWEEP_JSON), ReportFiles.JSON.writeValueAsString(report) + "\n");
+        ReportFiles.writeAtomically(
+                directory.resolve(ReportFiles.SWEEP_JSON), ReportFiles.JSON.writeValueAsString(report) + "\n");
         StringBuilder csv = new StringBuilder(SummaryCsv.header()).append('\n');
-        ordered.forEach(f -> f.reports().forEach(r -> csv.append(SummaryCsv.row(r)).append('\n')));
+        ordered.forEach(
+                f -> f.reports().forEach(r -> csv.append(SummaryCsv.row(r)).append('\n')));
         ReportFiles.writeAtomically(directory.resolve(ReportFiles.SUMMARY_CSV), csv.toString());
         // Each repeat is drawn as a run of its own, so the page shows how far the repeats scatter.
         List<LabeledRun> runs = new ArrayList<>();
@@ -341,12 +394,20 @@ public final class SweepRunner {
         for (Finished f : ordered) {
             for (int i = 0; i < f.reports().size(); i++) {
                 runs.add(new LabeledRun(f.runs().get(i), f.reports().get(i)));
-                labels.put(f.runs().get(i),
-                        new SweepMarkers.PointLabel(f.point().role(), f.point().meetsSlo(), f.point().violations()));
+                labels.put(
+                        f.runs().get(i),
+                        new SweepMarkers.PointLabel(
+                                f.point().role(),
+                                f.point().meetsSlo(),
+                                f.point().violations()));
             }
         }
-        SweepMarkers markers = new SweepMarkers(slo == null ? null : slo.latencyLinesMs(), capacityThroughput(),
-                capacity == null ? null : capacity.capacity(), axis, knee == null ? null : knee.requestThroughput(),
+        SweepMarkers markers = new SweepMarkers(
+                slo == null ? null : slo.latencyLinesMs(),
+                capacityThroughput(),
+                capacity == null ? null : capacity.capacity(),
+                axis,
+                knee == null ? null : knee.requestThroughput(),
                 labels);
         ReportFiles.writeAtomically(directory.resolve(HtmlReport.FILE_NAME), HtmlReport.forSweep(runs, markers));
         return report;
@@ -357,8 +418,11 @@ public final class SweepRunner {
         if (capacity == null || capacity.capacity() == null) {
             return null;
         }
-        return finished.reversed().stream().filter(f -> f.point().value() == capacity.capacity()).findFirst()
-                .map(f -> f.point().requestThroughput()).orElse(null);
+        return finished.reversed().stream()
+                .filter(f -> f.point().value() == capacity.capacity())
+                .findFirst()
+                .map(f -> f.point().requestThroughput())
+                .orElse(null);
     }
 
     private static double orZero(Double value) {
@@ -366,22 +430,34 @@ public final class SweepRunner {
     }
 
     private static String describe(SweepReport.Point p, boolean resumed) {
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-14s %-10s %8s req/s  p99 TTFT %s  p99 E2E %s  errors %s",
-                p.directory(), p.role(), number(p.requestThroughput(), "%.2f"), ms(p.p99TtftMs()), ms(p.p99E2eMs()),
+        StringBuilder line = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%-14s %-10s %8s req/s  p99 TTFT %s  p99 E2E %s  errors %s",
+                p.directory(),
+                p.role(),
+                number(p.requestThroughput(), "%.2f"),
+                ms(p.p99TtftMs()),
+                ms(p.p99E2eMs()),
                 p.errorRate() == null ? "-" : String.format(Locale.ROOT, "%.1f%%", p.errorRate() * 100)));
         if (p.repeats() > 1) {
             line.append("  (mean of ").append(p.repeats()).append(" runs)");
         }
         if (p.meetsSlo() != null) {
-            line.append(!p.meetsSlo() ? "  misses " + String.join(", ", p.violations())
-                    : Boolean.FALSE.equals(p.confirmed()) ? "  meets the SLO on the mean, UNCONFIRMED: "
-                            + String.join(", ", p.unconfirmed())
-                    : Boolean.TRUE.equals(p.confirmed()) ? "  meets the SLO, confirmed across the runs" : "  meets the SLO");
+            line.append(
+                    !p.meetsSlo()
+                            ? "  misses " + String.join(", ", p.violations())
+                            : Boolean.FALSE.equals(p.confirmed())
+                                    ? "  meets the SLO on the mean, UNCONFIRMED: " + String.join(", ", p.unconfirmed())
+                                    : Boolean.TRUE.equals(p.confirmed())
+                                            ? "  meets the SLO, confirmed across the runs"
+                                            : "  meets the SLO");
         } else if (Boolean.TRUE.equals(p.saturated())) {
             line.append("  ").append(p.violations().getFirst());
         }
         if (!p.lowConfidence().isEmpty()) {
-            line.append("  (low-sample ").append(String.join(", ", p.lowConfidence())).append(')');
+            line.append("  (low-sample ")
+                    .append(String.join(", ", p.lowConfidence()))
+                    .append(')');
         }
         if (p.tooShort()) {
             line.append("  (too short to tell saturation)");

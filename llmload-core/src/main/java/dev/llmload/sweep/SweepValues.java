@@ -52,8 +52,8 @@ public final class SweepValues {
      */
     public static List<Double> autoRates(double baseline, double maximum, int n) {
         if (!(baseline > 0) || !(maximum > 0)) {
-            throw new IllegalArgumentException("the automatic sweep needs positive throughputs, measured "
-                    + baseline + " and " + maximum + " req/s");
+            throw new IllegalArgumentException("the automatic sweep needs positive throughputs, measured " + baseline
+                    + " and " + maximum + " req/s");
         }
         if (n < 1) {
             throw new IllegalArgumentException("--points must be at least 1, got " + n);

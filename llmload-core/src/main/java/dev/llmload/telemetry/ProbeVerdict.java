@@ -1,9 +1,8 @@
 package dev.llmload.telemetry;
 
-import java.util.Locale;
-
 import dev.llmload.telemetry.prometheus.PrometheusTextParser;
 import dev.llmload.telemetry.prometheus.Scrape;
+import java.util.Locale;
 
 /**
  * Whether a first answer from a metrics URL is Prometheus text worth scraping during the run.

@@ -27,7 +27,8 @@ public record SimulatorSignals(Double stepLagSeconds, Histogram tokenWriteDelay)
             return null;
         }
         OptionalDouble lag = scrape.sum(STEP_LAG);
-        return new SimulatorSignals(lag.isPresent() ? lag.getAsDouble() : null,
+        return new SimulatorSignals(
+                lag.isPresent() ? lag.getAsDouble() : null,
                 scrape.histogram(TOKEN_WRITE_DELAY).orElse(null));
     }
 }

@@ -1,5 +1,20 @@
 package dev.llmload.telemetry;
 
+import dev.llmload.client.SchedulingClass;
+import dev.llmload.http.Endpoint;
+import dev.llmload.http.ExchangeFailure;
+import dev.llmload.http.LoadHttpClient;
+import dev.llmload.http.PageFetch;
+import dev.llmload.http.PageFetch.Answer;
+import dev.llmload.note.Note;
+import dev.llmload.telemetry.engine.EngineProfile;
+import dev.llmload.telemetry.gpu.DcgmExporter;
+import dev.llmload.telemetry.gpu.GpuReading;
+import dev.llmload.telemetry.gpu.GpuSample;
+import dev.llmload.telemetry.gpu.NvidiaSmiPoller;
+import dev.llmload.telemetry.prometheus.PrometheusTextParser;
+import dev.llmload.telemetry.prometheus.Scrape;
+import io.netty.channel.EventLoop;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -19,23 +34,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
-import dev.llmload.client.SchedulingClass;
-import dev.llmload.http.Endpoint;
-import dev.llmload.http.ExchangeFailure;
-import dev.llmload.http.LoadHttpClient;
-import dev.llmload.http.PageFetch;
-import dev.llmload.http.PageFetch.Answer;
-import dev.llmload.note.Note;
-import dev.llmload.telemetry.engine.EngineProfile;
-import dev.llmload.telemetry.gpu.DcgmExporter;
-import dev.llmload.telemetry.gpu.GpuReading;
-import dev.llmload.telemetry.gpu.GpuSample;
-import dev.llmload.telemetry.gpu.NvidiaSmi;
-import dev.llmload.telemetry.gpu.NvidiaSmiPoller;
-import dev.llmload.telemetry.prometheus.PrometheusTextParser;
-import dev.llmload.telemetry.prometheus.Scrape;
-import io.netty.channel.EventLoop;
 
 /**
  * Scrapes the server's metrics, dcgm-exporters and nvidia-smi on a timer during a run, apart from
@@ -82,6 +80,7 @@ public final class TelemetryCollector implements AutoCloseable {
     private final TelemetryConfig config;
     /** {@link TelemetryConfig#requestTimeout()}, worked out once. */
     private final Duration scrapeTimeout;
+
     private final ScheduledExecutorService owner;
     /**
      * One client per scheme, host and port, made by the owner thread for its first request: a run
@@ -116,7 +115,8 @@ public final class TelemetryCollector implements AutoCloseable {
 
     /** The client for {@code url}'s scheme, host and port, made on first use. Owner thread. */
     private LoadHttpClient client(URI url) {
-        return clients.computeIfAbsent(Endpoint.parse(url.toString()).root(),
+        return clients.computeIfAbsent(
+                Endpoint.parse(url.toString()).root(),
                 o -> LoadHttpClient.beside(o, "llmload-telemetry-io", scrapeTimeout, false));
     }
 
@@ -236,8 +236,10 @@ public final class TelemetryCollector implements AutoCloseable {
                 // A scrape still out was asked for before the end, so the server may have answered
                 // it with counters from before the last request finished: scrape once more after it.
                 CompletableFuture<Void> out = target.pending;
-                pending.add(out == null ? scrape(target, OUTSIDE_RUN_TIMEOUT)
-                        : out.thenComposeAsync(done -> scrape(target, OUTSIDE_RUN_TIMEOUT), owner));
+                pending.add(
+                        out == null
+                                ? scrape(target, OUTSIDE_RUN_TIMEOUT)
+                                : out.thenComposeAsync(done -> scrape(target, OUTSIDE_RUN_TIMEOUT), owner));
             }
             return pending;
         });
@@ -270,14 +272,17 @@ public final class TelemetryCollector implements AutoCloseable {
         long askedNanos = System.nanoTime();
         ProbeVerdict verdict = probeOnce(url);
         URI used = url;
-        if (verdict instanceof ProbeVerdict.Unusable(String why, boolean json) && json
-                && url.getPath() != null && url.getPath().endsWith("/metrics")) {
+        if (verdict instanceof ProbeVerdict.Unusable(String why, boolean json)
+                && json
+                && url.getPath() != null
+                && url.getPath().endsWith("/metrics")) {
             URI alternative = url.resolve("/prometheus/metrics");
             long secondAskedNanos = System.nanoTime();
             ProbeVerdict second = probeOnce(alternative);
             if (second instanceof ProbeVerdict.Usable) {
-                note("server_metrics_moved", url + " " + why + " (trtllm-serve's iteration stats); scraping "
-                        + alternative + " instead");
+                note(
+                        "server_metrics_moved",
+                        url + " " + why + " (trtllm-serve's iteration stats); scraping " + alternative + " instead");
                 verdict = second;
                 used = alternative;
                 askedNanos = secondAskedNanos;
@@ -285,25 +290,31 @@ public final class TelemetryCollector implements AutoCloseable {
         }
         switch (verdict) {
             case ProbeVerdict.Unusable unusable ->
-                    note("server_metrics_skipped", "server metrics at " + url + " " + unusable.why() + "; not scraped");
+                note("server_metrics_skipped", "server metrics at " + url + " " + unusable.why() + "; not scraped");
             case ProbeVerdict.Usable(Scrape scrape) -> {
                 Optional<EngineProfile> detected = EngineProfile.detect(scrape);
                 if (config.serverKind() != null) {
                     profile = EngineProfile.of(config.serverKind());
                     if (detected.isPresent() && detected.get().kind() != config.serverKind()) {
-                        note("server_kind_mismatch", "--server-kind " + config.serverKind().cliName()
-                                + " was given but " + used + " exposes " + detected.get().kind().cliName()
-                                + " metric names; reading them as " + config.serverKind().cliName());
+                        note(
+                                "server_kind_mismatch",
+                                "--server-kind " + config.serverKind().cliName()
+                                        + " was given but " + used + " exposes "
+                                        + detected.get().kind().cliName()
+                                        + " metric names; reading them as "
+                                        + config.serverKind().cliName());
                     }
                 } else if (detected.isPresent()) {
                     profile = detected.get();
                 } else {
-                    note("server_kind_unknown", "server metrics at " + used + " expose none of the known engines'"
-                            + " names; give --server-kind to read them; not scraped");
+                    note(
+                            "server_kind_unknown",
+                            "server metrics at " + used + " expose none of the known engines'"
+                                    + " names; give --server-kind to read them; not scraped");
                     return;
                 }
-                server.add(new ServerReading(askedNanos, System.nanoTime(), profile.read(scrape),
-                        SimulatorSignals.read(scrape)));
+                server.add(new ServerReading(
+                        askedNanos, System.nanoTime(), profile.read(scrape), SimulatorSignals.read(scrape)));
                 Set<String> read = new HashSet<>(profile.families());
                 read.addAll(SimulatorSignals.FAMILIES);
                 targets.add(new Target(used, true, read, client(used)));
@@ -314,11 +325,13 @@ public final class TelemetryCollector implements AutoCloseable {
     private void probeGpu(URI url) {
         switch (probeOnce(url)) {
             case ProbeVerdict.Unusable unusable ->
-                    note("gpu_metrics_skipped", "GPU metrics at " + url + " " + unusable.why() + "; not scraped");
+                note("gpu_metrics_skipped", "GPU metrics at " + url + " " + unusable.why() + "; not scraped");
             case ProbeVerdict.Usable(Scrape scrape) -> {
                 if (!DcgmExporter.recognises(scrape)) {
-                    note("gpu_metrics_skipped", "GPU metrics at " + url
-                            + " expose no DCGM_FI_DEV_GPU_UTIL or DCGM_FI_DEV_FB_USED; not scraped");
+                    note(
+                            "gpu_metrics_skipped",
+                            "GPU metrics at " + url
+                                    + " expose no DCGM_FI_DEV_GPU_UTIL or DCGM_FI_DEV_FB_USED; not scraped");
                     return;
                 }
                 long now = System.nanoTime();
@@ -331,7 +344,8 @@ public final class TelemetryCollector implements AutoCloseable {
     private ProbeVerdict probeOnce(URI url) {
         Answer answer;
         try {
-            answer = PageFetch.get(client(url), PageFetch.requestTarget(url), ACCEPT, PROBE_TIMEOUT).get();
+            answer = PageFetch.get(client(url), PageFetch.requestTarget(url), ACCEPT, PROBE_TIMEOUT)
+                    .get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new ProbeVerdict.Unusable("probe interrupted", false);
@@ -341,25 +355,32 @@ public final class TelemetryCollector implements AutoCloseable {
         return switch (answer) {
             case Answer.Page page -> ProbeVerdict.of(page.status(), page.contentType(), page.text());
             case Answer.TimedOut timedOut ->
-                    new ProbeVerdict.Unusable("did not answer within " + PROBE_TIMEOUT.toMillis() + " ms", false);
-            case Answer.Failed(long nanos, ExchangeFailure failure) -> new ProbeVerdict.Unusable(switch (failure) {
-                case ExchangeFailure.ConnectFailed f -> "could not be reached (" + f.message() + ")";
-                case ExchangeFailure.ConnectTimedOut f -> "could not be reached (" + f.message() + ")";
-                case ExchangeFailure.TlsFailed f -> "could not be reached over TLS (" + f.message() + ")";
-                case ExchangeFailure.ConnectionLost f -> "broke off its answer (" + f.message() + ")";
-                case ExchangeFailure.MalformedResponse f -> "did not answer HTTP (" + f.message() + ")";
-                case ExchangeFailure.Aborted f -> f.message();
-            }, false);
+                new ProbeVerdict.Unusable("did not answer within " + PROBE_TIMEOUT.toMillis() + " ms", false);
+            case Answer.Failed(long nanos, ExchangeFailure failure) ->
+                new ProbeVerdict.Unusable(
+                        switch (failure) {
+                            case ExchangeFailure.ConnectFailed f -> "could not be reached (" + f.message() + ")";
+                            case ExchangeFailure.ConnectTimedOut f -> "could not be reached (" + f.message() + ")";
+                            case ExchangeFailure.TlsFailed f -> "could not be reached over TLS (" + f.message() + ")";
+                            case ExchangeFailure.ConnectionLost f -> "broke off its answer (" + f.message() + ")";
+                            case ExchangeFailure.MalformedResponse f -> "did not answer HTTP (" + f.message() + ")";
+                            case ExchangeFailure.Aborted f -> f.message();
+                        },
+                        false);
         };
     }
 
     private void startNvidiaSmi() {
         try {
-            nvidiaSmi = NvidiaSmiPoller.start(config.nvidiaSmi(), config.nvidiaSmiInterval().toMillis(),
+            nvidiaSmi = NvidiaSmiPoller.start(
+                    config.nvidiaSmi(),
+                    config.nvidiaSmiInterval().toMillis(),
                     reading -> handOff(() -> gpu.add(reading)),
                     why -> handOff(() -> note("nvidia_smi_stopped", why + " during the run; GPU readings end there")));
         } catch (IOException e) {
-            note("nvidia_smi_failed", "could not run " + config.nvidiaSmi() + " (" + describe(e) + "); no nvidia-smi readings");
+            note(
+                    "nvidia_smi_failed",
+                    "could not run " + config.nvidiaSmi() + " (" + describe(e) + "); no nvidia-smi readings");
         }
     }
 
@@ -378,10 +399,13 @@ public final class TelemetryCollector implements AutoCloseable {
             return target.pending;
         }
         long askedNanos = System.nanoTime();
-        target.pending = PageFetch.get(target.client, target.requestTarget, ACCEPT, timeout).thenAcceptAsync(answer -> {
-            target.pending = null;
-            record(target, askedNanos, timeout, answer);
-        }, owner);
+        target.pending = PageFetch.get(target.client, target.requestTarget, ACCEPT, timeout)
+                .thenAcceptAsync(
+                        answer -> {
+                            target.pending = null;
+                            record(target, askedNanos, timeout, answer);
+                        },
+                        owner);
         return target.pending;
     }
 
@@ -389,19 +413,19 @@ public final class TelemetryCollector implements AutoCloseable {
         String source = target.url.toString();
         switch (answer) {
             case Answer.TimedOut(long nanos) ->
-                    gaps.add(new ScrapeGap(nanos, source, "no answer within " + timeout.toMillis() + " ms"));
+                gaps.add(new ScrapeGap(nanos, source, "no answer within " + timeout.toMillis() + " ms"));
             case Answer.Failed(long nanos, ExchangeFailure failure) ->
-                    gaps.add(new ScrapeGap(nanos, source, failure.message()));
-            case Answer.Page page when page.status() != 200 ->
-                    gaps.add(new ScrapeGap(page.nanos(), source, "HTTP " + page.status()));
+                gaps.add(new ScrapeGap(nanos, source, failure.message()));
+            case Answer.Page page
+            when page.status() != 200 -> gaps.add(new ScrapeGap(page.nanos(), source, "HTTP " + page.status()));
             case Answer.Page page -> {
                 // Only what is read: most of a page is families no signal comes from.
                 Scrape scrape = PrometheusTextParser.parse(page.text(), target.families);
                 if (scrape.families().isEmpty()) {
                     gaps.add(new ScrapeGap(page.nanos(), source, "no readable metrics"));
                 } else if (target.server) {
-                    server.add(new ServerReading(askedNanos, page.nanos(), profile.read(scrape),
-                            SimulatorSignals.read(scrape)));
+                    server.add(new ServerReading(
+                            askedNanos, page.nanos(), profile.read(scrape), SimulatorSignals.read(scrape)));
                 } else {
                     for (GpuSample sample : DcgmExporter.read(source, scrape)) {
                         gpu.add(new GpuReading(page.nanos(), sample));
@@ -417,8 +441,10 @@ public final class TelemetryCollector implements AutoCloseable {
         for (ScrapeGap gap : gaps) {
             bySource.computeIfAbsent(gap.source(), s -> new ArrayList<>()).add(gap);
         }
-        bySource.forEach((source, list) -> note("telemetry_gaps", list.size() + " scrape(s) of " + source
-                + " failed (first: " + list.getFirst().reason() + "); readings around them are still used"));
+        bySource.forEach((source, list) -> note(
+                "telemetry_gaps",
+                list.size() + " scrape(s) of " + source + " failed (first: "
+                        + list.getFirst().reason() + "); readings around them are still used"));
     }
 
     private void note(String kind, String message) {

@@ -1,10 +1,9 @@
 package dev.llmload.telemetry;
 
+import dev.llmload.telemetry.engine.EngineKind;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-
-import dev.llmload.telemetry.engine.EngineKind;
 
 /**
  * What to scrape during a run ({@code --server-metrics}, {@code --server-kind},
@@ -17,8 +16,13 @@ import dev.llmload.telemetry.engine.EngineKind;
  * @param nvidiaSmiInterval how often nvidia-smi prints ({@code -lms})
  * @param scrapeInterval    how often the HTTP endpoints are scraped; at least 100 ms
  */
-public record TelemetryConfig(URI serverMetrics, EngineKind serverKind, List<URI> gpuMetrics, String nvidiaSmi,
-                              Duration nvidiaSmiInterval, Duration scrapeInterval) {
+public record TelemetryConfig(
+        URI serverMetrics,
+        EngineKind serverKind,
+        List<URI> gpuMetrics,
+        String nvidiaSmi,
+        Duration nvidiaSmiInterval,
+        Duration scrapeInterval) {
 
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
     public static final Duration MIN_INTERVAL = Duration.ofMillis(100);

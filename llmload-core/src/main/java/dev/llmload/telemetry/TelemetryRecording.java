@@ -1,10 +1,9 @@
 package dev.llmload.telemetry;
 
-import java.util.List;
-
 import dev.llmload.note.Note;
 import dev.llmload.telemetry.engine.EngineKind;
 import dev.llmload.telemetry.gpu.GpuReading;
+import java.util.List;
 
 /**
  * Everything a {@link TelemetryCollector} gathered, in arrival order, on the run's clock.
@@ -15,8 +14,12 @@ import dev.llmload.telemetry.gpu.GpuReading;
  * @param gaps       scrapes that failed
  * @param notes      what was skipped or went wrong, and why
  */
-public record TelemetryRecording(EngineKind serverKind, List<ServerReading> server, List<GpuReading> gpu,
-                                 List<ScrapeGap> gaps, List<Note> notes) {
+public record TelemetryRecording(
+        EngineKind serverKind,
+        List<ServerReading> server,
+        List<GpuReading> gpu,
+        List<ScrapeGap> gaps,
+        List<Note> notes) {
 
     public TelemetryRecording {
         server = List.copyOf(server);

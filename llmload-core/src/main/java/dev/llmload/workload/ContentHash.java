@@ -15,8 +15,7 @@ import java.util.HexFormat;
  */
 public final class ContentHash {
 
-    private ContentHash() {
-    }
+    private ContentHash() {}
 
     /** A fresh digest, e.g. to hash a file while a prescan reads it. */
     public static MessageDigest sha256() {

@@ -14,8 +14,8 @@ import java.util.List;
  * @param maxOutputTokens sent as {@code max_tokens}
  * @param session         the session and turn this request is, or null outside sessions
  */
-public record RequestSpec(long index, List<ChatMessage> messages, int inputTokens, int maxOutputTokens,
-                          SessionTurn session) {
+public record RequestSpec(
+        long index, List<ChatMessage> messages, int inputTokens, int maxOutputTokens, SessionTurn session) {
 
     public RequestSpec {
         messages = List.copyOf(messages);

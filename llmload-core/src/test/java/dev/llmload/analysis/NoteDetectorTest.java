@@ -1,5 +1,7 @@
 package dev.llmload.analysis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.llmload.config.Load;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.note.Note;
@@ -9,11 +11,7 @@ import dev.llmload.record.RequestRecord;
 import dev.llmload.record.TimeoutKind;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class NoteDetectorTest {
 
@@ -49,22 +47,23 @@ class NoteDetectorTest {
     void rateLimitingNamesCountTimesAndRetryAfter() {
         List<RequestRecord> records = clean(1000);
         for (int i = 0; i < 3; i++) {
-            RequestRecord limited = Records.failed(1000 + i, 1000 * (i + 1), FailureClass.RATE_LIMITED, 429,
-                    "Too Many Requests");
+            RequestRecord limited =
+                    Records.failed(1000 + i, 1000 * (i + 1), FailureClass.RATE_LIMITED, 429, "Too Many Requests");
             records.add(i < 2 ? Records.withRetryAfter(limited, "1") : limited);
         }
         List<Note> notes = NoteDetector.detect(records, RunResults.compute(records), OPEN);
 
         assertThat(notes).extracting(Note::kind).containsExactly(NoteDetector.RATE_LIMITED);
-        assertThat(notes.getFirst().message()).isEqualTo("3 of 1003 requests (0.3%) were rate limited (HTTP 429) "
-                + "between t=1.0 s and t=3.0 s; Retry-After 1 ×2");
+        assertThat(notes.getFirst().message())
+                .isEqualTo("3 of 1003 requests (0.3%) were rate limited (HTTP 429) "
+                        + "between t=1.0 s and t=3.0 s; Retry-After 1 ×2");
     }
 
     @Test
     void outOfMemoryIsRecognisedByStatusOrMessage() {
         List<RequestRecord> records = clean(1000);
-        records.add(Records.failed(1000, 2000, FailureClass.HTTP_5XX, 500,
-                "CUDA out of memory. Tried to allocate 2.00 GiB"));
+        records.add(Records.failed(
+                1000, 2000, FailureClass.HTTP_5XX, 500, "CUDA out of memory. Tried to allocate 2.00 GiB"));
         records.add(Records.failed(1001, 1000, FailureClass.HTTP_5XX, 507, "Insufficient Storage"));
         records.add(Records.failed(1002, 3000, FailureClass.HTTP_5XX, 500, "no room for zoom"));
 
@@ -75,8 +74,12 @@ class NoteDetectorTest {
                 .contains("first at t=1.0 s")
                 .endsWith("e.g. \"CUDA out of memory. Tried to allocate 2.00 GiB\"");
         assertThat(NoteDetector.OOM_MESSAGE.matcher("KV cache is full").find()).isTrue();
-        assertThat(NoteDetector.OOM_MESSAGE.matcher("Engine OOM, restarting").find()).isTrue();
-        assertThat(NoteDetector.OOM_MESSAGE.matcher("Insufficient memory for request").find()).isTrue();
+        assertThat(NoteDetector.OOM_MESSAGE.matcher("Engine OOM, restarting").find())
+                .isTrue();
+        assertThat(NoteDetector.OOM_MESSAGE
+                        .matcher("Insufficient memory for request")
+                        .find())
+                .isTrue();
     }
 
     @Test
@@ -86,8 +89,9 @@ class NoteDetectorTest {
         records.add(Records.timeout(1001, 200, TimeoutKind.TOTAL));
         records.add(Records.timeout(1002, 300, TimeoutKind.FIRST_TOKEN));
 
-        assertThat(detect(records, OPEN)).containsExactly(new Note(NoteDetector.TIMEOUTS,
-                "3 of 1003 requests (0.3%) timed out: first_token 2, total 1"));
+        assertThat(detect(records, OPEN))
+                .containsExactly(
+                        new Note(NoteDetector.TIMEOUTS, "3 of 1003 requests (0.3%) timed out: first_token 2, total 1"));
     }
 
     @Test
@@ -109,7 +113,7 @@ class NoteDetectorTest {
     void trendNeedsBothFactorAndMarginAndEnoughSamples() {
         assertThat(NoteDetector.trend(thirds(10, 20, 40))).containsExactly(10, 40);
         assertThat(NoteDetector.trend(thirds(10, 20, 35))).containsExactly(10, 35);
-        assertThat(NoteDetector.trend(thirds(10, 20, 29))).isNull();   // +19 ms
+        assertThat(NoteDetector.trend(thirds(10, 20, 29))).isNull(); // +19 ms
         assertThat(NoteDetector.trend(thirds(100, 100, 140))).isNull(); // 1.4×
         // 29 values: thirds of 9
         double[] short29 = new double[29];
@@ -156,15 +160,18 @@ class NoteDetectorTest {
     void scheduleLagIsNotedInAnOpenLoop() {
         List<Note> notes = ofKind(detect(GATED, OPEN), NoteDetector.CLIENT_BEHIND_SCHEDULE);
         assertThat(notes).hasSize(1);
-        assertThat(notes.getFirst().message()).contains("send lag p50 0.0 ms, p99 77.6 ms, max 80.0 ms over 4 "
-                + "requests (1 later than 10.0 ms)");
+        assertThat(notes.getFirst().message())
+                .contains("send lag p50 0.0 ms, p99 77.6 ms, max 80.0 ms over 4 " + "requests (1 later than 10.0 ms)");
     }
 
     @Test
     void waitingAtTheGateIsNotScheduleLag() {
-        assertThat(ofKind(detect(GATED, Load.open(100, Load.Arrival.POISSON, null, 2)), NoteDetector.CLIENT_BEHIND_SCHEDULE))
+        assertThat(ofKind(
+                        detect(GATED, Load.open(100, Load.Arrival.POISSON, null, 2)),
+                        NoteDetector.CLIENT_BEHIND_SCHEDULE))
                 .isEmpty();
-        assertThat(ofKind(detect(GATED, Load.closed(2)), NoteDetector.CLIENT_BEHIND_SCHEDULE)).isEmpty();
+        assertThat(ofKind(detect(GATED, Load.closed(2)), NoteDetector.CLIENT_BEHIND_SCHEDULE))
+                .isEmpty();
         long[] sends = {0, 10_000_000, 100_000_000, 300_000_000};
         long[] ends = {100_000_000, 100_000_000, 200_000_000, 400_000_000};
         assertThat(NoteDetector.inFlightAt(20_000_000, sends, ends)).isEqualTo(2);
@@ -175,10 +182,13 @@ class NoteDetectorTest {
     @Test
     void fewSamplesForTailPercentilesAreNoted() {
         List<Note> notes = detect(clean(40), OPEN);
-        assertThat(notes).containsExactly(new Note(NoteDetector.LOW_SAMPLE_COUNT,
-                "p99 rests on fewer than 100 samples for ttft_ms 40, itl_ms 40, tpot_ms 40, e2e_latency_ms 40; "
-                        + "p99_9 rests on fewer than 1,000 samples for ttft_ms 40, itl_ms 40, tpot_ms 40, "
-                        + "e2e_latency_ms 40: read those percentiles as rough estimates, or run more requests"));
+        assertThat(notes)
+                .containsExactly(
+                        new Note(
+                                NoteDetector.LOW_SAMPLE_COUNT,
+                                "p99 rests on fewer than 100 samples for ttft_ms 40, itl_ms 40, tpot_ms 40, e2e_latency_ms 40; "
+                                        + "p99_9 rests on fewer than 1,000 samples for ttft_ms 40, itl_ms 40, tpot_ms 40, "
+                                        + "e2e_latency_ms 40: read those percentiles as rough estimates, or run more requests"));
     }
 
     @Test
@@ -188,21 +198,31 @@ class NoteDetectorTest {
             records.add(Records.failed(1000 + i, i * 10.0, FailureClass.HTTP_5XX, 500, "internal"));
         }
         // 60 of 1060 = 5.66%
-        assertThat(ofKind(detect(records, OPEN), NoteDetector.HIGH_ERROR_RATE)).containsExactly(new Note(
-                NoteDetector.HIGH_ERROR_RATE, "60 of 1060 requests failed (5.7%): http_5xx 60"));
+        assertThat(ofKind(detect(records, OPEN), NoteDetector.HIGH_ERROR_RATE))
+                .containsExactly(
+                        new Note(NoteDetector.HIGH_ERROR_RATE, "60 of 1060 requests failed (5.7%): http_5xx 60"));
         // 50 of 1000 = exactly 5%: not above the threshold
         List<RequestRecord> atThreshold = new ArrayList<>(clean(950));
         for (int i = 0; i < 50; i++) {
             atThreshold.add(Records.failed(1000 + i, i * 10.0, FailureClass.HTTP_5XX, 500, "internal"));
         }
-        assertThat(ofKind(detect(atThreshold, OPEN), NoteDetector.HIGH_ERROR_RATE)).isEmpty();
+        assertThat(ofKind(detect(atThreshold, OPEN), NoteDetector.HIGH_ERROR_RATE))
+                .isEmpty();
     }
 
     @Test
     void warmUpRequestsAreIgnored() {
         List<RequestRecord> records = clean(1000);
-        records.add(Records.streamed(2000, true, 0, 0, new double[0], new int[0],
-                Outcome.Failure.of(FailureClass.RATE_LIMITED, "slow down"), 429, 10));
+        records.add(Records.streamed(
+                2000,
+                true,
+                0,
+                0,
+                new double[0],
+                new int[0],
+                Outcome.Failure.of(FailureClass.RATE_LIMITED, "slow down"),
+                429,
+                10));
         assertThat(detect(records, OPEN)).isEmpty();
     }
 }

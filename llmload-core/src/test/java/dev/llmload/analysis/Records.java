@@ -4,7 +4,6 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
-import dev.llmload.record.ServerTimings;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.record.TokenSource;
 import java.util.Arrays;
@@ -25,24 +24,65 @@ public final class Records {
         return streamed(index, false, intendedMs, sentMs, tokenMs, counts, Outcome.SUCCESS, 200, 100);
     }
 
-    public static RequestRecord streamed(long index, boolean warmup, double intendedMs, double sentMs, double[] tokenMs,
-                                  int[] counts, Outcome outcome, int status, int inputTokens) {
+    public static RequestRecord streamed(
+            long index,
+            boolean warmup,
+            double intendedMs,
+            double sentMs,
+            double[] tokenMs,
+            int[] counts,
+            Outcome outcome,
+            int status,
+            int inputTokens) {
         long[] times = Arrays.stream(tokenMs).mapToLong(Records::nanos).toArray();
         long first = times.length == 0 ? RequestTimings.NEVER : times[0];
         long end = times.length == 0 ? nanos(sentMs) : times[times.length - 1];
-        return new RequestRecord(index, "r" + index, warmup,
-                new RequestTimings(nanos(intendedMs), nanos(sentMs), first, first, first, end, times), counts, status,
-                outcome, inputTokens, true, Arrays.stream(counts).sum(), TokenSource.SERVER,
-                outcome instanceof Outcome.Success ? "length" : null, true, null, null, null);
+        return new RequestRecord(
+                index,
+                "r" + index,
+                warmup,
+                new RequestTimings(nanos(intendedMs), nanos(sentMs), first, first, first, end, times),
+                counts,
+                status,
+                outcome,
+                inputTokens,
+                true,
+                Arrays.stream(counts).sum(),
+                TokenSource.SERVER,
+                outcome instanceof Outcome.Success ? "length" : null,
+                true,
+                null,
+                null,
+                null);
     }
 
     /** A failure without any token that ends at {@code endMs}. */
-    public static RequestRecord failed(long index, double intendedMs, double sentMs, double endMs, Outcome.Failure failure,
-                                int status) {
-        return new RequestRecord(index, "r" + index, false,
-                new RequestTimings(nanos(intendedMs), nanos(sentMs), RequestTimings.NEVER, RequestTimings.NEVER,
-                        RequestTimings.NEVER, nanos(endMs), new long[0]),
-                new int[0], status, failure, 100, false, 0, TokenSource.SERVER, null, true, null, null, null);
+    public static RequestRecord failed(
+            long index, double intendedMs, double sentMs, double endMs, Outcome.Failure failure, int status) {
+        return new RequestRecord(
+                index,
+                "r" + index,
+                false,
+                new RequestTimings(
+                        nanos(intendedMs),
+                        nanos(sentMs),
+                        RequestTimings.NEVER,
+                        RequestTimings.NEVER,
+                        RequestTimings.NEVER,
+                        nanos(endMs),
+                        new long[0]),
+                new int[0],
+                status,
+                failure,
+                100,
+                false,
+                0,
+                TokenSource.SERVER,
+                null,
+                true,
+                null,
+                null,
+                null);
     }
 
     public static RequestRecord failed(long index, double atMs, FailureClass failureClass, int status, String message) {
@@ -55,23 +95,71 @@ public final class Records {
 
     /** A non-streamed success: one response at {@code endMs} with {@code outputTokens} tokens. */
     public static RequestRecord unstreamed(long index, double sentMs, double endMs, int outputTokens) {
-        return new RequestRecord(index, "r" + index, false,
-                new RequestTimings(nanos(sentMs), nanos(sentMs), nanos(endMs), RequestTimings.NEVER,
-                        RequestTimings.NEVER, nanos(endMs), new long[0]),
-                new int[0], 200, Outcome.SUCCESS, 100, true, outputTokens, TokenSource.SERVER, "stop", false, null, null, null);
+        return new RequestRecord(
+                index,
+                "r" + index,
+                false,
+                new RequestTimings(
+                        nanos(sentMs),
+                        nanos(sentMs),
+                        nanos(endMs),
+                        RequestTimings.NEVER,
+                        RequestTimings.NEVER,
+                        nanos(endMs),
+                        new long[0]),
+                new int[0],
+                200,
+                Outcome.SUCCESS,
+                100,
+                true,
+                outputTokens,
+                TokenSource.SERVER,
+                "stop",
+                false,
+                null,
+                null,
+                null);
     }
 
     /** The same record as answered with a {@code Retry-After} header. */
     public static RequestRecord withRetryAfter(RequestRecord r, String retryAfter) {
-        return new RequestRecord(r.index(), r.requestId(), r.warmup(), r.timings(), r.tokenEventCounts(), r.httpStatus(),
-                r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
-                r.finishReason(), r.streamed(), retryAfter, r.session(), r.serverTimings());
+        return new RequestRecord(
+                r.index(),
+                r.requestId(),
+                r.warmup(),
+                r.timings(),
+                r.tokenEventCounts(),
+                r.httpStatus(),
+                r.outcome(),
+                r.inputTokens(),
+                r.inputTokensFromServer(),
+                r.outputTokens(),
+                r.outputTokenSource(),
+                r.finishReason(),
+                r.streamed(),
+                retryAfter,
+                r.session(),
+                r.serverTimings());
     }
 
     /** The same record with the server's own timings, as a native API reports them. */
     public static RequestRecord withServerTimings(RequestRecord r, dev.llmload.record.ServerTimings server) {
-        return new RequestRecord(r.index(), r.requestId(), r.warmup(), r.timings(), r.tokenEventCounts(), r.httpStatus(),
-                r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
-                r.finishReason(), r.streamed(), r.retryAfter(), r.session(), server);
+        return new RequestRecord(
+                r.index(),
+                r.requestId(),
+                r.warmup(),
+                r.timings(),
+                r.tokenEventCounts(),
+                r.httpStatus(),
+                r.outcome(),
+                r.inputTokens(),
+                r.inputTokensFromServer(),
+                r.outputTokens(),
+                r.outputTokenSource(),
+                r.finishReason(),
+                r.streamed(),
+                r.retryAfter(),
+                r.session(),
+                server);
     }
 }

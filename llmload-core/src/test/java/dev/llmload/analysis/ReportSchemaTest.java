@@ -1,12 +1,14 @@
 package dev.llmload.analysis;
 
-import dev.llmload.config.Load;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.llmload.config.Load;
 import dev.llmload.metrics.Slo;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.RequestRecord;
@@ -17,8 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code docs/report.schema.json} describes report.json exactly as {@link ReportFiles#JSON} writes it. */
 class ReportSchemaTest {
@@ -65,8 +65,12 @@ class ReportSchemaTest {
         ObjectNode badNote = report.deepCopy();
         badNote.putArray("notes").addObject().put("kind", "Rate Limited");
 
-        assertThat(validate(missingNotes.toString())).extracting(Error::getMessage).anyMatch(m -> m.contains("notes"));
-        assertThat(validate(missingP99.toString())).extracting(Error::getMessage).anyMatch(m -> m.contains("p99"));
+        assertThat(validate(missingNotes.toString()))
+                .extracting(Error::getMessage)
+                .anyMatch(m -> m.contains("notes"));
+        assertThat(validate(missingP99.toString()))
+                .extracting(Error::getMessage)
+                .anyMatch(m -> m.contains("p99"));
         assertThat(validate(wrongVersion.toString())).isNotEmpty();
         assertThat(validate(badNote.toString())).hasSizeGreaterThanOrEqualTo(2);
     }

@@ -1,12 +1,12 @@
 package dev.llmload.analysis;
 
-import dev.llmload.config.Load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.llmload.config.Load;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.ServerTimings;
 import dev.llmload.report.ReportFiles;
@@ -31,9 +31,14 @@ class ServerViewReportTest {
         assertThat(view.at("/server_first_token_ms/p50").asDouble()).isEqualTo(95.0);
         assertThat(view.at("/client_ttft_ms/p50").asDouble()).isEqualTo(105.0);
         assertThat(view.get("ttft_minus_server_first_token_ms_p50").asDouble()).isEqualTo(10.0);
-        assertThat(ReportFiles.JSON.readTree(json).at("/results/input_token_throughput").isNumber()).isTrue();
+        assertThat(ReportFiles.JSON
+                        .readTree(json)
+                        .at("/results/input_token_throughput")
+                        .isNumber())
+                .isTrue();
         assertThat(SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
-                .getSchema(Files.readString(Path.of("..", "docs", "report.schema.json")), InputFormat.JSON)
-                .validate(json, InputFormat.JSON)).isEmpty();
+                        .getSchema(Files.readString(Path.of("..", "docs", "report.schema.json")), InputFormat.JSON)
+                        .validate(json, InputFormat.JSON))
+                .isEmpty();
     }
 }

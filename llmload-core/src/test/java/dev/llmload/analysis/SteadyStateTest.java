@@ -73,19 +73,30 @@ class SteadyStateTest {
         for (int i = 0; i < 300; i++) {
             double intended = (i / 2) * 10.0;
             double latency = (i < 80 ? 2000 - 20.0 * i : 400) + 30 * random.nextDouble();
-            RequestRecord r = Records.streamed(i, i % 41 == 0, intended, intended, new double[] {intended + latency},
-                    new int[] {1}, dev.llmload.record.Outcome.SUCCESS, 200, 10);
+            RequestRecord r = Records.streamed(
+                    i,
+                    i % 41 == 0,
+                    intended,
+                    intended,
+                    new double[] {intended + latency},
+                    new int[] {1},
+                    dev.llmload.record.Outcome.SUCCESS,
+                    200,
+                    10);
             records.add(r);
         }
         java.util.Collections.shuffle(records, random);
 
-        List<RequestRecord> measured = records.stream().filter(r -> !r.warmup())
-                .sorted(java.util.Comparator.comparingLong(r -> r.timings().intendedSendNanos())).toList();
+        List<RequestRecord> measured = records.stream()
+                .filter(r -> !r.warmup())
+                .sorted(java.util.Comparator.comparingLong(r -> r.timings().intendedSendNanos()))
+                .toList();
         double[] means = new double[measured.size() / SteadyState.BATCH];
         for (int j = 0; j < means.length; j++) {
             double sum = 0;
             for (int i = j * SteadyState.BATCH; i < (j + 1) * SteadyState.BATCH; i++) {
-                sum += measured.get(i).timings().endNanos() - measured.get(i).timings().intendedSendNanos();
+                sum += measured.get(i).timings().endNanos()
+                        - measured.get(i).timings().intendedSendNanos();
             }
             means[j] = sum / SteadyState.BATCH / 1e6;
         }
@@ -101,7 +112,10 @@ class SteadyStateTest {
                 picked.add(r.index());
             }
         }
-        assertThat(picked).containsExactlyInAnyOrderElementsOf(measured.subList(expectedCut * SteadyState.BATCH,
-                measured.size()).stream().map(RequestRecord::index).toList());
+        assertThat(picked)
+                .containsExactlyInAnyOrderElementsOf(
+                        measured.subList(expectedCut * SteadyState.BATCH, measured.size()).stream()
+                                .map(RequestRecord::index)
+                                .toList());
     }
 }

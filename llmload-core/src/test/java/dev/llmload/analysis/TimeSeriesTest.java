@@ -1,5 +1,8 @@
 package dev.llmload.analysis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
@@ -8,9 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 class TimeSeriesTest {
 
@@ -26,8 +26,8 @@ class TimeSeriesTest {
     private static List<RequestRecord> records() {
         return List.of(
                 Records.ok(0, 0, 0, 500, 900, 1200, 1300),
-                Records.streamed(1, false, 200, 600, new double[] {1500, 1600}, new int[] {1, 3}, Outcome.SUCCESS,
-                        200, 100),
+                Records.streamed(
+                        1, false, 200, 600, new double[] {1500, 1600}, new int[] {1, 3}, Outcome.SUCCESS, 200, 100),
                 Records.failed(2, 1800, 1800, 2500, Outcome.Failure.of(FailureClass.HTTP_5XX, "boom"), 500),
                 Records.streamed(3, true, 3400, 3400, new double[] {3500}, new int[] {1}, Outcome.SUCCESS, 200, 100));
     }
@@ -91,10 +91,14 @@ class TimeSeriesTest {
         String[] lines = TimeSeriesCsv.format(TimeSeries.of(records()), extra).split("\n");
 
         assertThat(lines).hasSize(4);
-        assertThat(lines[0]).isEqualTo("second,started,finished,in_flight_mean,output_tokens_per_s,"
-                + "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,errors_redirect,errors_http_4xx,errors_rate_limited,errors_http_5xx,"
-                + "errors_connect,errors_timeout,errors_stream_error,errors_protocol,errors_cancelled,gpu_utilization");
-        assertThat(lines[1]).startsWith("0,2,0,1.4,2.0,500.0,500.0,400.0,400.0,").endsWith(",10.0");
+        assertThat(lines[0])
+                .isEqualTo(
+                        "second,started,finished,in_flight_mean,output_tokens_per_s,"
+                                + "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,errors_redirect,errors_http_4xx,errors_rate_limited,errors_http_5xx,"
+                                + "errors_connect,errors_timeout,errors_stream_error,errors_protocol,errors_cancelled,gpu_utilization");
+        assertThat(lines[1])
+                .startsWith("0,2,0,1.4,2.0,500.0,500.0,400.0,400.0,")
+                .endsWith(",10.0");
         assertThat(lines[3]).isEqualTo("2,0,1,0.5,0.0,,,,,0,0,0,1,0,0,0,0,0,");
     }
 }

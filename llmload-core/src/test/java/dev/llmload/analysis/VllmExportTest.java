@@ -1,8 +1,11 @@
 package dev.llmload.analysis;
 
-import dev.llmload.config.Load;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.config.Load;
 import dev.llmload.metrics.Slo;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
@@ -11,9 +14,6 @@ import dev.llmload.report.format.VllmExport;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 class VllmExportTest {
 
@@ -36,8 +36,7 @@ class VllmExportTest {
 
     @Test
     void writesVllmKeysAndUnits() {
-        JsonNode json = VllmExport.toJson(Reports.of(records(), Load.closed(8), Slo.parse("ttft:150")),
-                records());
+        JsonNode json = VllmExport.toJson(Reports.of(records(), Load.closed(8), Slo.parse("ttft:150")), records());
 
         assertThat(json.get("date").asText()).isEqualTo("20250101-120000");
         assertThat(json.get("backend").asText()).isEqualTo("openai-chat");
@@ -95,8 +94,8 @@ class VllmExportTest {
     @Test
     void anOpenLoopKeepsItsRateAndEmptyStatisticsAreNull() {
         List<RequestRecord> failedOnly = List.of(Records.failed(0, 0, FailureClass.CONNECT, 0, "refused"));
-        JsonNode json = VllmExport.toJson(Reports.of(failedOnly, Load.open(4, Load.Arrival.GAMMA, 1.0, null), null),
-                failedOnly);
+        JsonNode json = VllmExport.toJson(
+                Reports.of(failedOnly, Load.open(4, Load.Arrival.GAMMA, 1.0, null), null), failedOnly);
         assertThat(json.get("request_rate").asDouble()).isEqualTo(4.0);
         assertThat(json.get("burstiness").asDouble()).isEqualTo(1.0);
         assertThat(json.get("max_concurrency").isNull()).isTrue();
@@ -128,12 +127,14 @@ class VllmExportTest {
         vllm.fields().forEachRemaining(field -> {
             JsonNode ours = json.get(field.getKey());
             if (!ours.isNull() && !field.getValue().isNull()) {
-                assertThat(ours.getNodeType()).as(field.getKey()).isEqualTo(field.getValue().getNodeType());
+                assertThat(ours.getNodeType())
+                        .as(field.getKey())
+                        .isEqualTo(field.getValue().getNodeType());
             }
         });
         // An open loop behind a gate also writes the queue-inclusive latency, as vLLM does.
-        JsonNode gated = VllmExport.toJson(Reports.of(records(), Load.open(4, Load.Arrival.POISSON, null, 8), null),
-                records());
+        JsonNode gated =
+                VllmExport.toJson(Reports.of(records(), Load.open(4, Load.Arrival.POISSON, null, 8), null), records());
         assertThat(gated.get("mean_e2el_including_client_queue_ms").isNumber()).isTrue();
         assertThat(gated.get("p90_e2el_including_client_queue_ms").isNumber()).isTrue();
     }

@@ -12,8 +12,12 @@ class ClientCostTest {
     private static final long SECOND = 1_000_000_000L;
 
     private static ClientCost over(ClientRecording recording, int seconds, boolean includesSimulator) {
-        return ClientCost.summarise(recording, Recordings.ORIGIN_NANOS, Recordings.ORIGIN_NANOS + seconds * SECOND,
-                seconds, includesSimulator);
+        return ClientCost.summarise(
+                recording,
+                Recordings.ORIGIN_NANOS,
+                Recordings.ORIGIN_NANOS + seconds * SECOND,
+                seconds,
+                includesSimulator);
     }
 
     @Test
@@ -30,7 +34,10 @@ class ClientCostTest {
         assertThat(cost.wallBeforeLoadS()).isEqualTo(3.2);
         assertThat(cost.cpuBeforeFirstSendS()).isEqualTo(4.2);
         assertThat(cost.wallBeforeFirstSendS()).isEqualTo(2.9);
-        assertThat(cost.verdict()).startsWith("kept up").contains("loop lag p99 0.15 ms").doesNotContain("\n");
+        assertThat(cost.verdict())
+                .startsWith("kept up")
+                .contains("loop lag p99 0.15 ms")
+                .doesNotContain("\n");
     }
 
     @Test
@@ -44,8 +51,8 @@ class ClientCostTest {
         assertThat(cost.saturated()).isTrue();
         Note note = cost.note().orElseThrow();
         assertThat(note.kind()).isEqualTo(ClientCost.CLIENT_SATURATED);
-        assertThat(note.message()).contains("up to 300.0 ms", "in second 1", "TTFT", "ITL", "TPOT", "E2E latency",
-                "send lag");
+        assertThat(note.message())
+                .contains("up to 300.0 ms", "in second 1", "TTFT", "ITL", "TPOT", "E2E latency", "send lag");
         assertThat(cost.verdict()).startsWith("saturated");
     }
 
@@ -72,12 +79,20 @@ class ClientCostTest {
 
     @Test
     void onlyWhatFellInTheMeasuredWindowCounts() {
-        ClientRecording recording = Recordings.of(1, 4, 150, 500, 400, 0.5, 2, List.of(
-                new ClientRecording.GcPause(200_000_000L, 7, "G1 Young Generation"),
-                new ClientRecording.GcPause(2_300_000_000L, 3, "G1 Young Generation")));
+        ClientRecording recording = Recordings.of(
+                1,
+                4,
+                150,
+                500,
+                400,
+                0.5,
+                2,
+                List.of(
+                        new ClientRecording.GcPause(200_000_000L, 7, "G1 Young Generation"),
+                        new ClientRecording.GcPause(2_300_000_000L, 3, "G1 Young Generation")));
         // The window is [1 s, 3 s): the stall before it and the first pause are left out.
-        ClientCost cost = ClientCost.summarise(recording, Recordings.ORIGIN_NANOS + SECOND,
-                Recordings.ORIGIN_NANOS + 3 * SECOND, 2, false);
+        ClientCost cost = ClientCost.summarise(
+                recording, Recordings.ORIGIN_NANOS + SECOND, Recordings.ORIGIN_NANOS + 3 * SECOND, 2, false);
 
         assertThat(cost.loopLagMs().max()).isEqualTo(0.15);
         assertThat(cost.gcPauses()).isEqualTo(1);

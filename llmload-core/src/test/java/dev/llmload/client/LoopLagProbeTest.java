@@ -21,7 +21,9 @@ class LoopLagProbeTest {
         try {
             List<EventLoop> loops = List.of(group.next(), group.next());
             ClientMonitor monitor = ClientMonitor.start(loops);
-            loops.get(0).schedule(() -> sleep(STALL_MS), 100, TimeUnit.MILLISECONDS).sync();
+            loops.get(0)
+                    .schedule(() -> sleep(STALL_MS), 100, TimeUnit.MILLISECONDS)
+                    .sync();
             Thread.sleep(200);
             ClientRecording recording = monitor.stop();
 
@@ -31,7 +33,8 @@ class LoopLagProbeTest {
             // The instant due just after the stall began waited nearly all of it; the probe fills in
             // every instant the stall covered, so a stall weighs by its length.
             assertThat(Arrays.stream(lags).max().orElseThrow()).isGreaterThanOrEqualTo((STALL_MS - 10) * 1000);
-            assertThat(Arrays.stream(lags).filter(l -> l >= STALL_MS / 2 * 1000).count()).isGreaterThanOrEqualTo(9);
+            assertThat(Arrays.stream(lags).filter(l -> l >= STALL_MS / 2 * 1000).count())
+                    .isGreaterThanOrEqualTo(9);
             assertThat(recording.lagDueMs()).hasSameSizeAs(lags);
             assertThat(recording.cpuAtNanos()).hasSizeGreaterThanOrEqualTo(2);
             long[] cpu = recording.cpuNanos();

@@ -3,6 +3,8 @@ package dev.llmload.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,15 +17,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 
 @Timeout(30)
 @Tag("process")
@@ -31,6 +29,7 @@ public class SchedulingClassTest {
 
     /** Linux's numbers for the policies, as /proc/TID/stat's 41st field gives a thread's. */
     public static final int SCHED_OTHER = 0;
+
     public static final int SCHED_BATCH = 3;
     public static final int SCHED_IDLE = 5;
 
@@ -59,7 +58,8 @@ public class SchedulingClassTest {
         try {
             assertThat(moved.get()).isTrue();
             assertThat(policiesByName().get("moved-" + schedulingClass)).containsExactly(policy);
-            assertThat(policyOf(SchedulingClass.currentThreadId().orElseThrow())).isEqualTo(SCHED_OTHER);
+            assertThat(policyOf(SchedulingClass.currentThreadId().orElseThrow()))
+                    .isEqualTo(SCHED_OTHER);
         } finally {
             checked.countDown();
             background.join();
@@ -87,8 +87,10 @@ public class SchedulingClassTest {
         try {
             long tid = idle.get();
             assertThat(policyOf(tid)).isEqualTo(SCHED_IDLE);
-            assumeTrue(SchedulingClass.NORMAL.enter(tid), "leaving the idle class takes a privilege this user"
-                    + " lacks (root, CAP_SYS_NICE or an RLIMIT_NICE above 0)");
+            assumeTrue(
+                    SchedulingClass.NORMAL.enter(tid),
+                    "leaving the idle class takes a privilege this user"
+                            + " lacks (root, CAP_SYS_NICE or an RLIMIT_NICE above 0)");
             assertThat(policyOf(tid)).isEqualTo(SCHED_OTHER);
         } finally {
             checked.countDown();
@@ -108,7 +110,8 @@ public class SchedulingClassTest {
                     return;
                 }
                 // Netty starts a loop's thread for its first task, from the thread that hands it in.
-                group.next().submit(() -> SchedulingClass.currentThreadId().orElseThrow())
+                group.next()
+                        .submit(() -> SchedulingClass.currentThreadId().orElseThrow())
                         .addListener(f -> loopThread.complete((Long) f.getNow()));
             });
             starter.join();
@@ -128,10 +131,13 @@ public class SchedulingClassTest {
     /** The scheduling policies of this process's live threads, by kernel name (15 characters at most). */
     public static Map<String, List<Integer>> policiesByName() throws IOException {
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            return tasks.filter(Files::isDirectory).collect(Collectors.groupingBy(
-                    task -> read(task.resolve("comm")).strip(),
-                    Collectors.mapping(task -> policyOf(Long.parseLong(task.getFileName().toString())),
-                            Collectors.toList())));
+            return tasks.filter(Files::isDirectory)
+                    .collect(Collectors.groupingBy(
+                            task -> read(task.resolve("comm")).strip(),
+                            Collectors.mapping(
+                                    task -> policyOf(
+                                            Long.parseLong(task.getFileName().toString())),
+                                    Collectors.toList())));
         }
     }
 

@@ -18,8 +18,13 @@ class BootstrapTest {
 
     @Test
     void constantSamplesGiveAZeroWidthIntervalAtTheirDifference() {
-        var intervals = Bootstrap.differences(units(1, 1, 1), units(3, 3, 3, 3),
-                List.of(Bootstrap.Statistic.mean(), Bootstrap.Statistic.percentile(99)), 200, 0.95, 1);
+        var intervals = Bootstrap.differences(
+                units(1, 1, 1),
+                units(3, 3, 3, 3),
+                List.of(Bootstrap.Statistic.mean(), Bootstrap.Statistic.percentile(99)),
+                200,
+                0.95,
+                1);
         for (Bootstrap.Interval interval : intervals) {
             assertThat(interval.estimate()).isEqualTo(2.0);
             assertThat(interval.low()).isEqualTo(2.0);
@@ -31,8 +36,9 @@ class BootstrapTest {
     @Test
     void identicalSpreadSamplesAreNotSignificantlyDifferent() {
         double[] values = {10, 12, 9, 15, 11, 13, 8, 14, 10, 12, 11, 9};
-        var interval = Bootstrap.differences(units(values), units(values), List.of(Bootstrap.Statistic.mean()),
-                1000, 0.95, 7).getFirst();
+        var interval = Bootstrap.differences(
+                        units(values), units(values), List.of(Bootstrap.Statistic.mean()), 1000, 0.95, 7)
+                .getFirst();
         assertThat(interval.estimate()).isEqualTo(0.0);
         assertThat(interval.low()).isNegative();
         assertThat(interval.high()).isPositive();
@@ -57,7 +63,8 @@ class BootstrapTest {
     void unitsKeepARequestsValuesTogether() {
         // One request with two gaps of 5 and one with none: every resample pools whole requests.
         double[][] a = {{5, 5}, {}};
-        var interval = Bootstrap.differences(a, a, List.of(Bootstrap.Statistic.mean()), 100, 0.95, 0).getFirst();
+        var interval = Bootstrap.differences(a, a, List.of(Bootstrap.Statistic.mean()), 100, 0.95, 0)
+                .getFirst();
         assertThat(interval.low()).isEqualTo(0.0);
         assertThat(interval.high()).isEqualTo(0.0);
         assertThat(Bootstrap.differences(new double[][] {{}}, a, List.of(Bootstrap.Statistic.mean()), 100, 0.95, 0))

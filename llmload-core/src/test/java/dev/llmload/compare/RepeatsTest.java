@@ -98,7 +98,8 @@ class RepeatsTest {
 
     @Test
     void welchNeedsTwoRunsASideAndRunsThatDoNotVaryGiveTheirDifference() {
-        assertThat(Repeats.welch(Arrays.asList(1.0, null), List.of(1.0, 2.0), 0.95)).isNull();
+        assertThat(Repeats.welch(Arrays.asList(1.0, null), List.of(1.0, 2.0), 0.95))
+                .isNull();
         var constant = Repeats.welch(List.of(0.0, 0.0), List.of(0.0, 0.0, 0.0), 0.95);
         assertThat(constant.low()).isZero();
         assertThat(constant.high()).isZero();

@@ -24,6 +24,8 @@ class LoadLabelTest {
         assertThat(Load.Open.rateLabel(1234.5678901)).isEqualTo("1230");
         assertThat(Load.Open.rateLabel(0.1 + 0.2)).isEqualTo("0.3");
         assertThat(Load.Open.rateLabel(2.0 / 3)).isEqualTo("0.667");
-        assertThat(Load.Open.of(85.60645640536984, Load.Arrival.POISSON, null, null, null).label()).isEqualTo("r85.6");
+        assertThat(Load.Open.of(85.60645640536984, Load.Arrival.POISSON, null, null, null)
+                        .label())
+                .isEqualTo("r85.6");
     }
 }

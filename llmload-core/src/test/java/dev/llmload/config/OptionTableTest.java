@@ -22,21 +22,44 @@ class OptionTableTest {
         for (RunOption<?> row : OptionTable.ROWS) {
             assertThat(row.help()).as(row.name()).isNotBlank();
             switch (row.report()) {
-                case RunOption.Report.Key key -> assertThat(resolves(RunConfig.ReportLayout.Wire.class, key.path()))
-                        .as("--%s records under config.%s, which report.json's layout has", row.name(), key.path())
-                        .isTrue();
-                case RunOption.Report.NotRecorded not -> assertThat(not.reason()).as(row.name()).isNotBlank();
+                case RunOption.Report.Key key ->
+                    assertThat(resolves(RunConfig.ReportLayout.Wire.class, key.path()))
+                            .as("--%s records under config.%s, which report.json's layout has", row.name(), key.path())
+                            .isTrue();
+                case RunOption.Report.NotRecorded not ->
+                    assertThat(not.reason()).as(row.name()).isNotBlank();
             }
         }
     }
 
     @Test
     void aRowWithoutHelpOrReportKeyIsRefused() {
-        assertThatThrownBy(() -> new RunOption<>("x", List.of(), "X", RunOption.Value.TEXT, null, " ",
-                new RunOption.Report.Key("x"), RunOption.Use.CONFIG, false, false, c -> null))
+        assertThatThrownBy(() -> new RunOption<>(
+                        "x",
+                        List.of(),
+                        "X",
+                        RunOption.Value.TEXT,
+                        null,
+                        " ",
+                        new RunOption.Report.Key("x"),
+                        RunOption.Use.CONFIG,
+                        false,
+                        false,
+                        c -> null))
                 .hasMessage("--x has no help text");
-        assertThatThrownBy(() -> new RunOption<>("x", List.of(), "X", RunOption.Value.TEXT, null, "Help.",
-                null, RunOption.Use.CONFIG, false, false, c -> null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> new RunOption<>(
+                        "x",
+                        List.of(),
+                        "X",
+                        RunOption.Value.TEXT,
+                        null,
+                        "Help.",
+                        null,
+                        RunOption.Use.CONFIG,
+                        false,
+                        false,
+                        c -> null))
+                .isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> new RunOption.Report.NotRecorded(" ")).hasMessage("a row not recorded says why");
     }
 

@@ -20,20 +20,50 @@ class RunConfigTest {
 
     /** A closed loop with a profile and most options set, as the command line would build it. */
     private static RunConfig closed() {
-        return RunConfig.builder().url("http://127.0.0.1:8000").api("chat").model("m").concurrency(8)
-                .concurrencyProfile("ramp:1:8:10s").numRequests(100L).duration(Duration.ofSeconds(30)).warmup("5")
-                .inputTokens("256").outputTokens("128").rangeRatio(0.1).sharedPrefix("4:64:zipf:1.2").seed(3)
-                .firstTokenTimeout(Duration.ofSeconds(3)).serverKind("vllm").gpuMetrics(List.of("http://g:9400/metrics"))
-                .nvidiaSmi(Duration.ofSeconds(2)).scrapeInterval(Duration.ofMillis(500)).outputDir(Path.of("results/x"))
-                .metadata(Map.of("hardware.gpu_model", "H100")).notes(List.of("n1")).insecure(true).ioThreads(2)
-                .scenario("chat").slo("ttft:500,tpot:50").exports(List.of("vllm")).build();
+        return RunConfig.builder()
+                .url("http://127.0.0.1:8000")
+                .api("chat")
+                .model("m")
+                .concurrency(8)
+                .concurrencyProfile("ramp:1:8:10s")
+                .numRequests(100L)
+                .duration(Duration.ofSeconds(30))
+                .warmup("5")
+                .inputTokens("256")
+                .outputTokens("128")
+                .rangeRatio(0.1)
+                .sharedPrefix("4:64:zipf:1.2")
+                .seed(3)
+                .firstTokenTimeout(Duration.ofSeconds(3))
+                .serverKind("vllm")
+                .gpuMetrics(List.of("http://g:9400/metrics"))
+                .nvidiaSmi(Duration.ofSeconds(2))
+                .scrapeInterval(Duration.ofMillis(500))
+                .outputDir(Path.of("results/x"))
+                .metadata(Map.of("hardware.gpu_model", "H100"))
+                .notes(List.of("n1"))
+                .insecure(true)
+                .ioThreads(2)
+                .scenario("chat")
+                .slo("ttft:500,tpot:50")
+                .exports(List.of("vllm"))
+                .build();
     }
 
     /** An open loop of gamma arrivals starting sessions. */
     private static RunConfig openSessions() {
-        return RunConfig.builder().api("completions").stream(false).ignoreEos(false).requestRate(5.0)
-                .arrival("gamma").burstiness(0.5).duration(Duration.ofSeconds(30)).warmup("5s")
-                .sessions("uniform:2:6").thinkTime("1000").maxSessions(3).ioThreads(4).build();
+        return RunConfig.builder().api("completions").stream(false)
+                .ignoreEos(false)
+                .requestRate(5.0)
+                .arrival("gamma")
+                .burstiness(0.5)
+                .duration(Duration.ofSeconds(30))
+                .warmup("5s")
+                .sessions("uniform:2:6")
+                .thinkTime("1000")
+                .maxSessions(3)
+                .ioThreads(4)
+                .build();
     }
 
     @Test
@@ -66,7 +96,8 @@ class RunConfigTest {
 
     @Test
     void aBurstinessAloneMeansGammaArrivals() {
-        RunConfig config = RunConfig.builder().requestRate(10.0).burstiness(0.25).build();
+        RunConfig config =
+                RunConfig.builder().requestRate(10.0).burstiness(0.25).build();
 
         assertThat(config.load()).isInstanceOf(Load.Open.class);
         Load.Open open = (Load.Open) config.load();
@@ -79,16 +110,22 @@ class RunConfigTest {
             gaps[i - 1] = offsets[i] - offsets[i - 1];
         }
         double mean = java.util.Arrays.stream(gaps).average().orElseThrow();
-        double std = Math.sqrt(java.util.Arrays.stream(gaps).map(g -> (g - mean) * (g - mean)).sum() / gaps.length);
+        double std = Math.sqrt(
+                java.util.Arrays.stream(gaps).map(g -> (g - mean) * (g - mean)).sum() / gaps.length);
         assertThat(std / mean).isCloseTo(2.0, org.assertj.core.data.Offset.offset(0.15));
     }
 
     @Test
     void aParameterThatWouldGoUnusedIsRefused() {
-        assertThatThrownBy(() -> RunConfig.builder().requestRate(10.0).arrival("constant").burstiness(0.5).build())
+        assertThatThrownBy(() -> RunConfig.builder()
+                        .requestRate(10.0)
+                        .arrival("constant")
+                        .burstiness(0.5)
+                        .build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("--burstiness applies to gamma arrivals, not --arrival constant");
-        assertThatThrownBy(() -> RunConfig.builder().concurrency(4).burstiness(0.5).build())
+        assertThatThrownBy(
+                        () -> RunConfig.builder().concurrency(4).burstiness(0.5).build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("--burstiness applies to open-loop runs (with --request-rate)");
     }
@@ -96,30 +133,37 @@ class RunConfigTest {
     @Test
     void aLibraryUserGetsTheCommandLinesOneLineErrors() {
         assertThatThrownBy(() -> RunConfig.builder().numRequests(0L).build())
-                .isInstanceOf(ConfigException.class).hasMessage("--num-requests must be at least 1, got 0");
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("--num-requests must be at least 1, got 0");
         assertThatThrownBy(() -> RunConfig.builder().numRequests(5L).warmup("5").build())
                 .hasMessage("--warmup must be fewer than --num-requests, got 5");
         assertThatThrownBy(() -> RunConfig.builder().ioThreads(0).build())
                 .hasMessage("--io-threads must be at least 1");
-        assertThatThrownBy(() -> RunConfig.builder().scrapeInterval(Duration.ofMillis(50)).build())
+        assertThatThrownBy(() -> RunConfig.builder()
+                        .scrapeInterval(Duration.ofMillis(50))
+                        .build())
                 .hasMessage("--scrape-interval must be at least 100ms");
         assertThatThrownBy(() -> RunConfig.builder().exports(List.of("csv")).build())
                 .hasMessage("--export: unknown format 'csv' (expected vllm)");
-        assertThatThrownBy(() -> RunConfig.builder().concurrency(2).requestRate(5.0).build())
+        assertThatThrownBy(() ->
+                        RunConfig.builder().concurrency(2).requestRate(5.0).build())
                 .hasMessageStartingWith("give either --concurrency (closed loop) or --request-rate");
         assertThatThrownBy(() -> RunConfig.builder().ramp("1:x:10s").build())
                 .hasMessage("'1:x:10s': 'x' is not a number");
         // A shape sets its own rates: a rate beside it is refused, not silently dropped.
-        assertThatThrownBy(() -> RunConfig.builder().requestRate(5.0).bursts("2:20:10s").build())
+        assertThatThrownBy(() ->
+                        RunConfig.builder().requestRate(5.0).bursts("2:20:10s").build())
                 .hasMessageStartingWith("--request-rate does not combine with --bursts");
         assertThatThrownBy(() -> RunConfig.builder().url("127.0.0.1:8000").build())
                 .hasMessage("--url: 127.0.0.1:8000 has no scheme: add http:// (http://127.0.0.1:8000) or https://");
         assertThatThrownBy(() -> RunConfig.builder().serverKind("vlm").build())
                 .hasMessageStartingWith("unknown --server-kind 'vlm'");
-        assertThatThrownBy(() -> RunConfig.builder().nvidiaSmi(Duration.ofMillis(10)).build())
+        assertThatThrownBy(() ->
+                        RunConfig.builder().nvidiaSmi(Duration.ofMillis(10)).build())
                 .hasMessage("--nvidia-smi must be at least 100ms");
         assertThatThrownBy(() -> RunConfig.builder().slo("ttft:fast").build()).hasMessageStartingWith("--slo: ");
-        assertThatThrownBy(() -> RunConfig.builder().url("ftp://example").build()).hasMessageStartingWith("--url: ");
+        assertThatThrownBy(() -> RunConfig.builder().url("ftp://example").build())
+                .hasMessageStartingWith("--url: ");
         assertThatThrownBy(() -> new Bounds(0L, null, 0, null, dev.llmload.load.Timeouts.defaults(), Duration.ZERO))
                 .isInstanceOf(ConfigException.class);
         assertThatThrownBy(() -> Load.closed(0)).hasMessage("--concurrency must be at least 1, got 0");
@@ -134,9 +178,12 @@ class RunConfigTest {
 
         assertThat(config.target().keySource().read()).isEqualTo(secret);
         assertThat(config.toString()).doesNotContain(secret);
-        assertThat(ReportFiles.JSON.writeValueAsString(config)).doesNotContain(secret).doesNotContain(keyFile.toString());
+        assertThat(ReportFiles.JSON.writeValueAsString(config))
+                .doesNotContain(secret)
+                .doesNotContain(keyFile.toString());
         java.nio.file.Files.writeString(keyFile, "\n");
-        assertThatThrownBy(() -> config.target().keySource().read()).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> config.target().keySource().read())
+                .isInstanceOf(ConfigException.class)
                 .hasMessage("--api-key-file: " + keyFile + " is empty");
     }
 

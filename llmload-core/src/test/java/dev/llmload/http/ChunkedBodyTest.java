@@ -30,7 +30,9 @@ class ChunkedBodyTest {
             }
             assertThat(body.malformed()).as("reads of %d", cut).isNull();
             assertThat(ended).as("reads of %d", cut).isTrue();
-            assertThat(data.toString(StandardCharsets.US_ASCII)).as("reads of %d", cut).isEqualTo(expected);
+            assertThat(data.toString(StandardCharsets.US_ASCII))
+                    .as("reads of %d", cut)
+                    .isEqualTo(expected);
             assertThat(leftover).as("reads of %d", cut).isEqualTo("NEXT".length());
         }
     }
@@ -43,12 +45,14 @@ class ChunkedBodyTest {
         assertThat(malformed("3\r\nabcX\r\n")).contains("expected a line feed");
         assertThat(malformed("3\rx")).contains("expected a line feed");
         assertThat(malformed("3;" + "e".repeat(ChunkedBody.MAX_LINE_BYTES + 1))).contains("chunk size line longer");
-        assertThat(malformed("0\r\n" + "t".repeat(ChunkedBody.MAX_TRAILER_BYTES + 1))).contains("trailer fields longer");
+        assertThat(malformed("0\r\n" + "t".repeat(ChunkedBody.MAX_TRAILER_BYTES + 1)))
+                .contains("trailer fields longer");
     }
 
     private static String malformed(String text) {
         ChunkedBody body = new ChunkedBody();
-        assertThat(body.read(Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII), slice -> {})).isFalse();
+        assertThat(body.read(Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII), slice -> {}))
+                .isFalse();
         return body.malformed();
     }
 }

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
  */
 class ChunkedResponseLoopbackTest {
 
-    private static final String HEAD = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
+    private static final String HEAD =
+            "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
 
     @Test
     void chunkedBodiesAreReadWholeAndTheConnectionIsReused() throws Exception {
@@ -43,7 +44,9 @@ class ChunkedResponseLoopbackTest {
                             .getBytes(StandardCharsets.US_ASCII));
                     out.flush();
                     readRequest(in);
-                    for (String piece : new String[] {HEAD + "8", "\r\ndata:", " c\n\r", "\na", "\r\n0123456789", "\r\n0\r", "\n\r\n"}) {
+                    for (String piece : new String[] {
+                        HEAD + "8", "\r\ndata:", " c\n\r", "\na", "\r\n0123456789", "\r\n0\r", "\n\r\n"
+                    }) {
                         out.write(piece.getBytes(StandardCharsets.US_ASCII));
                         out.flush();
                         Thread.sleep(20);
@@ -76,13 +79,15 @@ class ChunkedResponseLoopbackTest {
                 try (Socket first = server.accept()) {
                     accepted.incrementAndGet();
                     readRequest(first.getInputStream());
-                    first.getOutputStream().write("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhiHTTP/1.1 200 OK\r\nx: stray\r\n\r\n"
-                            .getBytes(StandardCharsets.US_ASCII));
+                    first.getOutputStream()
+                            .write("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhiHTTP/1.1 200 OK\r\nx: stray\r\n\r\n"
+                                    .getBytes(StandardCharsets.US_ASCII));
                     first.getOutputStream().flush();
                     try (Socket second = server.accept()) {
                         accepted.incrementAndGet();
                         readRequest(second.getInputStream());
-                        second.getOutputStream().write((HEAD + "2\r\nok\r\n0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                        second.getOutputStream()
+                                .write((HEAD + "2\r\nok\r\n0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                         second.getOutputStream().flush();
                         second.getInputStream().read();
                     }
@@ -105,7 +110,9 @@ class ChunkedResponseLoopbackTest {
         CompletableFuture<String> heard = new CompletableFuture<>();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         StringBuilder status = new StringBuilder();
-        client.sendAt(new HttpExchangeRequest("POST", "/v1/chat/completions", Map.of(), "{}".getBytes(StandardCharsets.UTF_8)),
+        client.sendAt(
+                new HttpExchangeRequest(
+                        "POST", "/v1/chat/completions", Map.of(), "{}".getBytes(StandardCharsets.UTF_8)),
                 new ResponseListener() {
                     @Override
                     public void onStart(Exchange exchange) {}
@@ -127,9 +134,11 @@ class ChunkedResponseLoopbackTest {
 
                     @Override
                     public void onFailure(ExchangeFailure failure, long nanos) {
-                        heard.complete(status + " " + body.toString(StandardCharsets.UTF_8) + " failed: " + failure.message());
+                        heard.complete(
+                                status + " " + body.toString(StandardCharsets.UTF_8) + " failed: " + failure.message());
                     }
-                }, System.nanoTime());
+                },
+                System.nanoTime());
         return heard;
     }
 
@@ -145,7 +154,8 @@ class ChunkedResponseLoopbackTest {
         }
         String lower = head.toString().toLowerCase(java.util.Locale.ROOT);
         int at = lower.indexOf("content-length: ");
-        int length = Integer.parseInt(lower.substring(at + 16, lower.indexOf("\r\n", at)).trim());
+        int length = Integer.parseInt(
+                lower.substring(at + 16, lower.indexOf("\r\n", at)).trim());
         in.readNBytes(length);
     }
 }

@@ -33,16 +33,25 @@ class ConnectTimeoutTest {
             InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort());
             List<Socket> queued = new ArrayList<>();
             try {
-                assumeTrue(fillAcceptQueue(address, queued), "the kernel completed every connection: no queue limit to fill here");
-                LoadHttpClient client = new LoadHttpClient(Endpoint.parse("http://127.0.0.1:" + server.getLocalPort()),
-                        null, 1, Duration.ofMillis(300), false);
+                assumeTrue(
+                        fillAcceptQueue(address, queued),
+                        "the kernel completed every connection: no queue limit to fill here");
+                LoadHttpClient client = new LoadHttpClient(
+                        Endpoint.parse("http://127.0.0.1:" + server.getLocalPort()),
+                        null,
+                        1,
+                        Duration.ofMillis(300),
+                        false);
                 try {
                     CompletableFuture<ExchangeFailure> failed = new CompletableFuture<>();
-                    client.sendAt(new HttpExchangeRequest("POST", "/v1/completions", Map.of(), new byte[0]),
-                            failureInto(failed), System.nanoTime());
+                    client.sendAt(
+                            new HttpExchangeRequest("POST", "/v1/completions", Map.of(), new byte[0]),
+                            failureInto(failed),
+                            System.nanoTime());
                     ExchangeFailure failure = failed.get(20, TimeUnit.SECONDS);
                     assertThat(failure).isInstanceOf(ExchangeFailure.ConnectTimedOut.class);
-                    assertThat(((ExchangeFailure.ConnectTimedOut) failure).message()).contains("300 ms");
+                    assertThat(((ExchangeFailure.ConnectTimedOut) failure).message())
+                            .contains("300 ms");
                 } finally {
                     client.close();
                 }
@@ -71,8 +80,7 @@ class ConnectTimeoutTest {
     private static ResponseListener failureInto(CompletableFuture<ExchangeFailure> failed) {
         return new ResponseListener() {
             @Override
-            public void onStart(Exchange exchange) {
-            }
+            public void onStart(Exchange exchange) {}
 
             @Override
             public void onResponseHead(int status, HttpHeaders headers, long nanos) {
@@ -80,12 +88,10 @@ class ConnectTimeoutTest {
             }
 
             @Override
-            public void onBodyChunk(ByteBuf chunk, long nanos) {
-            }
+            public void onBodyChunk(ByteBuf chunk, long nanos) {}
 
             @Override
-            public void onComplete(long nanos) {
-            }
+            public void onComplete(long nanos) {}
 
             @Override
             public void onFailure(ExchangeFailure failure, long nanos) {

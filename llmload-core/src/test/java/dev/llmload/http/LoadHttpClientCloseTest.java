@@ -35,8 +35,8 @@ class LoadHttpClientCloseTest {
                     // the server socket closed: the test is over
                 }
             });
-            LoadHttpClient client = new LoadHttpClient(Endpoint.parse("http://127.0.0.1:" + server.getLocalPort()),
-                    null, 2, Duration.ofSeconds(5), false);
+            LoadHttpClient client = new LoadHttpClient(
+                    Endpoint.parse("http://127.0.0.1:" + server.getLocalPort()), null, 2, Duration.ofSeconds(5), false);
             int opened;
             try {
                 opened = client.preconnect(3, Duration.ofSeconds(10));

@@ -28,17 +28,32 @@ class RequestBytesTest {
 
     @Test
     void aPlainPostIsWhatNettysEncoderWrites() {
-        assertSameBytes(Endpoint.parse("http://127.0.0.1:18501/v1"), null, null,
-                new HttpExchangeRequest("POST", "/chat/completions", Map.of("x-request-id", "run-17"),
+        assertSameBytes(
+                Endpoint.parse("http://127.0.0.1:18501/v1"),
+                null,
+                null,
+                new HttpExchangeRequest(
+                        "POST",
+                        "/chat/completions",
+                        Map.of("x-request-id", "run-17"),
                         "{\"model\":\"m\",\"stream\":true}".getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
     void theKeyHeaderAnEmptyBodyAndTheDefaultPortAreWhatNettysEncoderWrites() {
-        assertSameBytes(Endpoint.parse("http://example.test"), "authorization", "Bearer sk-secret",
+        assertSameBytes(
+                Endpoint.parse("http://example.test"),
+                "authorization",
+                "Bearer sk-secret",
                 new HttpExchangeRequest("GET", "/models", Map.of(), new byte[0]));
-        assertSameBytes(Endpoint.parse("https://[::1]:8443/openai/v1"), "x-api-key", "k",
-                new HttpExchangeRequest("POST", "/messages", Map.of("anthropic-version", "2023-06-01"),
+        assertSameBytes(
+                Endpoint.parse("https://[::1]:8443/openai/v1"),
+                "x-api-key",
+                "k",
+                new HttpExchangeRequest(
+                        "POST",
+                        "/messages",
+                        Map.of("anthropic-version", "2023-06-01"),
                         "{}".getBytes(StandardCharsets.UTF_8)));
     }
 
@@ -52,14 +67,20 @@ class RequestBytesTest {
         headers.put("x-route", "pool-a");
         headers.put("X-Route", "pool-b");
         headers.put("x-note", "caf\u00e9 \u2603");
-        assertSameBytes(Endpoint.parse("http://127.0.0.1:8000"), "authorization", "Bearer sk-secret",
-                new HttpExchangeRequest("POST", "/v1/completions", headers, "{\"prompt\":\"x\"}".getBytes(StandardCharsets.UTF_8)));
+        assertSameBytes(
+                Endpoint.parse("http://127.0.0.1:8000"),
+                "authorization",
+                "Bearer sk-secret",
+                new HttpExchangeRequest(
+                        "POST", "/v1/completions", headers, "{\"prompt\":\"x\"}".getBytes(StandardCharsets.UTF_8)));
     }
 
-    private static void assertSameBytes(Endpoint endpoint, String keyName, String keyValue, HttpExchangeRequest request) {
+    private static void assertSameBytes(
+            Endpoint endpoint, String keyName, String keyValue, HttpExchangeRequest request) {
         ByteBuf ours = new RequestBytes(endpoint, keyName, keyValue).encode(ByteBufAllocator.DEFAULT, request);
         try {
-            assertThat(ByteBufUtil.getBytes(ours)).asString(StandardCharsets.ISO_8859_1)
+            assertThat(ByteBufUtil.getBytes(ours))
+                    .asString(StandardCharsets.ISO_8859_1)
                     .isEqualTo(new String(nettys(endpoint, keyName, keyValue, request), StandardCharsets.ISO_8859_1));
         } finally {
             ours.release();
@@ -68,8 +89,11 @@ class RequestBytesTest {
 
     /** The request as a Netty message, through Netty's encoder. */
     private static byte[] nettys(Endpoint endpoint, String keyName, String keyValue, HttpExchangeRequest request) {
-        FullHttpRequest http = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(request.method()),
-                endpoint.basePath() + request.path(), Unpooled.wrappedBuffer(request.body()));
+        FullHttpRequest http = new DefaultFullHttpRequest(
+                HttpVersion.HTTP_1_1,
+                HttpMethod.valueOf(request.method()),
+                endpoint.basePath() + request.path(),
+                Unpooled.wrappedBuffer(request.body()));
         http.headers().set(HttpHeaderNames.HOST, endpoint.hostHeader());
         http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         http.headers().set(HttpHeaderNames.CONTENT_LENGTH, request.body().length);

@@ -23,7 +23,8 @@ class ServerTextTest {
         assertThat(ServerText.clean("\uD83D\uDE00\uD800")).isEqualTo("\uD83D\uDE00\uFFFD");
         // Whatever came in, the result encodes to UTF-8 and back unchanged.
         String cleaned = ServerText.clean("x\uD800\uD801y\uDFFF");
-        assertThat(new String(cleaned.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(cleaned);
+        assertThat(new String(cleaned.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
+                .isEqualTo(cleaned);
     }
 
     @Test
@@ -38,10 +39,10 @@ class ServerTextTest {
     void separatorsAndInvisibleFormatCharactersAreWrittenOutVisibly() {
         // A line separator breaks a terminal's line; the others hide or reorder what follows.
         assertThat(ServerText.clean("a\u2028b\u2029c")).isEqualTo("a\\u2028b\\u2029c");
-        assertThat(ServerText.clean("zero\u200bwidth\u200c\u200djoin\ufeff")).isEqualTo(
-                "zero\\u200bwidth\\u200c\\u200djoin\\ufeff");
-        assertThat(ServerText.clean("mark\u200e\u200f\u061c iso\u2066\u2069 word\u2060")).isEqualTo(
-                "mark\\u200e\\u200f\\u061c iso\\u2066\\u2069 word\\u2060");
+        assertThat(ServerText.clean("zero\u200bwidth\u200c\u200djoin\ufeff"))
+                .isEqualTo("zero\\u200bwidth\\u200c\\u200djoin\\ufeff");
+        assertThat(ServerText.clean("mark\u200e\u200f\u061c iso\u2066\u2069 word\u2060"))
+                .isEqualTo("mark\\u200e\\u200f\\u061c iso\\u2066\\u2069 word\\u2060");
         // A tag character (beyond U+FFFF, invisible: text smuggled past a reader) as its two surrogates.
         assertThat(ServerText.clean("x\uDB40\uDC41y")).isEqualTo("x\\udb40\\udc41y");
         // Visible characters beyond ASCII stay, and a no-break space is a space.

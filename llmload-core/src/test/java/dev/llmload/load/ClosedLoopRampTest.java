@@ -46,24 +46,40 @@ class ClosedLoopRampTest {
         List<FinishedRequest> finished = Collections.synchronizedList(new ArrayList<>());
         long runStart;
         try (SimServer sim = SimServer.start(SimConfig.load(null, settings));
-             LoadHttpClient client = new LoadHttpClient(Endpoint.openAiBase(sim.url()), null, 2, Duration.ofSeconds(5),
-                     false);
-             PreparedFeed feed = new PreparedFeed(new HelloSource(0), dialect, REQUESTS)) {
+                LoadHttpClient client =
+                        new LoadHttpClient(Endpoint.openAiBase(sim.url()), null, 2, Duration.ofSeconds(5), false);
+                PreparedFeed feed = new PreparedFeed(new HelloSource(0), dialect, REQUESTS)) {
             feed.start();
             feed.awaitReady(Duration.ofSeconds(10));
             runStart = System.nanoTime();
-            new Dispatcher(new SendContext(client, dialect, Timeouts.defaults(), new LoadPlan.ClosedLoop(ramp), REQUESTS,
-                    null, 0, null, finished::add, runStart, "ramp-"), feed).run(Duration.ofSeconds(10));
+            new Dispatcher(
+                            new SendContext(
+                                    client,
+                                    dialect,
+                                    Timeouts.defaults(),
+                                    new LoadPlan.ClosedLoop(ramp),
+                                    REQUESTS,
+                                    null,
+                                    0,
+                                    null,
+                                    finished::add,
+                                    runStart,
+                                    "ramp-"),
+                            feed)
+                    .run(Duration.ofSeconds(10));
         }
 
         assertThat(finished).hasSize(REQUESTS).allMatch(f -> f.outcome() instanceof Outcome.Success);
-        List<RequestTimings> timings = finished.stream().map(FinishedRequest::timings).toList();
+        List<RequestTimings> timings =
+                finished.stream().map(FinishedRequest::timings).toList();
         int most = 0;
         for (RequestTimings request : timings) {
             long sent = request.sentNanos();
             long inFlight = timings.stream()
-                    .filter(other -> other.sentNanos() <= sent && sent < other.endNanos()).count();
-            assertThat(inFlight).as("in flight when a request went out %.1f ms into the run", (sent - runStart) / 1e6)
+                    .filter(other -> other.sentNanos() <= sent && sent < other.endNanos())
+                    .count();
+            assertThat(inFlight)
+                    .as("in flight when a request went out %.1f ms into the run", (sent - runStart) / 1e6)
                     .isLessThanOrEqualTo(ramp.concurrencyAt(sent - runStart));
             most = Math.max(most, (int) inFlight);
         }
@@ -71,6 +87,7 @@ class ClosedLoopRampTest {
         // Last, so that on a machine too busy to judge it the checks above have still been made.
         double firstWithinMs = HostLoad.slackMs(250);
         assertThat((timings.getFirst().sentNanos() - runStart) / 1e6)
-                .as("the first request waited for nothing, %s", HostLoad.describe()).isLessThan(firstWithinMs);
+                .as("the first request waited for nothing, %s", HostLoad.describe())
+                .isLessThan(firstWithinMs);
     }
 }

@@ -13,7 +13,8 @@ class ConnectBackoffTest {
         long[] expectedMs = {50, 100, 200, 400, 800, 1600, 2000, 2000};
         for (int failures = 1; failures <= expectedMs.length; failures++) {
             assertThat(TimeUnit.NANOSECONDS.toMillis(Dispatcher.backoffNanos(failures)))
-                    .as("after %d failures in a row", failures).isEqualTo(expectedMs[failures - 1]);
+                    .as("after %d failures in a row", failures)
+                    .isEqualTo(expectedMs[failures - 1]);
         }
         assertThat(Dispatcher.backoffNanos(Integer.MAX_VALUE)).isEqualTo(Dispatcher.BACKOFF_MAX_NANOS);
     }

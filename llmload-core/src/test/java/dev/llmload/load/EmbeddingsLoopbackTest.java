@@ -27,13 +27,13 @@ class EmbeddingsLoopbackTest {
 
     private static FinishedRequest answer(ApiKind api, String body) throws Exception {
         Dialect dialect = Dialect.of(new RequestOptions(api, "scripted", false, false, null, 8, null, 0));
-        List<ScriptedSseServer.Step> steps = List.of(new ScriptedSseServer.Step("", PAUSE_MS),
-                new ScriptedSseServer.Step(body, 0));
+        List<ScriptedSseServer.Step> steps =
+                List.of(new ScriptedSseServer.Step("", PAUSE_MS), new ScriptedSseServer.Step(body, 0));
         try (ScriptedSseServer server = new ScriptedSseServer(steps, null, "application/json");
-             LoadHttpClient client = new LoadHttpClient(Endpoint.openAiBase(server.url()), null, 1,
-                     Duration.ofSeconds(5), false)) {
-            FinishedRequest finished = TestRequest.send(client, dialect, Timeouts.defaults(), "embed",
-                    Duration.ofSeconds(20));
+                LoadHttpClient client =
+                        new LoadHttpClient(Endpoint.openAiBase(server.url()), null, 1, Duration.ofSeconds(5), false)) {
+            FinishedRequest finished =
+                    TestRequest.send(client, dialect, Timeouts.defaults(), "embed", Duration.ofSeconds(20));
             assertThat(finished).isNotNull();
             assertThat(server.lastPath()).isEqualTo("/v1/" + api.cliName());
             return finished;
@@ -61,10 +61,13 @@ class EmbeddingsLoopbackTest {
 
     @Test
     void anErrorBodyIsAStreamErrorAndAnotherShapeAProtocolFailure() throws Exception {
-        FinishedRequest error = answer(ApiKind.EMBEDDINGS, "{\"object\":\"error\",\"error\":{\"message\":\"input too long\"}}");
+        FinishedRequest error =
+                answer(ApiKind.EMBEDDINGS, "{\"object\":\"error\",\"error\":{\"message\":\"input too long\"}}");
         assertThat(error.outcome()).isEqualTo(Outcome.Failure.of(FailureClass.STREAM_ERROR, "input too long"));
         FinishedRequest other = answer(ApiKind.RERANK, "{\"scores\":[0.1]}");
-        assertThat(other.outcome()).isInstanceOfSatisfying(Outcome.Failure.class,
-                failure -> assertThat(failure.failureClass()).isEqualTo(FailureClass.PROTOCOL));
+        assertThat(other.outcome())
+                .isInstanceOfSatisfying(
+                        Outcome.Failure.class,
+                        failure -> assertThat(failure.failureClass()).isEqualTo(FailureClass.PROTOCOL));
     }
 }

@@ -53,13 +53,24 @@ class FeedStarvationTest {
         List<FinishedRequest> finished = Collections.synchronizedList(new ArrayList<>());
         List<String> waits;
         try (SimServer sim = SimServer.start(SimConfig.load(null, settings));
-             LoadHttpClient client = new LoadHttpClient(Endpoint.openAiBase(sim.url()), null, 2, Duration.ofSeconds(5),
-                     false);
-             PreparedFeed feed = new PreparedFeed(new HelloSource(PREPARE_MS * 1_000_000), dialect, REQUESTS)) {
+                LoadHttpClient client =
+                        new LoadHttpClient(Endpoint.openAiBase(sim.url()), null, 2, Duration.ofSeconds(5), false);
+                PreparedFeed feed = new PreparedFeed(new HelloSource(PREPARE_MS * 1_000_000), dialect, REQUESTS)) {
             feed.start();
-            Dispatcher dispatcher = new Dispatcher(new SendContext(client, dialect, Timeouts.defaults(),
-                    new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(CONCURRENCY)), REQUESTS, null, 0, null,
-                    finished::add, System.nanoTime(), "starved-"), feed);
+            Dispatcher dispatcher = new Dispatcher(
+                    new SendContext(
+                            client,
+                            dialect,
+                            Timeouts.defaults(),
+                            new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(CONCURRENCY)),
+                            REQUESTS,
+                            null,
+                            0,
+                            null,
+                            finished::add,
+                            System.nanoTime(),
+                            "starved-"),
+                    feed);
             FeedWaitProbe probe = new FeedWaitProbe();
             probe.start();
             try {
@@ -73,9 +84,11 @@ class FeedStarvationTest {
         // The feed did starve, and the probe saw the dispatcher thread (this one) wait in it: the
         // probe sees what it looks for.
         String dispatcherThread = Thread.currentThread().getName();
-        assertThat(waits).as("threads seen waiting inside the feed")
+        assertThat(waits)
+                .as("threads seen waiting inside the feed")
                 .anyMatch(wait -> wait.startsWith(dispatcherThread + " "));
-        assertThat(waits).as("event-loop threads seen waiting inside the feed")
+        assertThat(waits)
+                .as("event-loop threads seen waiting inside the feed")
                 .noneMatch(wait -> wait.startsWith("llmload-io"));
     }
 

@@ -64,9 +64,10 @@ class HostileServerTest {
     private static FinishedRequest answer(HttpHandler handler, Timeouts timeouts) throws Exception {
         Dialect dialect = Dialect.of(new RequestOptions(ApiKind.CHAT, "scripted", true, false, null));
         try (Server server = new Server(handler);
-             LoadHttpClient client = new LoadHttpClient(Endpoint.openAiBase(server.url()), null, 1,
-                     Duration.ofSeconds(5), false)) {
-            FinishedRequest finished = TestRequest.send(client, dialect, timeouts, "client-id-1", Duration.ofSeconds(60));
+                LoadHttpClient client =
+                        new LoadHttpClient(Endpoint.openAiBase(server.url()), null, 1, Duration.ofSeconds(5), false)) {
+            FinishedRequest finished =
+                    TestRequest.send(client, dialect, timeouts, "client-id-1", Duration.ofSeconds(60));
             assertThat(finished).as("the request finished").isNotNull();
             return finished;
         }
@@ -84,24 +85,30 @@ class HostileServerTest {
 
     @Test
     void aRedirectIsClassedAndSaysWhereItPointsWithoutBeingFollowed() throws Exception {
-        FinishedRequest finished = answer(exchange -> {
-            exchange.getResponseHeaders().set("Location", "http://elsewhere.example/v1/chat/completions");
-            exchange.sendResponseHeaders(307, -1);
-        }, Timeouts.defaults());
+        FinishedRequest finished = answer(
+                exchange -> {
+                    exchange.getResponseHeaders().set("Location", "http://elsewhere.example/v1/chat/completions");
+                    exchange.sendResponseHeaders(307, -1);
+                },
+                Timeouts.defaults());
 
         assertThat(failure(finished).failureClass()).isEqualTo(FailureClass.REDIRECT);
-        assertThat(failure(finished).message()).contains("307").contains("http://elsewhere.example/v1/chat/completions");
+        assertThat(failure(finished).message())
+                .contains("307")
+                .contains("http://elsewhere.example/v1/chat/completions");
     }
 
     @Test
     void theRequestIdIsTheClientsOwnWhateverTheServerSays() throws Exception {
-        FinishedRequest finished = answer(exchange -> {
-            exchange.getResponseHeaders().set("x-request-id", "same-for-everyone");
-            sse(exchange);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write((TOKEN + "data: [DONE]\n\n").getBytes(StandardCharsets.UTF_8));
-            }
-        }, Timeouts.defaults());
+        FinishedRequest finished = answer(
+                exchange -> {
+                    exchange.getResponseHeaders().set("x-request-id", "same-for-everyone");
+                    sse(exchange);
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        out.write((TOKEN + "data: [DONE]\n\n").getBytes(StandardCharsets.UTF_8));
+                    }
+                },
+                Timeouts.defaults());
 
         assertThat(finished.outcome()).isEqualTo(Outcome.SUCCESS);
         assertThat(finished.requestId()).isEqualTo("client-id-1");
@@ -109,15 +116,17 @@ class HostileServerTest {
 
     @Test
     void outputFarBeyondMaxTokensIsEndedAsAProtocolFailure() throws Exception {
-        FinishedRequest finished = answer(exchange -> {
-            sse(exchange);
-            try (OutputStream out = exchange.getResponseBody()) {
-                for (int i = 0; i < 500; i++) {
-                    out.write(TOKEN.getBytes(StandardCharsets.UTF_8));
-                }
-                out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
-            }
-        }, Timeouts.defaults());
+        FinishedRequest finished = answer(
+                exchange -> {
+                    sse(exchange);
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        for (int i = 0; i < 500; i++) {
+                            out.write(TOKEN.getBytes(StandardCharsets.UTF_8));
+                        }
+                        out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+                    }
+                },
+                Timeouts.defaults());
 
         assertThat(failure(finished).failureClass()).isEqualTo(FailureClass.PROTOCOL);
         assertThat(failure(finished).message()).contains("max_tokens");
@@ -128,16 +137,19 @@ class HostileServerTest {
     @Test
     void anEndlessEventIsEndedAtTheEventLimit() throws Exception {
         Timeouts timeouts = Timeouts.defaults().withLimits(new ResponseLimits(64 * 1024, 1L << 30, 4, 64));
-        FinishedRequest finished = answer(exchange -> {
-            sse(exchange);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"".getBytes(StandardCharsets.UTF_8));
-                byte[] filler = "x".repeat(8192).getBytes(StandardCharsets.UTF_8);
-                for (int i = 0; i < 100_000; i++) {
-                    out.write(filler);
-                }
-            }
-        }, timeouts);
+        FinishedRequest finished = answer(
+                exchange -> {
+                    sse(exchange);
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        out.write("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\""
+                                .getBytes(StandardCharsets.UTF_8));
+                        byte[] filler = "x".repeat(8192).getBytes(StandardCharsets.UTF_8);
+                        for (int i = 0; i < 100_000; i++) {
+                            out.write(filler);
+                        }
+                    }
+                },
+                timeouts);
 
         assertThat(failure(finished).failureClass()).isEqualTo(FailureClass.PROTOCOL);
         assertThat(failure(finished).message()).contains("--max-event-bytes").contains("65536");
@@ -146,16 +158,18 @@ class HostileServerTest {
     @Test
     void anEndlessBodyIsEndedAtTheResponseLimit() throws Exception {
         Timeouts timeouts = Timeouts.defaults().withLimits(new ResponseLimits(64 * 1024, 256 * 1024, 4, 64));
-        FinishedRequest finished = answer(exchange -> {
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, 0);
-            try (OutputStream out = exchange.getResponseBody()) {
-                byte[] filler = "{\"a\":1}\n".repeat(1024).getBytes(StandardCharsets.UTF_8);
-                for (int i = 0; i < 100_000; i++) {
-                    out.write(filler);
-                }
-            }
-        }, timeouts);
+        FinishedRequest finished = answer(
+                exchange -> {
+                    exchange.getResponseHeaders().set("Content-Type", "application/json");
+                    exchange.sendResponseHeaders(200, 0);
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        byte[] filler = "{\"a\":1}\n".repeat(1024).getBytes(StandardCharsets.UTF_8);
+                        for (int i = 0; i < 100_000; i++) {
+                            out.write(filler);
+                        }
+                    }
+                },
+                timeouts);
 
         assertThat(failure(finished).failureClass()).isEqualTo(FailureClass.PROTOCOL);
         assertThat(failure(finished).message()).contains("--max-response-bytes").contains("262144");
@@ -165,25 +179,31 @@ class HostileServerTest {
     void anEndlessStreamOfValidTokensEndsAtTheRequestTimeout() throws Exception {
         // The token bound is lifted, and the stream paced below the hard cap on events a response
         // may hold (a quarter of it in the 2 s), so that only the request timeout can end it.
-        Timeouts timeouts = new Timeouts(Duration.ofSeconds(5), null, null, Duration.ofSeconds(2),
+        Timeouts timeouts = new Timeouts(
+                Duration.ofSeconds(5),
+                null,
+                null,
+                Duration.ofSeconds(2),
                 new ResponseLimits(1 << 20, Long.MAX_VALUE, Integer.MAX_VALUE / 4, 0));
-        FinishedRequest finished = answer(exchange -> {
-            sse(exchange);
-            try (OutputStream out = exchange.getResponseBody()) {
-                byte[] tokens = TOKEN.repeat(256).getBytes(StandardCharsets.UTF_8);
-                long until = System.nanoTime() + Duration.ofSeconds(50).toNanos();
-                while (System.nanoTime() < until) {
-                    out.write(tokens);
-                    out.flush();
-                    try {
-                        Thread.sleep(8);
-                    } catch (InterruptedException stopped) {
-                        Thread.currentThread().interrupt();
-                        return;
+        FinishedRequest finished = answer(
+                exchange -> {
+                    sse(exchange);
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        byte[] tokens = TOKEN.repeat(256).getBytes(StandardCharsets.UTF_8);
+                        long until = System.nanoTime() + Duration.ofSeconds(50).toNanos();
+                        while (System.nanoTime() < until) {
+                            out.write(tokens);
+                            out.flush();
+                            try {
+                                Thread.sleep(8);
+                            } catch (InterruptedException stopped) {
+                                Thread.currentThread().interrupt();
+                                return;
+                            }
+                        }
                     }
-                }
-            }
-        }, timeouts);
+                },
+                timeouts);
 
         assertThat(failure(finished).failureClass()).isEqualTo(FailureClass.TIMEOUT);
         assertThat(finished.timings().endNanos() - finished.timings().sentNanos())

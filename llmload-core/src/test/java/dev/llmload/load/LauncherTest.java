@@ -34,7 +34,7 @@ class LauncherTest {
     @Test
     void aRequestIsTakenUpByItsLoopAtItsTimeAndNotBefore() throws Exception {
         try (ScriptedSseServer server = new ScriptedSseServer(ANSWER);
-             LoadHttpClient client = client(server)) {
+                LoadHttpClient client = client(server)) {
             CompletableFuture<FinishedRequest> recorded = new CompletableFuture<>();
             Launcher launcher = new Launcher(client, dialect, Timeouts.defaults(), recorded::complete, "t-", 0, 0);
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
@@ -51,7 +51,7 @@ class LauncherTest {
     @Test
     void aRequestCancelledBeforeItsLoopTookItUpEndsCancelledAndIsNeverSent() throws Exception {
         try (ScriptedSseServer server = new ScriptedSseServer(ANSWER);
-             LoadHttpClient client = client(server)) {
+                LoadHttpClient client = client(server)) {
             CompletableFuture<FinishedRequest> recorded = new CompletableFuture<>();
             Launcher launcher = new Launcher(client, dialect, Timeouts.defaults(), recorded::complete, "t-", 0, 0);
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);

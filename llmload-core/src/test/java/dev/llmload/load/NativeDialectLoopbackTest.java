@@ -46,14 +46,15 @@ class NativeDialectLoopbackTest {
     private static final long GAP_MS = 40;
     /** How late a message may be read on a quiet machine; widened by the host's load. */
     private static final double QUIET_SLACK_MS = 500;
+
     private static final String KEY = "sk-loopback-secret";
 
     static Stream<DialectFixtures> dialects() {
         return DialectFixtures.STREAMING.stream();
     }
 
-    private record Answer(FinishedRequest finished, String path, String authorization, String xApiKey,
-                          String anthropicVersion) {}
+    private record Answer(
+            FinishedRequest finished, String path, String authorization, String xApiKey, String anthropicVersion) {}
 
     private static Answer send(DialectFixtures fixture, String stream) throws Exception {
         Dialect dialect = fixture.dialect();
@@ -64,14 +65,24 @@ class NativeDialectLoopbackTest {
             steps.add(new ScriptedSseServer.Step(messages.get(k), k == messages.size() - 1 ? 0 : GAP_MS));
         }
         try (ScriptedSseServer server = new ScriptedSseServer(steps, null, fixture.contentType());
-             LoadHttpClient client = new LoadHttpClient(fixture.api().atServerRoot()
-                     ? Endpoint.nativeBase(server.url() + "/v1") : Endpoint.openAiBase(server.url()), KEY,
-                     dialect.keyHeader(), 1, Duration.ofSeconds(5), false)) {
-            FinishedRequest finished = TestRequest.send(client, dialect, Timeouts.defaults(), "loopback",
-                    Duration.ofSeconds(20));
+                LoadHttpClient client = new LoadHttpClient(
+                        fixture.api().atServerRoot()
+                                ? Endpoint.nativeBase(server.url() + "/v1")
+                                : Endpoint.openAiBase(server.url()),
+                        KEY,
+                        dialect.keyHeader(),
+                        1,
+                        Duration.ofSeconds(5),
+                        false)) {
+            FinishedRequest finished =
+                    TestRequest.send(client, dialect, Timeouts.defaults(), "loopback", Duration.ofSeconds(20));
             assertThat(finished).as("the request finished in time").isNotNull();
-            return new Answer(finished, server.lastPath(), server.lastHeader("Authorization"),
-                    server.lastHeader("x-api-key"), server.lastHeader("anthropic-version"));
+            return new Answer(
+                    finished,
+                    server.lastPath(),
+                    server.lastHeader("Authorization"),
+                    server.lastHeader("x-api-key"),
+                    server.lastHeader("anthropic-version"));
         }
     }
 
@@ -125,8 +136,11 @@ class NativeDialectLoopbackTest {
         };
         var decoder = dialect.newDecoder(counting);
         var framer = Framers.of(dialect.streamFraming(), decoder::message);
-        framer.feed(io.netty.buffer.Unpooled.wrappedBuffer(String.join("", fixture.messages().subList(0, messages))
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0);
+        framer.feed(
+                io.netty.buffer.Unpooled.wrappedBuffer(
+                        String.join("", fixture.messages().subList(0, messages))
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                0);
         return texts[0];
     }
 
@@ -154,9 +168,10 @@ class NativeDialectLoopbackTest {
         assertThat(times).hasSameSizeAs(fromMessage.toArray());
         for (int i = 0; i < times.length; i++) {
             long scriptedMs = FIRST_PAUSE_MS + fromMessage.get(i) * GAP_MS;
-            assertThat((times[i] - sent) / 1e6).as("token event %d (message %d), %s", i, fromMessage.get(i),
-                            HostLoad.describe())
-                    .isGreaterThanOrEqualTo(scriptedMs - 1.0).isLessThan(scriptedMs + HostLoad.slackMs(QUIET_SLACK_MS));
+            assertThat((times[i] - sent) / 1e6)
+                    .as("token event %d (message %d), %s", i, fromMessage.get(i), HostLoad.describe())
+                    .isGreaterThanOrEqualTo(scriptedMs - 1.0)
+                    .isLessThan(scriptedMs + HostLoad.slackMs(QUIET_SLACK_MS));
         }
         // TTFT is the first token event, of any channel; E2E ends at the last.
         assertThat(f.timings().firstTokenNanos()).isEqualTo(times[0]);
@@ -182,7 +197,9 @@ class NativeDialectLoopbackTest {
             }
             case OLLAMA_CHAT -> {
                 assertThat(f.usage()).isEqualTo(new Usage(26, 2));
-                assertThat(f.timings().firstContentNanos()).as("first text after the thinking").isEqualTo(times[1]);
+                assertThat(f.timings().firstContentNanos())
+                        .as("first text after the thinking")
+                        .isEqualTo(times[1]);
                 assertThat(f.serverTimings().totalMs()).isEqualTo(4883.583458);
             }
             case LLAMACPP -> {
@@ -194,13 +211,16 @@ class NativeDialectLoopbackTest {
             case SGLANG -> {
                 assertThat(f.usage()).isEqualTo(new Usage(7, 4));
                 assertThat(f.serverTokenCounts()).containsExactly(1, 2, 1);
-                assertThat(TokenEventsTest.events(f.tokenEventTexts())).as("counted by the server, outside a session: not kept")
+                assertThat(TokenEventsTest.events(f.tokenEventTexts()))
+                        .as("counted by the server, outside a session: not kept")
                         .containsExactly("", "", "");
                 assertThat(f.serverTimings().totalMs()).isEqualTo(250.0);
             }
             case ANTHROPIC -> {
                 assertThat(f.usage()).isEqualTo(new Usage(25, 15));
-                assertThat(f.timings().firstContentNanos()).as("first text after the thinking").isEqualTo(times[1]);
+                assertThat(f.timings().firstContentNanos())
+                        .as("first text after the thinking")
+                        .isEqualTo(times[1]);
                 assertThat(answer.xApiKey()).isEqualTo(KEY);
                 assertThat(answer.anthropicVersion()).isEqualTo("2023-06-01");
                 assertThat(answer.authorization()).isNull();
@@ -222,12 +242,19 @@ class NativeDialectLoopbackTest {
     void aSessionTurnKeepsTheTextTheServerCounted() throws Exception {
         DialectFixtures fixture = DialectFixtures.SGLANG;
         Dialect dialect = fixture.dialect();
-        List<ScriptedSseServer.Step> steps = fixture.messages().stream().map(m -> new ScriptedSseServer.Step(m, 0)).toList();
+        List<ScriptedSseServer.Step> steps = fixture.messages().stream()
+                .map(m -> new ScriptedSseServer.Step(m, 0))
+                .toList();
         RequestSpec turn = new RequestSpec(0, List.of(ChatMessage.user("Say hello.")), 3, 16, new SessionTurn(1, 0));
         try (ScriptedSseServer server = new ScriptedSseServer(steps, null, fixture.contentType());
-             LoadHttpClient client = new LoadHttpClient(fixture.api().atServerRoot()
-                     ? Endpoint.nativeBase(server.url() + "/v1") : Endpoint.openAiBase(server.url()), null, 1,
-                     Duration.ofSeconds(5), false)) {
+                LoadHttpClient client = new LoadHttpClient(
+                        fixture.api().atServerRoot()
+                                ? Endpoint.nativeBase(server.url() + "/v1")
+                                : Endpoint.openAiBase(server.url()),
+                        null,
+                        1,
+                        Duration.ofSeconds(5),
+                        false)) {
             CompletableFuture<FinishedRequest> recorded = new CompletableFuture<>();
             Launcher launcher = new Launcher(client, dialect, Timeouts.defaults(), recorded::complete, "", 0, 0);
             long now = System.nanoTime();
@@ -262,16 +289,20 @@ class NativeDialectLoopbackTest {
         }
         assertThat(answer.finished().outcome()).isInstanceOfSatisfying(Outcome.Failure.class, failure -> {
             assertThat(failure.failureClass()).isEqualTo(FailureClass.PROTOCOL);
-            assertThat(failure.message()).startsWith("the stream ended without " + fixture.dialect().endMarker());
+            assertThat(failure.message())
+                    .startsWith("the stream ended without " + fixture.dialect().endMarker());
         });
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dialects")
     void aMessageThatIsNotTheDialectsShapeIsAProtocolFailure(DialectFixtures fixture) throws Exception {
-        String garbage = fixture.contentType().contains("ndjson") ? "<html>oops</html>\n" : "data: <html>oops</html>\n\n";
+        String garbage =
+                fixture.contentType().contains("ndjson") ? "<html>oops</html>\n" : "data: <html>oops</html>\n\n";
         Answer answer = send(fixture, fixture.messages().getFirst() + garbage);
-        assertThat(answer.finished().outcome()).isInstanceOfSatisfying(Outcome.Failure.class,
-                failure -> assertThat(failure.failureClass()).isEqualTo(FailureClass.PROTOCOL));
+        assertThat(answer.finished().outcome())
+                .isInstanceOfSatisfying(
+                        Outcome.Failure.class,
+                        failure -> assertThat(failure.failureClass()).isEqualTo(FailureClass.PROTOCOL));
     }
 }

@@ -2,14 +2,12 @@ package dev.llmload.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmload.client.SchedulingClassTest;
+import dev.llmload.workload.tokenizer.Tokenizers;
 import java.util.List;
-
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import dev.llmload.client.SchedulingClassTest;
-import dev.llmload.workload.tokenizer.Tokenizers;
 
 @Timeout(30)
 @Tag("process")

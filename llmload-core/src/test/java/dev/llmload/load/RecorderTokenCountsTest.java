@@ -30,8 +30,21 @@ class RecorderTokenCountsTest {
         }
         RequestTimings timings = new RequestTimings(0, 0, 500, times[0], times[0], times[times.length - 1] + 5, times);
         TokenTexts eventTexts = TokenEventsTest.texts(texts);
-        return new FinishedRequest(RequestFacts.of(SPEC), "r", false, timings, eventTexts, serverCounts, 200,
-                Outcome.SUCCESS, usage, "length", true, null, true, server);
+        return new FinishedRequest(
+                RequestFacts.of(SPEC),
+                "r",
+                false,
+                timings,
+                eventTexts,
+                serverCounts,
+                200,
+                Outcome.SUCCESS,
+                usage,
+                "length",
+                true,
+                null,
+                true,
+                server);
     }
 
     private static RequestRecord record(FinishedRequest f) {
@@ -49,8 +62,8 @@ class RecorderTokenCountsTest {
 
     @Test
     void theServersPerEventCountsStandAndTheTokenizerFillsAGap() {
-        RequestRecord r = record(finished(List.of(" The", " sky is", " blue and green"), new int[] {1, 2, -1},
-                new Usage(7, 9), null));
+        RequestRecord r = record(
+                finished(List.of(" The", " sky is", " blue and green"), new int[] {1, 2, -1}, new Usage(7, 9), null));
         int tokenizerCount = Tokenizers.defaultTokenizer().count(" blue and green");
         assertThat(r.tokenEventCounts()).containsExactly(1, 2, tokenizerCount);
         assertThat(r.outputTokens()).isEqualTo(9);
@@ -66,6 +79,7 @@ class RecorderTokenCountsTest {
     @Test
     void theServersTimingsReachTheRecord() {
         ServerTimings server = new ServerTimings(1, 2, 3, 4, 5);
-        assertThat(record(finished(List.of("a"), null, new Usage(1, 1), server)).serverTimings()).isEqualTo(server);
+        assertThat(record(finished(List.of("a"), null, new Usage(1, 1), server)).serverTimings())
+                .isEqualTo(server);
     }
 }

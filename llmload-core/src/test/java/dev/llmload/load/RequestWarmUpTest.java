@@ -47,16 +47,18 @@ class RequestWarmUpTest {
     private static List<String> warmUpThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && THREADS.stream().anyMatch(t.getName()::startsWith))
-                .map(Thread::getName).toList();
+                .map(Thread::getName)
+                .toList();
     }
 
     /** The warm-up's own and those of the feed and the recorder it runs as a run does. */
-    private static final List<String> THREADS = List.of("llmload-warm", "llmload-prepare", "llmload-recorder",
-            "llmload-count");
+    private static final List<String> THREADS =
+            List.of("llmload-warm", "llmload-prepare", "llmload-recorder", "llmload-count");
 
     private static List<Path> warmUpJournals() throws IOException {
         try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return files.filter(f -> f.getFileName().toString().startsWith("llmload-warm-up-")).toList();
+            return files.filter(f -> f.getFileName().toString().startsWith("llmload-warm-up-"))
+                    .toList();
         }
     }
 }

@@ -1,12 +1,12 @@
 package dev.llmload.load;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The one stop protocol of every sender, on real threads: the grace period's end, the wake-up, the single cancel. */
 class RunEndTest {
@@ -28,7 +28,9 @@ class RunEndTest {
         assertThat(end.sending().getAsBoolean()).isFalse();
         assertThat(graceEnd).isBetween(before + GRACE.toNanos(), after + GRACE.toNanos());
         end.stop();
-        assertThat(end.graceEndNanos(GRACE)).as("a second stop keeps the first's time").isEqualTo(graceEnd);
+        assertThat(end.graceEndNanos(GRACE))
+                .as("a second stop keeps the first's time")
+                .isEqualTo(graceEnd);
     }
 
     @Test

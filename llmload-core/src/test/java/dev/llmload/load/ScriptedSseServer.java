@@ -29,6 +29,7 @@ final class ScriptedSseServer implements AutoCloseable {
     private final AtomicInteger answered = new AtomicInteger();
     /** The path and headers of the last request answered from the script. */
     private volatile String lastPath;
+
     private volatile com.sun.net.httpserver.Headers lastHeaders;
 
     ScriptedSseServer(List<Step> steps) throws IOException {

@@ -1,9 +1,9 @@
 package dev.llmload.load;
 
-import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.llmload.config.RunConfig;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.RunException;
@@ -42,12 +42,35 @@ class TlsTest {
         Path java = Path.of(ProcessHandle.current().info().command().orElseThrow());
         Path keytool = java.resolveSibling("keytool");
         Path store = keys.resolve("server.p12");
-        Process process = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "server", "-keyalg", "RSA",
-                "-keysize", "2048", "-validity", "2", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1",
-                "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", PASSWORD, "-keypass", PASSWORD)
-                .redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(
+                        keytool.toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "server",
+                        "-keyalg",
+                        "RSA",
+                        "-keysize",
+                        "2048",
+                        "-validity",
+                        "2",
+                        "-dname",
+                        "CN=127.0.0.1",
+                        "-ext",
+                        "SAN=ip:127.0.0.1",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        store.toString(),
+                        "-storepass",
+                        PASSWORD,
+                        "-keypass",
+                        PASSWORD)
+                .redirectErrorStream(true)
+                .start();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(new String(process.getInputStream().readAllBytes())).isZero();
+        assertThat(process.exitValue())
+                .as(new String(process.getInputStream().readAllBytes()))
+                .isZero();
         KeyStore keyStore = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(store)) {
             keyStore.load(in, PASSWORD.toCharArray());
@@ -61,21 +84,34 @@ class TlsTest {
     private static List<ScriptedSseServer.Step> answer() {
         return List.of(
                 new ScriptedSseServer.Step("data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n", 5),
-                new ScriptedSseServer.Step("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":8,\"completion_tokens\":1}}\n\n", 0),
+                new ScriptedSseServer.Step(
+                        "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":8,\"completion_tokens\":1}}\n\n", 0),
                 new ScriptedSseServer.Step("data: [DONE]\n\n", 0));
     }
 
     private RunConfig config(String url, boolean insecure) {
-        return RunConfig.builder().url(url).concurrency(1).numRequests(2L).inputTokens("8").outputTokens("1")
-                .tokenizer("cl100k_base").seed(1).serverMetrics("off").grace(Duration.ofSeconds(5)).outputDir(dir)
-                .insecure(insecure).ioThreads(1).build();
+        return RunConfig.builder()
+                .url(url)
+                .concurrency(1)
+                .numRequests(2L)
+                .inputTokens("8")
+                .outputTokens("1")
+                .tokenizer("cl100k_base")
+                .seed(1)
+                .serverMetrics("off")
+                .grace(Duration.ofSeconds(5))
+                .outputDir(dir)
+                .insecure(insecure)
+                .ioThreads(1)
+                .build();
     }
 
     @Test
     void anUntrustedCertificateStopsTheRunWithOneLine() throws Exception {
         try (ScriptedSseServer server = new ScriptedSseServer(answer(), serverTls)) {
             RunConfig config = config(server.url(), false);
-            assertThatThrownBy(() -> new BenchmarkRun(config, config.target().url().text(), null, "t", "t", r -> {}).execute())
+            assertThatThrownBy(() ->
+                            new BenchmarkRun(config, config.target().url().text(), null, "t", "t", r -> {}).execute())
                     .isInstanceOf(RunException.class)
                     .hasMessageContaining("TLS")
                     .hasMessageContaining("--insecure")
@@ -87,9 +123,13 @@ class TlsTest {
     void insecureAcceptsASelfSignedCertificateAndMeasuresOverTls() throws Exception {
         try (ScriptedSseServer server = new ScriptedSseServer(answer(), serverTls)) {
             RunConfig config = config(server.url(), true);
-            List<RequestRecord> records = new BenchmarkRun(config, config.target().url().text(), null, "t", "t", r -> {}).execute().records();
+            List<RequestRecord> records = new BenchmarkRun(
+                            config, config.target().url().text(), null, "t", "t", r -> {})
+                    .execute()
+                    .records();
             assertThat(records).hasSize(2).allMatch(RequestRecord::succeeded);
-            assertThat(records).allMatch(r -> r.timings().firstTokenNanos() > r.timings().sentNanos() && r.outputTokens() == 1);
+            assertThat(records)
+                    .allMatch(r -> r.timings().firstTokenNanos() > r.timings().sentNanos() && r.outputTokens() == 1);
         }
     }
 }

@@ -34,11 +34,11 @@ class TokenEventsTest {
         long offset = 0;
         for (int i = 0; i < 3_000; i++) {
             offset += switch (i % 6) {
-                case 0 -> random.nextInt(1_000);                   // often within the same microsecond
-                case 1 -> 500;                                     // half microseconds, which round up
+                case 0 -> random.nextInt(1_000); // often within the same microsecond
+                case 1 -> 500; // half microseconds, which round up
                 case 2 -> 1_000L * random.nextInt(20) + 499;
                 case 3 -> random.nextInt(50_000_000);
-                case 4 -> i == 4 ? 40L * 60 * 1_000_000_000 : 3;   // 40 minutes: more microseconds than an int holds
+                case 4 -> i == 4 ? 40L * 60 * 1_000_000_000 : 3; // 40 minutes: more microseconds than an int holds
                 default -> random.nextInt(2_000_000_000);
             };
             readings.add(SEND_NANOS + offset);
@@ -48,10 +48,12 @@ class TokenEventsTest {
         long[] packed = events.times(SEND_NANOS);
 
         assertThat(packed).hasSize(exact.length);
-        assertThat(journalLine(dir.resolve("exact.jsonl"), exact)).isEqualTo(journalLine(dir.resolve("packed.jsonl"), packed));
+        assertThat(journalLine(dir.resolve("exact.jsonl"), exact))
+                .isEqualTo(journalLine(dir.resolve("packed.jsonl"), packed));
         for (int i = 0; i < exact.length; i++) {
             assertThat(Math.abs(packed[i] - exact[i])).as("event %d", i).isLessThanOrEqualTo(500);
-            assertThat(TokenEvents.atMicroseconds(exact[i], SEND_NANOS)).as("a first-token moment that is event %d", i)
+            assertThat(TokenEvents.atMicroseconds(exact[i], SEND_NANOS))
+                    .as("a first-token moment that is event %d", i)
                     .isEqualTo(packed[i]);
         }
         assertThat(TokenEvents.atMicroseconds(RequestTimings.NEVER, SEND_NANOS)).isEqualTo(RequestTimings.NEVER);
@@ -60,12 +62,28 @@ class TokenEventsTest {
     /** The one line the journal writes for a request whose token events came at {@code times}. */
     private static String journalLine(Path file, long[] times) throws Exception {
         long end = times[times.length - 1] + 1_000;
-        RequestTimings timings = new RequestTimings(SEND_NANOS - 5_000, SEND_NANOS, SEND_NANOS + 100, times[0], times[0],
-                end, times).relativeTo(SEND_NANOS - 1_000_000);
+        RequestTimings timings = new RequestTimings(
+                        SEND_NANOS - 5_000, SEND_NANOS, SEND_NANOS + 100, times[0], times[0], end, times)
+                .relativeTo(SEND_NANOS - 1_000_000);
         int[] counts = new int[times.length];
         java.util.Arrays.fill(counts, 1);
-        RequestRecord record = new RequestRecord(0, "r", false, timings, counts, 200, Outcome.SUCCESS, 4, true,
-                times.length, TokenSource.SERVER, "length", true, null, null, null);
+        RequestRecord record = new RequestRecord(
+                0,
+                "r",
+                false,
+                timings,
+                counts,
+                200,
+                Outcome.SUCCESS,
+                4,
+                true,
+                times.length,
+                TokenSource.SERVER,
+                "length",
+                true,
+                null,
+                null,
+                null);
         try (Journal journal = Journal.create(file)) {
             journal.append(record);
         }
@@ -78,7 +96,8 @@ class TokenEventsTest {
         List<String> added = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
             String reasoning = i % 5 == 1 ? "r" + i : null;
-            String content = i % 10 == 3 ? "" : i % 11 == 0 ? null : i == 300 ? "猫 " + i : i % 7 == 0 ? "é" + i : " t" + i;
+            String content =
+                    i % 10 == 3 ? "" : i % 11 == 0 ? null : i == 300 ? "猫 " + i : i % 7 == 0 ? "é" + i : " t" + i;
             events.add(1_000L * i, reasoning, content);
             added.add((reasoning == null ? "" : reasoning) + (content == null ? "" : content));
         }
@@ -105,8 +124,13 @@ class TokenEventsTest {
         events.add(5_000_000_000L, null, " end");
 
         assertThat(events(events.texts())).containsExactly(" The", "", " bl\u00fc\u732b", "", " end");
-        assertThat(events.times(SEND_NANOS)).containsExactly(SEND_NANOS + 1_000, SEND_NANOS + 2_000, SEND_NANOS + 3_000,
-                SEND_NANOS + 4_000_000_000L, SEND_NANOS + 5_000_000_000L);
+        assertThat(events.times(SEND_NANOS))
+                .containsExactly(
+                        SEND_NANOS + 1_000,
+                        SEND_NANOS + 2_000,
+                        SEND_NANOS + 3_000,
+                        SEND_NANOS + 4_000_000_000L,
+                        SEND_NANOS + 5_000_000_000L);
     }
 
     @Test

@@ -1,15 +1,15 @@
 package dev.llmload.metrics;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
 import dev.llmload.analysis.Records;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 class GoodputTest {
 
@@ -24,8 +24,8 @@ class GoodputTest {
 
     @Test
     void rejectsBadSlosWithOneLineReasons() {
-        for (String bad : List.of("", "ttft", "foo:1", "ttft:abc", "ttft:-1", "ttft:0", "ttft:Infinity",
-                "ttft:1,ttft:2", "ttft:1:2")) {
+        for (String bad : List.of(
+                "", "ttft", "foo:1", "ttft:abc", "ttft:-1", "ttft:0", "ttft:Infinity", "ttft:1,ttft:2", "ttft:1:2")) {
             assertThatThrownBy(() -> Slo.parse(bad))
                     .as(bad)
                     .isInstanceOf(IllegalArgumentException.class)

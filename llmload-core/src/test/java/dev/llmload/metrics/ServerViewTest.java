@@ -1,10 +1,10 @@
 package dev.llmload.metrics;
 
-import dev.llmload.config.Load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.Records;
+import dev.llmload.config.Load;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.ServerTimings;
 import java.util.ArrayList;
@@ -30,17 +30,19 @@ class ServerViewTest {
 
     @Test
     void noServerTimingsNoView() {
-        assertThat(ServerView.of(List.of(request(0, 100, null), request(1, 120, null)))).isNull();
-        assertThat(RunResults.compute(List.of(request(0, 100, null))).serverView()).isNull();
+        assertThat(ServerView.of(List.of(request(0, 100, null), request(1, 120, null))))
+                .isNull();
+        assertThat(RunResults.compute(List.of(request(0, 100, null))).serverView())
+                .isNull();
     }
 
     @Test
     void theViewSetsServerFirstTokenBesideClientTtftOfTheSameRequests() {
         List<RequestRecord> records = List.of(
-                request(0, 100, prefill(5, 80)),    // server first token 85
-                request(1, 110, prefill(0, 90)),    // 90
+                request(0, 100, prefill(5, 80)), // server first token 85
+                request(1, 110, prefill(0, 90)), // 90
                 request(2, 130, prefill(Double.NaN, 100)), // 100: no load reported counts as none
-                request(3, 500, null));             // no server timings: not in the view
+                request(3, 500, null)); // no server timings: not in the view
         ServerView view = ServerView.of(records);
 
         assertThat(view.requests()).isEqualTo(3);
@@ -61,9 +63,10 @@ class ServerViewTest {
         }
         ServerView view = ServerView.of(records);
         // 300 ms apart, beyond max(50 ms, 50% of 400 ms = 200 ms).
-        assertThat(view.disagreement()).isEqualTo("client TTFT p50 400.0 ms vs server prefill (load + prompt evaluation)"
-                + " p50 100.0 ms over 5 requests: 300.0 ms apart, more than max(50 ms, 50% of the client's); the gap is"
-                + " network, queueing ahead of the engine and framing");
+        assertThat(view.disagreement())
+                .isEqualTo("client TTFT p50 400.0 ms vs server prefill (load + prompt evaluation)"
+                        + " p50 100.0 ms over 5 requests: 300.0 ms apart, more than max(50 ms, 50% of the client's); the gap is"
+                        + " network, queueing ahead of the engine and framing");
 
         RunResults results = RunResults.compute(records);
         assertThat(NoteDetector.detect(records, results, Load.closed(1)))
@@ -72,11 +75,12 @@ class ServerViewTest {
 
     @Test
     void aServerThatClaimsMoreTimeThanTheClientMeasuredIsFlaggedToo() {
-        ServerView view = ServerView.of(List.of(request(0, 100, new ServerTimings(Double.NaN, Double.NaN, Double.NaN,
-                400, -1))));
+        ServerView view =
+                ServerView.of(List.of(request(0, 100, new ServerTimings(Double.NaN, Double.NaN, Double.NaN, 400, -1))));
         // No prefill: the whole request is compared; client E2E is 120 ms, the server claims 400 ms.
         assertThat(view.e2eMinusServerTotalMsP50()).isEqualTo(-280.0);
-        assertThat(view.disagreement()).contains("client E2E latency p50 120.0 ms vs server total time p50 400.0 ms")
+        assertThat(view.disagreement())
+                .contains("client E2E latency p50 120.0 ms vs server total time p50 400.0 ms")
                 .endsWith("its timings do not mean what they seem");
     }
 }

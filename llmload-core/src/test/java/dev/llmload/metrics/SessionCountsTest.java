@@ -33,8 +33,22 @@ class SessionCountsTest {
     }
 
     private static RequestRecord turn(RequestRecord r, long session, int turn) {
-        return new RequestRecord(r.index(), r.requestId(), r.warmup(), r.timings(), r.tokenEventCounts(), r.httpStatus(),
-                r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
-                r.finishReason(), r.streamed(), r.retryAfter(), new SessionTurn(session, turn), r.serverTimings());
+        return new RequestRecord(
+                r.index(),
+                r.requestId(),
+                r.warmup(),
+                r.timings(),
+                r.tokenEventCounts(),
+                r.httpStatus(),
+                r.outcome(),
+                r.inputTokens(),
+                r.inputTokensFromServer(),
+                r.outputTokens(),
+                r.outputTokenSource(),
+                r.finishReason(),
+                r.streamed(),
+                r.retryAfter(),
+                new SessionTurn(session, turn),
+                r.serverTimings());
     }
 }

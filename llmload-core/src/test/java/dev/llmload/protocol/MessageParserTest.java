@@ -51,9 +51,27 @@ class MessageParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "   ", "42", "\"text\"", "[1,2]", "null", "{\"a\":1", "{\"a\":{\"b\":[1,", "{\"a\":\"cut",
-        "{\"a\":1}{\"b\":2}", "{\"a\":1} {", "{\"a\":1} \"open string", "{\"a\":1} tru", "{\"a\":1} 12", "{\"a\":1} x",
-        "{\"a\":1}}", "{\"a\" 1}", "<html>502</html>"})
+    @ValueSource(
+            strings = {
+                "",
+                "   ",
+                "42",
+                "\"text\"",
+                "[1,2]",
+                "null",
+                "{\"a\":1",
+                "{\"a\":{\"b\":[1,",
+                "{\"a\":\"cut",
+                "{\"a\":1}{\"b\":2}",
+                "{\"a\":1} {",
+                "{\"a\":1} \"open string",
+                "{\"a\":1} tru",
+                "{\"a\":1} 12",
+                "{\"a\":1} x",
+                "{\"a\":1}}",
+                "{\"a\" 1}",
+                "<html>502</html>"
+            })
     void anythingButOneWholeObjectFailsAndTheNextMessageParsesClean(String bad) throws IOException {
         assertThatThrownBy(() -> parse(bad)).isInstanceOf(IOException.class);
         parse("{\"next\":true}");

@@ -19,15 +19,21 @@ final class Messages {
      * past either end of its slice would see another object (or trailing content) and answer
      * differently or fail.
      */
-    private static final byte[] OUTSIDE = "{\"error\":\"read outside the slice\",\"choices\":[{\"delta\":{\"content\":\"X\"}}]}\n"
-            .getBytes(StandardCharsets.UTF_8);
+    private static final byte[] OUTSIDE =
+            "{\"error\":\"read outside the slice\",\"choices\":[{\"delta\":{\"content\":\"X\"}}]}\n"
+                    .getBytes(StandardCharsets.UTF_8);
 
     /**
      * {@code text} as UTF-8 bytes placed at a random offset (never 0) of {@code shared}, an array
      * reused for every message as a framer's buffer is, with other bytes all around it.
      */
-    static void sendEmbedded(ResponseDecoder decoder, String eventType, String text, long nanos, byte[] shared,
-                             SplittableRandom random) {
+    static void sendEmbedded(
+            ResponseDecoder decoder,
+            String eventType,
+            String text,
+            long nanos,
+            byte[] shared,
+            SplittableRandom random) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         for (int i = 0; i < shared.length; i++) {
             shared[i] = OUTSIDE[i % OUTSIDE.length];

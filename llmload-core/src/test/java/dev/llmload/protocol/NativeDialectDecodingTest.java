@@ -31,7 +31,8 @@ class NativeDialectDecodingTest {
         Dialect dialect = fixture.dialect();
         ResponseDecoder decoder = dialect.newDecoder(new RecordingEvents(events));
         StreamFramer framer = dialect.streamFraming() == Framing.NDJSON
-                ? new NdjsonDecoder(decoder::message) : new SseDecoder(decoder::message);
+                ? new NdjsonDecoder(decoder::message)
+                : new SseDecoder(decoder::message);
         for (int i = 0; i < parts.length; i++) {
             framer.feed(io.netty.buffer.Unpooled.wrappedBuffer(parts[i]), i + 1);
         }
@@ -64,8 +65,12 @@ class NativeDialectDecodingTest {
             List<String> events = decode(fixture, head, tail);
             assertThat(withoutTimes(events)).as("split at byte %d", at).containsExactlyElementsOf(fixture.expected());
             // The first token event is timed by the read that brought the last byte of its message.
-            assertThat(events.stream().filter(e -> e.startsWith("text")).findFirst().orElseThrow())
-                    .as("split at byte %d", at).endsWith(firstTextEnd <= at ? " at 1" : " at 2");
+            assertThat(events.stream()
+                            .filter(e -> e.startsWith("text"))
+                            .findFirst()
+                            .orElseThrow())
+                    .as("split at byte %d", at)
+                    .endsWith(firstTextEnd <= at ? " at 1" : " at 2");
         }
     }
 
@@ -89,14 +94,16 @@ class NativeDialectDecodingTest {
         List<String[]> framed = new ArrayList<>();
         StreamFramer.Listener keep = (type, data, offset, length, nanos) ->
                 framed.add(new String[] {type, new String(data, offset, length, StandardCharsets.UTF_8)});
-        StreamFramer framer = dialect.streamFraming() == Framing.NDJSON ? new NdjsonDecoder(keep) : new SseDecoder(keep);
+        StreamFramer framer =
+                dialect.streamFraming() == Framing.NDJSON ? new NdjsonDecoder(keep) : new SseDecoder(keep);
         framer.feed(io.netty.buffer.Unpooled.wrappedBuffer(utf8(fixture.stream())), 0);
         framer.endOfStream();
 
         List<String> events = new ArrayList<>();
         ResponseDecoder decoder = dialect.newDecoder(new RecordingEvents(events));
         byte[] shared = new byte[8 * 1024];
-        java.util.SplittableRandom random = new java.util.SplittableRandom(fixture.api().ordinal());
+        java.util.SplittableRandom random =
+                new java.util.SplittableRandom(fixture.api().ordinal());
         for (String[] message : framed) {
             Messages.sendEmbedded(decoder, message[0], message[1], 1, shared, random);
         }
@@ -122,7 +129,8 @@ class NativeDialectDecodingTest {
     void hostileMessagesAreMalformedAndReportNothing(DialectFixtures fixture) {
         List<String> events = new ArrayList<>();
         ResponseDecoder decoder = fixture.dialect().newDecoder(new RecordingEvents(events));
-        String typeForNamed = fixture.api() == ApiKind.ANTHROPIC ? "content_block_delta"
+        String typeForNamed = fixture.api() == ApiKind.ANTHROPIC
+                ? "content_block_delta"
                 : fixture.api() == ApiKind.RESPONSES ? "response.output_text.delta" : null;
         List<String> hostile = new ArrayList<>(List.of(
                 "<html><body>502 Bad Gateway</body></html>",
@@ -132,27 +140,30 @@ class NativeDialectDecodingTest {
                 "{\"a\":1} {\"b\":2}",
                 "x".repeat(2_000_000)));
         // The dialect's own fields with the wrong types.
-        hostile.add(switch (fixture.api()) {
-            case TGI -> "{\"index\":1,\"token\":{\"id\":1,\"text\":17,\"special\":false}}";
-            case TRITON -> "{\"text_output\":[\"a\"]}";
-            case OLLAMA, OLLAMA_CHAT -> "{\"response\":\"a\",\"message\":{\"content\":\"a\"},\"done\":\"no\"}";
-            case LLAMACPP -> "{\"content\":{\"text\":\"a\"},\"stop\":false}";
-            case SGLANG -> "{\"text\":5,\"meta_info\":{\"completion_tokens\":\"1\"}}";
-            case ANTHROPIC -> "{\"type\":\"content_block_delta\",\"delta\":[\"text_delta\"]}";
-            case RESPONSES -> "{\"delta\":\"a\"}";
-            default -> throw new IllegalStateException();
-        });
+        hostile.add(
+                switch (fixture.api()) {
+                    case TGI -> "{\"index\":1,\"token\":{\"id\":1,\"text\":17,\"special\":false}}";
+                    case TRITON -> "{\"text_output\":[\"a\"]}";
+                    case OLLAMA, OLLAMA_CHAT -> "{\"response\":\"a\",\"message\":{\"content\":\"a\"},\"done\":\"no\"}";
+                    case LLAMACPP -> "{\"content\":{\"text\":\"a\"},\"stop\":false}";
+                    case SGLANG -> "{\"text\":5,\"meta_info\":{\"completion_tokens\":\"1\"}}";
+                    case ANTHROPIC -> "{\"type\":\"content_block_delta\",\"delta\":[\"text_delta\"]}";
+                    case RESPONSES -> "{\"delta\":\"a\"}";
+                    default -> throw new IllegalStateException();
+                });
         for (String message : hostile) {
             String type = message.startsWith("{\"delta\":\"a\"}") ? null : typeForNamed;
             if (fixture.api() == ApiKind.RESPONSES && message.equals("{\"delta\":\"a\"}")) {
                 // A Responses event without a type, named or in its data, cannot be placed.
-                assertThatThrownBy(() -> Messages.send(decoder, null, message, 1)).isInstanceOf(MalformedMessageException.class);
+                assertThatThrownBy(() -> Messages.send(decoder, null, message, 1))
+                        .isInstanceOf(MalformedMessageException.class);
                 continue;
             }
             assertThatThrownBy(() -> Messages.send(decoder, type, message, 1))
                     .as("message %.60s", message)
                     .isInstanceOf(MalformedMessageException.class)
-                    .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300).doesNotContain("\n"));
+                    .satisfies(
+                            e -> assertThat(e.getMessage()).hasSizeLessThan(300).doesNotContain("\n"));
         }
         assertThat(events).isEmpty();
     }

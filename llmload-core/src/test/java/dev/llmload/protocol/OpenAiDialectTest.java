@@ -33,10 +33,11 @@ class OpenAiDialectTest {
                 {"choices":[{"index":0,"delta":{"reasoning_content":"Hm","content":"Hello"},"finish_reason":null}]}""", 20);
         message(null, """
                 {"choices":[{"index":0,"text":" Paris","logprobs":null,"finish_reason":null}],"usage":null}""", 30);
-        assertThat(events).containsExactly(
-                "text content=null reasoning=Let me think at 10",
-                "text content=Hello reasoning=Hm at 20",
-                "text content= Paris reasoning=null at 30");
+        assertThat(events)
+                .containsExactly(
+                        "text content=null reasoning=Let me think at 10",
+                        "text content=Hello reasoning=Hm at 20",
+                        "text content= Paris reasoning=null at 30");
     }
 
     @Test
@@ -46,19 +47,19 @@ class OpenAiDialectTest {
         Messages.sendEmbedded(decoder, null, """
                 {"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}""", 5, shared, random);
         Messages.sendEmbedded(decoder, null, """
-                {"choices":[{"index":0,"delta":{"reasoning_content":"Hm","content":"Hello"},"finish_reason":null}]}""", 20,
-                shared, random);
+                {"choices":[{"index":0,"delta":{"reasoning_content":"Hm","content":"Hello"},"finish_reason":null}]}""", 20, shared, random);
         Messages.sendEmbedded(decoder, null, """
                 {"choices":[{"index":0,"text":" Paris","finish_reason":"stop"}],"usage":null}""", 30, shared, random);
         Messages.sendEmbedded(decoder, null, """
                 {"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":28}}""", 31, shared, random);
         Messages.sendEmbedded(decoder, null, "[DONE]", 32, shared, random);
-        assertThat(events).containsExactly(
-                "text content=Hello reasoning=Hm at 20",
-                "text content= Paris reasoning=null at 30",
-                "finish stop",
-                "usage 12/28",
-                "end");
+        assertThat(events)
+                .containsExactly(
+                        "text content=Hello reasoning=Hm at 20",
+                        "text content= Paris reasoning=null at 30",
+                        "finish stop",
+                        "usage 12/28",
+                        "end");
     }
 
     @Test
@@ -110,15 +111,18 @@ class OpenAiDialectTest {
         assertThat(events).containsExactly("error bad model");
 
         assertThatThrownBy(() -> decoder.body(utf8("<html>502</html>"), 1))
-                .isInstanceOf(MalformedMessageException.class).hasMessage("not a valid JSON body: <html>502</html>");
+                .isInstanceOf(MalformedMessageException.class)
+                .hasMessage("not a valid JSON body: <html>502</html>");
     }
 
     @Test
     void theMessageOfAnErrorBodyOrNullForAnotherShape() {
         assertThat(dialect.errorMessage(utf8("{\"error\":{\"message\":\"model not found\",\"code\":\"404\"}}")))
                 .isEqualTo("model not found (code 404)");
-        assertThat(dialect.errorMessage(utf8("{\"object\":\"error\",\"detail\":\"x\"}"))).isNull();
-        assertThat(dialect.errorMessage(utf8("<html>Service Unavailable</html>"))).isNull();
+        assertThat(dialect.errorMessage(utf8("{\"object\":\"error\",\"detail\":\"x\"}")))
+                .isNull();
+        assertThat(dialect.errorMessage(utf8("<html>Service Unavailable</html>")))
+                .isNull();
     }
 
     @Test
@@ -126,8 +130,7 @@ class OpenAiDialectTest {
         byte[] sample = dialect.sampleStream();
         List<String> seen = new ArrayList<>();
         ResponseDecoder reader = dialect.newDecoder(new RecordingEvents(seen));
-        new dev.llmload.http.sse.SseDecoder(reader::message)
-                .feed(sample, 0, sample.length, 5);
+        new dev.llmload.http.sse.SseDecoder(reader::message).feed(sample, 0, sample.length, 5);
         assertThat(seen).filteredOn(e -> e.startsWith("text")).hasSize(3);
         assertThat(seen).last().isEqualTo("end");
     }

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 class RequestEncodingTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final RequestSpec SPEC = new RequestSpec(7,
-            List.of(new ChatMessage("system", "Be brief."), ChatMessage.user("Why is the sky blue?")), 12, 64);
+    private static final RequestSpec SPEC = new RequestSpec(
+            7, List.of(new ChatMessage("system", "Be brief."), ChatMessage.user("Why is the sky blue?")), 12, 64);
 
     private static JsonNode body(ApiKind api, RequestOptions options) throws Exception {
         return JSON.readTree(Dialect.of(options).encode(SPEC));
@@ -69,8 +69,8 @@ class RequestEncodingTest {
 
     @Test
     void embeddingsAndRerankCarryTheBatchSize() throws Exception {
-        JsonNode embeddings = body(ApiKind.EMBEDDINGS, new RequestOptions(ApiKind.EMBEDDINGS, "e", false, false, null,
-                4, null, 0));
+        JsonNode embeddings =
+                body(ApiKind.EMBEDDINGS, new RequestOptions(ApiKind.EMBEDDINGS, "e", false, false, null, 4, null, 0));
         assertThat(embeddings.get("input")).hasSize(4);
         assertThat(embeddings.at("/input/3").asText()).isEqualTo(SPEC.promptText());
         JsonNode rerank = body(ApiKind.RERANK, new RequestOptions(ApiKind.RERANK, "r", false, false, null, 3, null, 0));
@@ -89,23 +89,28 @@ class RequestEncodingTest {
         assertThat(parts.at("/0/text").asText()).isEqualTo("Why is the sky blue?");
         String url = parts.at("/1/image_url/url").asText();
         assertThat(url).startsWith("data:image/png;base64,");
-        BufferedImage image = ImageIO.read(new ByteArrayInputStream(
-                Base64.getDecoder().decode(url.substring("data:image/png;base64,".length()))));
+        BufferedImage image = ImageIO.read(
+                new ByteArrayInputStream(Base64.getDecoder().decode(url.substring("data:image/png;base64,".length()))));
         assertThat(image.getWidth()).isEqualTo(16);
         assertThat(image.getHeight()).isEqualTo(8);
         assertThat(parts.at("/2/image_url/url").asText()).isNotEqualTo(url);
 
         assertThat(body(ApiKind.CHAT, seeded)).isEqualTo(chat);
         assertThat(body(ApiKind.CHAT, new RequestOptions(ApiKind.CHAT, "v", true, false, null, 1, images, 43))
-                .at("/messages/1/content/1/image_url/url").asText()).isNotEqualTo(url);
+                        .at("/messages/1/content/1/image_url/url")
+                        .asText())
+                .isNotEqualTo(url);
     }
 
     @Test
     void badImageAndBatchOptionsAreOneLineErrors() {
-        assertThatThrownBy(() -> ImageInputs.parse("2x512x512")).hasMessage("--images expects N:WxH (e.g. 1:512x512), got '2x512x512'");
+        assertThatThrownBy(() -> ImageInputs.parse("2x512x512"))
+                .hasMessage("--images expects N:WxH (e.g. 1:512x512), got '2x512x512'");
         assertThatThrownBy(() -> ImageInputs.parse("1:0x5")).hasMessageContaining("pixels a side");
-        assertThatThrownBy(() -> new RequestOptions(ApiKind.TGI, "m", true, false, null, 1, ImageInputs.parse("1:8x8"), 0))
+        assertThatThrownBy(
+                        () -> new RequestOptions(ApiKind.TGI, "m", true, false, null, 1, ImageInputs.parse("1:8x8"), 0))
                 .hasMessage("--images needs --api chat");
-        assertThatThrownBy(() -> ApiKind.parse("vllm")).hasMessageStartingWith("unknown API 'vllm' (expected one of chat, completions, tgi");
+        assertThatThrownBy(() -> ApiKind.parse("vllm"))
+                .hasMessageStartingWith("unknown API 'vllm' (expected one of chat, completions, tgi");
     }
 }

@@ -16,11 +16,12 @@ class RequestExtrasTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final RequestSpec SPEC = new RequestSpec(3, List.of(ChatMessage.user("Why?")), 4, 16);
-    private static final RequestExtras SAMPLING = RequestExtras.parse(List.of("x-route: a"), "{\"seed\": 9}", 0.7, 0.8,
-            40, List.of("END"));
+    private static final RequestExtras SAMPLING =
+            RequestExtras.parse(List.of("x-route: a"), "{\"seed\": 9}", 0.7, 0.8, 40, List.of("END"));
 
     private static JsonNode body(ApiKind api, RequestExtras extras) throws Exception {
-        return JSON.readTree(Dialect.of(new RequestOptions(api, "m", true, true, extras)).encode(SPEC));
+        return JSON.readTree(
+                Dialect.of(new RequestOptions(api, "m", true, true, extras)).encode(SPEC));
     }
 
     @Test
@@ -48,10 +49,13 @@ class RequestExtrasTest {
         assertThat(tgi.at("/parameters/stop/0").asText()).isEqualTo("END");
         // The extra body reaches every dialect, at the body's top level.
         for (ApiKind api : List.of(ApiKind.CHAT, ApiKind.ANTHROPIC, ApiKind.SGLANG, ApiKind.TGI, ApiKind.OLLAMA)) {
-            assertThat(body(api, SAMPLING).path("seed").asInt()).as(api.cliName()).isEqualTo(9);
+            assertThat(body(api, SAMPLING).path("seed").asInt())
+                    .as(api.cliName())
+                    .isEqualTo(9);
         }
         RequestExtras bodyOnly = RequestExtras.parse(List.of(), "{\"dimensions\": 256}", null, null, null, List.of());
-        assertThat(body(ApiKind.EMBEDDINGS, bodyOnly).path("dimensions").asInt()).isEqualTo(256);
+        assertThat(body(ApiKind.EMBEDDINGS, bodyOnly).path("dimensions").asInt())
+                .isEqualTo(256);
     }
 
     @Test
@@ -66,22 +70,43 @@ class RequestExtrasTest {
 
     @Test
     void headersJoinTheDialectsOwnAndWin() {
-        Map<String, String> anthropic = Dialect.of(new RequestOptions(ApiKind.ANTHROPIC, "m", true, true,
-                RequestExtras.parse(List.of("anthropic-version: 2025-01-01", "x-route: a"), null, null, null, null,
-                        null))).headers();
+        Map<String, String> anthropic = Dialect.of(new RequestOptions(
+                        ApiKind.ANTHROPIC,
+                        "m",
+                        true,
+                        true,
+                        RequestExtras.parse(
+                                List.of("anthropic-version: 2025-01-01", "x-route: a"), null, null, null, null, null)))
+                .headers();
         assertThat(anthropic).containsEntry("anthropic-version", "2025-01-01").containsEntry("x-route", "a");
-        assertThat(Dialect.of(new RequestOptions(ApiKind.CHAT, "m", true, true, SAMPLING)).headers())
+        assertThat(Dialect.of(new RequestOptions(ApiKind.CHAT, "m", true, true, SAMPLING))
+                        .headers())
                 .containsExactly(Map.entry("x-route", "a"));
     }
 
     @Test
     void credentialsAreRedactedByName() {
-        RequestExtras extras = RequestExtras.parse(List.of("Authorization: Bearer s3", "X-Api-Key: k", "x-auth-token: t",
-                "Cookie: c=1", "client-secret: z", "x-route: pool-a"), null, null, null, null, null);
-        assertThat(extras.redactedHeaders()).containsExactly(Map.entry("Authorization", "[redacted]"),
-                Map.entry("X-Api-Key", "[redacted]"), Map.entry("x-auth-token", "[redacted]"),
-                Map.entry("Cookie", "[redacted]"), Map.entry("client-secret", "[redacted]"),
-                Map.entry("x-route", "pool-a"));
+        RequestExtras extras = RequestExtras.parse(
+                List.of(
+                        "Authorization: Bearer s3",
+                        "X-Api-Key: k",
+                        "x-auth-token: t",
+                        "Cookie: c=1",
+                        "client-secret: z",
+                        "x-route: pool-a"),
+                null,
+                null,
+                null,
+                null,
+                null);
+        assertThat(extras.redactedHeaders())
+                .containsExactly(
+                        Map.entry("Authorization", "[redacted]"),
+                        Map.entry("X-Api-Key", "[redacted]"),
+                        Map.entry("x-auth-token", "[redacted]"),
+                        Map.entry("Cookie", "[redacted]"),
+                        Map.entry("client-secret", "[redacted]"),
+                        Map.entry("x-route", "pool-a"));
         assertThat(RequestExtras.redactArgument("authorization:Bearer s3")).isEqualTo("authorization: [redacted]");
         assertThat(RequestExtras.redactArgument("x-route: pool-a")).isEqualTo("x-route: pool-a");
     }
@@ -89,10 +114,14 @@ class RequestExtrasTest {
     @Test
     void badValuesAreRefusedWithTheOptionsName() {
         // A mistyped credential is never echoed.
-        assertThatThrownBy(() -> RequestExtras.parse(List.of("Authorization Bearer s3cr3t: 1"), null, null, null, null,
-                null)).hasMessageStartingWith("--header").hasMessageNotContaining("s3cr3t");
-        assertThatThrownBy(() -> RequestExtras.parse(List.of("Authorization Bearer s3cr3t"), null, null, null, null,
-                null)).hasMessageStartingWith("--header").hasMessageNotContaining("s3cr3t");
+        assertThatThrownBy(() ->
+                        RequestExtras.parse(List.of("Authorization Bearer s3cr3t: 1"), null, null, null, null, null))
+                .hasMessageStartingWith("--header")
+                .hasMessageNotContaining("s3cr3t");
+        assertThatThrownBy(
+                        () -> RequestExtras.parse(List.of("Authorization Bearer s3cr3t"), null, null, null, null, null))
+                .hasMessageStartingWith("--header")
+                .hasMessageNotContaining("s3cr3t");
         assertThatThrownBy(() -> RequestExtras.parse(List.of("x-a: 1\r\nx-b: 2"), null, null, null, null, null))
                 .hasMessageContaining("line break");
         assertThatThrownBy(() -> RequestExtras.parse(null, "3", null, null, null, null))

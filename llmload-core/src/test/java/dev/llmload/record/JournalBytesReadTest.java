@@ -52,11 +52,13 @@ class JournalBytesReadTest {
         List<RequestRecord> read = JournalReader.read(file);
         assertThat(read).hasSize(lines.size());
         for (int i = 0; i < lines.size(); i++) {
-            assertThat(JournalEncoder.toJson(read.get(i))).isEqualTo(JournalEncoder.toJson(JournalDecoder.fromJson(lines.get(i).trim())));
+            assertThat(JournalEncoder.toJson(read.get(i)))
+                    .isEqualTo(JournalEncoder.toJson(
+                            JournalDecoder.fromJson(lines.get(i).trim())));
         }
         assertThat(read.get(2).timings().intendedSendNanos()).isEqualTo(123_456_789_123_000L);
-        assertThat(read.get(1).timings().tokenEventNanos()).containsExactly(1_500_000L + 3_250_000L,
-                1_500_000L + 40_000_000L, 1_500_000L - 125_000L);
+        assertThat(read.get(1).timings().tokenEventNanos())
+                .containsExactly(1_500_000L + 3_250_000L, 1_500_000L + 40_000_000L, 1_500_000L - 125_000L);
         assertThat(read.get(5).outcome()).isEqualTo(Outcome.SUCCESS);
     }
 
@@ -67,7 +69,8 @@ class JournalBytesReadTest {
         Files.writeString(file, good + "\n" + good.substring(0, 80));
         assertThat(JournalReader.read(file)).hasSize(1);
         Files.writeString(file, good + "\n" + good.substring(0, 80) + "\n\n");
-        assertThatThrownBy(() -> JournalReader.read(file)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> JournalReader.read(file))
+                .isInstanceOf(IOException.class)
                 .hasMessageStartingWith(file + ":2: not a valid journal line");
     }
 
@@ -90,8 +93,13 @@ class JournalBytesReadTest {
     /** Records of every kind the writer writes: sessions, failures with any message, retries, server timings. */
     private static List<RequestRecord> writerRecords() {
         java.util.Random random = new java.util.Random(11);
-        String[] messages = {"HTTP 503: <html>Service Unavailable</html>", "caf\u00e9 \"quoted\" \\ back\nslash",
-            "no token within 60 s", "\uD83D\uDE00 emoji", "tab\tand\u001b escape"};
+        String[] messages = {
+            "HTTP 503: <html>Service Unavailable</html>",
+            "caf\u00e9 \"quoted\" \\ back\nslash",
+            "no token within 60 s",
+            "\uD83D\uDE00 emoji",
+            "tab\tand\u001b escape"
+        };
         List<RequestRecord> records = new ArrayList<>();
         for (int i = 0; i < 2_000; i++) {
             int events = random.nextInt(40);
@@ -105,15 +113,35 @@ class JournalBytesReadTest {
                 t += random.nextInt(30_000) * 1_000L + (random.nextInt(5) == 0 ? 123 : 0);
             }
             boolean failed = i % 7 == 3;
-            Outcome outcome = !failed ? Outcome.SUCCESS : i % 2 == 0
-                    ? Outcome.Failure.of(FailureClass.HTTP_5XX, messages[i % messages.length])
-                    : Outcome.Failure.timeout(TimeoutKind.IDLE, messages[(i + 1) % messages.length]);
-            RequestTimings timings = new RequestTimings(sent - 200_000L, sent, i % 5 == 0 ? -1 : sent + 9_000_000L,
-                    events == 0 ? -1 : times[0], events == 0 || i % 3 == 0 ? -1 : times[0], t + 1_000_000L, times);
-            records.add(new RequestRecord(i, "run-" + i, i < 10, timings, counts, failed ? 503 : 200, outcome,
-                    100 + i, i % 2 == 0, java.util.Arrays.stream(counts).sum(),
-                    i % 4 == 0 ? TokenSource.LOCAL_TOKENIZER : TokenSource.SERVER, i % 9 == 0 ? null : "length",
-                    i % 11 != 0, i % 13 == 0 ? "5" : null, i % 6 == 0 ? new SessionTurn(i / 6, i % 4) : null,
+            Outcome outcome = !failed
+                    ? Outcome.SUCCESS
+                    : i % 2 == 0
+                            ? Outcome.Failure.of(FailureClass.HTTP_5XX, messages[i % messages.length])
+                            : Outcome.Failure.timeout(TimeoutKind.IDLE, messages[(i + 1) % messages.length]);
+            RequestTimings timings = new RequestTimings(
+                    sent - 200_000L,
+                    sent,
+                    i % 5 == 0 ? -1 : sent + 9_000_000L,
+                    events == 0 ? -1 : times[0],
+                    events == 0 || i % 3 == 0 ? -1 : times[0],
+                    t + 1_000_000L,
+                    times);
+            records.add(new RequestRecord(
+                    i,
+                    "run-" + i,
+                    i < 10,
+                    timings,
+                    counts,
+                    failed ? 503 : 200,
+                    outcome,
+                    100 + i,
+                    i % 2 == 0,
+                    java.util.Arrays.stream(counts).sum(),
+                    i % 4 == 0 ? TokenSource.LOCAL_TOKENIZER : TokenSource.SERVER,
+                    i % 9 == 0 ? null : "length",
+                    i % 11 != 0,
+                    i % 13 == 0 ? "5" : null,
+                    i % 6 == 0 ? new SessionTurn(i / 6, i % 4) : null,
                     i % 17 == 0 ? new ServerTimings(1.5, Double.NaN, 3.25, 4, 64) : null));
         }
         return records;
@@ -132,7 +160,8 @@ class JournalBytesReadTest {
         List<RequestRecord> read = JournalReader.read(file);
         assertThat(read).hasSize(lines.size());
         for (int i = 0; i < lines.size(); i++) {
-            assertThat(JournalEncoder.toJson(read.get(i))).isEqualTo(JournalEncoder.toJson(JournalDecoder.fromJson(lines.get(i))));
+            assertThat(JournalEncoder.toJson(read.get(i)))
+                    .isEqualTo(JournalEncoder.toJson(JournalDecoder.fromJson(lines.get(i))));
         }
     }
 
@@ -144,7 +173,9 @@ class JournalBytesReadTest {
             Files.writeString(file, good + "\n" + good.substring(0, cut));
             assertThat(JournalReader.read(file)).as("cut at %d", cut).hasSize(1);
             Files.writeString(file, good + "\n" + good.substring(0, cut) + "\n" + good + "\n");
-            assertThatThrownBy(() -> JournalReader.read(file)).as("cut at %d", cut).isInstanceOf(IOException.class);
+            assertThatThrownBy(() -> JournalReader.read(file))
+                    .as("cut at %d", cut)
+                    .isInstanceOf(IOException.class);
         }
     }
 
@@ -152,17 +183,24 @@ class JournalBytesReadTest {
     void theWritersFormIsScannedAndEveryOtherFormLeftToJackson() throws IOException {
         List<RequestRecord> records = writerRecords();
         byte[] plain = JournalEncoder.toJson(records.get(1)).getBytes(StandardCharsets.UTF_8);
-        assertThat(JournalLineScanner.scan(plain, 0, plain.length, false, false, new JournalLineScanner.Scratch())).isNotNull();
+        assertThat(JournalLineScanner.scan(plain, 0, plain.length, false, false, new JournalLineScanner.Scratch()))
+                .isNotNull();
         assertThat(records.get(1).timings().tokenEventNanos().length).isGreaterThan(1);
-        assertThat(JournalLineScanner.scan(plain, 0, plain.length, true, false, new JournalLineScanner.Scratch()).tokenTimes).hasSize(1);
-        String[] others = {JournalEncoder.toJson(records.get(17)), // server timings
+        assertThat(JournalLineScanner.scan(plain, 0, plain.length, true, false, new JournalLineScanner.Scratch())
+                        .tokenTimes)
+                .hasSize(1);
+        String[] others = {
+            JournalEncoder.toJson(records.get(17)), // server timings
             JournalEncoder.toJson(records.get(3)), // an escaped message
             JournalEncoder.toJson(records.get(1)).replace(",\"warmup\"", ", \"warmup\""),
             JournalEncoder.toJson(records.get(1)).replace("\"index\":1,", "\"index\":1.0,"),
-            JournalEncoder.toJson(records.get(1)).replace("}", ",\"new_field\":1}")};
+            JournalEncoder.toJson(records.get(1)).replace("}", ",\"new_field\":1}")
+        };
         for (String other : others) {
             byte[] bytes = other.getBytes(StandardCharsets.UTF_8);
-            assertThat(JournalLineScanner.scan(bytes, 0, bytes.length, false, false, new JournalLineScanner.Scratch())).as(other).isNull();
+            assertThat(JournalLineScanner.scan(bytes, 0, bytes.length, false, false, new JournalLineScanner.Scratch()))
+                    .as(other)
+                    .isNull();
         }
     }
 
@@ -174,18 +212,22 @@ class JournalBytesReadTest {
             lines.add(JournalEncoder.toJson(record));
         }
         // More counts than times, one event, none, and counts before times (left to Jackson).
-        lines.add(line(5000, "1.0", "1.5", "2.0,3.0", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[2,3,4,5]"));
+        lines.add(line(5000, "1.0", "1.5", "2.0,3.0", "")
+                .replace("\"token_counts\":[1,1,1]", "\"token_counts\":[2,3,4,5]"));
         lines.add(line(5001, "1.0", "1.5", "2.0", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[7,8]"));
         lines.add(line(5002, "1.0", "1.5", "", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[]"));
-        lines.add(line(5003, "1.0", "1.5", "2.0,3.0", "").replace(",\"token_times_ms\":[2.0,3.0],\"token_counts\":[1,1,1]",
-                ",\"token_counts\":[4,5,6],\"token_times_ms\":[2.0,3.0]"));
+        lines.add(line(5003, "1.0", "1.5", "2.0,3.0", "")
+                .replace(
+                        ",\"token_times_ms\":[2.0,3.0],\"token_counts\":[1,1,1]",
+                        ",\"token_counts\":[4,5,6],\"token_times_ms\":[2.0,3.0]"));
         Files.writeString(file, String.join("\n", lines) + "\n");
         List<RequestRecord> compact = new ArrayList<>();
         JournalReader.forEachWithoutTokenGaps(file, compact::add);
         List<RequestRecord> full = JournalReader.read(file);
         assertThat(compact).hasSize(full.size());
         for (int i = 0; i < full.size(); i++) {
-            assertThat(JournalEncoder.toJson(compact.get(i))).isEqualTo(JournalEncoder.toJson(full.get(i).withoutTokenGaps()));
+            assertThat(JournalEncoder.toJson(compact.get(i)))
+                    .isEqualTo(JournalEncoder.toJson(full.get(i).withoutTokenGaps()));
         }
         assertThat(compact.get(compact.size() - 4).tokenEventCounts()).containsExactly(5);
         assertThat(compact.get(compact.size() - 1).tokenEventCounts()).containsExactly(9);
@@ -193,14 +235,19 @@ class JournalBytesReadTest {
 
     @Test
     void whatFollowsALinesObjectEndsItOrLeavesItToJackson() throws IOException {
-        List<String> lines = List.of(line(0, "0.0", "0.5", "1.0,2.0,3.0", ""), line(1, "1.0", "1.5", "1.0,2.0,3.0", ""),
-                line(2, "2.0", "2.5", "1.0,2.0,3.0", ""), line(3, "3.0", "3.5", "1.0,2.0,3.0", ""));
+        List<String> lines = List.of(
+                line(0, "0.0", "0.5", "1.0,2.0,3.0", ""),
+                line(1, "1.0", "1.5", "1.0,2.0,3.0", ""),
+                line(2, "2.0", "2.5", "1.0,2.0,3.0", ""),
+                line(3, "3.0", "3.5", "1.0,2.0,3.0", ""));
         Path file = dir.resolve(Journal.FILE_NAME);
-        Files.writeString(file, lines.get(0) + "\r\r\n" + lines.get(1) + " \n" + lines.get(2) + "\t\r\n" + lines.get(3) + "\r");
+        Files.writeString(
+                file, lines.get(0) + "\r\r\n" + lines.get(1) + " \n" + lines.get(2) + "\t\r\n" + lines.get(3) + "\r");
         List<RequestRecord> read = JournalReader.read(file);
         assertThat(read).hasSize(4);
         for (int i = 0; i < 4; i++) {
-            assertThat(JournalEncoder.toJson(read.get(i))).isEqualTo(JournalEncoder.toJson(JournalDecoder.fromJson(lines.get(i))));
+            assertThat(JournalEncoder.toJson(read.get(i)))
+                    .isEqualTo(JournalEncoder.toJson(JournalDecoder.fromJson(lines.get(i))));
         }
     }
 
@@ -218,10 +265,13 @@ class JournalBytesReadTest {
             }
         }
         // More counts than times, none, counts before times (Jackson's), and enough lines for many chunks.
-        lines.add(line(5000, "1.0", "1.5", "2.0,3.0", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[2,3,4,5]"));
+        lines.add(line(5000, "1.0", "1.5", "2.0,3.0", "")
+                .replace("\"token_counts\":[1,1,1]", "\"token_counts\":[2,3,4,5]"));
         lines.add(line(5002, "1.0", "1.5", "", "").replace("\"token_counts\":[1,1,1]", "\"token_counts\":[]"));
-        lines.add(line(5003, "1.0", "1.5", "2.0,3.0", "").replace(",\"token_times_ms\":[2.0,3.0],\"token_counts\":[1,1,1]",
-                ",\"token_counts\":[4,5,6],\"token_times_ms\":[2.0,3.0]"));
+        lines.add(line(5003, "1.0", "1.5", "2.0,3.0", "")
+                .replace(
+                        ",\"token_times_ms\":[2.0,3.0],\"token_counts\":[1,1,1]",
+                        ",\"token_counts\":[4,5,6],\"token_times_ms\":[2.0,3.0]"));
         for (int i = 6000; i < 60_000; i++) {
             lines.add(line(i, i + ".5", i + ".75", (i + 1) + ".125," + (i + 2) + ".25," + (i + 3), ""));
         }
@@ -247,16 +297,25 @@ class JournalBytesReadTest {
         JournalReader.forEachWithoutTokenGaps(file, record -> compact.add(JournalEncoder.toJson(record)));
         List<String> handed = new ArrayList<>();
         List<String> foldedBeside = new ArrayList<>();
-        JournalReader.fold(file, ArrayList<String>::new, (part, events) -> part.add(describe(events)), part -> {
-            assertThat(handed).hasSizeGreaterThanOrEqualTo(foldedBeside.size() + part.size());
-            foldedBeside.addAll(part);
-        }, record -> handed.add(JournalEncoder.toJson(record)));
+        JournalReader.fold(
+                file,
+                ArrayList<String>::new,
+                (part, events) -> part.add(describe(events)),
+                part -> {
+                    assertThat(handed).hasSizeGreaterThanOrEqualTo(foldedBeside.size() + part.size());
+                    foldedBeside.addAll(part);
+                },
+                record -> handed.add(JournalEncoder.toJson(record)));
         assertThat(foldedBeside).isEqualTo(expected);
         assertThat(handed).isEqualTo(compact);
     }
 
     private static String describe(TokenEventsView events) {
-        StringBuilder text = new StringBuilder().append(events.index()).append(' ').append(events.warmup()).append(' ')
+        StringBuilder text = new StringBuilder()
+                .append(events.index())
+                .append(' ')
+                .append(events.warmup())
+                .append(' ')
                 .append(events.succeeded());
         for (int i = 0; i < events.events(); i++) {
             text.append(' ').append(events.timeNanos(i)).append('x').append(events.tokens(i));

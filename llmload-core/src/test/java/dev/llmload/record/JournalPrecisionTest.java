@@ -23,9 +23,28 @@ class JournalPrecisionTest {
 
     @Test
     void millisecondsAreSpelledAsDoubleToStringSpellsThem() {
-        List<Long> micros = new ArrayList<>(List.of(0L, 1L, -1L, 5L, 10L, 100L, 999L, 1000L, 1001L, 1010L, 1100L,
-                12_345L, 120_000L, 9_999_999_999L, -9_999_999_999L, 10_000_000_000L, -10_000_000_000L,
-                123_456_789_012L, Long.MAX_VALUE / 1000, 7_000_000L, 1_000_000_000L));
+        List<Long> micros = new ArrayList<>(List.of(
+                0L,
+                1L,
+                -1L,
+                5L,
+                10L,
+                100L,
+                999L,
+                1000L,
+                1001L,
+                1010L,
+                1100L,
+                12_345L,
+                120_000L,
+                9_999_999_999L,
+                -9_999_999_999L,
+                10_000_000_000L,
+                -10_000_000_000L,
+                123_456_789_012L,
+                Long.MAX_VALUE / 1000,
+                7_000_000L,
+                1_000_000_000L));
         SplittableRandom random = new SplittableRandom(42);
         for (int i = 0; i < 200_000; i++) {
             // Spread over every order of magnitude, both signs.
@@ -51,10 +70,23 @@ class JournalPrecisionTest {
         for (int i = 0; i < 2_000; i++) {
             records.add(randomRecord(i, random));
         }
-        records.add(new RequestRecord(records.size(), "bad-\uD800-text", false,
-                RequestTimings.neverSent(1_234_567, 2_345_678), new int[0], 0,
-                Outcome.Failure.of(FailureClass.PROTOCOL, "lone \uDC00 surrogate"), 3, false, 0,
-                TokenSource.LOCAL_TOKENIZER, null, false, null, null, null));
+        records.add(new RequestRecord(
+                records.size(),
+                "bad-\uD800-text",
+                false,
+                RequestTimings.neverSent(1_234_567, 2_345_678),
+                new int[0],
+                0,
+                Outcome.Failure.of(FailureClass.PROTOCOL, "lone \uDC00 surrogate"),
+                3,
+                false,
+                0,
+                TokenSource.LOCAL_TOKENIZER,
+                null,
+                false,
+                null,
+                null,
+                null));
         Path file = dir.resolve(Journal.FILE_NAME);
         List<RequestRecord> returned = new ArrayList<>();
         try (Journal journal = Journal.create(file)) {
@@ -67,10 +99,16 @@ class JournalPrecisionTest {
         assertThat(read).hasSize(records.size());
         for (int i = 0; i < records.size(); i++) {
             RequestRecord back = JournalDecoder.fromJson(lines.get(i));
-            assertThat(returned.get(i)).as("record %d", i).usingRecursiveComparison()
-                    .withEqualsForType(JournalPrecisionTest::sameDouble, Double.class).isEqualTo(back);
-            assertThat(returned.get(i)).as("record %d", i).usingRecursiveComparison()
-                    .withEqualsForType(JournalPrecisionTest::sameDouble, Double.class).isEqualTo(read.get(i));
+            assertThat(returned.get(i))
+                    .as("record %d", i)
+                    .usingRecursiveComparison()
+                    .withEqualsForType(JournalPrecisionTest::sameDouble, Double.class)
+                    .isEqualTo(back);
+            assertThat(returned.get(i))
+                    .as("record %d", i)
+                    .usingRecursiveComparison()
+                    .withEqualsForType(JournalPrecisionTest::sameDouble, Double.class)
+                    .isEqualTo(read.get(i));
             assertThat(JournalEncoder.toJson(returned.get(i))).isEqualTo(lines.get(i));
         }
         assertThat(returned.getLast().requestId()).isEqualTo("bad-?-text");
@@ -100,13 +138,30 @@ class JournalPrecisionTest {
         Outcome outcome = random.nextInt(5) == 0
                 ? Outcome.Failure.timeout(TimeoutKind.IDLE, "stream idle \"quoted\"\n" + random.nextInt())
                 : Outcome.SUCCESS;
-        ServerTimings server = random.nextInt(3) == 0 ? null : new ServerTimings(random.nextDouble() * 1e4,
-                Double.NaN, random.nextDouble() * 1e7, random.nextBoolean() ? Double.POSITIVE_INFINITY : 1.0005,
-                random.nextInt(-3, 100));
-        return new RequestRecord(index, "run-" + index + "-é", random.nextBoolean(),
-                new RequestTimings(intended, sent, firstByte, firstToken, firstToken, end, tokens), counts, 200, outcome,
-                random.nextInt(1, 9000), random.nextBoolean(), events, TokenSource.SERVER,
-                random.nextBoolean() ? "length" : null, true, random.nextBoolean() ? "3" : null,
-                random.nextBoolean() ? new SessionTurn(index / 3, 1 + index % 3) : null, server);
+        ServerTimings server = random.nextInt(3) == 0
+                ? null
+                : new ServerTimings(
+                        random.nextDouble() * 1e4,
+                        Double.NaN,
+                        random.nextDouble() * 1e7,
+                        random.nextBoolean() ? Double.POSITIVE_INFINITY : 1.0005,
+                        random.nextInt(-3, 100));
+        return new RequestRecord(
+                index,
+                "run-" + index + "-é",
+                random.nextBoolean(),
+                new RequestTimings(intended, sent, firstByte, firstToken, firstToken, end, tokens),
+                counts,
+                200,
+                outcome,
+                random.nextInt(1, 9000),
+                random.nextBoolean(),
+                events,
+                TokenSource.SERVER,
+                random.nextBoolean() ? "length" : null,
+                true,
+                random.nextBoolean() ? "3" : null,
+                random.nextBoolean() ? new SessionTurn(index / 3, 1 + index % 3) : null,
+                server);
     }
 }

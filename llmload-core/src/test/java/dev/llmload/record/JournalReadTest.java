@@ -23,13 +23,41 @@ class JournalReadTest {
 
     /** @return the records written, at the journal's microsecond precision already */
     private List<RequestRecord> write(Path file) throws IOException {
-        RequestRecord success = new RequestRecord(0, "run-0", false,
-                new RequestTimings(1_000_000, 1_250_000, 3_000_000, 5_000_000, 6_000_000, 9_000_000,
-                        new long[] {5_000_000, 7_000_000, 8_999_000}), new int[] {1, 2, 1}, 200, Outcome.SUCCESS,
-                12, true, 4, TokenSource.SERVER, "length", true, null, new SessionTurn(7, 2), null);
-        RequestRecord failure = new RequestRecord(1, "run-1", true, RequestTimings.neverSent(2_000_000, 4_000_000),
-                new int[0], 0, Outcome.Failure.timeout(TimeoutKind.IDLE, "no token \"for\" 30 s"), 3, false, 0,
-                TokenSource.LOCAL_TOKENIZER, null, false, "5", null,
+        RequestRecord success = new RequestRecord(
+                0,
+                "run-0",
+                false,
+                new RequestTimings(1_000_000, 1_250_000, 3_000_000, 5_000_000, 6_000_000, 9_000_000, new long[] {
+                    5_000_000, 7_000_000, 8_999_000
+                }),
+                new int[] {1, 2, 1},
+                200,
+                Outcome.SUCCESS,
+                12,
+                true,
+                4,
+                TokenSource.SERVER,
+                "length",
+                true,
+                null,
+                new SessionTurn(7, 2),
+                null);
+        RequestRecord failure = new RequestRecord(
+                1,
+                "run-1",
+                true,
+                RequestTimings.neverSent(2_000_000, 4_000_000),
+                new int[0],
+                0,
+                Outcome.Failure.timeout(TimeoutKind.IDLE, "no token \"for\" 30 s"),
+                3,
+                false,
+                0,
+                TokenSource.LOCAL_TOKENIZER,
+                null,
+                false,
+                "5",
+                null,
                 new ServerTimings(1.5, Double.NaN, 2.25, Double.NaN, 64));
         try (Journal journal = Journal.create(file)) {
             journal.append(success);
@@ -47,7 +75,9 @@ class JournalReadTest {
 
         assertThat(read).hasSize(2);
         for (int i = 0; i < read.size(); i++) {
-            assertThat(read.get(i).timings()).usingRecursiveComparison().isEqualTo(written.get(i).timings());
+            assertThat(read.get(i).timings())
+                    .usingRecursiveComparison()
+                    .isEqualTo(written.get(i).timings());
             assertThat(read.get(i).tokenEventCounts()).isEqualTo(written.get(i).tokenEventCounts());
             assertThat(JournalEncoder.toJson(read.get(i))).isEqualTo(JournalEncoder.toJson(written.get(i)));
         }
@@ -66,22 +96,39 @@ class JournalReadTest {
      */
     @Test
     void theEncoderWritesTheFormatsFieldsInItsOrder() throws IOException {
-        RequestRecord every = new RequestRecord(3, "run-3", false,
-                new RequestTimings(1_000_000, 1_250_000, 3_000_000, 5_000_000, 6_000_000, 9_000_000,
-                        new long[] {5_000_000}), new int[] {1}, 504,
-                Outcome.Failure.timeout(TimeoutKind.IDLE, "no token for 30 s"), 12, true, 4, TokenSource.SERVER,
-                "length", true, "5", new SessionTurn(7, 2), new ServerTimings(1.5, 2, 2.25, 4, 64));
+        RequestRecord every = new RequestRecord(
+                3,
+                "run-3",
+                false,
+                new RequestTimings(
+                        1_000_000, 1_250_000, 3_000_000, 5_000_000, 6_000_000, 9_000_000, new long[] {5_000_000}),
+                new int[] {1},
+                504,
+                Outcome.Failure.timeout(TimeoutKind.IDLE, "no token for 30 s"),
+                12,
+                true,
+                4,
+                TokenSource.SERVER,
+                "length",
+                true,
+                "5",
+                new SessionTurn(7, 2),
+                new ServerTimings(1.5, 2, 2.25, 4, 64));
         String line = JournalEncoder.toJson(every, true);
 
         List<String> keys = new ArrayList<>();
         JsonNode json = new ObjectMapper().readTree(line);
         json.fieldNames().forEachRemaining(keys::add);
-        assertThat(keys).containsExactlyElementsOf(
-                Arrays.stream(JournalFormat.Field.values()).map(field -> field.key).toList());
+        assertThat(keys)
+                .containsExactlyElementsOf(Arrays.stream(JournalFormat.Field.values())
+                        .map(field -> field.key)
+                        .toList());
         List<String> serverKeys = new ArrayList<>();
         json.get(JournalFormat.Field.SERVER_TIMINGS.key).fieldNames().forEachRemaining(serverKeys::add);
-        assertThat(serverKeys).containsExactlyElementsOf(
-                Arrays.stream(JournalFormat.ServerField.values()).map(field -> field.key).toList());
+        assertThat(serverKeys)
+                .containsExactlyElementsOf(Arrays.stream(JournalFormat.ServerField.values())
+                        .map(field -> field.key)
+                        .toList());
     }
 
     @Test
@@ -93,7 +140,8 @@ class JournalReadTest {
 
         Path bad = dir.resolve("bad.jsonl");
         Files.writeString(bad, Files.readString(file).replaceFirst("\"sent_ms\":[0-9.]+,", "") + "\n{}\n");
-        assertThatThrownBy(() -> JournalReader.read(bad)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> JournalReader.read(bad))
+                .isInstanceOf(IOException.class)
                 .hasMessage(bad + ":1: not a valid journal line (no sent_ms)");
     }
 }

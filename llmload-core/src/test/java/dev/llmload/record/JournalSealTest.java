@@ -35,7 +35,8 @@ class JournalSealTest {
 
         String seal = Files.readString(JournalSeal.of(file), StandardCharsets.US_ASCII);
         // The digest of the file's bytes as they are on disk, computed here apart from the writer's.
-        String expected = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        String expected =
+                HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
         assertThat(seal).isEqualTo(expected + "  requests.jsonl\n");
         assertThat(JournalSeal.of(file).getFileName().toString()).isEqualTo("requests.jsonl.sha256");
         assertThat(JournalSeal.check(file)).isEqualTo(JournalSeal.Verdict.VERIFIED);
@@ -49,8 +50,10 @@ class JournalSealTest {
         bytes[at] = (byte) (bytes[at] == '9' ? '8' : bytes[at] + 1);
         Files.write(file, bytes);
 
-        assertThatThrownBy(() -> JournalSeal.check(file)).isInstanceOf(IOException.class)
-                .hasMessageContaining(file.toString()).hasMessageContaining("requests.jsonl.sha256")
+        assertThatThrownBy(() -> JournalSeal.check(file))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("requests.jsonl.sha256")
                 .hasMessageNotContaining("\n");
     }
 
@@ -73,8 +76,10 @@ class JournalSealTest {
     void aSealThatIsNoChecksumOfTheJournalIsRefused() throws Exception {
         Path file = written(2);
         Files.writeString(JournalSeal.of(file), "not a checksum\n");
-        assertThatThrownBy(() -> JournalSeal.check(file)).hasMessageContaining("is not a SHA-256 checksum of requests.jsonl");
+        assertThatThrownBy(() -> JournalSeal.check(file))
+                .hasMessageContaining("is not a SHA-256 checksum of requests.jsonl");
         Files.writeString(JournalSeal.of(file), "0".repeat(64) + "  other.jsonl\n");
-        assertThatThrownBy(() -> JournalSeal.check(file)).hasMessageContaining("is not a SHA-256 checksum of requests.jsonl");
+        assertThatThrownBy(() -> JournalSeal.check(file))
+                .hasMessageContaining("is not a SHA-256 checksum of requests.jsonl");
     }
 }

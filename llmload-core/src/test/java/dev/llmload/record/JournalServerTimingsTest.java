@@ -15,10 +15,10 @@ class JournalServerTimingsTest {
     @Test
     void serverTimingsSurviveTheJournalAndUnreportedFieldsStayOut(@TempDir Path dir) throws Exception {
         Path file = dir.resolve(Journal.FILE_NAME);
-        RequestRecord ollama = Records.withServerTimings(Records.ok(0, 0, 0, 50, 70),
-                new ServerTimings(1.334875, 342.546, 4535.599, 4883.583458, -1));
-        RequestRecord llamaCpp = Records.withServerTimings(Records.ok(1, 0, 0, 50, 70),
-                new ServerTimings(Double.NaN, 41.2, 180.3, Double.NaN, 0));
+        RequestRecord ollama = Records.withServerTimings(
+                Records.ok(0, 0, 0, 50, 70), new ServerTimings(1.334875, 342.546, 4535.599, 4883.583458, -1));
+        RequestRecord llamaCpp = Records.withServerTimings(
+                Records.ok(1, 0, 0, 50, 70), new ServerTimings(Double.NaN, 41.2, 180.3, Double.NaN, 0));
         RequestRecord openAi = Records.ok(2, 0, 0, 50, 70);
         try (Journal journal = Journal.create(file)) {
             journal.append(ollama);
@@ -26,10 +26,12 @@ class JournalServerTimingsTest {
             journal.append(openAi);
         }
         List<String> lines = Files.readAllLines(file);
-        assertThat(lines.get(0)).contains("\"server_timings\":{\"load_ms\":1.335,\"prefill_ms\":342.546,"
-                + "\"decode_ms\":4535.599,\"total_ms\":4883.583}");
-        assertThat(lines.get(1)).contains("\"server_timings\":{\"prefill_ms\":41.2,\"decode_ms\":180.3,"
-                + "\"cached_prompt_tokens\":0}");
+        assertThat(lines.get(0))
+                .contains("\"server_timings\":{\"load_ms\":1.335,\"prefill_ms\":342.546,"
+                        + "\"decode_ms\":4535.599,\"total_ms\":4883.583}");
+        assertThat(lines.get(1))
+                .contains(
+                        "\"server_timings\":{\"prefill_ms\":41.2,\"decode_ms\":180.3," + "\"cached_prompt_tokens\":0}");
         assertThat(lines.get(2)).doesNotContain("server_timings");
 
         List<RequestRecord> read = JournalReader.read(file);

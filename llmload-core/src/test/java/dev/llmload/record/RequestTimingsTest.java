@@ -9,13 +9,15 @@ class RequestTimingsTest {
 
     @Test
     void offsetsFromTheRunStartKeepMomentsThatNeverHappened() {
-        RequestTimings absolute = new RequestTimings(1_000, 1_500, 2_000, RequestTimings.NEVER, RequestTimings.NEVER,
-                9_000, new long[0]);
+        RequestTimings absolute =
+                new RequestTimings(1_000, 1_500, 2_000, RequestTimings.NEVER, RequestTimings.NEVER, 9_000, new long[0]);
 
         RequestTimings relative = absolute.relativeTo(1_000);
 
-        assertThat(relative).usingRecursiveComparison().isEqualTo(new RequestTimings(0, 500, 1_000,
-                RequestTimings.NEVER, RequestTimings.NEVER, 8_000, new long[0]));
+        assertThat(relative)
+                .usingRecursiveComparison()
+                .isEqualTo(new RequestTimings(
+                        0, 500, 1_000, RequestTimings.NEVER, RequestTimings.NEVER, 8_000, new long[0]));
         assertThat(relative.lastTokenNanos()).isEqualTo(RequestTimings.NEVER);
     }
 

@@ -1,20 +1,20 @@
 package dev.llmload.report;
 
-import dev.llmload.report.html.HtmlReport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.llmload.analysis.SteadyState;
 import dev.llmload.analysis.TimeSeries;
+import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.DoubleList;
 import dev.llmload.metrics.RunResults;
-import dev.llmload.config.RunConfig;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TokenSource;
+import dev.llmload.report.html.HtmlReport;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Statistics;
 import dev.llmload.stats.Summary;
@@ -51,7 +51,8 @@ class BigRunDerivationTest {
         assertThat(compact.get(compact.size() - 1).timings().tokenEventNanos()).hasSizeLessThanOrEqualTo(1);
 
         Measurements whole = Measurements.derive(JournalReader.read(journal), config);
-        Measurements streamed = Measurements.derive(compact::forEach, consumer -> JournalReader.forEach(journal, consumer), config);
+        Measurements streamed =
+                Measurements.derive(compact::forEach, consumer -> JournalReader.forEach(journal, consumer), config);
         assertThat(ReportFiles.JSON.writeValueAsString(streamed)).isEqualTo(ReportFiles.JSON.writeValueAsString(whole));
         assertThat(whole.results().itlMs().count()).isPositive();
         assertThat(streamed.page().spectra().get("itl_ms").exact()).isTrue();
@@ -75,9 +76,23 @@ class BigRunDerivationTest {
             for (int k = 0; k < counts.length; k += 7) {
                 counts[k] = 2;
             }
-            records.add(new RequestRecord(r.index(), r.requestId(), r.warmup(), r.timings(), counts, r.httpStatus(),
-                    r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
-                    r.finishReason(), r.streamed(), r.retryAfter(), r.session(), r.serverTimings()));
+            records.add(new RequestRecord(
+                    r.index(),
+                    r.requestId(),
+                    r.warmup(),
+                    r.timings(),
+                    counts,
+                    r.httpStatus(),
+                    r.outcome(),
+                    r.inputTokens(),
+                    r.inputTokensFromServer(),
+                    r.outputTokens(),
+                    r.outputTokenSource(),
+                    r.finishReason(),
+                    r.streamed(),
+                    r.retryAfter(),
+                    r.session(),
+                    r.serverTimings()));
         }
         Path journal = dir.resolve(Journal.FILE_NAME);
         try (Journal writer = Journal.create(journal)) {
@@ -88,12 +103,15 @@ class BigRunDerivationTest {
         assertThat(Files.size(journal)).isGreaterThan(3 * (1 << 22));
         RunConfig config = RunConfig.builder().concurrency(64).build();
         Measurements oneStream = Measurements.derive(JournalReader.read(journal), config);
-        Measurements folded = Measurements.derive(consumer -> JournalReader.forEachWithoutTokenGaps(journal, consumer),
-                JournalReader.source(List.of(journal)), config);
+        Measurements folded = Measurements.derive(
+                consumer -> JournalReader.forEachWithoutTokenGaps(journal, consumer),
+                JournalReader.source(List.of(journal)),
+                config);
         assertThat(json(folded)).isEqualTo(json(oneStream));
         assertThat(folded.results().itlMs().count()).isGreaterThan(1 << 20);
         assertThat(folded.results().itlMs().percentilesRelativeError()).isNotNull();
-        assertThat(folded.results().itlPerTokenMs().count()).isGreaterThan(folded.results().itlMs().count());
+        assertThat(folded.results().itlPerTokenMs().count())
+                .isGreaterThan(folded.results().itlMs().count());
 
         // Against the gaps of the measured, successful requests taken apart here from the records
         // read back: counts, extremes and moments as NumPy gives them, percentiles within the
@@ -120,7 +138,9 @@ class BigRunDerivationTest {
         assertThat(sketched.mean()).isCloseTo(exact.mean(), within(exact.mean() * 1e-12));
         assertThat(sketched.std()).isCloseTo(exact.std(), within(exact.std() * 1e-9));
         for (Percentile p : Percentile.values()) {
-            assertThat(sketched.percentile(p)).as(p.key()).isCloseTo(exact.percentile(p), within(exact.percentile(p) * 1e-3));
+            assertThat(sketched.percentile(p))
+                    .as(p.key())
+                    .isCloseTo(exact.percentile(p), within(exact.percentile(p) * 1e-3));
         }
     }
 
@@ -144,7 +164,8 @@ class BigRunDerivationTest {
         }
         TimeSeries series = TimeSeries.of(records);
         assertThat(requests * (events - 1)).isGreaterThan(TimeSeries.SECOND_EXACT_CAPACITY);
-        assertThat(series.seconds().getFirst().itlP50Ms()).isCloseTo(4.0, org.assertj.core.data.Percentage.withPercentage(0.1));
+        assertThat(series.seconds().getFirst().itlP50Ms())
+                .isCloseTo(4.0, org.assertj.core.data.Percentage.withPercentage(0.1));
     }
 
     @Test
@@ -153,16 +174,19 @@ class BigRunDerivationTest {
         int n = 150_001;
         for (int i = 0; i < n; i++) {
             long sent = i * 1_000_000L;
-            records.add(record(i, sent, sent + 50_000_000L, sent + 900_000_000L,
-                    new long[] {sent + 900_000_000L}, new int[] {100}));
+            records.add(record(
+                    i, sent, sent + 50_000_000L, sent + 900_000_000L, new long[] {sent + 900_000_000L}, new int[] {100
+                    }));
         }
         RequestColumns columns = RequestColumns.of(records);
         assertThat(columns.every()).isEqualTo(4);
         assertThat(columns.sentS()).hasSize((n + 3) / 4);
         assertThat(columns.sentS()[1]).isEqualTo(0.004);
 
-        Measurements measurements = Measurements.derive(records, RunConfig.builder().concurrency(8).build());
-        RunReport report = ReportFixtures.report("m", 8, records.subList(0, 100)).withMeasurements(measurements, null, false);
+        Measurements measurements =
+                Measurements.derive(records, RunConfig.builder().concurrency(8).build());
+        RunReport report =
+                ReportFixtures.report("m", 8, records.subList(0, 100)).withMeasurements(measurements, null, false);
         String page = HtmlReport.forRun(report, measurements.page(), java.util.Map.of());
         assertThat(page.length()).isLessThan(5_000_000);
         assertThat(page).contains("\"every\":4");
@@ -171,7 +195,22 @@ class BigRunDerivationTest {
     private static RequestRecord record(int i, long sent, long firstToken, long end, long[] times, int[] counts) {
         RequestTimings timings = new RequestTimings(sent, sent, firstToken, firstToken, firstToken, end, times);
         int tokens = java.util.Arrays.stream(counts).sum();
-        return new RequestRecord(i, "r-" + i, false, timings, counts, 200, Outcome.SUCCESS, 100, true, tokens,
-                TokenSource.SERVER, "stop", true, null, null, null);
+        return new RequestRecord(
+                i,
+                "r-" + i,
+                false,
+                timings,
+                counts,
+                200,
+                Outcome.SUCCESS,
+                100,
+                true,
+                tokens,
+                TokenSource.SERVER,
+                "stop",
+                true,
+                null,
+                null,
+                null);
     }
 }

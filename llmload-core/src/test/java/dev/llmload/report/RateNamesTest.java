@@ -24,8 +24,9 @@ class RateNamesTest {
 
     @Test
     void aReportWrittenUnderTheOldNameIsStillRead() throws Exception {
-        ScheduleFidelity read = ReportFiles.JSON.readValue("{\"arrivals\":\"requests\",\"target_rate\":500,"
-                + "\"scheduled_rate\":499.1,\"achieved_rate\":491.72,\"sent\":1000,\"waited_at_gate\":0,\"lag_ms\":null}",
+        ScheduleFidelity read = ReportFiles.JSON.readValue(
+                "{\"arrivals\":\"requests\",\"target_rate\":500,"
+                        + "\"scheduled_rate\":499.1,\"achieved_rate\":491.72,\"sent\":1000,\"waited_at_gate\":0,\"lag_ms\":null}",
                 ScheduleFidelity.class);
         assertThat(read.sentRate()).isEqualTo(491.72);
     }

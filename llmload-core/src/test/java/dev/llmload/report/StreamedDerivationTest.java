@@ -65,21 +65,27 @@ class StreamedDerivationTest {
         // Sessions 0 to 3 are warm-up, but for session 1's timeout (request 5), which is measured.
         assertThat(listed.sessions().sessions()).isEqualTo(57);
         assertThat(listed.serverView().requests()).isPositive();
-        assertThat(listed.goodput().met()).isPositive().isLessThan(listed.requests().succeeded());
+        assertThat(listed.goodput().met())
+                .isPositive()
+                .isLessThan(listed.requests().succeeded());
     }
 
     @Test
     void passesOverTheJournalHoldingNoRecordEqualTheListDerivation() throws Exception {
         Path journal = journal(fixture());
-        RunConfig config = RunConfig.builder().concurrency(8).slo("ttft:120,e2e:900").build();
+        RunConfig config =
+                RunConfig.builder().concurrency(8).slo("ttft:120,e2e:900").build();
         int[] passes = {0, 0};
-        Measurements streamed = Measurements.derive(consumer -> {
-            passes[0]++;
-            JournalReader.forEachWithoutTokenGaps(journal, consumer);
-        }, consumer -> {
-            passes[1]++;
-            JournalReader.forEach(journal, consumer);
-        }, config);
+        Measurements streamed = Measurements.derive(
+                consumer -> {
+                    passes[0]++;
+                    JournalReader.forEachWithoutTokenGaps(journal, consumer);
+                },
+                consumer -> {
+                    passes[1]++;
+                    JournalReader.forEach(journal, consumer);
+                },
+                config);
         // Once without the token gaps (the cut), once in full (the token events, and the records beside them).
         assertThat(passes).containsExactly(1, 1);
         assertThat(json(streamed)).isEqualTo(json(Measurements.derive(JournalReader.read(journal), config)));
@@ -109,11 +115,13 @@ class StreamedDerivationTest {
                 }
                 int[] counts = new int[events];
                 java.util.Arrays.fill(counts, 1 + random.nextInt(2));
-                record = Records.streamed(i, i < 20, intended, sent, tokens, counts, Outcome.SUCCESS, 200,
-                        100 + random.nextInt(400));
+                record = Records.streamed(
+                        i, i < 20, intended, sent, tokens, counts, Outcome.SUCCESS, 200, 100 + random.nextInt(400));
                 if (i % 3 == 0) {
-                    record = Records.withServerTimings(record, new ServerTimings(1, 20 + random.nextDouble() * 50,
-                            100, 200 + random.nextDouble() * 300, -1));
+                    record = Records.withServerTimings(
+                            record,
+                            new ServerTimings(
+                                    1, 20 + random.nextDouble() * 50, 100, 200 + random.nextDouble() * 300, -1));
                 }
             }
             records.add(inSession(record, new SessionTurn(i / 5, i % 5 + 1)));
@@ -122,9 +130,23 @@ class StreamedDerivationTest {
     }
 
     private static RequestRecord inSession(RequestRecord r, SessionTurn session) {
-        return new RequestRecord(r.index(), r.requestId(), r.warmup(), r.timings(), r.tokenEventCounts(), r.httpStatus(),
-                r.outcome(), r.inputTokens(), r.inputTokensFromServer(), r.outputTokens(), r.outputTokenSource(),
-                r.finishReason(), r.streamed(), r.retryAfter(), session, r.serverTimings());
+        return new RequestRecord(
+                r.index(),
+                r.requestId(),
+                r.warmup(),
+                r.timings(),
+                r.tokenEventCounts(),
+                r.httpStatus(),
+                r.outcome(),
+                r.inputTokens(),
+                r.inputTokensFromServer(),
+                r.outputTokens(),
+                r.outputTokenSource(),
+                r.finishReason(),
+                r.streamed(),
+                r.retryAfter(),
+                session,
+                r.serverTimings());
     }
 
     private Path journal(List<RequestRecord> records) throws Exception {

@@ -36,7 +36,8 @@ class ApiAutoTest {
     private static ApiKind resolve(Map<String, String> bodies) throws Exception {
         HttpServer server = serve(bodies);
         try {
-            Endpoint endpoint = Endpoint.openAiBase("http://127.0.0.1:" + server.getAddress().getPort());
+            Endpoint endpoint = Endpoint.openAiBase(
+                    "http://127.0.0.1:" + server.getAddress().getPort());
             return ServerProbe.resolveAuto(endpoint, ServerProbe.probe(endpoint, null, false), null, false);
         } finally {
             server.stop(0);
@@ -51,23 +52,31 @@ class ApiAutoTest {
 
     @Test
     void aServerThatAnswersOnlyANativeApiStopsTheRunNamingTheFlag() {
-        assertThatThrownBy(() -> resolve(Map.of("/info", "{\"model_id\":\"mistralai/Mistral-7B\",\"version\":\"1.4.0\"}")))
-                .isInstanceOf(RunException.class).hasMessageEndingWith(
+        assertThatThrownBy(
+                        () -> resolve(Map.of("/info", "{\"model_id\":\"mistralai/Mistral-7B\",\"version\":\"1.4.0\"}")))
+                .isInstanceOf(RunException.class)
+                .hasMessageEndingWith(
                         "answers no OpenAI API (/v1/models) but TGI's native API: use --api tgi; give --api and --model");
-        assertThatThrownBy(() -> resolve(Map.of("/v2", "{\"name\":\"triton\",\"version\":\"2.50.0\",\"extensions\":[\"generate\"]}")))
-                .isInstanceOf(RunException.class).hasMessageContaining("use --api triton");
+        assertThatThrownBy(() -> resolve(
+                        Map.of("/v2", "{\"name\":\"triton\",\"version\":\"2.50.0\",\"extensions\":[\"generate\"]}")))
+                .isInstanceOf(RunException.class)
+                .hasMessageContaining("use --api triton");
         assertThatThrownBy(() -> resolve(Map.of("/api/version", "{\"version\":\"0.12.0\"}")))
-                .isInstanceOf(RunException.class).hasMessageContaining("use --api ollama or --api ollama-chat");
+                .isInstanceOf(RunException.class)
+                .hasMessageContaining("use --api ollama or --api ollama-chat");
         assertThatThrownBy(() -> resolve(Map.of("/props", "{\"default_generation_settings\":{\"n_ctx\":4096}}")))
-                .isInstanceOf(RunException.class).hasMessageContaining("use --api llamacpp");
+                .isInstanceOf(RunException.class)
+                .hasMessageContaining("use --api llamacpp");
         assertThatThrownBy(() -> resolve(Map.of("/get_model_info", "{\"model_path\":\"Qwen/Qwen2.5-7B\"}")))
-                .isInstanceOf(RunException.class).hasMessageContaining("use --api sglang");
+                .isInstanceOf(RunException.class)
+                .hasMessageContaining("use --api sglang");
     }
 
     @Test
     void aServerThatAnswersNothingKnownSaysSo() {
         assertThatThrownBy(() -> resolve(Map.of()))
-                .isInstanceOf(RunException.class).hasMessageContaining("no native API llmload knows; give --api (chat, ");
+                .isInstanceOf(RunException.class)
+                .hasMessageContaining("no native API llmload knows; give --api (chat, ");
     }
 
     @Test
@@ -85,10 +94,14 @@ class ApiAutoTest {
         });
         server.start();
         try {
-            Endpoint endpoint = Endpoint.openAiBase("http://127.0.0.1:" + server.getAddress().getPort());
-            assertThat(ServerProbe.probe(endpoint, "sk-ant-test", ApiKind.ANTHROPIC, false).model()).isEqualTo("claude-x");
+            Endpoint endpoint = Endpoint.openAiBase(
+                    "http://127.0.0.1:" + server.getAddress().getPort());
+            assertThat(ServerProbe.probe(endpoint, "sk-ant-test", ApiKind.ANTHROPIC, false)
+                            .model())
+                    .isEqualTo("claude-x");
             assertThatThrownBy(() -> ServerProbe.probe(endpoint, "sk-ant-test", ApiKind.CHAT, false))
-                    .isInstanceOf(RunException.class).hasMessageContaining("refused the API key (HTTP 401)")
+                    .isInstanceOf(RunException.class)
+                    .hasMessageContaining("refused the API key (HTTP 401)")
                     .hasMessageNotContaining("sk-ant-test");
         } finally {
             server.stop(0);

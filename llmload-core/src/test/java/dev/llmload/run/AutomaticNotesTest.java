@@ -1,12 +1,12 @@
 package dev.llmload.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
 import dev.llmload.client.ClientCost;
 import dev.llmload.config.Bounds;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
-
 import dev.llmload.load.Timeouts;
 import dev.llmload.note.Note;
 import dev.llmload.report.RunReport;
@@ -38,8 +38,8 @@ class AutomaticNotesTest {
     }
 
     private static Map<String, Object> fixed(double ttftMs, double itlMs, Object... more) {
-        Map<String, Object> settings = new HashMap<>(Map.of("engine", "fixed", "ttftMs", ttftMs, "itlMs", itlMs,
-                "prefillMsPerToken", 0.0, "jitter", 0.0));
+        Map<String, Object> settings = new HashMap<>(
+                Map.of("engine", "fixed", "ttftMs", ttftMs, "itlMs", itlMs, "prefillMsPerToken", 0.0, "jitter", 0.0));
         for (int i = 0; i < more.length; i += 2) {
             settings.put((String) more[i], more[i + 1]);
         }
@@ -50,9 +50,18 @@ class AutomaticNotesTest {
             throws Exception {
         RunConfig base = SimulatorRuns.closedLoop(sim.url(), 1, requests, input, output, dir.resolve("run"));
         Bounds b = base.bounds();
-        RunConfig config = new RunConfig(base.target(), load, base.data(), null,
-                new Bounds(requests, null, 0, null, timeouts, Duration.ofSeconds(5)), base.client(), base.telemetry(),
-                base.output().withDir(dir.resolve("run-" + System.nanoTime())), null, base.seed(), null);
+        RunConfig config = new RunConfig(
+                base.target(),
+                load,
+                base.data(),
+                null,
+                new Bounds(requests, null, 0, null, timeouts, Duration.ofSeconds(5)),
+                base.client(),
+                base.telemetry(),
+                base.output().withDir(dir.resolve("run-" + System.nanoTime())),
+                null,
+                base.seed(),
+                null);
         return SimulatorRuns.run(config).report();
     }
 
@@ -61,7 +70,10 @@ class AutomaticNotesTest {
      * host, and ClientSelfCheckLoopbackTest holds that note to its figures.
      */
     private static List<String> kinds(RunReport report) {
-        return report.notes().stream().map(Note::kind).filter(kind -> !kind.equals(ClientCost.CLIENT_SATURATED)).toList();
+        return report.notes().stream()
+                .map(Note::kind)
+                .filter(kind -> !kind.equals(ClientCost.CLIENT_SATURATED))
+                .toList();
     }
 
     @Test
@@ -71,10 +83,13 @@ class AutomaticNotesTest {
             assertThat(report.results().requests().succeeded()).isEqualTo(1000);
             // The simulator shares this machine: where it could not keep to its own schedule (its note), the
             // run was not clean, and its latency moved with the host's load rather than the server's.
-            assumeFalse(report.notes().stream().anyMatch(n -> n.kind().equals("simulator_behind")),
-                    () -> "the simulator fell behind its own schedule (" + HostLoad.describe() + "): " + report.notes());
+            assumeFalse(
+                    report.notes().stream().anyMatch(n -> n.kind().equals("simulator_behind")),
+                    () -> "the simulator fell behind its own schedule (" + HostLoad.describe() + "): "
+                            + report.notes());
             // Whether the client itself kept up depends on the host (see kinds); its note agrees with its figures.
-            assertThat(report.notes()).extracting(Note::kind)
+            assertThat(report.notes())
+                    .extracting(Note::kind)
                     .isEqualTo(report.client().saturated() ? List.of(ClientCost.CLIENT_SATURATED) : List.of());
         }
     }
@@ -85,7 +100,9 @@ class AutomaticNotesTest {
             // The simulator's own note that it fell behind its schedule comes from the host's load, not from the
             // run's sample count, so it is left out of what this run must say.
             assertThat(kinds(run(sim, Load.closed(4), 20, 16, 4, Timeouts.defaults())).stream()
-                    .filter(kind -> !kind.equals("simulator_behind")).toList()).containsExactly("low_sample_count");
+                            .filter(kind -> !kind.equals("simulator_behind"))
+                            .toList())
+                    .containsExactly("low_sample_count");
         }
     }
 
@@ -94,7 +111,10 @@ class AutomaticNotesTest {
         try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("http-429@0.3"), "seed", 3))) {
             RunReport report = run(sim, Load.closed(4), 60, 16, 4, Timeouts.defaults());
             assertThat(kinds(report)).contains("rate_limited", "high_error_rate");
-            Note note = report.notes().stream().filter(n -> n.kind().equals("rate_limited")).findFirst().orElseThrow();
+            Note note = report.notes().stream()
+                    .filter(n -> n.kind().equals("rate_limited"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(note.message()).contains("HTTP 429").contains("Retry-After 1");
         }
     }
@@ -125,7 +145,8 @@ class AutomaticNotesTest {
         Map<String, Object> settings = new HashMap<>(Map.of("speedup", 4.0, "seed", 1));
         settings.put("batching", Map.of("maxNumSeqs", 2));
         try (SimServer sim = simulator(settings)) {
-            RunReport report = run(sim, Load.open(60, Load.Arrival.CONSTANT, null, null), 90, 64, 64, Timeouts.defaults());
+            RunReport report =
+                    run(sim, Load.open(60, Load.Arrival.CONSTANT, null, null), 90, 64, 64, Timeouts.defaults());
             assertThat(kinds(report)).contains("latency_drift");
         }
     }
@@ -136,7 +157,8 @@ class AutomaticNotesTest {
         // the requests prepared before the clock started are sent, the client cannot keep the
         // schedule, and the run is flagged rather than passed off as valid.
         try (SimServer sim = simulator(fixed(5, 1))) {
-            RunReport report = run(sim, Load.open(5000, Load.Arrival.CONSTANT, null, null), 1200, 2000, 2, Timeouts.defaults());
+            RunReport report =
+                    run(sim, Load.open(5000, Load.Arrival.CONSTANT, null, null), 1200, 2000, 2, Timeouts.defaults());
             assertThat(kinds(report)).contains("client_behind_schedule");
         }
     }
@@ -146,7 +168,11 @@ class AutomaticNotesTest {
         try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("http-500-oom@0.1"), "seed", 4))) {
             RunReport report = run(sim, Load.closed(4), 60, 16, 4, Timeouts.defaults());
             assertThat(kinds(report)).contains("oom");
-            assertThat(report.notes().stream().filter(n -> n.kind().equals("oom")).findFirst().orElseThrow().message())
+            assertThat(report.notes().stream()
+                            .filter(n -> n.kind().equals("oom"))
+                            .findFirst()
+                            .orElseThrow()
+                            .message())
                     .containsIgnoringCase("out of memory");
         }
     }

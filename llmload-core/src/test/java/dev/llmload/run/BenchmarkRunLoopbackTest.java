@@ -1,13 +1,13 @@
 package dev.llmload.run;
 
-import dev.llmload.config.Client;
-import dev.llmload.config.Target;
-import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.config.Client;
+import dev.llmload.config.RunConfig;
+import dev.llmload.config.Target;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.Journal;
@@ -71,8 +71,10 @@ class BenchmarkRunLoopbackTest {
                 assertThat(entry.get("output_tokens_source").asText()).isEqualTo("server");
                 assertThat(entry.get("token_times_ms")).hasSize(20);
                 assertThat(entry.get("token_counts")).allMatch(c -> c.asInt() == 1);
-                assertThat(entry.get("ttft_ms").asDouble()).isEqualTo(entry.get("token_times_ms").get(0).asDouble());
-                assertThat(entry.get("sent_ms").asDouble()).isGreaterThanOrEqualTo(entry.get("intended_send_ms").asDouble());
+                assertThat(entry.get("ttft_ms").asDouble())
+                        .isEqualTo(entry.get("token_times_ms").get(0).asDouble());
+                assertThat(entry.get("sent_ms").asDouble())
+                        .isGreaterThanOrEqualTo(entry.get("intended_send_ms").asDouble());
             }
             assertThat(indexes).hasSize(40);
             assertThat(Files.exists(dir.resolve("report.json"))).isTrue();
@@ -106,9 +108,18 @@ class BenchmarkRunLoopbackTest {
     void nonStreamedRequestsHaveNoTtftButAnEndToEndLatency() throws Exception {
         try (SimServer sim = SimulatorRuns.fixedSimulator(20, 5, Map.of())) {
             RunConfig base = SimulatorRuns.closedLoop(sim.url(), 2, 6, 32, 10, dir);
-            RunConfig config = new RunConfig(new Target(base.target().url(), ApiKind.COMPLETIONS, null, false, true,
-                    false, null, null), base.load(), base.data(), null, base.bounds(), new Client(1), base.telemetry(),
-                    base.output().withDir(dir), null, base.seed(), null);
+            RunConfig config = new RunConfig(
+                    new Target(base.target().url(), ApiKind.COMPLETIONS, null, false, true, false, null, null),
+                    base.load(),
+                    base.data(),
+                    null,
+                    base.bounds(),
+                    new Client(1),
+                    base.telemetry(),
+                    base.output().withDir(dir),
+                    null,
+                    base.seed(),
+                    null);
             RunResults r = SimulatorRuns.run(config).report().results();
 
             assertThat(r.requests().succeeded()).isEqualTo(6);

@@ -44,8 +44,8 @@ class ClientSelfCheckLoopbackTest {
             // Once 16 of the 100 requests have finished, loop 0 blocks: every stream on it waits, as it would
             // behind a slow handler. Counted from the load, not the clock: on a busy host the run's start
             // may take longer than any fixed delay.
-            BenchmarkRun run = new BenchmarkRun(config(sim, "stalled"), sim.url(), null, "llmload run (test)", "test",
-                    r -> {
+            BenchmarkRun run =
+                    new BenchmarkRun(config(sim, "stalled"), sim.url(), null, "llmload run (test)", "test", r -> {
                         if (finished.incrementAndGet() == 16) {
                             loopZero.get().execute(() -> sleep(STALL_MS));
                         }
@@ -62,41 +62,56 @@ class ClientSelfCheckLoopbackTest {
             assertThat(client.loopLagMs().max()).isGreaterThanOrEqualTo(STALL_MS - 20.0);
             assertThat(client.loopLagMs().p99()).isGreaterThan(ClientCost.LOOP_LAG_P99_LIMIT_MS);
             assertThat(client.saturated()).isTrue();
-            Note note = report.notes().stream().filter(n -> n.kind().equals(ClientCost.CLIENT_SATURATED))
-                    .findFirst().orElseThrow();
+            Note note = report.notes().stream()
+                    .filter(n -> n.kind().equals(ClientCost.CLIENT_SATURATED))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(note.message()).contains("ITL", "TTFT");
             assertThat(client.verdict()).startsWith("saturated (see the client_saturated note)");
 
             List<String> csv = Files.readAllLines(result.directory().resolve("timeseries.csv"));
             int column = Arrays.asList(csv.getFirst().split(",")).indexOf("client_loop_lag_max_ms");
             assertThat(column).isPositive();
-            assertThat(csv.subList(1, csv.size()).stream().map(line -> line.split(",", -1)[column])
-                    .filter(cell -> !cell.isEmpty()).mapToDouble(Double::parseDouble).max().orElseThrow())
+            assertThat(csv.subList(1, csv.size()).stream()
+                            .map(line -> line.split(",", -1)[column])
+                            .filter(cell -> !cell.isEmpty())
+                            .mapToDouble(Double::parseDouble)
+                            .max()
+                            .orElseThrow())
                     .isGreaterThanOrEqualTo(STALL_MS - 20.0);
-            assertThat(ReportFiles.JSON.readTree(result.directory().resolve("report.json").toFile())
-                    .at("/client/saturated").asBoolean()).isTrue();
+            assertThat(ReportFiles.JSON
+                            .readTree(result.directory().resolve("report.json").toFile())
+                            .at("/client/saturated")
+                            .asBoolean())
+                    .isTrue();
         }
     }
 
     @Test
     void aRunLeftAloneHasNoClientNote() throws Exception {
         try (SimServer sim = SimulatorRuns.fixedSimulator(20, 10, Map.of());
-             HostTimerJitter host = new HostTimerJitter()) {
+                HostTimerJitter host = new HostTimerJitter()) {
             BenchmarkRun.Result result = SimulatorRuns.run(config(sim, "clean"));
             double hostP99Ms = host.p99Ms();
             ClientCost client = result.report().client();
             System.out.println("clean run: host p99 oversleep " + hostP99Ms + " ms; client " + client.verdict());
             client.perSecond().forEach(System.out::println);
-            boolean noted = result.report().notes().stream().anyMatch(n -> n.kind().equals(ClientCost.CLIENT_SATURATED));
+            boolean noted =
+                    result.report().notes().stream().anyMatch(n -> n.kind().equals(ClientCost.CLIENT_SATURATED));
             // The note appears exactly when the figures pass a bound.
             assertThat(noted).isEqualTo(client.saturated());
-            Assumptions.assumeTrue(hostP99Ms < ClientCost.LOOP_LAG_P99_LIMIT_MS / 2, "this host oversleeps a 1 ms park"
-                    + " by " + hostP99Ms + " ms at p99, so the client's loops cannot keep within "
-                    + ClientCost.LOOP_LAG_P99_LIMIT_MS + " ms here (client loop lag p99 " + client.loopLagMs().p99() + " ms)");
+            Assumptions.assumeTrue(
+                    hostP99Ms < ClientCost.LOOP_LAG_P99_LIMIT_MS / 2,
+                    "this host oversleeps a 1 ms park"
+                            + " by " + hostP99Ms + " ms at p99, so the client's loops cannot keep within "
+                            + ClientCost.LOOP_LAG_P99_LIMIT_MS + " ms here (client loop lag p99 "
+                            + client.loopLagMs().p99() + " ms)");
             // More runnable threads than cores: the loops wait for a core whatever the client does, and its
             // self-check rightly says so; that the note matches the figures was checked above.
-            Assumptions.assumeTrue(HostLoad.perCore() <= 1, () -> "the host's run queue is longer than its cores ("
-                    + HostLoad.describe() + "; client loop lag p99 " + client.loopLagMs().p99() + " ms)");
+            Assumptions.assumeTrue(
+                    HostLoad.perCore() <= 1,
+                    () -> "the host's run queue is longer than its cores (" + HostLoad.describe()
+                            + "; client loop lag p99 " + client.loopLagMs().p99() + " ms)");
             assertThat(client.saturated()).as("loop lag %s", client.loopLagMs()).isFalse();
             assertThat(client.verdict()).startsWith("kept up, did not limit this run");
         }

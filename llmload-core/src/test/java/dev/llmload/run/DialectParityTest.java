@@ -1,11 +1,11 @@
 package dev.llmload.run;
 
-import dev.llmload.config.RunConfig;
-import dev.llmload.config.Load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;
@@ -43,9 +43,18 @@ class DialectParityTest {
      * hold at any latency; a short one keeps their nine runs short.
      */
     private static final double TRUTH_TTFT_MS = 10;
+
     private static final double TRUTH_ITL_MS = 5;
-    private static final List<ApiKind> DIALECTS = List.of(ApiKind.COMPLETIONS, ApiKind.TGI, ApiKind.TRITON,
-            ApiKind.OLLAMA, ApiKind.OLLAMA_CHAT, ApiKind.LLAMACPP, ApiKind.SGLANG, ApiKind.ANTHROPIC, ApiKind.RESPONSES);
+    private static final List<ApiKind> DIALECTS = List.of(
+            ApiKind.COMPLETIONS,
+            ApiKind.TGI,
+            ApiKind.TRITON,
+            ApiKind.OLLAMA,
+            ApiKind.OLLAMA_CHAT,
+            ApiKind.LLAMACPP,
+            ApiKind.SGLANG,
+            ApiKind.ANTHROPIC,
+            ApiKind.RESPONSES);
 
     @TempDir
     Path dir;
@@ -55,9 +64,18 @@ class DialectParityTest {
     }
 
     private static RunConfig.Builder builder(String url, ApiKind api, Path out) {
-        return RunConfig.builder().url(url).api(api.cliName()).load(Load.closed(8)).numRequests((long) REQUESTS)
-                .inputTokens("32").outputTokens(String.valueOf(OUTPUT_TOKENS)).tokenizer("cl100k_base").seed(7)
-                .grace(Duration.ofSeconds(5)).outputDir(out).ioThreads(2);
+        return RunConfig.builder()
+                .url(url)
+                .api(api.cliName())
+                .load(Load.closed(8))
+                .numRequests((long) REQUESTS)
+                .inputTokens("32")
+                .outputTokens(String.valueOf(OUTPUT_TOKENS))
+                .tokenizer("cl100k_base")
+                .seed(7)
+                .grace(Duration.ofSeconds(5))
+                .outputDir(out)
+                .ioThreads(2);
     }
 
     @Test
@@ -70,7 +88,9 @@ class DialectParityTest {
             assertThat(chat.records()).allMatch(RequestRecord::succeeded);
             double ttft = chat.report().results().ttftMs().p50();
             double itl = chat.report().results().itlMs().p50();
-            long outputTokens = chat.records().stream().mapToLong(RequestRecord::outputTokens).sum();
+            long outputTokens = chat.records().stream()
+                    .mapToLong(RequestRecord::outputTokens)
+                    .sum();
             List<String> unserved = new ArrayList<>();
             List<String> timings = new ArrayList<>();
             for (ApiKind api : DIALECTS) {
@@ -85,17 +105,29 @@ class DialectParityTest {
                     throw e;
                 }
                 assertThat(result.records()).as(api.cliName()).allMatch(RequestRecord::succeeded);
-                assertThat(result.records().stream().mapToLong(RequestRecord::outputTokens).sum()).as(api.cliName())
+                assertThat(result.records().stream()
+                                .mapToLong(RequestRecord::outputTokens)
+                                .sum())
+                        .as(api.cliName())
                         .isEqualTo(outputTokens);
-                farApart(timings, api.cliName() + " TTFT p50", result.report().results().ttftMs().p50(), ttft);
-                farApart(timings, api.cliName() + " ITL p50", result.report().results().itlMs().p50(), itl);
+                farApart(
+                        timings,
+                        api.cliName() + " TTFT p50",
+                        result.report().results().ttftMs().p50(),
+                        ttft);
+                farApart(
+                        timings,
+                        api.cliName() + " ITL p50",
+                        result.report().results().itlMs().p50(),
+                        itl);
             }
             // Both sides share two busy cores with whatever else runs: a 5% bound on milliseconds is
             // judged only where the run queue fits the cores, and otherwise skipped with the load.
             if (!timings.isEmpty() && HostLoad.factor() > 1) {
                 Assumptions.abort("too busy to judge 5% (" + HostLoad.describe() + "): " + timings);
             }
-            assertThat(timings).as("p50s more than 5%% from chat's (chat TTFT %.3f ms, ITL %.3f ms)", ttft, itl)
+            assertThat(timings)
+                    .as("p50s more than 5%% from chat's (chat TTFT %.3f ms, ITL %.3f ms)", ttft, itl)
                     .isEmpty();
             Assumptions.assumeTrue(unserved.isEmpty(), () -> "the simulator does not serve " + unserved);
         }
@@ -118,8 +150,8 @@ class DialectParityTest {
         Path truthFile = dir.resolve("ground-truth.jsonl");
         Map<ApiKind, BenchmarkRun.Result> results = new EnumMap<>(ApiKind.class);
         List<String> unserved = new ArrayList<>();
-        try (SimServer sim = SimulatorRuns.fixedSimulator(TRUTH_TTFT_MS, TRUTH_ITL_MS,
-                Map.of("groundTruth", truthFile.toString()))) {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(
+                TRUTH_TTFT_MS, TRUTH_ITL_MS, Map.of("groundTruth", truthFile.toString()))) {
             for (ApiKind api : DIALECTS) {
                 try {
                     results.put(api, SimulatorRuns.run(config(sim.url(), api, dir.resolve("truth-" + api.cliName()))));
@@ -143,11 +175,15 @@ class DialectParityTest {
             String api = entry.getKey().cliName();
             for (RequestRecord record : entry.getValue().records()) {
                 var theirs = truth.get(record.requestId());
-                assertThat(theirs).as("%s: the simulator's record of %s", api, record.requestId()).isNotNull();
+                assertThat(theirs)
+                        .as("%s: the simulator's record of %s", api, record.requestId())
+                        .isNotNull();
                 var serverTimes = theirs.get("token_times_ms");
                 assertThat(record.outputTokens()).as("%s output tokens", api).isEqualTo(serverTimes.size());
-                double clientTtft = (record.timings().firstTokenNanos() - record.timings().sentNanos()) / 1e6;
-                assertThat(clientTtft).as("%s TTFT is never before the server's first token", api)
+                double clientTtft =
+                        (record.timings().firstTokenNanos() - record.timings().sentNanos()) / 1e6;
+                assertThat(clientTtft)
+                        .as("%s TTFT is never before the server's first token", api)
                         .isGreaterThanOrEqualTo(serverTimes.get(0).asDouble() - 0.001);
             }
         }
@@ -160,15 +196,20 @@ class DialectParityTest {
         try (SimServer sim = SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of())) {
             for (ApiKind api : List.of(ApiKind.EMBEDDINGS, ApiKind.RERANK)) {
                 RunConfig config = builder(sim.url(), api, dir.resolve(api.cliName())).outputTokens("1").stream(false)
-                        .batchSize(4).build();
+                        .batchSize(4)
+                        .build();
                 BenchmarkRun.Result result = SimulatorRuns.run(config);
                 assertThat(result.records()).as(api.cliName()).allSatisfy(r -> {
                     assertThat(r.succeeded()).isTrue();
                     assertThat(r.streamed()).isFalse();
                     assertThat(r.inputTokensFromServer()).isTrue();
-                    assertThat(r.inputTokens()).as("four inputs of about 32 tokens").isGreaterThan(4 * 20);
+                    assertThat(r.inputTokens())
+                            .as("four inputs of about 32 tokens")
+                            .isGreaterThan(4 * 20);
                 });
-                assertThat(result.report().results().inputTokenThroughput()).as(api.cliName()).isPositive();
+                assertThat(result.report().results().inputTokenThroughput())
+                        .as(api.cliName())
+                        .isPositive();
                 assertThat(result.report().results().ttftMs().count()).isZero();
             }
         }

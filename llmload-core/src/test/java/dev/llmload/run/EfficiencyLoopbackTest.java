@@ -59,11 +59,21 @@ class EfficiencyLoopbackTest {
         });
         dcgm.start();
         try (SimServer sim = SimulatorRuns.fixedSimulator(20, 5, Map.of())) {
-            RunConfig config = RunConfig.builder().url(sim.url()).load(Load.closed(4)).numRequests(40L)
-                    .inputTokens("64").outputTokens("16").tokenizer("cl100k_base").seed(3).grace(Duration.ofSeconds(5))
-                    .outputDir(dir.resolve("run")).ioThreads(1).scrapeInterval(Duration.ofMillis(200))
+            RunConfig config = RunConfig.builder()
+                    .url(sim.url())
+                    .load(Load.closed(4))
+                    .numRequests(40L)
+                    .inputTokens("64")
+                    .outputTokens("16")
+                    .tokenizer("cl100k_base")
+                    .seed(3)
+                    .grace(Duration.ofSeconds(5))
+                    .outputDir(dir.resolve("run"))
+                    .ioThreads(1)
+                    .scrapeInterval(Duration.ofMillis(200))
                     .gpuMetrics(List.of("http://127.0.0.1:" + dcgm.getAddress().getPort() + "/metrics"))
-                    .gpuHourPrice("2.49 USD").build();
+                    .gpuHourPrice("2.49 USD")
+                    .build();
             BenchmarkRun.Result result = SimulatorRuns.run(config);
 
             RunResults results = result.report().results();
@@ -84,10 +94,17 @@ class EfficiencyLoopbackTest {
 
             // Written where users look, and rebuilt the same from the run directory.
             Path run = result.directory();
-            assertThat(Files.readString(run.resolve("summary.csv")).lines().findFirst().orElseThrow())
+            assertThat(Files.readString(run.resolve("summary.csv"))
+                            .lines()
+                            .findFirst()
+                            .orElseThrow())
                     .contains("cost_per_million_output_tokens", "energy_per_output_token_joules");
-            assertThat(ReportFiles.JSON.readTree(run.resolve("report.json").toFile()).path("efficiency")
-                    .path("currency").asText()).isEqualTo("USD");
+            assertThat(ReportFiles.JSON
+                            .readTree(run.resolve("report.json").toFile())
+                            .path("efficiency")
+                            .path("currency")
+                            .asText())
+                    .isEqualTo("USD");
             assertThat(RunRebuild.rebuild(run).report().efficiency()).isEqualTo(e);
         } finally {
             dcgm.stop(0);
@@ -97,15 +114,27 @@ class EfficiencyLoopbackTest {
     @Test
     void withoutAPriceOrPowerReadingsThereAreNoFigures() throws Exception {
         try (SimServer sim = SimulatorRuns.fixedSimulator(5, 1, Map.of())) {
-            BenchmarkRun.Result plain = SimulatorRuns.run(SimulatorRuns.closedLoop(sim.url(), 2, 6, 16, 4, dir.resolve("a")));
+            BenchmarkRun.Result plain =
+                    SimulatorRuns.run(SimulatorRuns.closedLoop(sim.url(), 2, 6, 16, 4, dir.resolve("a")));
             assertThat(plain.report().efficiency()).isNull();
-            assertThat(ReportFiles.JSON.readTree(plain.directory().resolve("report.json").toFile()).get("efficiency")
-                    .isNull()).isTrue();
+            assertThat(ReportFiles.JSON
+                            .readTree(plain.directory().resolve("report.json").toFile())
+                            .get("efficiency")
+                            .isNull())
+                    .isTrue();
 
             // A price without a GPU count gives no cost: llmload does not guess how many GPUs serve.
-            RunConfig priced = RunConfig.builder().url(sim.url()).load(Load.closed(2)).numRequests(6L).inputTokens("16")
-                    .outputTokens("4").tokenizer("cl100k_base").outputDir(dir.resolve("b")).ioThreads(1)
-                    .gpuHourPrice("2EUR").build();
+            RunConfig priced = RunConfig.builder()
+                    .url(sim.url())
+                    .load(Load.closed(2))
+                    .numRequests(6L)
+                    .inputTokens("16")
+                    .outputTokens("4")
+                    .tokenizer("cl100k_base")
+                    .outputDir(dir.resolve("b"))
+                    .ioThreads(1)
+                    .gpuHourPrice("2EUR")
+                    .build();
             Efficiency e = SimulatorRuns.run(priced).report().efficiency();
             assertThat(e.gpuHourPrice()).isEqualTo(2.0);
             assertThat(e.currency()).isEqualTo("EUR");
@@ -120,9 +149,11 @@ class EfficiencyLoopbackTest {
     void aPriceNeedsAnAmountAndACurrency() {
         assertThat(GpuPrice.parse("2.49USD")).isEqualTo(new GpuPrice("2.49USD", 2.49, "USD"));
         assertThat(GpuPrice.parse(" 3 eur ").currency()).isEqualTo("EUR");
-        assertThatThrownBy(() -> GpuPrice.parse("2.49")).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> GpuPrice.parse("2.49"))
+                .isInstanceOf(ConfigException.class)
                 .hasMessage("--gpu-hour-price expects an amount and a currency, e.g. 2.49USD, got '2.49'");
-        assertThatThrownBy(() -> GpuPrice.parse("0USD")).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> GpuPrice.parse("0USD"))
+                .isInstanceOf(ConfigException.class)
                 .hasMessage("--gpu-hour-price must be above 0, got 0.0");
     }
 }

@@ -1,12 +1,12 @@
 package dev.llmload.run;
 
-import dev.llmload.config.Bounds;
-import dev.llmload.config.Load;
-import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.config.Bounds;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import dev.llmload.load.Timeouts;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.Journal;
@@ -59,8 +59,14 @@ class FailureClassificationTest {
      * @param serverOutcome what the simulator's ground-truth log says of the request; alternatives
      *                      separated by {@code |} where the client and server race
      */
-    record Case(String fault, Timeouts timeouts, String outcome, String timeoutKind, int httpStatus, int tokensKept,
-                String serverOutcome) {
+    record Case(
+            String fault,
+            Timeouts timeouts,
+            String outcome,
+            String timeoutKind,
+            int httpStatus,
+            int tokensKept,
+            String serverOutcome) {
         @Override
         public String toString() {
             return fault + " -> " + outcome + (timeoutKind == null ? "" : " (" + timeoutKind + ")");
@@ -90,8 +96,16 @@ class FailureClassificationTest {
     void eachInjectedFailureIsFiledUnderItsClassWithItsPartialTimings(Case c) throws Exception {
         BenchmarkRun.Result result;
         Path truthFile = dir.resolve("ground-truth.jsonl");
-        try (SimServer sim = SimulatorRuns.fixedSimulator(10, 5, Map.of("faults", List.of(c.fault() + "@1.0"),
-                "retryAfterSeconds", 7, "groundTruth", truthFile.toString()))) {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(
+                10,
+                5,
+                Map.of(
+                        "faults",
+                        List.of(c.fault() + "@1.0"),
+                        "retryAfterSeconds",
+                        7,
+                        "groundTruth",
+                        truthFile.toString()))) {
             result = SimulatorRuns.run(withTimeouts(
                     SimulatorRuns.closedLoop(sim.url(), 2, REQUESTS, 16, OUTPUT_TOKENS, dir), c.timeouts()));
         }
@@ -102,7 +116,8 @@ class FailureClassificationTest {
         assertThat(r.errors()).containsOnlyKeys(c.outcome());
         assertThat(r.errors().get(c.outcome()).count()).isEqualTo(REQUESTS);
         if (c.timeoutKind() != null) {
-            assertThat(r.errors().get("timeout").byTimeoutKind()).containsExactly(Map.entry(c.timeoutKind(), (long) REQUESTS));
+            assertThat(r.errors().get("timeout").byTimeoutKind())
+                    .containsExactly(Map.entry(c.timeoutKind(), (long) REQUESTS));
             assertThat(r.requests().timedOut()).isEqualTo(REQUESTS);
         }
         // Failed requests stay out of the latency statistics.
@@ -123,17 +138,22 @@ class FailureClassificationTest {
             assertThat(entry.path("timeout_kind").textValue()).as(line).isEqualTo(c.timeoutKind());
             assertThat(entry.path("retry_after").textValue()).as(line).isEqualTo(c.httpStatus() == 429 ? "7" : null);
             JsonNode truth = truthById.get(entry.get("request_id").asText());
-            assertThat(truth.get("outcome").asText()).as(line).isIn((Object[]) c.serverOutcome().split("\\|"));
+            assertThat(truth.get("outcome").asText()).as(line).isIn((Object[])
+                    c.serverOutcome().split("\\|"));
             JsonNode tokenTimes = entry.get("token_times_ms");
             JsonNode serverTimes = truth.get("token_times_ms");
             assertThat(tokenTimes).as(line).hasSize(c.tokensKept());
             assertThat(serverTimes.size()).as(line).isGreaterThanOrEqualTo(c.tokensKept());
             for (int i = 0; i < tokenTimes.size(); i++) {
                 // Measured from the send, the client's times include the trip the server's do not.
-                assertThat(tokenTimes.get(i).asDouble()).as(line).isGreaterThanOrEqualTo(serverTimes.get(i).asDouble());
+                assertThat(tokenTimes.get(i).asDouble())
+                        .as(line)
+                        .isGreaterThanOrEqualTo(serverTimes.get(i).asDouble());
             }
             if (c.tokensKept() > 0) {
-                assertThat(entry.get("ttft_ms").asDouble()).as(line).isEqualTo(tokenTimes.get(0).asDouble());
+                assertThat(entry.get("ttft_ms").asDouble())
+                        .as(line)
+                        .isEqualTo(tokenTimes.get(0).asDouble());
                 assertThat(entry.get("output_tokens").asInt()).as(line).isEqualTo(c.tokensKept());
             } else {
                 assertThat(entry.get("ttft_ms").isNull()).as(line).isTrue();
@@ -156,9 +176,12 @@ class FailureClassificationTest {
             RunConfig closed = SimulatorRuns.closedLoop(sim.url(), 1, requests, 16, OUTPUT_TOKENS, dir);
             RunConfig open = closed.withLoad(Load.open(rate, Load.Arrival.CONSTANT, null, null));
             HttpRequest pause = HttpRequest.newBuilder(URI.create(sim.url() + "/llmload/pause?ms=" + pauseMs))
-                    .POST(HttpRequest.BodyPublishers.noBody()).build();
-            timer.schedule(() -> HttpClient.newHttpClient().send(pause, HttpResponse.BodyHandlers.discarding()),
-                    1000, TimeUnit.MILLISECONDS);
+                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .build();
+            timer.schedule(
+                    () -> HttpClient.newHttpClient().send(pause, HttpResponse.BodyHandlers.discarding()),
+                    1000,
+                    TimeUnit.MILLISECONDS);
             result = SimulatorRuns.run(open);
         } finally {
             timer.shutdownNow();
@@ -170,7 +193,9 @@ class FailureClassificationTest {
         assertThat(r.clientQueueTimeMs().p99()).as(HostLoad.describe()).isLessThan(HostLoad.slackMs(50.0));
         // ... so requests arrived during the pause, and the first of them waited nearly all of it.
         List<Double> fromIntended = new ArrayList<>();
-        result.records().forEach(rec -> fromIntended.add((rec.timings().firstTokenNanos() - rec.timings().intendedSendNanos()) / 1e6));
+        result.records()
+                .forEach(rec -> fromIntended.add(
+                        (rec.timings().firstTokenNanos() - rec.timings().intendedSendNanos()) / 1e6));
         long caughtInPause = fromIntended.stream().filter(ms -> ms > 100).count();
         assertThat(caughtInPause).isBetween((long) (rate * pauseMs / 1000 * 0.5), (long) (rate * pauseMs / 1000 * 2));
         assertThat(r.ttftFromIntendedMs().max()).isGreaterThan(pauseMs * 0.8);
@@ -181,8 +206,17 @@ class FailureClassificationTest {
 
     private static RunConfig withTimeouts(RunConfig c, Timeouts timeouts) {
         Bounds b = c.bounds();
-        return new RunConfig(c.target(), c.load(), c.data(), c.sessions(),
-                new Bounds(b.numRequests(), b.duration(), b.warmup(), b.warmupTime(), timeouts, b.grace()), c.client(),
-                c.telemetry(), c.output(), c.slo(), c.seed(), c.scenario());
+        return new RunConfig(
+                c.target(),
+                c.load(),
+                c.data(),
+                c.sessions(),
+                new Bounds(b.numRequests(), b.duration(), b.warmup(), b.warmupTime(), timeouts, b.grace()),
+                c.client(),
+                c.telemetry(),
+                c.output(),
+                c.slo(),
+                c.seed(),
+                c.scenario());
     }
 }

@@ -60,13 +60,14 @@ class GroundTruthAgreementTest {
     void everyTtftAndInterTokenGapAgreesWithTheServersGroundTruthWithin1MsAtP99() throws Exception {
         Path truthFile = dir.resolve("ground-truth.jsonl");
         Path runDir = dir.resolve("run");
-        try (SimServer sim = SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of("groundTruth", truthFile.toString()))) {
+        try (SimServer sim =
+                SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of("groundTruth", truthFile.toString()))) {
             // A first run warms both sides' code up (its request ids differ: they start with the
             // run directory's name), so the one compared measures steady state, not class loading.
-            SimulatorRuns.run(SimulatorRuns.closedLoopRampedUp(sim.url(), STREAMS, CYCLE_MS, STREAMS, 32, OUTPUT_TOKENS,
-                    dir.resolve("warmup")));
-            SimulatorRuns.run(SimulatorRuns.closedLoopRampedUp(sim.url(), STREAMS, CYCLE_MS, REQUESTS, 32, OUTPUT_TOKENS,
-                    runDir));
+            SimulatorRuns.run(SimulatorRuns.closedLoopRampedUp(
+                    sim.url(), STREAMS, CYCLE_MS, STREAMS, 32, OUTPUT_TOKENS, dir.resolve("warmup")));
+            SimulatorRuns.run(SimulatorRuns.closedLoopRampedUp(
+                    sim.url(), STREAMS, CYCLE_MS, REQUESTS, 32, OUTPUT_TOKENS, runDir));
         } // closing the simulator flushes its log
 
         Map<String, JsonNode> truth = byRequestId(truthFile);
@@ -88,31 +89,48 @@ class GroundTruthAgreementTest {
             JsonNode serverTimes = theirs.get("token_times_ms");
             assertThat(clientTimes).hasSize(OUTPUT_TOKENS);
             assertThat(serverTimes).hasSize(OUTPUT_TOKENS);
-            assertThat(mine.get("ttft_ms").asDouble()).isEqualTo(clientTimes.get(0).asDouble());
+            assertThat(mine.get("ttft_ms").asDouble())
+                    .isEqualTo(clientTimes.get(0).asDouble());
             ttftExcess.add(clientTimes.get(0).asDouble() - serverTimes.get(0).asDouble());
             serverLateness.add(serverTimes.get(0).asDouble() - TTFT_MS);
             for (int i = 1; i < OUTPUT_TOKENS; i++) {
-                double clientGap = clientTimes.get(i).asDouble() - clientTimes.get(i - 1).asDouble();
-                double serverGap = serverTimes.get(i).asDouble() - serverTimes.get(i - 1).asDouble();
+                double clientGap =
+                        clientTimes.get(i).asDouble() - clientTimes.get(i - 1).asDouble();
+                double serverGap =
+                        serverTimes.get(i).asDouble() - serverTimes.get(i - 1).asDouble();
                 gapDifference.add(clientGap - serverGap);
             }
         }
         Summary ttft = Statistics.summarize(ttftExcess.toArray());
         Summary gapsAbs = Statistics.summarize(absolute(gapDifference.toArray()));
         Summary late = Statistics.summarize(serverLateness.toArray());
-        System.out.printf(Locale.ROOT, "ground truth agreement, %d streams, %d requests: client TTFT - server TTFT "
+        System.out.printf(
+                Locale.ROOT,
+                "ground truth agreement, %d streams, %d requests: client TTFT - server TTFT "
                         + "p50 %.3f p99 %.3f max %.3f ms; |client gap - server gap| (%d gaps) p50 %.3f p99 %.3f max %.3f ms%n",
-                STREAMS, REQUESTS, ttft.p50(), ttft.p99(), ttft.max(), gapsAbs.count(), gapsAbs.p50(), gapsAbs.p99(),
+                STREAMS,
+                REQUESTS,
+                ttft.p50(),
+                ttft.p99(),
+                ttft.max(),
+                gapsAbs.count(),
+                gapsAbs.p50(),
+                gapsAbs.p99(),
                 gapsAbs.max());
-        System.out.printf(Locale.ROOT, "server's own lateness (first token after %.0f ms): p50 %.3f p99 %.3f ms%n",
-                TTFT_MS, late.p50(), late.p99());
+        System.out.printf(
+                Locale.ROOT,
+                "server's own lateness (first token after %.0f ms): p50 %.3f p99 %.3f ms%n",
+                TTFT_MS,
+                late.p50(),
+                late.p99());
         // On any machine, however busy: transport and client cost can only add to the server's TTFT
         // (the journal rounds to 1 µs), and every gap was compared.
         assertThat(ttft.min()).isGreaterThanOrEqualTo(-0.001);
         assertThat(gapsAbs.count()).isEqualTo((long) REQUESTS * (OUTPUT_TOKENS - 1));
 
-        assumeTrue(late.p99() < 1.0, () -> "the machine is too busy to judge: the simulator itself ran "
-                + late.p99() + " ms late at p99");
+        assumeTrue(
+                late.p99() < 1.0,
+                () -> "the machine is too busy to judge: the simulator itself ran " + late.p99() + " ms late at p99");
         assertThat(ttft.p99()).isLessThan(1.0);
         assertThat(gapsAbs.p99()).isLessThan(1.0);
     }
@@ -129,7 +147,9 @@ class GroundTruthAgreementTest {
         Map<String, JsonNode> byId = new HashMap<>();
         for (String line : Files.readAllLines(jsonl)) {
             JsonNode node = JSON.readTree(line);
-            assertThat(byId.put(node.get("request_id").asText(), node)).as("duplicate id in %s", jsonl).isNull();
+            assertThat(byId.put(node.get("request_id").asText(), node))
+                    .as("duplicate id in %s", jsonl)
+                    .isNull();
         }
         return byId;
     }

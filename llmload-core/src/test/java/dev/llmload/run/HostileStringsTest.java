@@ -37,18 +37,34 @@ class HostileStringsTest {
         server.start();
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort();
-            RunConfig config = RunConfig.builder().url(url).api("chat").load(Load.closed(1)).numRequests(3L)
-                    .inputTokens("16").outputTokens("4").tokenizer("cl100k_base").seed(7).grace(Duration.ofSeconds(5))
-                    .outputDir(dir).ioThreads(1).build();
+            RunConfig config = RunConfig.builder()
+                    .url(url)
+                    .api("chat")
+                    .load(Load.closed(1))
+                    .numRequests(3L)
+                    .inputTokens("16")
+                    .outputTokens("4")
+                    .tokenizer("cl100k_base")
+                    .seed(7)
+                    .grace(Duration.ofSeconds(5))
+                    .outputDir(dir)
+                    .ioThreads(1)
+                    .build();
             BenchmarkRun.Result result = SimulatorRuns.run(config);
 
             for (String file : List.of("report.json", "summary.csv", "report.html", "requests.jsonl", "run.json")) {
                 String text = Files.readString(dir.resolve(file), StandardCharsets.UTF_8);
-                assertThat(text).as(file).doesNotContain("\u001b").doesNotContain("\u0007").contains("\uFFFD");
+                assertThat(text)
+                        .as(file)
+                        .doesNotContain("\u001b")
+                        .doesNotContain("\u0007")
+                        .contains("\uFFFD");
             }
-            String sample = result.report().results().errors().get("http_5xx").samples().getFirst();
+            String sample =
+                    result.report().results().errors().get("http_5xx").samples().getFirst();
             assertThat(sample).contains("bad \uFFFD \\u001b]0;owned\\u0007 \\u001b[2J end");
-            assertThat(result.report().model().name()).isEqualTo("model bad \uFFFD \\u001b]0;owned\\u0007 \\u001b[2J end");
+            assertThat(result.report().model().name())
+                    .isEqualTo("model bad \uFFFD \\u001b]0;owned\\u0007 \\u001b[2J end");
         } finally {
             server.stop(0);
         }

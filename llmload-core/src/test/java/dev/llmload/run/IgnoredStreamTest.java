@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IgnoredStreamTest {
 
-    private static final String BODY = "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Hi there\"},"
-            + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":2}}";
+    private static final String BODY =
+            "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Hi there\"},"
+                    + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":2}}";
 
     @TempDir
     Path dir;
@@ -34,14 +35,26 @@ class IgnoredStreamTest {
         server.start();
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort();
-            RunConfig config = RunConfig.builder().url(url).api("chat").load(Load.closed(1)).numRequests(4L)
-                    .inputTokens("16").outputTokens("2").tokenizer("cl100k_base").seed(7).grace(Duration.ofSeconds(5))
-                    .outputDir(dir).ioThreads(1).build();
+            RunConfig config = RunConfig.builder()
+                    .url(url)
+                    .api("chat")
+                    .load(Load.closed(1))
+                    .numRequests(4L)
+                    .inputTokens("16")
+                    .outputTokens("2")
+                    .tokenizer("cl100k_base")
+                    .seed(7)
+                    .grace(Duration.ofSeconds(5))
+                    .outputDir(dir)
+                    .ioThreads(1)
+                    .build();
             BenchmarkRun.Result result = SimulatorRuns.run(config);
 
             assertThat(result.report().results().requests().succeeded()).isEqualTo(4);
             assertThat(result.report().results().ttftMs().count()).isZero();
-            List<Note> ignored = result.report().notes().stream().filter(n -> n.kind().equals("stream_ignored")).toList();
+            List<Note> ignored = result.report().notes().stream()
+                    .filter(n -> n.kind().equals("stream_ignored"))
+                    .toList();
             assertThat(ignored).hasSize(1);
             assertThat(ignored.getFirst().message()).contains("4 of 4").contains("TTFT");
         } finally {

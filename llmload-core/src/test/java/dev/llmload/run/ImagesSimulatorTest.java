@@ -1,9 +1,9 @@
 package dev.llmload.run;
 
-import dev.llmload.config.RunConfig;
-import dev.llmload.config.Load;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;
@@ -22,9 +22,18 @@ class ImagesSimulatorTest {
     Path dir;
 
     private RunConfig config(String url, ImageInputs images, String name) {
-        return RunConfig.builder().url(url).load(Load.closed(2)).numRequests(6L).inputTokens("32").outputTokens("8")
-                .tokenizer("cl100k_base").images(images == null ? null : images.count() + ":" + images.width() + "x"
-                        + images.height()).seed(7).grace(Duration.ofSeconds(5)).outputDir(dir.resolve(name)).ioThreads(2)
+        return RunConfig.builder()
+                .url(url)
+                .load(Load.closed(2))
+                .numRequests(6L)
+                .inputTokens("32")
+                .outputTokens("8")
+                .tokenizer("cl100k_base")
+                .images(images == null ? null : images.count() + ":" + images.width() + "x" + images.height())
+                .seed(7)
+                .grace(Duration.ofSeconds(5))
+                .outputDir(dir.resolve(name))
+                .ioThreads(2)
                 .build();
     }
 
@@ -35,7 +44,8 @@ class ImagesSimulatorTest {
             BenchmarkRun.Result images = SimulatorRuns.run(config(sim.url(), ImageInputs.parse("2:64x48"), "images"));
             assertThat(images.records()).allMatch(RequestRecord::succeeded);
             assertThat(images.report().service().api()).isEqualTo("chat");
-            assertThat(images.report().data().contentHash()).isNotEqualTo(plain.report().data().contentHash());
+            assertThat(images.report().data().contentHash())
+                    .isNotEqualTo(plain.report().data().contentHash());
         }
     }
 }

@@ -1,12 +1,12 @@
 package dev.llmload.run;
 
-import dev.llmload.config.RunConfig;
-import dev.llmload.config.Load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.llmload.analysis.NoteDetector;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.DialectFixtures;
 import dev.llmload.record.Journal;
@@ -66,11 +66,21 @@ class NativeRunTest {
         server.start();
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
-            RunConfig config = RunConfig.builder().url(url).api(ApiKind.OLLAMA_CHAT.cliName()).load(Load.closed(2))
-                    .numRequests((long) REQUESTS).inputTokens("16").outputTokens("2").tokenizer("cl100k_base").seed(7)
-                    .grace(Duration.ofSeconds(5)).outputDir(dir.resolve("run")).ioThreads(1).build();
-            BenchmarkRun.Result result = new BenchmarkRun(config, url, null, "llmload run (test)", "test", r -> {})
-                    .execute();
+            RunConfig config = RunConfig.builder()
+                    .url(url)
+                    .api(ApiKind.OLLAMA_CHAT.cliName())
+                    .load(Load.closed(2))
+                    .numRequests((long) REQUESTS)
+                    .inputTokens("16")
+                    .outputTokens("2")
+                    .tokenizer("cl100k_base")
+                    .seed(7)
+                    .grace(Duration.ofSeconds(5))
+                    .outputDir(dir.resolve("run"))
+                    .ioThreads(1)
+                    .build();
+            BenchmarkRun.Result result =
+                    new BenchmarkRun(config, url, null, "llmload run (test)", "test", r -> {}).execute();
 
             assertThat(result.records()).hasSize(REQUESTS).allMatch(RequestRecord::succeeded);
             assertThat(result.report().service().api()).isEqualTo("ollama-chat");
@@ -87,12 +97,15 @@ class NativeRunTest {
             // The server answers after about 20 ms but reports 343.9: the client's TTFT is far below that
             // unless the host's load makes the client (or this test's server) hundreds of milliseconds late.
             double clientTtftMs = result.report().results().ttftMs().p50();
-            assumeTrue(clientTtftMs < 343.881 / 2, () -> "the client measured a TTFT p50 of " + clientTtftMs
-                    + " ms (" + HostLoad.describe() + "), too near the server's 343.9 ms to tell them apart");
+            assumeTrue(
+                    clientTtftMs < 343.881 / 2,
+                    () -> "the client measured a TTFT p50 of " + clientTtftMs + " ms (" + HostLoad.describe()
+                            + "), too near the server's 343.9 ms to tell them apart");
             assertThat(result.report().notes()).anySatisfy(n -> {
                 assertThat(n.kind()).isEqualTo(NoteDetector.SERVER_CLIENT_DISAGREE);
-                assertThat(n.message()).endsWith("the server reports more time than the client measured, so its "
-                        + "timings do not mean what they seem");
+                assertThat(n.message())
+                        .endsWith("the server reports more time than the client measured, so its "
+                                + "timings do not mean what they seem");
             });
             assertThat(Files.readString(result.directory().resolve(Journal.FILE_NAME)))
                     .contains("\"server_timings\":{\"load_ms\":1.335,\"prefill_ms\":342.546");

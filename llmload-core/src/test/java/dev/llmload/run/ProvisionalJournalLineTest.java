@@ -35,6 +35,7 @@ class ProvisionalJournalLineTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Each of the big answer's events: under the default 1 MiB event limit, about 130k tokens. */
     private static final String BIG_TEXT = " the sky is blue and the grass is green,".repeat(20_000);
+
     private static final int BIG_EVENTS = 4;
 
     @TempDir
@@ -53,21 +54,33 @@ class ProvisionalJournalLineTest {
             try (OutputStream out = exchange.getResponseBody()) {
                 for (int i = 0; i < (big ? BIG_EVENTS : 3); i++) {
                     // No usage: the client counts every event's tokens itself.
-                    out.write(("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\""
-                            + (big ? BIG_TEXT : " word") + "\"}}]}\n\n").getBytes(StandardCharsets.UTF_8));
+                    out.write(("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + (big ? BIG_TEXT : " word")
+                                    + "\"}}]}\n\n")
+                            .getBytes(StandardCharsets.UTF_8));
                     out.flush();
                 }
-                out.write("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
-                        .getBytes(StandardCharsets.UTF_8));
+                out.write(
+                        "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+                                .getBytes(StandardCharsets.UTF_8));
             }
         });
         server.start();
         BenchmarkRun.Result result;
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort();
-            RunConfig config = RunConfig.builder().url(url).api("chat").load(Load.closed(1)).numRequests(12L)
-                    .inputTokens("16").outputTokens("16").tokenizer("cl100k_base").seed(7).grace(Duration.ofSeconds(5))
-                    .outputDir(dir).ioThreads(1).build();
+            RunConfig config = RunConfig.builder()
+                    .url(url)
+                    .api("chat")
+                    .load(Load.closed(1))
+                    .numRequests(12L)
+                    .inputTokens("16")
+                    .outputTokens("16")
+                    .tokenizer("cl100k_base")
+                    .seed(7)
+                    .grace(Duration.ofSeconds(5))
+                    .outputDir(dir)
+                    .ioThreads(1)
+                    .build();
             result = SimulatorRuns.run(config);
         } finally {
             server.stop(0);
@@ -92,11 +105,14 @@ class ProvisionalJournalLineTest {
         // The counted line stands in for the provisional one: each request once, with the tokenizer's count.
         List<RequestRecord> records = JournalReader.read(dir.resolve(Journal.FILE_NAME));
         assertThat(records).hasSize(12);
-        RequestRecord big = records.stream().filter(r -> r.index() == 0).findFirst().orElseThrow();
+        RequestRecord big =
+                records.stream().filter(r -> r.index() == 0).findFirst().orElseThrow();
         int bigTokens = Tokenizers.byName("cl100k_base").count(BIG_TEXT);
         assertThat(big.tokenEventCounts()).containsOnly(bigTokens).hasSize(BIG_EVENTS);
         assertThat(big.outputTokens()).isEqualTo(BIG_EVENTS * bigTokens);
-        assertThat(result.records().stream().mapToLong(RequestRecord::outputTokens).sum())
+        assertThat(result.records().stream()
+                        .mapToLong(RequestRecord::outputTokens)
+                        .sum())
                 .isEqualTo(BIG_EVENTS * bigTokens + 11 * 3L);
 
         String report = Files.readString(dir.resolve(ReportFiles.REPORT_JSON));
@@ -107,12 +123,14 @@ class ProvisionalJournalLineTest {
     @Test
     void aProvisionalLineThatNoCountFollowedIsReadAsWritten() throws Exception {
         Path journal = dir.resolve(Journal.FILE_NAME);
-        String provisional = "{\"index\":4,\"request_id\":\"r-4\",\"warmup\":false,\"outcome\":\"success\",\"http_status\":200,"
-                + "\"streamed\":true,\"input_tokens\":16,\"input_tokens_source\":\"workload\",\"output_tokens\":2,"
-                + "\"output_tokens_source\":\"local_tokenizer\",\"finish_reason\":\"stop\",\"intended_send_ms\":1.0,"
-                + "\"sent_ms\":1.5,\"first_byte_ms\":2.0,\"ttft_ms\":3.0,\"ttfc_ms\":3.0,\"e2e_latency_ms\":9.0,"
-                + "\"end_ms\":9.5,\"token_times_ms\":[3.0,9.0],\"token_counts\":[1,1],\"counts_pending\":true}";
-        String other = provisional.replace("\"index\":4,\"request_id\":\"r-4\"", "\"index\":5,\"request_id\":\"r-5\"")
+        String provisional =
+                "{\"index\":4,\"request_id\":\"r-4\",\"warmup\":false,\"outcome\":\"success\",\"http_status\":200,"
+                        + "\"streamed\":true,\"input_tokens\":16,\"input_tokens_source\":\"workload\",\"output_tokens\":2,"
+                        + "\"output_tokens_source\":\"local_tokenizer\",\"finish_reason\":\"stop\",\"intended_send_ms\":1.0,"
+                        + "\"sent_ms\":1.5,\"first_byte_ms\":2.0,\"ttft_ms\":3.0,\"ttfc_ms\":3.0,\"e2e_latency_ms\":9.0,"
+                        + "\"end_ms\":9.5,\"token_times_ms\":[3.0,9.0],\"token_counts\":[1,1],\"counts_pending\":true}";
+        String other = provisional
+                .replace("\"index\":4,\"request_id\":\"r-4\"", "\"index\":5,\"request_id\":\"r-5\"")
                 .replace(",\"counts_pending\":true", "");
         Files.writeString(journal, provisional + "\n" + other + "\n");
         List<RequestRecord> records = JournalReader.read(journal);

@@ -41,19 +41,44 @@ class RequestsSchemaTest {
         Schema schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
                 .getSchema(Files.readString(SCHEMA), InputFormat.JSON);
         List<String> lines = new ArrayList<>();
-        try (SimServer sim = SimulatorRuns.fixedSimulator(5, 1, Map.of("faults",
-                List.of("http-429@0.1", "stream-error-after:2@0.1", "http-500@0.1")))) {
-            RunConfig faulty = RunConfig.builder().url(sim.url()).load(Load.closed(3)).numRequests(40L).warmup("4")
-                    .inputTokens("32").outputTokens("6").tokenizer("cl100k_base").seed(9).grace(Duration.ofSeconds(5))
-                    .outputDir(dir.resolve("faulty")).ioThreads(1).build();
-            lines.addAll(Files.readAllLines(SimulatorRuns.run(faulty).directory().resolve(Journal.FILE_NAME)));
-            RunConfig sessions = RunConfig.builder().url(sim.url()).load(Load.closed(2)).numRequests(8L)
-                    .sessions("3").inputTokens("16").outputTokens("4").tokenizer("cl100k_base").seed(9)
-                    .grace(Duration.ofSeconds(5)).outputDir(dir.resolve("sessions")).ioThreads(1).build();
-            lines.addAll(Files.readAllLines(SimulatorRuns.run(sessions).directory().resolve(Journal.FILE_NAME)));
+        try (SimServer sim = SimulatorRuns.fixedSimulator(
+                5, 1, Map.of("faults", List.of("http-429@0.1", "stream-error-after:2@0.1", "http-500@0.1")))) {
+            RunConfig faulty = RunConfig.builder()
+                    .url(sim.url())
+                    .load(Load.closed(3))
+                    .numRequests(40L)
+                    .warmup("4")
+                    .inputTokens("32")
+                    .outputTokens("6")
+                    .tokenizer("cl100k_base")
+                    .seed(9)
+                    .grace(Duration.ofSeconds(5))
+                    .outputDir(dir.resolve("faulty"))
+                    .ioThreads(1)
+                    .build();
+            lines.addAll(
+                    Files.readAllLines(SimulatorRuns.run(faulty).directory().resolve(Journal.FILE_NAME)));
+            RunConfig sessions = RunConfig.builder()
+                    .url(sim.url())
+                    .load(Load.closed(2))
+                    .numRequests(8L)
+                    .sessions("3")
+                    .inputTokens("16")
+                    .outputTokens("4")
+                    .tokenizer("cl100k_base")
+                    .seed(9)
+                    .grace(Duration.ofSeconds(5))
+                    .outputDir(dir.resolve("sessions"))
+                    .ioThreads(1)
+                    .build();
+            lines.addAll(
+                    Files.readAllLines(SimulatorRuns.run(sessions).directory().resolve(Journal.FILE_NAME)));
         }
-        assertThat(lines).anyMatch(l -> l.contains("\"warmup\":true")).anyMatch(l -> l.contains("\"rate_limited\""))
-                .anyMatch(l -> l.contains("\"stream_error\"")).anyMatch(l -> l.contains("\"session_id\""));
+        assertThat(lines)
+                .anyMatch(l -> l.contains("\"warmup\":true"))
+                .anyMatch(l -> l.contains("\"rate_limited\""))
+                .anyMatch(l -> l.contains("\"stream_error\""))
+                .anyMatch(l -> l.contains("\"session_id\""));
         for (String line : lines) {
             assertThat(schema.validate(line, InputFormat.JSON)).as(line).isEmpty();
         }
@@ -63,7 +88,8 @@ class RequestsSchemaTest {
         extra.put("surprise", 1);
         ObjectNode badOutcome = (ObjectNode) ReportFiles.JSON.readTree(lines.getFirst());
         badOutcome.put("outcome", "ok");
-        assertThat(schema.validate(extra.toString(), InputFormat.JSON)).extracting(Error::getMessage)
+        assertThat(schema.validate(extra.toString(), InputFormat.JSON))
+                .extracting(Error::getMessage)
                 .anyMatch(m -> m.contains("surprise"));
         assertThat(schema.validate(badOutcome.toString(), InputFormat.JSON)).isNotEmpty();
     }

@@ -31,7 +31,8 @@ class RunRebuildLoopbackTest {
     void aRebuildDerivesWhatTheRunDerived() throws Exception {
         // Rate-limited answers and a small run: the tool's notes have something to say.
         try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of("faults", List.of("http-429@0.3"), "seed", 3))) {
-            BenchmarkRun.Result run = SimulatorRuns.run(SimulatorRuns.closedLoop(sim.url(), 2, 30, 16, 4, dir.resolve("run")));
+            BenchmarkRun.Result run =
+                    SimulatorRuns.run(SimulatorRuns.closedLoop(sim.url(), 2, 30, 16, 4, dir.resolve("run")));
             assertThat(run.report().notes()).extracting(Note::kind).contains("rate_limited", "low_sample_count");
             Path reportJson = run.directory().resolve(ReportFiles.REPORT_JSON);
             JsonNode written = ReportFiles.JSON.readTree(reportJson.toFile());
@@ -49,8 +50,10 @@ class RunRebuildLoopbackTest {
                 assertThat(rebuiltJson.get(derived)).as(derived).isEqualTo(written.get(derived));
             }
             // The telemetry's notes come from the end of the run, which a killed run never reached.
-            assertThat(afterCrash.report().notes()).isEqualTo(run.report().notes().stream()
-                    .filter(n -> NoteDetector.KINDS.contains(n.kind())).toList());
+            assertThat(afterCrash.report().notes())
+                    .isEqualTo(run.report().notes().stream()
+                            .filter(n -> NoteDetector.KINDS.contains(n.kind()))
+                            .toList());
         }
     }
 }

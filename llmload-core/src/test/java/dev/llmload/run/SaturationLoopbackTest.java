@@ -34,8 +34,8 @@ class SaturationLoopbackTest {
      * The bounds are ratios to the capacity measured here, so a faster engine (every delay divided by
      * 4) keeps them and makes the three 200-request runs, whose length is set by that capacity, short.
      */
-    private static final Map<String, Object> FOUR_SEATS = Map.of("speedup", 4.0, "seed", 3,
-            "batching", Map.of("maxNumSeqs", 4));
+    private static final Map<String, Object> FOUR_SEATS =
+            Map.of("speedup", 4.0, "seed", 3, "batching", Map.of("maxNumSeqs", 4));
 
     @TempDir
     Path dir;
@@ -45,40 +45,55 @@ class SaturationLoopbackTest {
         try (SimServer sim = SimServer.start(SimConfig.load(null, FOUR_SEATS))) {
             RunReport closed = run(SimulatorRuns.closedLoop(sim.url(), 8, 80, 32, 24, dir.resolve("capacity")));
             double capacity = closed.results().requestThroughput();
-            assertThat(closed.saturation().saturated()).as("a closed loop offers no rate").isNull();
+            assertThat(closed.saturation().saturated())
+                    .as("a closed loop offers no rate")
+                    .isNull();
             assertThat(closed.saturation().offeredConcurrency()).isEqualTo(8);
 
             RunReport over = run(open(sim, 2 * capacity, 200, "over"));
             Saturation s = over.saturation();
-            assertThat(s.saturated()).as("%s at %.1f req/s against a capacity of %.1f", s, 2 * capacity, capacity)
+            assertThat(s.saturated())
+                    .as("%s at %.1f req/s against a capacity of %.1f", s, 2 * capacity, capacity)
                     .isTrue();
             assertThat(s.offeredRequestRate()).isEqualTo(2 * capacity);
             // The server completes at its capacity, whatever is offered: well short of the arrivals.
             assertThat(s.achievedRequestRate()).isLessThan(0.8 * s.scheduledRequestRate());
             // Arrivals outpaced completions by about half the arrivals: most were unfinished at the last one.
-            assertThat(s.backlog()).isGreaterThan(s.arrivals() / 4).isGreaterThan((long) Saturation.allowance(s.steadyBacklog()));
+            assertThat(s.backlog()).isGreaterThan(s.arrivals() / 4).isGreaterThan((long)
+                    Saturation.allowance(s.steadyBacklog()));
             // No gate: the queue is the server's (a busy client may hold back a few of the last arrivals).
             assertThat(s.backlogInFlight()).isGreaterThan(s.backlog() / 2);
             assertThat(s.drainS()).isGreaterThan(0.5 * s.backlog() / capacity);
-            Note note = over.notes().stream().filter(n -> n.kind().equals(NoteDetector.SATURATED)).findFirst()
+            Note note = over.notes().stream()
+                    .filter(n -> n.kind().equals(NoteDetector.SATURATED))
+                    .findFirst()
                     .orElseThrow();
-            assertThat(note.message()).contains(String.format(java.util.Locale.ROOT, "achieved %.2f req/s",
-                    s.achievedRequestRate())).contains(s.backlog() + " requests were unfinished")
+            assertThat(note.message())
+                    .contains(String.format(java.util.Locale.ROOT, "achieved %.2f req/s", s.achievedRequestRate()))
+                    .contains(s.backlog() + " requests were unfinished")
                     .contains(String.format(java.util.Locale.ROOT, "%.1f s to drain", s.drainS()));
             Path json = dir.resolve("over").resolve(ReportFiles.REPORT_JSON);
-            assertThat(ReportFiles.JSON.readTree(json.toFile()).at("/saturation/saturated").asBoolean()).isTrue();
-            assertThat(Files.readString(dir.resolve("over").resolve("report.html"))).contains("backlog_in_flight");
+            assertThat(ReportFiles.JSON
+                            .readTree(json.toFile())
+                            .at("/saturation/saturated")
+                            .asBoolean())
+                    .isTrue();
+            assertThat(Files.readString(dir.resolve("over").resolve("report.html")))
+                    .contains("backlog_in_flight");
 
             RunReport under = run(open(sim, capacity / 2, 200, "under"));
             Saturation calm = under.saturation();
-            assertThat(calm.saturated()).as("%s at %.1f req/s against a capacity of %.1f", calm, capacity / 2, capacity)
+            assertThat(calm.saturated())
+                    .as("%s at %.1f req/s against a capacity of %.1f", calm, capacity / 2, capacity)
                     .isFalse();
             assertThat(under.notes()).extracting(Note::kind).doesNotContain(NoteDetector.SATURATED);
             assertThat(calm.achievedRequestRate()).isGreaterThan(0.8 * calm.scheduledRequestRate());
 
             // --stop-on-saturation: the same overload, with a schedule five times as long, ends early.
             RunReport stopped = run(open(sim, 2 * capacity, 1000, "stopped").withStopOnSaturation(true));
-            Note stop = stopped.notes().stream().filter(n -> n.kind().equals("stopped_on_saturation")).findFirst()
+            Note stop = stopped.notes().stream()
+                    .filter(n -> n.kind().equals("stopped_on_saturation"))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError(stopped.notes()));
             assertThat(stop.message()).contains("scheduled requests were not sent");
             assertThat(stopped.results().requests().attempted()).isLessThan(1000);

@@ -1,15 +1,15 @@
 package dev.llmload.run;
 
-import dev.llmload.config.Data;
-import dev.llmload.config.Load;
-import dev.llmload.config.Sessions;
-import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.ScheduleFidelity;
+import dev.llmload.config.Data;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
+import dev.llmload.config.Sessions;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
@@ -46,6 +46,7 @@ class ScheduleFidelityLoopbackTest {
 
     /** The client's send-time budget: p99 of actual − intended send. */
     private static final double MAX_LAG_P99_MS = 1.0;
+
     private static final int WARMUP = 20;
 
     @TempDir
@@ -54,15 +55,22 @@ class ScheduleFidelityLoopbackTest {
     @Test
     void constantScheduleAt200PerSecondIsKeptWithin1MsAtP99() throws Exception {
         try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
-             HostTimerJitter host = new HostTimerJitter()) {
-            BenchmarkRun.Result result = SimulatorRuns.run(openLoop(sim.url(), Load.open(200, Load.Arrival.CONSTANT, null, null),
-                    300, Data.synthetic("16", "2", "cl100k_base"), 7, dir));
+                HostTimerJitter host = new HostTimerJitter()) {
+            BenchmarkRun.Result result = SimulatorRuns.run(openLoop(
+                    sim.url(),
+                    Load.open(200, Load.Arrival.CONSTANT, null, null),
+                    300,
+                    Data.synthetic("16", "2", "cl100k_base"),
+                    7,
+                    dir));
             measureHost(host);
 
             List<RequestRecord> journal = JournalReader.read(dir.resolve(Journal.FILE_NAME));
             assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
             // Constant: request i is due at exactly i / 200 s.
-            List<RequestRecord> byIndex = journal.stream().sorted(Comparator.comparingLong(RequestRecord::index)).toList();
+            List<RequestRecord> byIndex = journal.stream()
+                    .sorted(Comparator.comparingLong(RequestRecord::index))
+                    .toList();
             for (int i = 0; i < byIndex.size(); i++) {
                 assertThat(byIndex.get(i).timings().intendedSendNanos()).isEqualTo(i * 5_000_000L);
             }
@@ -75,8 +83,11 @@ class ScheduleFidelityLoopbackTest {
             assertThat(schedule.sent()).isEqualTo(300 - WARMUP);
             assertThat(schedule.waitedAtGate()).isZero();
             assertThat(schedule.lagMs().count()).isEqualTo(300 - WARMUP);
-            assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("report.json").toFile())
-                    .at("/schedule/arrivals").asText()).isEqualTo("requests");
+            assertThat(new com.fasterxml.jackson.databind.ObjectMapper()
+                            .readTree(dir.resolve("report.json").toFile())
+                            .at("/schedule/arrivals")
+                            .asText())
+                    .isEqualTo("requests");
             assertLagWithinBudget(lagP99Ms(journal), schedule.lagMs().p99());
             assertThat(result.report().notes()).noneMatch(n -> n.kind().equals(NoteDetector.CLIENT_BEHIND_SCHEDULE));
         }
@@ -85,9 +96,14 @@ class ScheduleFidelityLoopbackTest {
     @Test
     void poissonScheduleAt200PerSecondIsKeptWithin1MsAtP99() throws Exception {
         try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
-             HostTimerJitter host = new HostTimerJitter()) {
-            SimulatorRuns.run(openLoop(sim.url(), Load.open(200, Load.Arrival.POISSON, null, null), 300,
-                    Data.synthetic("16", "2", "cl100k_base"), 11, dir));
+                HostTimerJitter host = new HostTimerJitter()) {
+            SimulatorRuns.run(openLoop(
+                    sim.url(),
+                    Load.open(200, Load.Arrival.POISSON, null, null),
+                    300,
+                    Data.synthetic("16", "2", "cl100k_base"),
+                    11,
+                    dir));
             measureHost(host);
 
             List<RequestRecord> journal = JournalReader.read(dir.resolve(Journal.FILE_NAME));
@@ -110,14 +126,15 @@ class ScheduleFidelityLoopbackTest {
         Files.writeString(trace, lines);
         Path out = dir.resolve("run");
         try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
-             HostTimerJitter host = new HostTimerJitter()) {
-            SimulatorRuns.run(openLoop(sim.url(), new Load.Trace(trace, 2.0, null), -1,
-                    Data.synthetic("16", "2", "cl100k_base"), 7, out));
+                HostTimerJitter host = new HostTimerJitter()) {
+            SimulatorRuns.run(openLoop(
+                    sim.url(), new Load.Trace(trace, 2.0, null), -1, Data.synthetic("16", "2", "cl100k_base"), 7, out));
             measureHost(host);
         }
 
         List<RequestRecord> journal = JournalReader.read(out.resolve(Journal.FILE_NAME)).stream()
-                .sorted(Comparator.comparingLong(RequestRecord::index)).toList();
+                .sorted(Comparator.comparingLong(RequestRecord::index))
+                .toList();
         assertThat(journal).hasSize(timestampsMs.length).allMatch(RequestRecord::succeeded);
         for (int i = 0; i < journal.size(); i++) {
             // Offsets from the first timestamp, replayed twice as fast; the journal keeps microseconds.
@@ -129,7 +146,9 @@ class ScheduleFidelityLoopbackTest {
         // a 2-core machine a few of 180 sends have been seen 3-6 ms late, so p99 is not asserted here.
         List<RequestRecord> measured = journal.subList(WARMUP, journal.size());
         assertLagWithinBudget(Statistics.summarize(measured.stream()
-                .mapToDouble(r -> (r.timings().sentNanos() - r.timings().intendedSendNanos()) / 1e6).toArray()).p90());
+                        .mapToDouble(r -> (r.timings().sentNanos() - r.timings().intendedSendNanos()) / 1e6)
+                        .toArray())
+                .p90());
     }
 
     @Test
@@ -145,15 +164,19 @@ class ScheduleFidelityLoopbackTest {
             List<RequestRecord> b = byIndex(dir.resolve("b"));
             assertThat(a).hasSize(60);
             assertThat(b.stream().map(r -> r.timings().intendedSendNanos()).toList())
-                    .isEqualTo(a.stream().map(r -> r.timings().intendedSendNanos()).toList());
+                    .isEqualTo(
+                            a.stream().map(r -> r.timings().intendedSendNanos()).toList());
             assertThat(b.stream().map(RequestRecord::inputTokens).toList())
                     .isEqualTo(a.stream().map(RequestRecord::inputTokens).toList());
-            assertThat(second.report().data().contentHash()).isEqualTo(first.report().data().contentHash());
+            assertThat(second.report().data().contentHash())
+                    .isEqualTo(first.report().data().contentHash());
             // The check can fail: another seed moves the arrivals and changes the prompts.
             List<RequestRecord> c = byIndex(dir.resolve("c"));
             assertThat(c.stream().map(r -> r.timings().intendedSendNanos()).toList())
-                    .isNotEqualTo(a.stream().map(r -> r.timings().intendedSendNanos()).toList());
-            assertThat(other.report().data().contentHash()).isNotEqualTo(first.report().data().contentHash());
+                    .isNotEqualTo(
+                            a.stream().map(r -> r.timings().intendedSendNanos()).toList());
+            assertThat(other.report().data().contentHash())
+                    .isNotEqualTo(first.report().data().contentHash());
         }
     }
 
@@ -172,30 +195,54 @@ class ScheduleFidelityLoopbackTest {
             Data data = Data.of("32", "2", null, null, null, sharedPrefix, "cl100k_base", 1, null);
             BenchmarkRun.Result result = SimulatorRuns.run(withData(config, data, null));
             assertThat(result.records()).hasSize(40).allMatch(RequestRecord::succeeded);
-            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(sim.url() + "/metrics"))
-                    .build(), HttpResponse.BodyHandlers.ofString()).body();
-            Matcher hits = Pattern.compile("(?m)^vllm:prefix_cache_hits_total(?:\\{[^}]*})? (\\S+)$").matcher(metrics);
+            String metrics = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(sim.url() + "/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            Matcher hits = Pattern.compile("(?m)^vllm:prefix_cache_hits_total(?:\\{[^}]*})? (\\S+)$")
+                    .matcher(metrics);
             assertThat(hits.find()).as("prefix_cache_hits_total in /metrics").isTrue();
             return Double.parseDouble(hits.group(1));
         }
     }
 
     static RunConfig openLoop(String url, Load load, long requests, Data data, long seed, Path out) {
-        RunConfig config = RunConfig.builder().url(url).load(load).numRequests(requests < 0 ? null : requests)
-                .warmup(String.valueOf(WARMUP)).seed(seed).serverMetrics("off").grace(Duration.ofSeconds(5))
-                .outputDir(out).ioThreads(2).build();
+        RunConfig config = RunConfig.builder()
+                .url(url)
+                .load(load)
+                .numRequests(requests < 0 ? null : requests)
+                .warmup(String.valueOf(WARMUP))
+                .seed(seed)
+                .serverMetrics("off")
+                .grace(Duration.ofSeconds(5))
+                .outputDir(out)
+                .ioThreads(2)
+                .build();
         return withData(config, data, null);
     }
 
     /** {@code c} with other data, and sessions or none. */
     static RunConfig withData(RunConfig c, Data data, Sessions sessions) {
-        return new RunConfig(c.target(), c.load(), data, sessions, c.bounds(), c.client(), c.telemetry(), c.output(),
-                c.slo(), c.seed(), c.scenario());
+        return new RunConfig(
+                c.target(),
+                c.load(),
+                data,
+                sessions,
+                c.bounds(),
+                c.client(),
+                c.telemetry(),
+                c.output(),
+                c.slo(),
+                c.seed(),
+                c.scenario());
     }
 
     private static List<RequestRecord> byIndex(Path run) throws Exception {
         return JournalReader.read(run.resolve(Journal.FILE_NAME)).stream()
-                .sorted(Comparator.comparingLong(RequestRecord::index)).toList();
+                .sorted(Comparator.comparingLong(RequestRecord::index))
+                .toList();
     }
 
     /**
@@ -211,11 +258,15 @@ class ScheduleFidelityLoopbackTest {
     }
 
     private void assertLagWithinBudget(double... lagsMs) {
-        assumeTrue(hostJitterMs <= MAX_LAG_P99_MS, () -> "send lag not judged: this host wakes a sleeping thread"
-                + " %.2f ms late at p99, above the %.1f ms budget (all other checks of this test passed)"
-                        .formatted(hostJitterMs, MAX_LAG_P99_MS));
+        assumeTrue(
+                hostJitterMs <= MAX_LAG_P99_MS,
+                () -> "send lag not judged: this host wakes a sleeping thread"
+                        + " %.2f ms late at p99, above the %.1f ms budget (all other checks of this test passed)"
+                                .formatted(hostJitterMs, MAX_LAG_P99_MS));
         for (double lagMs : lagsMs) {
-            assertThat(lagMs).as("send lag, host wake-up p99 %.2f ms", hostJitterMs).isLessThanOrEqualTo(lagBudgetMs());
+            assertThat(lagMs)
+                    .as("send lag, host wake-up p99 %.2f ms", hostJitterMs)
+                    .isLessThanOrEqualTo(lagBudgetMs());
         }
     }
 
@@ -228,7 +279,10 @@ class ScheduleFidelityLoopbackTest {
 
     /** p99 send lag of the requests after the warm-up, in order of intended send. */
     private static double lagP99Ms(List<RequestRecord> journal) {
-        return Statistics.summarize(journal.stream().filter(r -> !r.warmup())
-                .mapToDouble(r -> (r.timings().sentNanos() - r.timings().intendedSendNanos()) / 1e6).toArray()).p99();
+        return Statistics.summarize(journal.stream()
+                        .filter(r -> !r.warmup())
+                        .mapToDouble(r -> (r.timings().sentNanos() - r.timings().intendedSendNanos()) / 1e6)
+                        .toArray())
+                .p99();
     }
 }

@@ -15,8 +15,13 @@ final class ScriptedHttp {
     /** A server on a free loopback port (not started) that lists one model, {@code modelId}, at /v1/models. */
     static HttpServer withModel(String modelId) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/v1/models", exchange -> send(exchange, 200, "application/json",
-                "{\"data\":[{\"id\":\"" + modelId + "\",\"owned_by\":\"test\"}]}"));
+        server.createContext(
+                "/v1/models",
+                exchange -> send(
+                        exchange,
+                        200,
+                        "application/json",
+                        "{\"data\":[{\"id\":\"" + modelId + "\",\"owned_by\":\"test\"}]}"));
         return server;
     }
 

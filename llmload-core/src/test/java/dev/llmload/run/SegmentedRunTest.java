@@ -10,9 +10,9 @@ import dev.llmload.record.JournalReader;
 import dev.llmload.record.JournalSeal;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.ReportFiles;
-import dev.llmload.report.write.RunRebuild;
 import dev.llmload.report.RunReport;
 import dev.llmload.report.merge.SegmentMerge;
+import dev.llmload.report.write.RunRebuild;
 import dev.llmload.sim.server.SimServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,14 +78,18 @@ class SegmentedRunTest {
         RunReport whole = merged.report();
         RunReport one = single.report();
         assertThat(whole.results().requests()).isEqualTo(one.results().requests());
-        assertThat(whole.results().outputTokens().mean()).isEqualTo(one.results().outputTokens().mean());
+        assertThat(whole.results().outputTokens().mean())
+                .isEqualTo(one.results().outputTokens().mean());
         assertThat(whole.run().segments()).hasSize(3);
         // Latency and rate agree within what two runs on one host differ by, with a floor for a busy host.
-        double ttftSpread = Math.abs(again.report().results().ttftMs().p50() - one.results().ttftMs().p50());
-        assertThat(whole.results().ttftMs().p50()).isCloseTo(one.results().ttftMs().p50(),
-                org.assertj.core.api.Assertions.within(Math.max(3 * ttftSpread, 10.0)));
-        assertThat(whole.results().requestThroughput()).isCloseTo(one.results().requestThroughput(),
-                org.assertj.core.api.Assertions.withinPercentage(10));
+        double ttftSpread = Math.abs(
+                again.report().results().ttftMs().p50() - one.results().ttftMs().p50());
+        assertThat(whole.results().ttftMs().p50())
+                .isCloseTo(
+                        one.results().ttftMs().p50(),
+                        org.assertj.core.api.Assertions.within(Math.max(3 * ttftSpread, 10.0)));
+        assertThat(whole.results().requestThroughput())
+                .isCloseTo(one.results().requestThroughput(), org.assertj.core.api.Assertions.withinPercentage(10));
 
         // Merging again, elsewhere, writes the same report, byte for byte.
         SegmentMerge.merge(dir.resolve("merged-again"), segments, false);
@@ -95,11 +99,12 @@ class SegmentedRunTest {
         // What is not one whole run is refused, naming the directory or segment at fault.
         assertThatThrownBy(() -> SegmentMerge.merge(dir.resolve("m1"), segments.subList(0, 2), false))
                 .hasMessageContaining("segment 2 of 3 missing");
-        assertThatThrownBy(() -> SegmentMerge.merge(dir.resolve("m2"),
-                List.of(segments.get(0), segments.get(1), segments.get(1)), false))
+        assertThatThrownBy(() -> SegmentMerge.merge(
+                        dir.resolve("m2"), List.of(segments.get(0), segments.get(1), segments.get(1)), false))
                 .hasMessageContaining("segment 1/3 is given twice");
-        assertThatThrownBy(() -> SegmentMerge.merge(dir.resolve("m3"), List.of(segments.get(0), dir.resolve("single")),
-                false)).hasMessageContaining(dir.resolve("single") + " is not a segment");
+        assertThatThrownBy(() ->
+                        SegmentMerge.merge(dir.resolve("m3"), List.of(segments.get(0), dir.resolve("single")), false))
+                .hasMessageContaining(dir.resolve("single") + " is not a segment");
         SegmentMerge.Merged partial = SegmentMerge.merge(dir.resolve("m4"), segments.subList(0, 2), true);
         assertThat(partial.missing()).containsExactly(2);
         assertThat(partial.report().notes()).anyMatch(n -> n.kind().equals("segments_missing"));
@@ -136,21 +141,28 @@ class SegmentedRunTest {
         long succeeded = 0;
         for (int i = 0; i < 3; i++) {
             for (RequestRecord r : journal(segments.get(i))) {
-                assertThat(r.session().sessionId() % 3).as("session of segment " + i).isEqualTo(i);
+                assertThat(r.session().sessionId() % 3)
+                        .as("session of segment " + i)
+                        .isEqualTo(i);
                 turns.put(r.session().sessionId() + ":" + r.session().turn(), r.inputTokens());
-                assertThat(indexes.add(r.index())).as("index " + r.index() + " once").isTrue();
+                assertThat(indexes.add(r.index()))
+                        .as("index " + r.index() + " once")
+                        .isTrue();
                 succeeded += r.succeeded() ? 1 : 0;
             }
         }
         // Which sessions the request bound cuts depends on timing; every turn sent both ways is the same turn.
         java.util.Map<String, Integer> singleTurns = new java.util.TreeMap<>();
-        single.records().forEach(r -> singleTurns.put(r.session().sessionId() + ":" + r.session().turn(),
-                r.inputTokens()));
+        single.records()
+                .forEach(r -> singleTurns.put(
+                        r.session().sessionId() + ":" + r.session().turn(), r.inputTokens()));
         Set<String> both = new TreeSet<>(turns.keySet());
         both.retainAll(singleTurns.keySet());
         assertThat(both).hasSizeGreaterThanOrEqualTo(singleTurns.size() / 2);
         for (String turn : both) {
-            assertThat(turns.get(turn)).as("input tokens of session:turn " + turn).isEqualTo(singleTurns.get(turn));
+            assertThat(turns.get(turn))
+                    .as("input tokens of session:turn " + turn)
+                    .isEqualTo(singleTurns.get(turn));
         }
 
         SegmentMerge.Merged merged = SegmentMerge.merge(dir.resolve("merged"), segments, false);
@@ -173,7 +185,8 @@ class SegmentedRunTest {
      * leaves it) the segment merges, noted as unverified.
      */
     @Test
-    void aSegmentWhoseJournalWasEditedIsRefusedAndOneWithoutASealIsMergedUnverified(@TempDir Path dir) throws Exception {
+    void aSegmentWhoseJournalWasEditedIsRefusedAndOneWithoutASealIsMergedUnverified(@TempDir Path dir)
+            throws Exception {
         List<Path> segments = runSegments(dir, 2, i -> closedLoop(dir.resolve("s" + i), i + "/2"));
         Path journal = segments.get(1).resolve(Journal.FILE_NAME);
         Path seal = JournalSeal.of(journal);
@@ -195,35 +208,72 @@ class SegmentedRunTest {
         assertThat(JournalReader.read(journal)).hasSize(24);
 
         assertThatThrownBy(() -> SegmentMerge.merge(dir.resolve("edited"), segments, false))
-                .hasMessageContaining(journal.toString()).hasMessageContaining("not merged")
+                .hasMessageContaining(journal.toString())
+                .hasMessageContaining("not merged")
                 .hasMessageNotContaining("\n");
         assertThat(dir.resolve("edited")).doesNotExist();
 
         Files.delete(seal);
         SegmentMerge.Merged unverified = SegmentMerge.merge(dir.resolve("unverified"), segments, false);
         assertThat(unverified.records()).isEqualTo(48);
-        assertThat(unverified.report().notes()).filteredOn(n -> n.kind().equals("segment_unverified"))
-                .singleElement().satisfies(n -> assertThat(n.message()).startsWith("segment 1/2 (s1)"));
+        assertThat(unverified.report().notes())
+                .filteredOn(n -> n.kind().equals("segment_unverified"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message()).startsWith("segment 1/2 (s1)"));
     }
 
     private static RunConfig openLoop(Path out, String segment, Instant startAt) {
-        return RunConfig.builder().url(url).requestRate(40.0).arrival("poisson").numRequests(120L)
-                .inputTokens("uniform:20:60").outputTokens("8").tokenizer("cl100k_base").seed(11)
-                .grace(Duration.ofSeconds(5)).outputDir(out).ioThreads(1).segment(segment)
-                .startAt(startAt == null ? null : startAt.toString()).build();
+        return RunConfig.builder()
+                .url(url)
+                .requestRate(40.0)
+                .arrival("poisson")
+                .numRequests(120L)
+                .inputTokens("uniform:20:60")
+                .outputTokens("8")
+                .tokenizer("cl100k_base")
+                .seed(11)
+                .grace(Duration.ofSeconds(5))
+                .outputDir(out)
+                .ioThreads(1)
+                .segment(segment)
+                .startAt(startAt == null ? null : startAt.toString())
+                .build();
     }
 
     /** Sessions of 2 to 4 turns of 8 to 40 new tokens each, started at 20 per second; 36 requests in all. */
     private static RunConfig sessions(Path out, String segment) {
-        return RunConfig.builder().url(url).requestRate(20.0).arrival("poisson").numRequests(36L)
-                .sessions("uniform:2:4").thinkTime("5").inputTokens("uniform:8:40").outputTokens("4").tokenizer("cl100k_base").seed(11)
-                .grace(Duration.ofSeconds(5)).outputDir(out).ioThreads(1).segment(segment).build();
+        return RunConfig.builder()
+                .url(url)
+                .requestRate(20.0)
+                .arrival("poisson")
+                .numRequests(36L)
+                .sessions("uniform:2:4")
+                .thinkTime("5")
+                .inputTokens("uniform:8:40")
+                .outputTokens("4")
+                .tokenizer("cl100k_base")
+                .seed(11)
+                .grace(Duration.ofSeconds(5))
+                .outputDir(out)
+                .ioThreads(1)
+                .segment(segment)
+                .build();
     }
 
     private static RunConfig closedLoop(Path out, String segment) {
-        return RunConfig.builder().url(url).load(Load.closed(16)).numRequests(48L).inputTokens("32")
-                .outputTokens("20").tokenizer("cl100k_base").seed(11).grace(Duration.ofSeconds(5)).outputDir(out)
-                .ioThreads(1).segment(segment).build();
+        return RunConfig.builder()
+                .url(url)
+                .load(Load.closed(16))
+                .numRequests(48L)
+                .inputTokens("32")
+                .outputTokens("20")
+                .tokenizer("cl100k_base")
+                .seed(11)
+                .grace(Duration.ofSeconds(5))
+                .outputDir(out)
+                .ioThreads(1)
+                .segment(segment)
+                .build();
     }
 
     /** Runs {@code count} segments at once, as separate hosts would; returns their directories. */
@@ -259,7 +309,8 @@ class SegmentedRunTest {
     }
 
     private static Set<String> fingerprints(List<RequestRecord> records) {
-        return records.stream().filter(r -> !r.warmup())
+        return records.stream()
+                .filter(r -> !r.warmup())
                 .map(r -> index(r) + ":" + r.inputTokens() + ":" + r.timings().intendedSendNanos())
                 .collect(Collectors.toCollection(TreeSet::new));
     }

@@ -1,12 +1,12 @@
 package dev.llmload.run;
 
-import dev.llmload.config.Telemetry;
-import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.config.RunConfig;
+import dev.llmload.config.Telemetry;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.Journal;
 import dev.llmload.sim.server.SimConfig;
@@ -54,9 +54,18 @@ class ServerCountersTest {
         try (SimServer sim = SimServer.start(simConfig)) {
             Map<String, Double> before = scrape(sim);
             RunConfig base = SimulatorRuns.closedLoop(sim.url(), 12, REQUESTS, 200, 48, dir);
-            RunConfig config = new RunConfig(base.target(), base.load(), base.data(), base.sessions(), base.bounds(),
-                    base.client(), Telemetry.of("auto", null, List.of(), null, Duration.ofMillis(100)), base.output(),
-                    base.slo(), base.seed(), base.scenario());
+            RunConfig config = new RunConfig(
+                    base.target(),
+                    base.load(),
+                    base.data(),
+                    base.sessions(),
+                    base.bounds(),
+                    base.client(),
+                    Telemetry.of("auto", null, List.of(), null, Duration.ofMillis(100)),
+                    base.output(),
+                    base.slo(),
+                    base.seed(),
+                    base.scenario());
             BenchmarkRun.Result result = SimulatorRuns.run(config);
             Map<String, Double> after = scrape(sim);
 
@@ -96,8 +105,10 @@ class ServerCountersTest {
             assertThat(after.get("vllm:kv_cache_usage_perc")).isZero();
             // The gauges need a scrape inside the run, which runs in the idle scheduling class: where
             // other programs keep every core busy for the whole run, none may land there.
-            assumeTrue(telemetry.serverScrapes() > 2, () -> "no scrape landed inside the run (" + HostLoad.describe()
-                    + "): the gauges cannot be judged; the counters above were");
+            assumeTrue(
+                    telemetry.serverScrapes() > 2,
+                    () -> "no scrape landed inside the run (" + HostLoad.describe()
+                            + "): the gauges cannot be judged; the counters above were");
             assertThat(telemetry.requestsRunning().max()).isGreaterThan(0.0);
             assertThat(telemetry.kvCacheUsage().max()).isGreaterThan(0.0);
         }
@@ -109,8 +120,12 @@ class ServerCountersTest {
 
     /** Each sample of {@code /metrics}, summed over its labels, by metric name. */
     private static Map<String, Double> scrape(SimServer sim) throws Exception {
-        String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(sim.url() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String text = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(sim.url() + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
         Map<String, Double> sums = new HashMap<>();
         for (String line : text.lines().toList()) {
             if (line.isBlank() || line.startsWith("#")) {

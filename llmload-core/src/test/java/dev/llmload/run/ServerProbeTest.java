@@ -31,16 +31,19 @@ class ServerProbeTest {
     }
 
     private static ServerProbe.ServerInfo probe(HttpServer server) throws Exception {
-        return ServerProbe.probe(Endpoint.openAiBase("http://127.0.0.1:" + server.getAddress().getPort()), null, false);
+        return ServerProbe.probe(
+                Endpoint.openAiBase("http://127.0.0.1:" + server.getAddress().getPort()), null, false);
     }
 
     @Test
     void vllmSaysItAllOnModelsAndVersion() throws Exception {
         HttpServer server = serve(Map.of(
-                "/v1/models", "{\"data\":[{\"id\":\"meta-llama/Llama-3.1-8B\",\"owned_by\":\"vllm\",\"max_model_len\":131072}]}",
+                "/v1/models",
+                        "{\"data\":[{\"id\":\"meta-llama/Llama-3.1-8B\",\"owned_by\":\"vllm\",\"max_model_len\":131072}]}",
                 "/version", "{\"version\":\"0.11.2\"}"));
         try {
-            assertThat(probe(server)).isEqualTo(new ServerProbe.ServerInfo("meta-llama/Llama-3.1-8B", 131072, "vllm", "0.11.2"));
+            assertThat(probe(server))
+                    .isEqualTo(new ServerProbe.ServerInfo("meta-llama/Llama-3.1-8B", 131072, "vllm", "0.11.2"));
         } finally {
             server.stop(0);
         }
@@ -79,9 +82,11 @@ class ServerProbeTest {
     void answersOfOddShapesGiveWhatTheyHoldAndNoMore() throws Exception {
         String deep = "{\"model_id\":" + "[".repeat(5_000) + "]".repeat(5_000) + "}";
         HttpServer server = serve(Map.of(
-                "/v1/models", "{\"object\":\"list\",\"data\":[{\"id\":\"q.gguf\",\"owned_by\":\"llamacpp\","
+                "/v1/models",
+                "{\"object\":\"list\",\"data\":[{\"id\":\"q.gguf\",\"owned_by\":\"llamacpp\","
                         + "\"meta\":{\"n_ctx_train\":32768.0,\"n_vocab\":151936}},{\"id\":\"second\"}]}",
-                "/version", "{\"version\":4.5}"));
+                "/version",
+                "{\"version\":4.5}"));
         HttpServer broken = serve(Map.of(
                 "/v1/models", "{\"data\":[{\"id\":\"m\",\"owned_by\":\"gateway\"}]}",
                 "/version", "<html><body>not here</body></html>",
@@ -106,8 +111,8 @@ class ServerProbeTest {
     @Test
     void aHugeAnswerIsReadPastNotKept() throws Exception {
         int entries = 2_500_000;
-        StringBuilder models = new StringBuilder(entries * 3 + 200)
-                .append("{\"data\":[{\"id\":\"m\",\"owned_by\":\"vllm\"}");
+        StringBuilder models =
+                new StringBuilder(entries * 3 + 200).append("{\"data\":[{\"id\":\"m\",\"owned_by\":\"vllm\"}");
         models.append(",{}".repeat(entries)).append("],\"extra\":{");
         for (int i = 0; i < 10_000; i++) {
             models.append(i == 0 ? "" : ",").append("\"f").append(i).append("\":[]");
@@ -122,7 +127,8 @@ class ServerProbeTest {
             long allocated = threads.getCurrentThreadAllocatedBytes() - before;
 
             assertThat(info).isEqualTo(new ServerProbe.ServerInfo("m", null, "vllm", null));
-            assertThat(allocated).as("bytes allocated by the probe's thread for a %d-byte answer", models.length())
+            assertThat(allocated)
+                    .as("bytes allocated by the probe's thread for a %d-byte answer", models.length())
                     .isLessThan(models.length());
         } finally {
             server.stop(0);
@@ -162,7 +168,9 @@ class ServerProbeTest {
                 }
             }
             byte[] bytes = (path.equals("/v1/models")
-                    ? "{\"data\":[{\"id\":\"m\",\"owned_by\":\"vllm\"}]}" : "not found").getBytes(StandardCharsets.UTF_8);
+                            ? "{\"data\":[{\"id\":\"m\",\"owned_by\":\"vllm\"}]}"
+                            : "not found")
+                    .getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(path.equals("/v1/models") ? 200 : 404, bytes.length);
             exchange.getResponseBody().write(bytes);
             exchange.close();
@@ -173,8 +181,8 @@ class ServerProbeTest {
             int port = server.getAddress().getPort();
             assertThatThrownBy(() -> probe(server))
                     .isInstanceOf(RunException.class)
-                    .hasMessage("server at http://127.0.0.1:" + port + "/v1 answered more than 16 MiB to GET http://127.0.0.1:"
-                            + port + "/v1/models");
+                    .hasMessage("server at http://127.0.0.1:" + port
+                            + "/v1 answered more than 16 MiB to GET http://127.0.0.1:" + port + "/v1/models");
             endlessModels.set(false);
             assertThat(probe(server)).isEqualTo(new ServerProbe.ServerInfo("m", null, "vllm", null));
         } finally {

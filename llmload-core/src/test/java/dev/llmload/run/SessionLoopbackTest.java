@@ -1,13 +1,13 @@
 package dev.llmload.run;
 
-import dev.llmload.config.Data;
-import dev.llmload.config.Lengths;
-import dev.llmload.config.Sessions;
-import dev.llmload.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.config.Data;
+import dev.llmload.config.Lengths;
+import dev.llmload.config.RunConfig;
+import dev.llmload.config.Sessions;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
@@ -36,11 +36,12 @@ class SessionLoopbackTest {
     void laterTurnsCarryTheHistoryAndTheActualAnswersAfterTheThinkTime() throws Exception {
         Path truth = dir.resolve("truth.jsonl");
         Path out = dir.resolve("run");
-        try (SimServer sim = SimulatorRuns.fixedSimulator(5, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
+        try (SimServer sim =
+                SimulatorRuns.fixedSimulator(5, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
             RunConfig closed = SimulatorRuns.closedLoop(sim.url(), 2, 12, 16, 6, out);
             Sessions sessions = new Sessions(Lengths.parse("--sessions", "3"), Lengths.parse("--think-time", "30"), 2);
-            BenchmarkRun.Result result = SimulatorRuns.run(ScheduleFidelityLoopbackTest.withData(closed,
-                    Data.synthetic("16", "6", "cl100k_base"), sessions));
+            BenchmarkRun.Result result = SimulatorRuns.run(
+                    ScheduleFidelityLoopbackTest.withData(closed, Data.synthetic("16", "6", "cl100k_base"), sessions));
             assertThat(result.report().schedule().arrivals()).isEqualTo("sessions");
         }
 
@@ -51,11 +52,13 @@ class SessionLoopbackTest {
             JsonNode entry = JSON.readTree(line);
             truthById.put(entry.get("request_id").asText(), entry);
         }
-        Map<Long, List<RequestRecord>> bySession = journal.stream().collect(Collectors.groupingBy(
-                r -> r.session().sessionId()));
+        Map<Long, List<RequestRecord>> bySession =
+                journal.stream().collect(Collectors.groupingBy(r -> r.session().sessionId()));
         assertThat(bySession).hasSize(4);
         for (List<RequestRecord> turns : bySession.values()) {
-            List<RequestRecord> inOrder = turns.stream().sorted(Comparator.comparingInt(r -> r.session().turn())).toList();
+            List<RequestRecord> inOrder = turns.stream()
+                    .sorted(Comparator.comparingInt(r -> r.session().turn()))
+                    .toList();
             assertThat(inOrder).extracting(r -> r.session().turn()).containsExactly(1, 2, 3);
             for (int k = 0; k < inOrder.size(); k++) {
                 RequestRecord turn = inOrder.get(k);
@@ -67,14 +70,20 @@ class SessionLoopbackTest {
                     RequestRecord previous = inOrder.get(k - 1);
                     JsonNode before = truthById.get(previous.requestId());
                     // The previous prompt, the answer the server gave to it and 16 new tokens.
-                    assertThat(server.get("prompt_tokens").asInt()).isGreaterThanOrEqualTo(
-                            before.get("prompt_tokens").asInt() + before.get("completion_tokens").asInt() + 16 - 2);
+                    assertThat(server.get("prompt_tokens").asInt())
+                            .isGreaterThanOrEqualTo(before.get("prompt_tokens").asInt()
+                                    + before.get("completion_tokens").asInt()
+                                    + 16
+                                    - 2);
                     assertThat(turn.inputTokens()).isGreaterThan(previous.inputTokens());
                     // Sent only after the previous answer ended plus the 30 ms think time.
                     // Both times are kept at microsecond precision, each rounded on its own.
-                    assertThat(turn.timings().intendedSendNanos()).isCloseTo(previous.timings().endNanos() + 30_000_000L,
-                            org.assertj.core.api.Assertions.within(1_000L));
-                    assertThat(turn.timings().sentNanos()).isGreaterThanOrEqualTo(previous.timings().endNanos() + 30_000_000L);
+                    assertThat(turn.timings().intendedSendNanos())
+                            .isCloseTo(
+                                    previous.timings().endNanos() + 30_000_000L,
+                                    org.assertj.core.api.Assertions.within(1_000L));
+                    assertThat(turn.timings().sentNanos())
+                            .isGreaterThanOrEqualTo(previous.timings().endNanos() + 30_000_000L);
                 }
             }
         }
@@ -89,18 +98,22 @@ class SessionLoopbackTest {
         try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of("faults", List.of("http-500@0.3"), "seed", 5))) {
             RunConfig closed = SimulatorRuns.closedLoop(sim.url(), 4, 60, 8, 2, out);
             Sessions sessions = new Sessions(Lengths.parse("--sessions", "3"), null, 4);
-            SimulatorRuns.run(ScheduleFidelityLoopbackTest.withData(closed, Data.synthetic("8", "2", "cl100k_base"),
-                    sessions));
+            SimulatorRuns.run(
+                    ScheduleFidelityLoopbackTest.withData(closed, Data.synthetic("8", "2", "cl100k_base"), sessions));
         }
 
         List<RequestRecord> journal = JournalReader.read(out.resolve(Journal.FILE_NAME));
-        Map<Long, List<RequestRecord>> bySession = journal.stream().collect(Collectors.groupingBy(
-                r -> r.session().sessionId()));
+        Map<Long, List<RequestRecord>> bySession =
+                journal.stream().collect(Collectors.groupingBy(r -> r.session().sessionId()));
         long failedEarly = 0;
         for (List<RequestRecord> turns : bySession.values()) {
-            List<RequestRecord> inOrder = turns.stream().sorted(Comparator.comparingInt(r -> r.session().turn())).toList();
+            List<RequestRecord> inOrder = turns.stream()
+                    .sorted(Comparator.comparingInt(r -> r.session().turn()))
+                    .toList();
             for (int k = 0; k < inOrder.size() - 1; k++) {
-                assertThat(inOrder.get(k).succeeded()).as("only a session's last turn may fail").isTrue();
+                assertThat(inOrder.get(k).succeeded())
+                        .as("only a session's last turn may fail")
+                        .isTrue();
             }
             if (!inOrder.getLast().succeeded() && inOrder.size() < 3) {
                 failedEarly++;

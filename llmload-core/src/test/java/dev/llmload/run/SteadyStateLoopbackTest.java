@@ -36,6 +36,7 @@ class SteadyStateLoopbackTest {
 
     /** A start documented in docs/report.md: within this of where the latency settles. */
     private static final double TOLERANCE_S = 0.5;
+
     private static final double E2E_S = 0.02 + 9 * 0.002;
 
     @TempDir
@@ -49,16 +50,20 @@ class SteadyStateLoopbackTest {
         String root = sim.url().replaceFirst("/v1/?$", "");
         try (HttpClient http = HttpClient.newHttpClient()) {
             // A first exchange before the run, so that the pause is not held up by the client's own start.
-            http.send(HttpRequest.newBuilder(URI.create(root + "/metrics")).build(),
+            http.send(
+                    HttpRequest.newBuilder(URI.create(root + "/metrics")).build(),
                     HttpResponse.BodyHandlers.discarding());
             AtomicBoolean paused = new AtomicBoolean();
             HttpRequest pause = HttpRequest.newBuilder(URI.create(root + "/llmload/pause?ms=" + PAUSE_MS))
-                    .POST(HttpRequest.BodyPublishers.noBody()).build();
-            return new BenchmarkRun(config, config.target().url().text(), null, "llmload run (test)", "test", record -> {
-                if (paused.compareAndSet(false, true)) {
-                    http.sendAsync(pause, HttpResponse.BodyHandlers.discarding());
-                }
-            }).execute();
+                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .build();
+            return new BenchmarkRun(
+                            config, config.target().url().text(), null, "llmload run (test)", "test", record -> {
+                                if (paused.compareAndSet(false, true)) {
+                                    http.sendAsync(pause, HttpResponse.BodyHandlers.discarding());
+                                }
+                            })
+                    .execute();
         }
     }
 
@@ -68,8 +73,12 @@ class SteadyStateLoopbackTest {
      * busy host it may take effect well after the first request's end).
      */
     private static double pauseEndS(List<RequestRecord> records) {
-        long[] ends = records.stream().mapToLong(r -> r.timings().endNanos()).sorted().toArray();
-        long origin = records.stream().mapToLong(r -> r.timings().intendedSendNanos()).min().orElseThrow();
+        long[] ends =
+                records.stream().mapToLong(r -> r.timings().endNanos()).sorted().toArray();
+        long origin = records.stream()
+                .mapToLong(r -> r.timings().intendedSendNanos())
+                .min()
+                .orElseThrow();
         int first = 0;
         int together = 0;
         for (int i = 0, j = 0; i < ends.length; i++) {
@@ -103,11 +112,14 @@ class SteadyStateLoopbackTest {
 
             SteadyState steady = report.steadyState();
             assertThat(steady.reached()).as("%s", steady).isTrue();
-            assertThat(steady.startS()).as("pause ended at %.2f s: %s", pauseEndS, steady)
+            assertThat(steady.startS())
+                    .as("pause ended at %.2f s: %s", pauseEndS, steady)
                     .isBetween(pauseEndS - TOLERANCE_S, pauseEndS + TOLERANCE_S);
             assertThat(steady.requests() + steady.cut()).isEqualTo(400);
             // In the window the server's own latency; over the whole run, the start-up's waits.
-            assertThat(steady.results().e2eFromIntendedMs().p99()).as(HostLoad.describe()).isLessThan(steadyP99Ms);
+            assertThat(steady.results().e2eFromIntendedMs().p99())
+                    .as(HostLoad.describe())
+                    .isLessThan(steadyP99Ms);
             assertThat(report.results().e2eFromIntendedMs().p99()).isGreaterThan(1000);
             assertThat(report.notes()).extracting(Note::kind).doesNotContain(NoteDetector.NO_STEADY_STATE);
         }
@@ -125,7 +137,9 @@ class SteadyStateLoopbackTest {
             assertThat(steady.reached()).as("%s", steady).isFalse();
             assertThat(steady.results()).isNull();
             assertThat(steady.neededRequests()).isGreaterThan(80);
-            Note note = report.notes().stream().filter(n -> n.kind().equals(NoteDetector.NO_STEADY_STATE)).findFirst()
+            Note note = report.notes().stream()
+                    .filter(n -> n.kind().equals(NoteDetector.NO_STEADY_STATE))
+                    .findFirst()
                     .orElseThrow();
             assertThat(note.message()).contains("at least " + steady.neededRequests() + " requests");
         }

@@ -60,7 +60,8 @@ class WireTruthTest {
     private static final int STREAMS = 64;
     private static final int REQUESTS = 128;
     private static final int OUTPUT_TOKENS = 64;
-    private static final Path HARNESS = Path.of("..", "bench", "wire-truth.py").toAbsolutePath().normalize();
+    private static final Path HARNESS =
+            Path.of("..", "bench", "wire-truth.py").toAbsolutePath().normalize();
 
     @TempDir
     Path dir;
@@ -77,23 +78,47 @@ class WireTruthTest {
             port = sim.port();
             Process capture = startCapture(port, pcap);
             try {
-                SimulatorRuns.run(RunConfig.builder().url(sim.url()).api("tgi").load(Load.closed(STREAMS))
-                        .numRequests((long) REQUESTS).inputTokens("256").outputTokens(String.valueOf(OUTPUT_TOKENS))
-                        .tokenizer("cl100k_base").seed(7).grace(Duration.ofSeconds(5)).outputDir(runDir).ioThreads(2)
+                SimulatorRuns.run(RunConfig.builder()
+                        .url(sim.url())
+                        .api("tgi")
+                        .load(Load.closed(STREAMS))
+                        .numRequests((long) REQUESTS)
+                        .inputTokens("256")
+                        .outputTokens(String.valueOf(OUTPUT_TOKENS))
+                        .tokenizer("cl100k_base")
+                        .seed(7)
+                        .grace(Duration.ofSeconds(5))
+                        .outputDir(runDir)
+                        .ioThreads(2)
                         .build());
             } finally {
                 capture.destroy(); // SIGTERM: tcpdump writes what it has and its counts
                 assertThat(capture.waitFor(30, TimeUnit.SECONDS)).isTrue();
             }
             String counts = Files.readString(dir.resolve("tcpdump.log"));
-            assertThat(counts).as("tcpdump's own count of packets the kernel dropped").contains("0 packets dropped by kernel");
+            assertThat(counts)
+                    .as("tcpdump's own count of packets the kernel dropped")
+                    .contains("0 packets dropped by kernel");
         } // closing the simulator flushes its log
 
         Path figuresFile = dir.resolve("figures.json");
-        Process analysis = new ProcessBuilder("python3", HARNESS.toString(), "analyse", "--pcap", pcap.toString(),
-                "--port", String.valueOf(port), "--journal", runDir.resolve(Journal.FILE_NAME).toString(), "--truth",
-                truthFile.toString(), "--json", figuresFile.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("analysis.txt").toFile()).start();
+        Process analysis = new ProcessBuilder(
+                        "python3",
+                        HARNESS.toString(),
+                        "analyse",
+                        "--pcap",
+                        pcap.toString(),
+                        "--port",
+                        String.valueOf(port),
+                        "--journal",
+                        runDir.resolve(Journal.FILE_NAME).toString(),
+                        "--truth",
+                        truthFile.toString(),
+                        "--json",
+                        figuresFile.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("analysis.txt").toFile())
+                .start();
         assertThat(analysis.waitFor(120, TimeUnit.SECONDS)).isTrue();
         String printed = Files.readString(dir.resolve("analysis.txt"));
         System.out.println(printed);
@@ -105,8 +130,9 @@ class WireTruthTest {
         assertThat(result.get("joined").get("sim").asInt()).isEqualTo(REQUESTS);
         assertThat(result.get("token_count_mismatches").get("sim").asInt()).isZero();
         JsonNode figures = result.get("figures");
-        assertThat(figures.has("sim_arrival_minus_packet_ms")).as("the log gives its arrivals on the wall clock "
-                + "(arrival_unix_us)").isTrue();
+        assertThat(figures.has("sim_arrival_minus_packet_ms"))
+                .as("the log gives its arrivals on the wall clock " + "(arrival_unix_us)")
+                .isTrue();
         JsonNode arrival = figures.get("sim_arrival_minus_packet_ms").get("all");
         JsonNode write = figures.get("sim_write_minus_packet_ms").get("all");
         JsonNode ttft = figures.get("sim_ttft_minus_wire_ms").get("all");
@@ -118,9 +144,16 @@ class WireTruthTest {
         assertThat(arrival.get("min").asDouble()).isGreaterThanOrEqualTo(-0.002);
 
         double boundMs = HostLoad.slackMs(1.0);
-        System.out.printf(Locale.ROOT, "wire truth, %d streams: |sim - packets| p99: arrival %.3f, token write %.3f, "
-                        + "TTFT %.3f, gap %.3f ms (bound %.1f ms, %s)%n", STREAMS, arrival.get("abs_p99").asDouble(),
-                write.get("abs_p99").asDouble(), ttft.get("abs_p99").asDouble(), gap.get("abs_p99").asDouble(), boundMs,
+        System.out.printf(
+                Locale.ROOT,
+                "wire truth, %d streams: |sim - packets| p99: arrival %.3f, token write %.3f, "
+                        + "TTFT %.3f, gap %.3f ms (bound %.1f ms, %s)%n",
+                STREAMS,
+                arrival.get("abs_p99").asDouble(),
+                write.get("abs_p99").asDouble(),
+                ttft.get("abs_p99").asDouble(),
+                gap.get("abs_p99").asDouble(),
+                boundMs,
                 HostLoad.describe());
         assertThat(arrival.get("abs_p99").asDouble()).as(HostLoad.describe()).isLessThan(boundMs);
         assertThat(write.get("abs_p99").asDouble()).as(HostLoad.describe()).isLessThan(boundMs);
@@ -135,9 +168,23 @@ class WireTruthTest {
     private Process startCapture(int port, Path pcap) throws Exception {
         File log = dir.resolve("tcpdump.log").toFile();
         // A 64 MiB buffer: the 64 streams' packets are far fewer, and none may be dropped.
-        Process tcpdump = new ProcessBuilder("tcpdump", "-i", "lo", "-s", "0", "-B", "65536",
-                "--time-stamp-precision=nano", "-n", "-U", "-w", pcap.toString(), "tcp port " + port)
-                .redirectErrorStream(true).redirectOutput(log).start();
+        Process tcpdump = new ProcessBuilder(
+                        "tcpdump",
+                        "-i",
+                        "lo",
+                        "-s",
+                        "0",
+                        "-B",
+                        "65536",
+                        "--time-stamp-precision=nano",
+                        "-n",
+                        "-U",
+                        "-w",
+                        pcap.toString(),
+                        "tcp port " + port)
+                .redirectErrorStream(true)
+                .redirectOutput(log)
+                .start();
         for (int i = 0; i < 200; i++) {
             String said = Files.readString(log.toPath());
             if (said.contains("listening on")) {

@@ -1,5 +1,9 @@
 package dev.llmload.schedule;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
 import dev.llmload.schedule.ArrivalProcess.Bursts;
 import dev.llmload.schedule.ArrivalProcess.Constant;
 import dev.llmload.schedule.ArrivalProcess.Gamma;
@@ -10,15 +14,10 @@ import dev.llmload.schedule.ArrivalProcess.Stages;
 import dev.llmload.schedule.ArrivalProcess.Trace;
 import dev.llmload.stats.Statistics;
 import dev.llmload.stats.Summary;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.LongStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 class ArrivalProcessTest {
 
@@ -38,7 +37,8 @@ class ArrivalProcessTest {
         // 53 bits + 1, times 2⁻⁵³, are u = 0.7415648787718234 and 0.15991039287692022, so the exponential
         // gaps are −ln u = 0.29899262457387227 and 1.8331416651510677; at rate 4 the arrivals fall at
         // 0.29899.../4 s = 74748156 ns and (0.29899... + 1.83314...)/4 s = 533033572 ns.
-        assertThat(Schedule.build(new Poisson(4), 2, null, 42).offsetsNanos()).containsExactly(74_748_156L, 533_033_572L);
+        assertThat(Schedule.build(new Poisson(4), 2, null, 42).offsetsNanos())
+                .containsExactly(74_748_156L, 533_033_572L);
     }
 
     @Test
@@ -74,14 +74,19 @@ class ArrivalProcessTest {
     @Test
     void sameSeedGivesTheSameScheduleAndAnotherSeedAnother() {
         List<ArrivalProcess> processes = List.of(
-                new Poisson(5), new Gamma(5, 0.5),
+                new Poisson(5),
+                new Gamma(5, 0.5),
                 new Ramp(1, 10, Duration.ofSeconds(10), Ramp.Shape.LINEAR, true),
                 new Stages(List.of(new Stage(5, Duration.ofSeconds(10))), true),
                 new Bursts(5, 3, Duration.ofSeconds(1)));
         for (ArrivalProcess process : processes) {
             Schedule first = Schedule.build(process, 500, null, 123);
-            assertThat(Schedule.build(process, 500, null, 123)).as("%s", process).isEqualTo(first);
-            assertThat(Schedule.build(process, 500, null, 124)).as("%s", process).isNotEqualTo(first);
+            assertThat(Schedule.build(process, 500, null, 123))
+                    .as("%s", process)
+                    .isEqualTo(first);
+            assertThat(Schedule.build(process, 500, null, 124))
+                    .as("%s", process)
+                    .isNotEqualTo(first);
         }
     }
 
@@ -99,8 +104,8 @@ class ArrivalProcessTest {
     @Test
     void evenlySpacedLinearRampFromOneToTenOverTenSecondsSends55() {
         // Λ(t) = t + 9t²/20, Λ(10) = 10 + 45 = 55: arrivals at Λ = 0, 1, ..., 54 fall inside 10 s.
-        Schedule schedule = Schedule.build(new Ramp(1, 10, Duration.ofSeconds(10), Ramp.Shape.LINEAR, false),
-                -1, Duration.ofSeconds(10), 1);
+        Schedule schedule = Schedule.build(
+                new Ramp(1, 10, Duration.ofSeconds(10), Ramp.Shape.LINEAR, false), -1, Duration.ofSeconds(10), 1);
         assertThat(schedule.size()).isEqualTo(55);
         // Λ(5) = 5 + 225/20 = 16.25: arrivals 0..16 before 5 s, the other 38 after.
         assertThat(countBefore(schedule, 5 * SECOND)).isEqualTo(17);
@@ -110,7 +115,8 @@ class ArrivalProcessTest {
 
     @Test
     void linearRampHoldsTheTargetRateAfterwards() {
-        Schedule schedule = Schedule.build(new Ramp(1, 10, Duration.ofSeconds(10), Ramp.Shape.LINEAR, false), 65, null, 1);
+        Schedule schedule =
+                Schedule.build(new Ramp(1, 10, Duration.ofSeconds(10), Ramp.Shape.LINEAR, false), 65, null, 1);
         // Arrival 55 lands exactly at the end of the ramp, then one every 1/10 s.
         assertThat(schedule.offsetNanos(55)).isEqualTo(10 * SECOND);
         assertThat(schedule.offsetNanos(64)).isEqualTo(10_900_000_000L);
@@ -122,8 +128,8 @@ class ArrivalProcessTest {
         long total = 0;
         long firstHalf = 0;
         for (int seed = 0; seed < seeds; seed++) {
-            Schedule schedule = Schedule.build(new Ramp(1, 10, Duration.ofSeconds(10), Ramp.Shape.LINEAR, true),
-                    -1, Duration.ofSeconds(10), seed);
+            Schedule schedule = Schedule.build(
+                    new Ramp(1, 10, Duration.ofSeconds(10), Ramp.Shape.LINEAR, true), -1, Duration.ofSeconds(10), seed);
             total += schedule.size();
             firstHalf += countBefore(schedule, 5 * SECOND);
         }
@@ -137,8 +143,8 @@ class ArrivalProcessTest {
     void exponentialRampDoublesTheRateEverySecond() {
         // 1 → 8 over 3 s: λ(t) = 2ᵗ, Λ(t) = (2ᵗ − 1)/ln 2, so Λ(1) = 1.44, Λ(2) = 4.33, Λ(3) = 10.10.
         // Evenly spaced arrivals at Λ = 0..10: 2 in the first second, 3 in the second, 6 in the third.
-        Schedule schedule = Schedule.build(new Ramp(1, 8, Duration.ofSeconds(3), Ramp.Shape.EXPONENTIAL, false),
-                -1, Duration.ofSeconds(3), 1);
+        Schedule schedule = Schedule.build(
+                new Ramp(1, 8, Duration.ofSeconds(3), Ramp.Shape.EXPONENTIAL, false), -1, Duration.ofSeconds(3), 1);
         assertThat(schedule.size()).isEqualTo(11);
         assertThat(countBefore(schedule, SECOND)).isEqualTo(2);
         assertThat(countBefore(schedule, 2 * SECOND)).isEqualTo(5);
@@ -149,17 +155,35 @@ class ArrivalProcessTest {
     @Test
     void burstsSendBurstSizeIdenticalOffsetsEveryPeriod() {
         Schedule alone = Schedule.build(new Bursts(0, 5, Duration.ofSeconds(2)), 15, null, 1);
-        assertThat(alone.offsetsNanos()).containsExactly(
-                0, 0, 0, 0, 0,
-                2 * SECOND, 2 * SECOND, 2 * SECOND, 2 * SECOND, 2 * SECOND,
-                4 * SECOND, 4 * SECOND, 4 * SECOND, 4 * SECOND, 4 * SECOND);
+        assertThat(alone.offsetsNanos())
+                .containsExactly(
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        2 * SECOND,
+                        2 * SECOND,
+                        2 * SECOND,
+                        2 * SECOND,
+                        2 * SECOND,
+                        4 * SECOND,
+                        4 * SECOND,
+                        4 * SECOND,
+                        4 * SECOND,
+                        4 * SECOND);
 
-        Schedule withBackground = Schedule.build(new Bursts(3, 4, Duration.ofSeconds(1)), -1, Duration.ofSeconds(10), 9);
+        Schedule withBackground =
+                Schedule.build(new Bursts(3, 4, Duration.ofSeconds(1)), -1, Duration.ofSeconds(10), 9);
         long[] offsets = withBackground.offsetsNanos();
         assertThat(offsets).isSorted();
         for (int k = 0; k < 10; k++) {
             long burstTime = k * SECOND;
-            assertThat(LongStream.of(offsets).filter(offset -> offset == burstTime).count()).as("burst %d", k).isEqualTo(4);
+            assertThat(LongStream.of(offsets)
+                            .filter(offset -> offset == burstTime)
+                            .count())
+                    .as("burst %d", k)
+                    .isEqualTo(4);
         }
         // 40 burst requests plus a Poisson background of 3/s over 10 s (30 ± 5.5).
         assertThat(offsets.length - 40).isBetween(14, 46);
@@ -170,7 +194,9 @@ class ArrivalProcessTest {
         Trace trace = new Trace(new long[] {0, 1_000, 3_001, 5_000 * SECOND}, 2);
         // 3001 / 2 = 1500.5 rounds half up to 1501.
         assertThat(Schedule.build(trace, -1, null, 1).offsetsNanos()).containsExactly(0, 500, 1_501, 2_500 * SECOND);
-        assertThat(Schedule.build(new Trace(new long[] {4, 8}, 0.5), -1, null, 1).offsetsNanos()).containsExactly(8, 16);
+        assertThat(Schedule.build(new Trace(new long[] {4, 8}, 0.5), -1, null, 1)
+                        .offsetsNanos())
+                .containsExactly(8, 16);
         assertThat(Schedule.build(trace, 10, null, 1).offsetsNanos()).hasSize(4);
     }
 
@@ -188,8 +214,11 @@ class ArrivalProcessTest {
         assertThat(schedule.size()).isEqualTo(20);
         assertThat(schedule.offsetNanos(19)).isEqualTo(1_900_000_000L);
         // Whichever bound comes first wins.
-        assertThat(Schedule.build(new Constant(10), 5, Duration.ofSeconds(2), 1).size()).isEqualTo(5);
-        assertThat(Schedule.build(new Constant(10), 500, Duration.ofSeconds(2), 1).size()).isEqualTo(20);
+        assertThat(Schedule.build(new Constant(10), 5, Duration.ofSeconds(2), 1).size())
+                .isEqualTo(5);
+        assertThat(Schedule.build(new Constant(10), 500, Duration.ofSeconds(2), 1)
+                        .size())
+                .isEqualTo(20);
         Schedule poisson = Schedule.build(new Poisson(50), -1, Duration.ofSeconds(3), 1);
         assertThat(poisson.offsetNanos(poisson.size() - 1)).isLessThan(3 * SECOND);
         assertThat(poisson.size()).isBetween(110, 190);
@@ -197,24 +226,43 @@ class ArrivalProcessTest {
 
     @Test
     void evenlySpacedStagesConcatenate() {
-        Stages stages = new Stages(List.of(new Stage(2, Duration.ofSeconds(3)), new Stage(4, Duration.ofSeconds(2))), false);
+        Stages stages =
+                new Stages(List.of(new Stage(2, Duration.ofSeconds(3)), new Stage(4, Duration.ofSeconds(2))), false);
         // 2/s from 0 to 3 s: 0, 0.5, ..., 2.5; then 4/s from 3 s to 5 s: 3.0, 3.25, ..., 4.75.
-        assertThat(Schedule.build(stages, -1, null, 1).offsetsNanos()).containsExactly(
-                0, 500_000_000, SECOND, 1_500_000_000, 2 * SECOND, 2_500_000_000L,
-                3 * SECOND, 3_250_000_000L, 3_500_000_000L, 3_750_000_000L,
-                4 * SECOND, 4_250_000_000L, 4_500_000_000L, 4_750_000_000L);
+        assertThat(Schedule.build(stages, -1, null, 1).offsetsNanos())
+                .containsExactly(
+                        0,
+                        500_000_000,
+                        SECOND,
+                        1_500_000_000,
+                        2 * SECOND,
+                        2_500_000_000L,
+                        3 * SECOND,
+                        3_250_000_000L,
+                        3_500_000_000L,
+                        3_750_000_000L,
+                        4 * SECOND,
+                        4_250_000_000L,
+                        4_500_000_000L,
+                        4_750_000_000L);
     }
 
     @Test
     void aZeroRateStageIsAPause() {
-        Stages stages = new Stages(List.of(
-                new Stage(1, Duration.ofSeconds(2)), new Stage(0, Duration.ofSeconds(1)), new Stage(1, Duration.ofSeconds(2))), false);
-        assertThat(Schedule.build(stages, -1, null, 1).offsetsNanos()).containsExactly(0, SECOND, 3 * SECOND, 4 * SECOND);
+        Stages stages = new Stages(
+                List.of(
+                        new Stage(1, Duration.ofSeconds(2)),
+                        new Stage(0, Duration.ofSeconds(1)),
+                        new Stage(1, Duration.ofSeconds(2))),
+                false);
+        assertThat(Schedule.build(stages, -1, null, 1).offsetsNanos())
+                .containsExactly(0, SECOND, 3 * SECOND, 4 * SECOND);
     }
 
     @Test
     void poissonStagesSendAboutRateTimesDurationInEachStage() {
-        Stages stages = new Stages(List.of(new Stage(20, Duration.ofSeconds(10)), new Stage(100, Duration.ofSeconds(10))), true);
+        Stages stages = new Stages(
+                List.of(new Stage(20, Duration.ofSeconds(10)), new Stage(100, Duration.ofSeconds(10))), true);
         Schedule schedule = Schedule.build(stages, -1, null, 4);
         long first = countBefore(schedule, 10 * SECOND);
         // 200 ± 14 and 1,000 ± 32 expected; the process ends with the last stage.
@@ -232,11 +280,16 @@ class ArrivalProcessTest {
 
     @Test
     void rejectsInvalidParameters() {
-        assertThatThrownBy(() -> new Poisson(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rate");
+        assertThatThrownBy(() -> new Poisson(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("rate");
         assertThatThrownBy(() -> new Constant(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Gamma(1, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("burstiness");
+        assertThatThrownBy(() -> new Gamma(1, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("burstiness");
         assertThatThrownBy(() -> new Ramp(0, 10, Duration.ofSeconds(1), Ramp.Shape.EXPONENTIAL, false))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exponential");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("exponential");
         assertThatThrownBy(() -> new Bursts(1, 0, Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Stages(List.of(), false)).isInstanceOf(IllegalArgumentException.class);
     }
@@ -257,6 +310,8 @@ class ArrivalProcessTest {
     }
 
     private static long countBefore(Schedule schedule, long nanos) {
-        return LongStream.of(schedule.offsetsNanos()).filter(offset -> offset < nanos).count();
+        return LongStream.of(schedule.offsetsNanos())
+                .filter(offset -> offset < nanos)
+                .count();
     }
 }

@@ -1,12 +1,11 @@
 package dev.llmload.schedule;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class ConcurrencyPlanTest {
 
@@ -30,7 +29,8 @@ class ConcurrencyPlanTest {
         assertThat(plan.concurrencyAt(3 * SECOND)).isEqualTo(5);
         assertThat(plan.concurrencyAt(8 * SECOND)).isEqualTo(10);
         assertThat(plan.concurrencyAt(100 * SECOND)).isEqualTo(10);
-        assertThat(new ConcurrencyPlan.Ramp(10, 1, Duration.ofSeconds(9)).concurrencyAt(3 * SECOND)).isEqualTo(7);
+        assertThat(new ConcurrencyPlan.Ramp(10, 1, Duration.ofSeconds(9)).concurrencyAt(3 * SECOND))
+                .isEqualTo(7);
     }
 
     @Test
@@ -50,8 +50,10 @@ class ConcurrencyPlanTest {
     @Test
     void rejectsInvalidPlans() {
         assertThatThrownBy(() -> new ConcurrencyPlan.Fixed(0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new ConcurrencyPlan.Ramp(1, 0, Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new ConcurrencyStage(-1, Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ConcurrencyPlan.Ramp(1, 0, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ConcurrencyStage(-1, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ConcurrencyPlan.Steps(List.of())).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -1,8 +1,6 @@
 package dev.llmload.segment;
 
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,8 +9,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 @Tag("process")
 @Tag("timing")
@@ -22,6 +21,7 @@ class ClockSyncProbeTest {
     private static final String CHRONY_SYNCED =
             "A9FEA97B,169.254.169.123,3,1764583200.123456789,-0.000012000,0.000003000,0.000020000,"
                     + "-11.234,0.001,0.050,0.000400000,0.000100000,64.2,Normal\n";
+
     private static final String CHRONY_UNSYNCED =
             "00000000,,0,0.000000000,0.000000000,0.000000000,0.000000000,0.000,0.000,0.000,"
                     + "1.000000000,1.000000000,0.0,Not synchronised\n";
@@ -58,8 +58,10 @@ class ClockSyncProbeTest {
         assertThat(unsynced.offsetNanos()).isNull();
         assertThat(unsynced.errorBoundNanos()).isNull();
 
-        assertThat(ClockSyncProbe.fromChrony("506 Cannot talk to daemon\n", null)).isNull();
-        assertThat(ClockSyncProbe.fromChrony("a,b,c,d,x,f,g,h,i,j,k,l,m,Normal\n", null)).isNull();
+        assertThat(ClockSyncProbe.fromChrony("506 Cannot talk to daemon\n", null))
+                .isNull();
+        assertThat(ClockSyncProbe.fromChrony("a,b,c,d,x,f,g,h,i,j,k,l,m,Normal\n", null))
+                .isNull();
     }
 
     @Test
@@ -76,9 +78,11 @@ class ClockSyncProbeTest {
         assertThat(unsynced.synchronised()).isEqualTo(ClockSync.Synchronised.NO);
         assertThat(unsynced.errorBoundNanos()).isNull();
         // without a status line, TIME_ERROR (5) as the return value says the same
-        assertThat(ClockSyncProbe.fromAdjtimex(" maxerror: 16000\n return value = 5\n", null).synchronised())
+        assertThat(ClockSyncProbe.fromAdjtimex(" maxerror: 16000\n return value = 5\n", null)
+                        .synchronised())
                 .isEqualTo(ClockSync.Synchronised.NO);
-        assertThat(ClockSyncProbe.fromAdjtimex("adjtimex: unknown option\n", null)).isNull();
+        assertThat(ClockSyncProbe.fromAdjtimex("adjtimex: unknown option\n", null))
+                .isNull();
     }
 
     @Test
@@ -87,7 +91,8 @@ class ClockSyncProbeTest {
                 .isEqualTo(ClockSync.Synchronised.YES);
         assertThat(ClockSyncProbe.fromTimedatectl("NTPSynchronized=no\n", null).synchronised())
                 .isEqualTo(ClockSync.Synchronised.NO);
-        assertThat(ClockSyncProbe.fromTimedatectl("System has not been booted with systemd as init system (PID 1).\n", null))
+        assertThat(ClockSyncProbe.fromTimedatectl(
+                        "System has not been booted with systemd as init system (PID 1).\n", null))
                 .isNull();
     }
 
@@ -96,10 +101,17 @@ class ClockSyncProbeTest {
         Path clocksource = Files.writeString(empty.resolve("current_clocksource"), "kvm-clock\n");
         Path bin = Files.createDirectory(empty.resolve("bin"));
         ClockSync sync = new ClockSyncProbe(List.of(bin), Duration.ofSeconds(2), clocksource).probe();
-        assertThat(sync).isEqualTo(new ClockSync(ClockSync.Source.NONE, ClockSync.Synchronised.UNKNOWN, null, null,
-                "kvm-clock", "the OS did not say: chronyc absent; adjtimex absent; timedatectl absent"));
+        assertThat(sync)
+                .isEqualTo(new ClockSync(
+                        ClockSync.Source.NONE,
+                        ClockSync.Synchronised.UNKNOWN,
+                        null,
+                        null,
+                        "kvm-clock",
+                        "the OS did not say: chronyc absent; adjtimex absent; timedatectl absent"));
 
-        ClockSync withoutSysfs = new ClockSyncProbe(List.of(bin), Duration.ofSeconds(2), empty.resolve("nothing")).probe();
+        ClockSync withoutSysfs =
+                new ClockSyncProbe(List.of(bin), Duration.ofSeconds(2), empty.resolve("nothing")).probe();
         assertThat(withoutSysfs.clocksource()).isNull();
     }
 
@@ -118,13 +130,18 @@ class ClockSyncProbeTest {
         Path bin = Files.createDirectory(dir.resolve("bin"));
         script(bin, "chronyc", "echo '506 Cannot talk to daemon' >&2\nexit 1");
         script(bin, "adjtimex", "echo 'adjtimex: garbled'");
-        script(bin, "timedatectl", "echo 'System has not been booted with systemd as init system (PID 1). Cannot operate.'\n"
-                + "echo 'Failed to connect to bus: Host is down'\nexit 1");
+        script(
+                bin,
+                "timedatectl",
+                "echo 'System has not been booted with systemd as init system (PID 1). Cannot operate.'\n"
+                        + "echo 'Failed to connect to bus: Host is down'\nexit 1");
         ClockSync sync = new ClockSyncProbe(List.of(bin), Duration.ofSeconds(5), dir.resolve("none")).probe();
         assertThat(sync.synchronised()).isEqualTo(ClockSync.Synchronised.UNKNOWN);
-        assertThat(sync.detail()).isEqualTo("the OS did not say: chronyc exited with 1: 506 Cannot talk to daemon; "
-                + "adjtimex said nothing readable: adjtimex: garbled; "
-                + "timedatectl exited with 1: System has not been booted with systemd as init system (PID 1). Cannot operate.");
+        assertThat(sync.detail())
+                .isEqualTo(
+                        "the OS did not say: chronyc exited with 1: 506 Cannot talk to daemon; "
+                                + "adjtimex said nothing readable: adjtimex: garbled; "
+                                + "timedatectl exited with 1: System has not been booted with systemd as init system (PID 1). Cannot operate.");
     }
 
     @Test
@@ -146,7 +163,8 @@ class ClockSyncProbeTest {
         if (child.isPresent()) {
             child.get().onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
         }
-        assertThat(ProcessHandle.of(sleeper).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessHandle.of(sleeper).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
     }
 
     @Test

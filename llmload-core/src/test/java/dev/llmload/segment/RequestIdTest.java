@@ -1,9 +1,9 @@
 package dev.llmload.segment;
 
-import org.junit.jupiter.api.Test;
-
 import static dev.llmload.segment.SegmentTest.assertOneLineRefusal;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 class RequestIdTest {
 
@@ -33,9 +33,11 @@ class RequestIdTest {
     @Test
     void refusesIdsOfAnotherRunOrShape() {
         assertOneLineRefusal(() -> RequestId.parse("other-5", "bench"), "is not of run 'bench'");
-        assertOneLineRefusal(() -> RequestId.parse("bench-test", "bench"), "is neither bench-<index> nor bench-s<I>of<N>-<index>");
+        assertOneLineRefusal(
+                () -> RequestId.parse("bench-test", "bench"), "is neither bench-<index> nor bench-s<I>of<N>-<index>");
         assertOneLineRefusal(() -> RequestId.parse("bench-s1of3-", "bench"), "is neither");
-        assertOneLineRefusal(() -> RequestId.parse("bench-s3of3-5", "bench"), "request id 'bench-s3of3-5': segment 3/3");
+        assertOneLineRefusal(
+                () -> RequestId.parse("bench-s3of3-5", "bench"), "request id 'bench-s3of3-5': segment 3/3");
         assertOneLineRefusal(() -> new RequestId("", null, 1), "needs a run name");
         assertOneLineRefusal(() -> new RequestId("bench", null, -1), "not negative");
     }

@@ -1,17 +1,16 @@
 package dev.llmload.segment;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.llmload.schedule.ArrivalProcess;
 import dev.llmload.schedule.Schedule;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class SegmentScheduleTest {
 
@@ -28,7 +27,8 @@ class SegmentScheduleTest {
                 .isEqualTo(new SegmentSchedule(new int[] {2, 5}, new long[] {20, 50}));
         assertThat(SegmentSchedule.of(Segment.whole(), offsets))
                 .isEqualTo(new SegmentSchedule(new int[] {0, 1, 2, 3, 4, 5, 6}, offsets));
-        assertThat(SegmentSchedule.of(new Segment(2, 3), new long[] {0, 10})).isEqualTo(new SegmentSchedule(new int[0], new long[0]));
+        assertThat(SegmentSchedule.of(new Segment(2, 3), new long[] {0, 10}))
+                .isEqualTo(new SegmentSchedule(new int[0], new long[0]));
     }
 
     @Test
@@ -47,7 +47,9 @@ class SegmentScheduleTest {
         java.util.Arrays.fill(union, -1);
         for (SegmentSchedule part : parts) {
             for (int local = 0; local < part.size(); local++) {
-                assertThat(union[part.requestIndex(local)]).as("request %d sent twice", part.requestIndex(local)).isEqualTo(-1);
+                assertThat(union[part.requestIndex(local)])
+                        .as("request %d sent twice", part.requestIndex(local))
+                        .isEqualTo(-1);
                 union[part.requestIndex(local)] = part.offsetNanos(local);
             }
         }
@@ -61,12 +63,15 @@ class SegmentScheduleTest {
             int inWhole = countWithin(offsets, from, to);
             for (SegmentSchedule part : parts) {
                 int inPart = countWithin(part.offsetsNanos(), from, to);
-                assertThat(Math.abs(inPart - inWhole / 3.0)).as("window at %d s", from / SECOND).isLessThanOrEqualTo(1.0);
+                assertThat(Math.abs(inPart - inWhole / 3.0))
+                        .as("window at %d s", from / SECOND)
+                        .isLessThanOrEqualTo(1.0);
             }
         }
         double seconds = (double) end / SECOND;
         for (SegmentSchedule part : parts) {
-            assertThat(part.size() / seconds).isCloseTo(offsets.length / seconds / 3, org.assertj.core.data.Offset.offset(1.0 / seconds));
+            assertThat(part.size() / seconds)
+                    .isCloseTo(offsets.length / seconds / 3, org.assertj.core.data.Offset.offset(1.0 / seconds));
         }
     }
 

@@ -1,11 +1,10 @@
 package dev.llmload.segment;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class SegmentTest {
 
@@ -35,10 +34,13 @@ class SegmentTest {
         assertOneLineRefusal(() -> Segment.parse("0/0", NO_ENV), "at least 1 segment");
         assertOneLineRefusal(() -> Segment.parse("auto/3", NO_ENV), "JOB_COMPLETION_INDEX, which is not set");
         assertOneLineRefusal(() -> Segment.parse("auto/3", Map.of("JOB_COMPLETION_INDEX", "")), "which is not set");
-        assertOneLineRefusal(() -> Segment.parse("auto/3", Map.of("JOB_COMPLETION_INDEX", "two")),
+        assertOneLineRefusal(
+                () -> Segment.parse("auto/3", Map.of("JOB_COMPLETION_INDEX", "two")),
                 "JOB_COMPLETION_INDEX='two' is not a segment index");
-        assertOneLineRefusal(() -> Segment.parse("auto/3", Map.of("JOB_COMPLETION_INDEX", "-1")), "is not a segment index");
-        assertOneLineRefusal(() -> Segment.parse("auto/3", Map.of("JOB_COMPLETION_INDEX", "3")),
+        assertOneLineRefusal(
+                () -> Segment.parse("auto/3", Map.of("JOB_COMPLETION_INDEX", "-1")), "is not a segment index");
+        assertOneLineRefusal(
+                () -> Segment.parse("auto/3", Map.of("JOB_COMPLETION_INDEX", "3")),
                 "JOB_COMPLETION_INDEX=3 is outside segment 'auto/3'");
     }
 
@@ -90,7 +92,9 @@ class SegmentTest {
             for (int total = 0; total <= 50; total++) {
                 for (int index = 0; index < count; index++) {
                     Segment segment = new Segment(index, count);
-                    long owned = java.util.stream.LongStream.range(0, total).filter(segment::owns).count();
+                    long owned = java.util.stream.LongStream.range(0, total)
+                            .filter(segment::owns)
+                            .count();
                     assertThat(owned).isEqualTo(segment.share(total));
                 }
             }

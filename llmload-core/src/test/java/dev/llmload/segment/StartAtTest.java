@@ -1,14 +1,13 @@
 package dev.llmload.segment;
 
-import org.junit.jupiter.api.Test;
+import static dev.llmload.segment.SegmentTest.assertOneLineRefusal;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.function.Function;
-
-import static dev.llmload.segment.SegmentTest.assertOneLineRefusal;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class StartAtTest {
 
@@ -36,7 +35,8 @@ class StartAtTest {
         assertThat(at("2026-12-01T10:00:00.25Z")).isEqualTo(TEN_UTC.plusMillis(250));
         assertThat(at("2026-12-01T10:00:00.000000001Z")).isEqualTo(TEN_UTC.plusNanos(1));
         // an absolute instant needs no base
-        assertThat(StartAt.parse("2026-12-01T10:00:00Z", DURATIONS).resolve(null)).isEqualTo(TEN_UTC);
+        assertThat(StartAt.parse("2026-12-01T10:00:00Z", DURATIONS).resolve(null))
+                .isEqualTo(TEN_UTC);
     }
 
     @Test
@@ -45,7 +45,8 @@ class StartAtTest {
         assertOneLineRefusal(() -> StartAt.parse("2026-12-01T10:00Z", DURATIONS), reason); // seconds are required
         assertOneLineRefusal(() -> StartAt.parse("2026-12-01T10:00:00", DURATIONS), reason); // so is the offset
         assertOneLineRefusal(() -> StartAt.parse("2026-13-01T10:00:00Z", DURATIONS), reason);
-        assertOneLineRefusal(() -> StartAt.parse("2026-12-31T23:59:60Z", DURATIONS), reason); // java.time has no leap second
+        assertOneLineRefusal(
+                () -> StartAt.parse("2026-12-31T23:59:60Z", DURATIONS), reason); // java.time has no leap second
         assertOneLineRefusal(() -> StartAt.parse("2026-12-01T10:00:00.1234567891Z", DURATIONS), reason);
         assertOneLineRefusal(() -> StartAt.parse("tomorrow", DURATIONS), "start-at 'tomorrow' is neither");
         assertOneLineRefusal(() -> StartAt.parse("1764583200", DURATIONS), reason);
@@ -65,8 +66,11 @@ class StartAtTest {
         StartAt start = StartAt.parse("+30s", DURATIONS);
         assertThat(StartAt.base(Map.of())).isNull();
         assertThat(StartAt.base(Map.of("LLMLOAD_START_BASE", " "))).isNull();
-        assertOneLineRefusal(() -> start.resolve(null), "start-at +30s is relative to a base instant that every segment shares, and LLMLOAD_START_BASE is not set");
-        assertOneLineRefusal(() -> StartAt.base(Map.of("LLMLOAD_START_BASE", "now")),
+        assertOneLineRefusal(
+                () -> start.resolve(null),
+                "start-at +30s is relative to a base instant that every segment shares, and LLMLOAD_START_BASE is not set");
+        assertOneLineRefusal(
+                () -> StartAt.base(Map.of("LLMLOAD_START_BASE", "now")),
                 "LLMLOAD_START_BASE='now' is not an RFC 3339 instant");
         assertOneLineRefusal(() -> StartAt.parse("+soon", DURATIONS), "start-at '+soon': not a duration: 'soon'");
         assertOneLineRefusal(() -> new StartAt.After(Duration.ofSeconds(-1)), "must not be negative");

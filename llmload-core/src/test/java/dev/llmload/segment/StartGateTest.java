@@ -1,16 +1,15 @@
 package dev.llmload.segment;
 
-import dev.llmload.testsupport.HostLoad;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.llmload.testsupport.HostLoad;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 @Tag("timing")
 class StartGateTest {
@@ -20,10 +19,12 @@ class StartGateTest {
     @Test
     void convertsAWallClockInstantToTheMonotonicClock() {
         Instant now = Instant.parse("2026-12-01T09:59:58.500Z");
-        assertThat(StartGate.startNanos(Instant.parse("2026-12-01T10:00:00Z"), now, 1_000)).isEqualTo(1_500_001_000L);
+        assertThat(StartGate.startNanos(Instant.parse("2026-12-01T10:00:00Z"), now, 1_000))
+                .isEqualTo(1_500_001_000L);
         assertThat(StartGate.startNanos(now, now, -7)).isEqualTo(-7);
         // a target that has passed lies in the monotonic past
-        assertThat(StartGate.startNanos(Instant.parse("2026-12-01T09:59:58Z"), now, 1_000)).isEqualTo(1_000 - 500 * MS);
+        assertThat(StartGate.startNanos(Instant.parse("2026-12-01T09:59:58Z"), now, 1_000))
+                .isEqualTo(1_000 - 500 * MS);
         assertThatThrownBy(() -> StartGate.startNanos(Instant.parse("2400-01-01T00:00:00Z"), now, 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("is too far from now");

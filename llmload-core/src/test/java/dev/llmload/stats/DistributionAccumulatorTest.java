@@ -63,7 +63,8 @@ class DistributionAccumulatorTest {
         assertThat(sketched.std()).isCloseTo(exact.std(), within(exact.std() * 1e-9));
         for (Percentile p : Percentile.values()) {
             double truth = exact.percentile(p);
-            assertThat(sketched.percentile(p)).as(p.key())
+            assertThat(sketched.percentile(p))
+                    .as(p.key())
                     .isCloseTo(truth, within(truth * DistributionAccumulator.DEFAULT_RELATIVE_ERROR));
         }
     }
@@ -89,8 +90,10 @@ class DistributionAccumulatorTest {
         SplittableRandom random = new SplittableRandom(7);
         DistributionAccumulator whole = new DistributionAccumulator(1_000, 0.001);
         DistributionAccumulator[] parts = {
-                new DistributionAccumulator(1_000, 0.001), new DistributionAccumulator(1_000, 0.001),
-                new DistributionAccumulator(1_000, 0.001)};
+            new DistributionAccumulator(1_000, 0.001),
+            new DistributionAccumulator(1_000, 0.001),
+            new DistributionAccumulator(1_000, 0.001)
+        };
         for (int i = 0; i < 2_500; i++) {
             double value = random.nextDouble(0.5, 500);
             whole.add(value);
@@ -140,7 +143,8 @@ class DistributionAccumulatorTest {
         assertThat(exact.summary().std()).isEqualTo(8.16496580927726e-7);
         // The same gaps as doubles in milliseconds are 1.2e-7 ms apart from their nearest
         // neighbours, and Welford's update on them is 1.4% off.
-        assertThat(streamed.summary().std()).isNotEqualTo(exact.summary().std())
+        assertThat(streamed.summary().std())
+                .isNotEqualTo(exact.summary().std())
                 .isCloseTo(8.16496580927726e-7, within(8.16496580927726e-7 * 0.02));
         assertThat(exact.summary().min()).isEqualTo(1e9);
         assertThat(exact.summary().max()).isEqualTo(1_000_000_000_000_002L / 1e6);
@@ -193,8 +197,11 @@ class DistributionAccumulatorTest {
         }
         DistributionAccumulator forward = new DistributionAccumulator(1_000, 0.001);
         DistributionAccumulator backward = new DistributionAccumulator(1_000, 0.001);
-        DistributionAccumulator[] thirds = {new DistributionAccumulator(1_000, 0.001),
-                new DistributionAccumulator(1_000, 0.001), new DistributionAccumulator(1_000, 0.001)};
+        DistributionAccumulator[] thirds = {
+            new DistributionAccumulator(1_000, 0.001),
+            new DistributionAccumulator(1_000, 0.001),
+            new DistributionAccumulator(1_000, 0.001)
+        };
         for (int i = 0; i < gaps.length; i++) {
             forward.addNanosAsMillis(gaps[i], parts[i]);
             backward.addNanosAsMillis(gaps[gaps.length - 1 - i], parts[gaps.length - 1 - i]);

@@ -29,8 +29,9 @@ class LogBucketsTest {
                 double value = Math.pow(10, random.nextDouble(-9, 12));
                 assertThat(buckets.index(value)).as("α %s, %s", alpha, value).isEqualTo(buckets.indexByLog(value));
             }
-            for (double edge : new double[] {Double.MIN_NORMAL, Double.MAX_VALUE, 1.0, Math.nextDown(1.0),
-                    2.0, Math.nextDown(2.0), Math.nextUp(1.0)}) {
+            for (double edge : new double[] {
+                Double.MIN_NORMAL, Double.MAX_VALUE, 1.0, Math.nextDown(1.0), 2.0, Math.nextDown(2.0), Math.nextUp(1.0)
+            }) {
                 assertThat(buckets.index(edge)).as("α %s, %s", alpha, edge).isEqualTo(buckets.indexByLog(edge));
             }
         }

@@ -1,10 +1,10 @@
 package dev.llmload.stats;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
 
 class StatisticsTest {
 
@@ -108,9 +108,11 @@ class StatisticsTest {
     @Test
     void percentileRejectsEmptySetAndOutOfRangeP() {
         assertThatThrownBy(() -> Statistics.percentile(new double[0], 50))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("empty");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("empty");
         assertThatThrownBy(() -> Statistics.percentile(new double[] {1}, 100.5))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("100.5");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("100.5");
         assertThatThrownBy(() -> Statistics.percentile(new double[] {1}, Double.NaN))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -134,7 +136,8 @@ class StatisticsTest {
         assertThat(ninetyNine.isLowConfidence(Percentile.P95)).isFalse();
         assertThat(hundred.isLowConfidence(Percentile.P99)).isFalse();
         assertThat(hundred.isLowConfidence(Percentile.P99_9)).isTrue();
-        assertThat(Statistics.summarize(new double[999]).isLowConfidence(Percentile.P99_9)).isTrue();
+        assertThat(Statistics.summarize(new double[999]).isLowConfidence(Percentile.P99_9))
+                .isTrue();
         assertThat(thousand.isLowConfidence(Percentile.P99_9)).isFalse();
         assertThat(Summary.EMPTY.isLowConfidence(Percentile.P50)).isTrue();
     }

@@ -29,8 +29,8 @@ class CapacitySearchTest {
         // Capacity 10: 1,2,4,8 pass, 16 fails; bisect 12 (fail), 10 (pass), 11 (fail): 10..11 is within 10%;
         // both ends are re-run.
         CapacitySearch.Result[] result = new CapacitySearch.Result[1];
-        List<String> tried = drive(new CapacitySearch(1, CapacitySearch.Precision.parse("10%"), 12, false),
-                v -> v <= 10.5, result);
+        List<String> tried =
+                drive(new CapacitySearch(1, CapacitySearch.Precision.parse("10%"), 12, false), v -> v <= 10.5, result);
         assertThat(tried).containsExactly("1", "2", "4", "8", "16", "12", "10", "11", "11r", "10r");
         assertThat(result[0].capacity()).isEqualTo(10.0);
         assertThat(result[0].confirmed()).isTrue();
@@ -41,8 +41,8 @@ class CapacitySearchTest {
     @Test
     void concurrencyStopsWhenTheBracketIsOneWide() {
         CapacitySearch.Result[] result = new CapacitySearch.Result[1];
-        List<String> tried = drive(new CapacitySearch(1, CapacitySearch.Precision.parse("1%"), 12, true),
-                v -> v <= 4, result);
+        List<String> tried =
+                drive(new CapacitySearch(1, CapacitySearch.Precision.parse("1%"), 12, true), v -> v <= 4, result);
         assertThat(tried).containsExactly("1", "2", "4", "8", "6", "5", "5r", "4r");
         assertThat(result[0].capacity()).isEqualTo(4.0);
     }
@@ -50,7 +50,8 @@ class CapacitySearchTest {
     @Test
     void halvesWhenTheStartFailsAndGivesUpAtOne() {
         CapacitySearch.Result[] result = new CapacitySearch.Result[1];
-        List<String> tried = drive(new CapacitySearch(4, CapacitySearch.Precision.parse("1"), 12, true), v -> false, result);
+        List<String> tried =
+                drive(new CapacitySearch(4, CapacitySearch.Precision.parse("1"), 12, true), v -> false, result);
         assertThat(tried).containsExactly("4", "2", "1");
         assertThat(result[0].capacity()).isNull();
         assertThat(result[0].firstFailure()).isEqualTo(4.0);
@@ -61,8 +62,10 @@ class CapacitySearchTest {
         // 4 passes the first time only: the search falls back to 3, between 2 (pass) and 4 (now failing).
         int[] fours = {0};
         CapacitySearch.Result[] result = new CapacitySearch.Result[1];
-        List<String> tried = drive(new CapacitySearch(1, CapacitySearch.Precision.parse("1%"), 12, true),
-                v -> v < 4 || (v == 4 && fours[0]++ == 0), result);
+        List<String> tried = drive(
+                new CapacitySearch(1, CapacitySearch.Precision.parse("1%"), 12, true),
+                v -> v < 4 || (v == 4 && fours[0]++ == 0),
+                result);
         assertThat(tried).containsExactly("1", "2", "4", "8", "6", "5", "5r", "4r", "3", "3r");
         assertThat(result[0].capacity()).isEqualTo(3.0);
         assertThat(result[0].confirmed()).isTrue();
@@ -71,8 +74,8 @@ class CapacitySearchTest {
     @Test
     void stopsAtMaxPointsWithTheBestSoFar() {
         CapacitySearch.Result[] result = new CapacitySearch.Result[1];
-        List<String> tried = drive(new CapacitySearch(1, CapacitySearch.Precision.parse("0.1%"), 5, false),
-                v -> v <= 5, result);
+        List<String> tried =
+                drive(new CapacitySearch(1, CapacitySearch.Precision.parse("0.1%"), 5, false), v -> v <= 5, result);
         assertThat(tried).containsExactly("1", "2", "4", "8", "6");
         assertThat(result[0].capacity()).isEqualTo(4.0);
         assertThat(result[0].confirmed()).isFalse();
@@ -84,9 +87,12 @@ class CapacitySearchTest {
         // search climbs past it to the real capacity.
         int[] fours = {0};
         CapacitySearch.Result[] result = new CapacitySearch.Result[1];
-        List<String> tried = drive(new CapacitySearch(4, CapacitySearch.Precision.parse("10%"), 16, false),
-                v -> v <= 10.5 && !(v == 4 && fours[0]++ == 0), result);
-        assertThat(tried).containsExactly("4", "2", "3", "3.5", "3.75", "4r", "8", "16", "12", "10", "11", "11r", "10r");
+        List<String> tried = drive(
+                new CapacitySearch(4, CapacitySearch.Precision.parse("10%"), 16, false),
+                v -> v <= 10.5 && !(v == 4 && fours[0]++ == 0),
+                result);
+        assertThat(tried)
+                .containsExactly("4", "2", "3", "3.5", "3.75", "4r", "8", "16", "12", "10", "11", "11r", "10r");
         assertThat(result[0].capacity()).isEqualTo(10.0);
         assertThat(result[0].confirmed()).isTrue();
     }

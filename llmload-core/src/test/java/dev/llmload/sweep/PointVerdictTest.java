@@ -14,8 +14,8 @@ class PointVerdictTest {
     private static final PercentileSlo SLO = PercentileSlo.parse("p99_ttft:400");
 
     private static PointVerdict judge(Double... p99TtftMs) {
-        return PointVerdict.judge(null, SLO, List.of(Repeats.across("p99_ttft", List.of(p99TtftMs))), p99TtftMs.length,
-                List.of(), false);
+        return PointVerdict.judge(
+                null, SLO, List.of(Repeats.across("p99_ttft", List.of(p99TtftMs))), p99TtftMs.length, List.of(), false);
     }
 
     @Test
@@ -27,7 +27,11 @@ class PointVerdictTest {
         assertThat(verdict.confirmed()).isFalse();
         assertThat(verdict.confirmedPass()).isFalse();
         assertThat(verdict.searchLimiting()).isEqualTo("p99_ttft");
-        assertThat(verdict.unconfirmed()).singleElement().asString().contains("373.333").contains("425.045");
+        assertThat(verdict.unconfirmed())
+                .singleElement()
+                .asString()
+                .contains("373.333")
+                .contains("425.045");
     }
 
     @Test
@@ -57,8 +61,8 @@ class PointVerdictTest {
         assertThat(over.passed()).isFalse();
         assertThat(over.confirmed()).isFalse();
         assertThat(over.unconfirmed()).isEmpty();
-        PointVerdict saturated = PointVerdict.judge("saturation: ...", SLO,
-                List.of(Repeats.across("p99_ttft", List.of(100.0, 100.0))), 2, List.of(), true);
+        PointVerdict saturated = PointVerdict.judge(
+                "saturation: ...", SLO, List.of(Repeats.across("p99_ttft", List.of(100.0, 100.0))), 2, List.of(), true);
         assertThat(saturated.limiting()).isEqualTo(PointVerdict.SATURATION);
         assertThat(saturated.confirmedPass()).isFalse();
         assertThat(saturated.tooShort()).isFalse();
@@ -77,13 +81,14 @@ class PointVerdictTest {
         while ((step = search.next()) instanceof CapacitySearch.Step.Probe probe) {
             double mean = 30 * probe.value();
             PointVerdict verdict = judge(mean - 20, mean, mean + 20);
-            tried.add(PercentileSlo.format(probe.value()) + (probe.recheck() ? "r" : "")
+            tried.add(PercentileSlo.format(probe.value())
+                    + (probe.recheck() ? "r" : "")
                     + (verdict.passed() != verdict.confirmedPass() ? " (mean passed)" : ""));
             search.record(verdict.confirmedPass(), verdict.searchLimiting());
         }
         CapacitySearch.Result result = ((CapacitySearch.Step.Done) step).result();
-        assertThat(tried).containsExactly("1", "2", "4", "8", "16", "12 (mean passed)", "10", "11", "12r (mean passed)",
-                "11r");
+        assertThat(tried)
+                .containsExactly("1", "2", "4", "8", "16", "12 (mean passed)", "10", "11", "12r (mean passed)", "11r");
         assertThat(result.capacity()).isEqualTo(11.0);
         assertThat(result.confirmed()).isTrue();
         assertThat(result.lowestFailure()).isEqualTo(12.0);

@@ -31,14 +31,21 @@ class SweepValuesTest {
     @Test
     void percentileSloParsesAndJudges() {
         PercentileSlo slo = PercentileSlo.parse("p99_ttft:1000,mean_tpot:50,error_rate:0.01");
-        assertThat(slo.limits()).extracting(PercentileSlo.Limit::key).containsExactly("p99_ttft", "mean_tpot", "error_rate");
-        assertThat(slo.latencyLinesMs()).containsEntry("ttft", 1000.0).containsEntry("tpot", 50.0).hasSize(2);
+        assertThat(slo.limits())
+                .extracting(PercentileSlo.Limit::key)
+                .containsExactly("p99_ttft", "mean_tpot", "error_rate");
+        assertThat(slo.latencyLinesMs())
+                .containsEntry("ttft", 1000.0)
+                .containsEntry("tpot", 50.0)
+                .hasSize(2);
         assertThat(slo.toString()).isEqualTo("p99_ttft:1000,mean_tpot:50,error_rate:0.01");
         // No request succeeded: the latency limits were not measured, so they fail; the error rate (100%) too.
         RunResults nothing = RunResults.compute(List.of());
-        assertThat(slo.violations(nothing)).extracting(PercentileSlo.Violation::key)
+        assertThat(slo.violations(nothing))
+                .extracting(PercentileSlo.Violation::key)
                 .containsExactly("p99_ttft", "mean_tpot", "error_rate");
-        for (String bad : new String[] {"ttft:100", "p98_ttft:1", "p99_ttft:x", "error_rate:2", "p99_ttft:1,p99_ttft:2"}) {
+        for (String bad :
+                new String[] {"ttft:100", "p98_ttft:1", "p99_ttft:x", "error_rate:2", "p99_ttft:1,p99_ttft:2"}) {
             assertThatThrownBy(() -> PercentileSlo.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
     }

@@ -1,12 +1,11 @@
 package dev.llmload.telemetry;
 
+import dev.llmload.telemetry.prometheus.PrometheusTextParser;
+import dev.llmload.telemetry.prometheus.Scrape;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-
-import dev.llmload.telemetry.prometheus.PrometheusTextParser;
-import dev.llmload.telemetry.prometheus.Scrape;
 
 /** Reads the recorded expositions under {@code src/test/resources/telemetry}. */
 public final class Fixtures {

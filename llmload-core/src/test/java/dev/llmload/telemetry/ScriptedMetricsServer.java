@@ -79,7 +79,8 @@ final class ScriptedMetricsServer implements AutoCloseable {
 
     private void serve(Socket connection) {
         try (connection) {
-            BufferedReader in = new BufferedReader(new InputStreamReader(connection.getInputStream(), StandardCharsets.ISO_8859_1));
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(connection.getInputStream(), StandardCharsets.ISO_8859_1));
             OutputStream out = connection.getOutputStream();
             String requestLine;
             while ((requestLine = in.readLine()) != null) {
@@ -107,7 +108,8 @@ final class ScriptedMetricsServer implements AutoCloseable {
                 Answer answer = answers.getOrDefault(path, new Answer(404, "text/plain", "404 page not found\n"));
                 byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
                 out.write(("HTTP/1.1 " + answer.status() + " X\r\nContent-Type: " + answer.contentType()
-                        + "\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                                + "\r\nContent-Length: " + body.length + "\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
                 out.write(body);
                 out.flush();
             }

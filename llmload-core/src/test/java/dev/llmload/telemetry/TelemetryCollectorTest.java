@@ -2,6 +2,12 @@ package dev.llmload.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmload.client.SchedulingClassTest;
+import dev.llmload.http.PageFetch;
+import dev.llmload.note.Note;
+import dev.llmload.telemetry.engine.EngineKind;
+import dev.llmload.telemetry.gpu.GpuReading;
+import dev.llmload.testsupport.HostLoad;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -13,18 +19,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.llmload.client.SchedulingClassTest;
-import dev.llmload.http.PageFetch;
-import dev.llmload.note.Note;
-import dev.llmload.telemetry.engine.EngineKind;
-import dev.llmload.telemetry.gpu.GpuReading;
-import dev.llmload.testsupport.HostLoad;
 
 @Timeout(30)
 @Tag("loopback")
@@ -40,10 +38,12 @@ class TelemetryCollectorTest {
 
     @Test
     void scrapesServerAndDcgmOnTheTimerWithArrivalTimestamps() throws Exception {
-        try (ScriptedMetricsServer vllm = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("vllm-current.prom"));
-             ScriptedMetricsServer dcgm = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("dcgm.prom"))) {
-            TelemetryCollector collector = new TelemetryCollector(
-                    config(vllm.uri("/metrics"), null, List.of(dcgm.uri("/metrics")), null));
+        try (ScriptedMetricsServer vllm =
+                        new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("vllm-current.prom"));
+                ScriptedMetricsServer dcgm =
+                        new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("dcgm.prom"))) {
+            TelemetryCollector collector =
+                    new TelemetryCollector(config(vllm.uri("/metrics"), null, List.of(dcgm.uri("/metrics")), null));
 
             assertThat(collector.probe()).isEmpty();
             long started = System.nanoTime();
@@ -58,13 +58,18 @@ class TelemetryCollectorTest {
             // lower bound counts half the ticks, fewer still when the run queue exceeds the cores.
             double ticks = (stopped - started) / (double) FAST.toNanos();
             int fewestTicks = (int) (ticks / (2 * HostLoad.factor()));
-            assertThat(recording.server()).as("%.1f ticks' time, %s", ticks, HostLoad.describe())
+            assertThat(recording.server())
+                    .as("%.1f ticks' time, %s", ticks, HostLoad.describe())
                     .hasSizeBetween(2 + fewestTicks, 3 + (int) ticks);
             assertThat(recording.server().getLast().signals().requestsRunning()).isEqualTo(22);
             assertThat(recording.server().getLast().nanos()).isBetween(started, stopped);
-            long gpus = recording.gpu().stream().mapToInt(r -> r.sample().index()).distinct().count();
+            long gpus = recording.gpu().stream()
+                    .mapToInt(r -> r.sample().index())
+                    .distinct()
+                    .count();
             assertThat(gpus).isPositive();
-            assertThat(recording.gpu()).as("%d GPUs, %.1f ticks' time, %s", gpus, ticks, HostLoad.describe())
+            assertThat(recording.gpu())
+                    .as("%d GPUs, %.1f ticks' time, %s", gpus, ticks, HostLoad.describe())
                     .hasSizeGreaterThanOrEqualTo((int) (gpus * (1 + fewestTicks)))
                     .allSatisfy(r -> assertThat(r.sample().host()).isEqualTo("node-a"));
             assertThat(recording.gaps()).isEmpty();
@@ -75,7 +80,8 @@ class TelemetryCollectorTest {
     @Test
     void theScrapesGiveWayToTheLoadInTheIdleSchedulingClassDuringTheRunOnly() throws Exception {
         SchedulingClassTest.assumeLinuxWithChrt();
-        try (ScriptedMetricsServer vllm = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("vllm-current.prom"))) {
+        try (ScriptedMetricsServer vllm =
+                new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("vllm-current.prom"))) {
             TelemetryCollector collector = new TelemetryCollector(config(vllm.uri("/metrics"), null, List.of(), null));
             collector.probe();
             // The owner thread ("llmload-telemetry") and the host's event loop ("llmload-telemetry-io-1")
@@ -85,9 +91,13 @@ class TelemetryCollectorTest {
             List<Integer> policies = SchedulingClassTest.policiesByName().get("llmload-telemet");
             collector.stop();
             // Before the run nothing is to be given way to, and the probe must not wait for other programs.
-            assertThat(beforeTheRun).as("the scrape thread and the host's event loop at the probe")
-                    .hasSizeGreaterThanOrEqualTo(2).containsOnly(SchedulingClassTest.SCHED_OTHER);
-            assertThat(policies).as("the scrape thread and the host's event loop").hasSizeGreaterThanOrEqualTo(2)
+            assertThat(beforeTheRun)
+                    .as("the scrape thread and the host's event loop at the probe")
+                    .hasSizeGreaterThanOrEqualTo(2)
+                    .containsOnly(SchedulingClassTest.SCHED_OTHER);
+            assertThat(policies)
+                    .as("the scrape thread and the host's event loop")
+                    .hasSizeGreaterThanOrEqualTo(2)
                     .containsOnly(SchedulingClassTest.SCHED_IDLE);
         }
     }
@@ -101,8 +111,10 @@ class TelemetryCollectorTest {
     void aTargetThatHangsThenDiesLeavesGapsAndSlowsNothingElse() throws Exception {
         long holeMs = Math.round(HostLoad.slackMs(450));
         long hangMs = Math.round(500 * HostLoad.factor());
-        ScriptedMetricsServer vllm = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("vllm-current.prom"));
-        try (ScriptedMetricsServer dcgm = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("dcgm.prom"))) {
+        ScriptedMetricsServer vllm =
+                new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("vllm-current.prom"));
+        try (ScriptedMetricsServer dcgm =
+                new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("dcgm.prom"))) {
             TelemetryCollector collector = new TelemetryCollector(
                     config(vllm.uri("/metrics"), EngineKind.VLLM, List.of(dcgm.uri("/metrics")), null));
             collector.probe();
@@ -115,21 +127,30 @@ class TelemetryCollectorTest {
             TelemetryRecording recording = collector.stop();
 
             assertThat(recording.gaps()).extracting(ScrapeGap::reason).contains("no answer within 80 ms");
-            assertThat(recording.gaps()).extracting(ScrapeGap::reason)
-                    .anyMatch(reason -> reason.contains("Connection refused") || reason.contains("closed the connection"));
+            assertThat(recording.gaps())
+                    .extracting(ScrapeGap::reason)
+                    .anyMatch(reason ->
+                            reason.contains("Connection refused") || reason.contains("closed the connection"));
             // The healthy target may miss an 80 ms deadline on a loaded machine (about once; a few times
             // where the run queue exceeds the cores), but not the way the dead one does, at every tick.
             long healthyGaps = recording.gaps().stream()
-                    .filter(gap -> !gap.source().equals(vllm.uri("/metrics").toString())).count();
+                    .filter(gap -> !gap.source().equals(vllm.uri("/metrics").toString()))
+                    .count();
             assertThat(healthyGaps).as(HostLoad.describe()).isLessThanOrEqualTo((long) Math.ceil(HostLoad.factor()));
             // the DCGM target kept its cadence all along: no hole much longer than the interval
-            List<Long> dcgmTimes = recording.gpu().stream().filter(r -> r.sample().index() == 0).map(GpuReading::nanos).toList();
+            List<Long> dcgmTimes = recording.gpu().stream()
+                    .filter(r -> r.sample().index() == 0)
+                    .map(GpuReading::nanos)
+                    .toList();
             List<Long> holes = new ArrayList<>();
             for (int i = 1; i < dcgmTimes.size(); i++) {
                 holes.add(dcgmTimes.get(i) - dcgmTimes.get(i - 1));
             }
-            assertThat(holes).as(HostLoad.describe()).isNotEmpty()
-                    .allSatisfy(hole -> assertThat(hole).isLessThan(Duration.ofMillis(holeMs).toNanos()));
+            assertThat(holes)
+                    .as(HostLoad.describe())
+                    .isNotEmpty()
+                    .allSatisfy(hole -> assertThat(hole)
+                            .isLessThan(Duration.ofMillis(holeMs).toNanos()));
             assertThat(recording.notes()).extracting(Note::kind).containsExactly("telemetry_gaps");
         }
     }
@@ -148,7 +169,10 @@ class TelemetryCollectorTest {
                 }
             });
             TelemetryCollector collector = new TelemetryCollector(config(
-                    java.net.URI.create("http://127.0.0.1:" + silent.getLocalPort() + "/metrics"), null, List.of(), null));
+                    java.net.URI.create("http://127.0.0.1:" + silent.getLocalPort() + "/metrics"),
+                    null,
+                    List.of(),
+                    null));
 
             // The probe's 2 s, and as long again for a first connection and request on a quiet machine.
             double boundMs = 2000 + HostLoad.slackMs(2000);
@@ -174,12 +198,15 @@ class TelemetryCollectorTest {
         // Comment lines are Prometheus text too: only its size is wrong with this page.
         String oversized = page + "# padding\n".repeat(PageFetch.MAX_BYTES / 10);
         Duration second = Duration.ofSeconds(1);
-        try (ScriptedMetricsServer vllm = new ScriptedMetricsServer().prometheus("/metrics", page).endless("/endless")) {
+        try (ScriptedMetricsServer vllm =
+                new ScriptedMetricsServer().prometheus("/metrics", page).endless("/endless")) {
             // An answer without end is cut off at the limit, long before the probe's two seconds are up.
             try (TelemetryCollector probing = new TelemetryCollector(
                     new TelemetryConfig(vllm.uri("/endless"), EngineKind.VLLM, List.of(), null, second, second))) {
-                assertThat(probing.probe()).extracting(Note::message).containsExactly(
-                        "server metrics at " + vllm.uri("/endless") + " answered more than 16 MiB; not scraped");
+                assertThat(probing.probe())
+                        .extracting(Note::message)
+                        .containsExactly("server metrics at " + vllm.uri("/endless")
+                                + " answered more than 16 MiB; not scraped");
             }
             // A page that announces more than the limit is a gap in the run's series.
             TelemetryCollector collector = new TelemetryCollector(
@@ -198,13 +225,17 @@ class TelemetryCollectorTest {
     void jsonMetricsAreSkippedWithANote() throws Exception {
         try (ScriptedMetricsServer trtllm = new ScriptedMetricsServer()
                 .answer("/metrics", 200, "application/json", Fixtures.text("trtllm-serve-metrics.json"))) {
-            TelemetryCollector collector = new TelemetryCollector(config(trtllm.uri("/metrics"), null, List.of(), null));
+            TelemetryCollector collector =
+                    new TelemetryCollector(config(trtllm.uri("/metrics"), null, List.of(), null));
 
             List<Note> notes = collector.probe();
             TelemetryRecording recording = collector.stop();
 
-            assertThat(notes).containsExactly(new Note("server_metrics_skipped",
-                    "server metrics at " + trtllm.uri("/metrics") + " answered JSON, not Prometheus text; not scraped"));
+            assertThat(notes)
+                    .containsExactly(new Note(
+                            "server_metrics_skipped",
+                            "server metrics at " + trtllm.uri("/metrics")
+                                    + " answered JSON, not Prometheus text; not scraped"));
             assertThat(recording.server()).isEmpty();
             assertThat(recording.serverKind()).isNull();
         }
@@ -215,7 +246,8 @@ class TelemetryCollectorTest {
         try (ScriptedMetricsServer trtllm = new ScriptedMetricsServer()
                 .answer("/metrics", 200, "application/json", Fixtures.text("trtllm-serve-metrics.json"))
                 .prometheus("/prometheus/metrics", Fixtures.text("trtllm-serve.prom"))) {
-            TelemetryCollector collector = new TelemetryCollector(config(trtllm.uri("/metrics"), null, List.of(), null));
+            TelemetryCollector collector =
+                    new TelemetryCollector(config(trtllm.uri("/metrics"), null, List.of(), null));
 
             List<Note> notes = collector.probe();
             TelemetryRecording recording = collector.stop();
@@ -232,15 +264,19 @@ class TelemetryCollectorTest {
         try (ScriptedMetricsServer web = new ScriptedMetricsServer()
                 .answer("/", 200, "text/html", "<html><body>hi</body></html>")
                 .prometheus("/node", "# TYPE node_load1 gauge\nnode_load1 0.5\n")) {
-            try (TelemetryCollector collector = new TelemetryCollector(
-                    config(web.uri("/"), null, List.of(web.uri("/missing")), null))) {
-                assertThat(collector.probe()).extracting(Note::message).containsExactly(
-                        "server metrics at " + web.uri("/") + " answered HTML, not Prometheus text; not scraped",
-                        "GPU metrics at " + web.uri("/missing") + " answered HTTP 404; not scraped");
+            try (TelemetryCollector collector =
+                    new TelemetryCollector(config(web.uri("/"), null, List.of(web.uri("/missing")), null))) {
+                assertThat(collector.probe())
+                        .extracting(Note::message)
+                        .containsExactly(
+                                "server metrics at " + web.uri("/")
+                                        + " answered HTML, not Prometheus text; not scraped",
+                                "GPU metrics at " + web.uri("/missing") + " answered HTTP 404; not scraped");
             }
-            try (TelemetryCollector collector = new TelemetryCollector(
-                    config(web.uri("/node"), null, List.of(web.uri("/node")), null))) {
-                assertThat(collector.probe()).extracting(Note::kind)
+            try (TelemetryCollector collector =
+                    new TelemetryCollector(config(web.uri("/node"), null, List.of(web.uri("/node")), null))) {
+                assertThat(collector.probe())
+                        .extracting(Note::kind)
                         .containsExactly("server_kind_unknown", "gpu_metrics_skipped");
             }
         }
@@ -248,8 +284,10 @@ class TelemetryCollectorTest {
 
     @Test
     void aForcedKindIsUsedAndAMismatchNoted() throws Exception {
-        try (ScriptedMetricsServer sglang = new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("sglang.prom"))) {
-            TelemetryCollector collector = new TelemetryCollector(config(sglang.uri("/metrics"), EngineKind.VLLM, List.of(), null));
+        try (ScriptedMetricsServer sglang =
+                new ScriptedMetricsServer().prometheus("/metrics", Fixtures.text("sglang.prom"))) {
+            TelemetryCollector collector =
+                    new TelemetryCollector(config(sglang.uri("/metrics"), EngineKind.VLLM, List.of(), null));
 
             assertThat(collector.probe()).extracting(Note::kind).containsExactly("server_kind_mismatch");
             assertThat(collector.stop().serverKind()).isEqualTo(EngineKind.VLLM);
@@ -274,14 +312,17 @@ class TelemetryCollectorTest {
         Thread.sleep(Math.round(HostLoad.slackMs(600)));
         TelemetryRecording recording = collector.stop();
 
-        assertThat(recording.gpu()).as(HostLoad.describe()).extracting(r -> r.sample().utilizationPercent())
+        assertThat(recording.gpu())
+                .as(HostLoad.describe())
+                .extracting(r -> r.sample().utilizationPercent())
                 .containsExactly(55.0, null);
         assertThat(recording.notes()).extracting(Note::kind).containsExactly("nvidia_smi_stopped");
     }
 
     @Test
     void aMissingNvidiaSmiIsANote(@TempDir Path dir) {
-        TelemetryCollector collector = new TelemetryCollector(config(null, null, List.of(), dir.resolve("absent").toString()));
+        TelemetryCollector collector = new TelemetryCollector(
+                config(null, null, List.of(), dir.resolve("absent").toString()));
 
         collector.start();
         assertThat(collector.stop().notes()).extracting(Note::kind).containsExactly("nvidia_smi_failed");

@@ -6,8 +6,7 @@ import java.nio.file.Path;
 /** Paths of the small files under src/test/resources/dev/llmload/workload. */
 public final class Fixtures {
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     public static Path path(String name) {
         try {

@@ -69,7 +69,8 @@ public final class LatencyGate {
      */
     public static LatencyGate against(SimConfig simulator) {
         if (simulator == null) {
-            throw new IllegalArgumentException("the simulator's settings are required; SimConfig.defaults() for its own");
+            throw new IllegalArgumentException(
+                    "the simulator's settings are required; SimConfig.defaults() for its own");
         }
         return new LatencyGate(null, simulator);
     }
@@ -85,8 +86,19 @@ public final class LatencyGate {
      * measured latency then has a known floor, which makes it the simulator for testing a gate.
      */
     public static SimConfig fixedLatencySimulator(Duration ttft, Duration itl) {
-        return SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", ttft.toNanos() / 1e6, "prefillMsPerToken", 0.0,
-                "itlMs", itl.toNanos() / 1e6, "jitter", 0.0));
+        return SimConfig.load(
+                null,
+                Map.of(
+                        "engine",
+                        "fixed",
+                        "ttftMs",
+                        ttft.toNanos() / 1e6,
+                        "prefillMsPerToken",
+                        0.0,
+                        "itlMs",
+                        itl.toNanos() / 1e6,
+                        "jitter",
+                        0.0));
     }
 
     /** How many requests to send ({@code --num-requests}; default 100). */
@@ -202,10 +214,13 @@ public final class LatencyGate {
         }
     }
 
-    private static AssertionFailedError failure(List<Requirement.Violation> violations, String target, long requests,
-                                                Optional<Path> directory) {
-        StringBuilder message = new StringBuilder("llmload latency gate failed against ").append(target)
-                .append(" (").append(requests).append(" measured requests; run directory: ")
+    private static AssertionFailedError failure(
+            List<Requirement.Violation> violations, String target, long requests, Optional<Path> directory) {
+        StringBuilder message = new StringBuilder("llmload latency gate failed against ")
+                .append(target)
+                .append(" (")
+                .append(requests)
+                .append(" measured requests; run directory: ")
                 .append(directory.map(Path::toString).orElse("none kept, see LatencyGate.keepRunDirectory"))
                 .append("):");
         for (Requirement.Violation violation : violations) {

@@ -39,9 +39,14 @@ sealed interface Requirement {
             String limitText = "below " + number(limitMs) + " ms";
             Double value = summary.percentile(percentile);
             if (value == null) {
-                return Optional.of(new Violation(metric, limitText, "nothing (no request gave a sample; "
-                        + results.requests().succeeded() + " of " + results.requests().attempted() + " succeeded)",
-                        limitMs, null));
+                return Optional.of(new Violation(
+                        metric,
+                        limitText,
+                        "nothing (no request gave a sample; "
+                                + results.requests().succeeded() + " of "
+                                + results.requests().attempted() + " succeeded)",
+                        limitMs,
+                        null));
             }
             if (value < limitMs) {
                 return Optional.empty();
@@ -60,7 +65,8 @@ sealed interface Requirement {
 
         public ErrorRateBelow {
             if (!(limit > 0 && limit <= 1)) {
-                throw new IllegalArgumentException("an error-rate limit is a share above 0 and at most 1, got " + limit);
+                throw new IllegalArgumentException(
+                        "an error-rate limit is a share above 0 and at most 1, got " + limit);
             }
         }
 
@@ -75,8 +81,13 @@ sealed interface Requirement {
             if (rate < limit) {
                 return Optional.empty();
             }
-            return Optional.of(new Violation(metric, limitText, percent(rate) + " (" + results.requests().failed()
-                    + " of " + results.requests().attempted() + " requests failed)", limit, rate));
+            return Optional.of(new Violation(
+                    metric,
+                    limitText,
+                    percent(rate) + " (" + results.requests().failed() + " of "
+                            + results.requests().attempted() + " requests failed)",
+                    limit,
+                    rate));
         }
     }
 

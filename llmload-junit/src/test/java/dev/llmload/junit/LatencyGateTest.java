@@ -33,7 +33,9 @@ class LatencyGateTest {
     /** A gate of 40 short requests, 4 in flight, on a simulator with a TTFT of 50 ms and 1 ms between tokens. */
     private static LatencyGate fixedLatencyGate() {
         return LatencyGate.against(LatencyGate.fixedLatencySimulator(SIMULATED_TTFT, Duration.ofMillis(1)))
-                .requests(40).concurrency(4).tokens(32, 8)
+                .requests(40)
+                .concurrency(4)
+                .tokens(32, 8)
                 .configure(run -> run.seed(7).grace(Duration.ofSeconds(5)).ioThreads(2));
     }
 
@@ -62,12 +64,13 @@ class LatencyGateTest {
     @Test
     void failsWithTheMetricItsLimitTheMeasuredValueAndTheRunDirectory() {
         Path runDir = dir.resolve("gate-run");
-        LatencyGate gate = fixedLatencyGate().keepRunDirectory(runDir)
+        LatencyGate gate = fixedLatencyGate()
+                .keepRunDirectory(runDir)
                 .requireP99TtftBelow(Duration.ofMillis(5))
                 .requireErrorRateBelow(0.01);
 
-        AssertionFailedError failure = (AssertionFailedError) org.junit.jupiter.api.Assertions
-                .assertThrows(AssertionFailedError.class, gate::check);
+        AssertionFailedError failure = (AssertionFailedError)
+                org.junit.jupiter.api.Assertions.assertThrows(AssertionFailedError.class, gate::check);
 
         double measuredMs = (Double) failure.getActual().getValue();
         assertThat(measuredMs).isGreaterThanOrEqualTo(50.0);
@@ -86,14 +89,18 @@ class LatencyGateTest {
 
     @Test
     void failsOnTheErrorRateOfAFaultyServerAndListsEveryLimitMissed() throws Exception {
-        SimConfig faulty = SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 50.0, "itlMs", 1.0,
-                "faults", List.of("http-500@0.5")));
-        LatencyGate gate = LatencyGate.against(faulty).requests(40).concurrency(4).tokens(32, 8)
+        SimConfig faulty = SimConfig.load(
+                null, Map.of("engine", "fixed", "ttftMs", 50.0, "itlMs", 1.0, "faults", List.of("http-500@0.5")));
+        LatencyGate gate = LatencyGate.against(faulty)
+                .requests(40)
+                .concurrency(4)
+                .tokens(32, 8)
                 .configure(run -> run.seed(7).ioThreads(2))
                 .requireErrorRateBelow(0.01)
                 .requireP99TtftBelow(Duration.ofMillis(5));
 
-        assertThatThrownBy(gate::check).isInstanceOf(AssertionFailedError.class)
+        assertThatThrownBy(gate::check)
+                .isInstanceOf(AssertionFailedError.class)
                 .hasMessageContaining("run directory: none kept")
                 .hasMessageMatching("(?s).*\n  error rate \\(results\\.error_rate\\): measured [0-9.]+% "
                         + "\\([1-9][0-9]* of 40 requests failed\\), limit below 1%\n  p99 TTFT .*");
@@ -101,8 +108,12 @@ class LatencyGateTest {
 
     @Test
     void gatesAServerGivenByItsUrl() throws Exception {
-        try (SimServer server = SimServer.start(LatencyGate.fixedLatencySimulator(SIMULATED_TTFT, Duration.ofMillis(1)))) {
-            LatencyGate gate = LatencyGate.against(server.url()).requests(8).concurrency(2).tokens(16, 4)
+        try (SimServer server =
+                SimServer.start(LatencyGate.fixedLatencySimulator(SIMULATED_TTFT, Duration.ofMillis(1)))) {
+            LatencyGate gate = LatencyGate.against(server.url())
+                    .requests(8)
+                    .concurrency(2)
+                    .tokens(16, 4)
                     .configure(run -> run.ioThreads(1));
 
             RunResult result = gate.requireP99TtftBelow(Duration.ofSeconds(10)).check();
@@ -111,17 +122,24 @@ class LatencyGateTest {
 
             assertThatThrownBy(gate.requireP99TtftBelow(Duration.ofMillis(5))::check)
                     .isInstanceOf(AssertionFailedError.class)
-                    .hasMessageStartingWith("llmload latency gate failed against " + server.url() + " (8 measured requests");
+                    .hasMessageStartingWith(
+                            "llmload latency gate failed against " + server.url() + " (8 measured requests");
         }
     }
 
     @Test
     void aBadSettingIsAConfigExceptionInTheCommandLinesWords() {
-        assertThatThrownBy(() -> fixedLatencyGate().requests(0).requireErrorRateBelow(0.01).check())
-                .isInstanceOf(ConfigException.class).hasMessage("--num-requests must be at least 1, got 0");
+        assertThatThrownBy(() -> fixedLatencyGate()
+                        .requests(0)
+                        .requireErrorRateBelow(0.01)
+                        .check())
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("--num-requests must be at least 1, got 0");
         assertThatThrownBy(() -> LatencyGate.against("ftp://example"))
-                .isInstanceOf(ConfigException.class).hasMessageStartingWith("--url: ");
-        assertThatThrownBy(() -> fixedLatencyGate().check()).isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("--url: ");
+        assertThatThrownBy(() -> fixedLatencyGate().check())
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("without a limit");
         assertThat(Files.exists(dir.resolve("gate-run"))).isFalse();
     }

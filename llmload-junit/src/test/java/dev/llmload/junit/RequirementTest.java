@@ -14,15 +14,16 @@ class RequirementTest {
     @Test
     void aLatencyLimitIsStrictAndReadsThePercentileItNames() {
         RunResults none = RunResults.compute(List.of());
-        Requirement.LatencyBelow ttft = new Requirement.LatencyBelow(Latency.TTFT, Percentile.P99, Duration.ofMillis(5));
+        Requirement.LatencyBelow ttft =
+                new Requirement.LatencyBelow(Latency.TTFT, Percentile.P99, Duration.ofMillis(5));
         assertThat(ttft.check(none)).hasValueSatisfying(v -> {
             assertThat(v.metric()).isEqualTo("p99 TTFT (results.ttft_ms.p99)");
             assertThat(v.measured()).startsWith("nothing (no request gave a sample; 0 of 0 succeeded)");
             assertThat(v.limit()).isEqualTo("below 5 ms");
         });
         Requirement.ErrorRateBelow errors = new Requirement.ErrorRateBelow(0.01);
-        assertThat(errors.check(none)).hasValueSatisfying(v ->
-                assertThat(v.measured()).isEqualTo("nothing (no request was measured)"));
+        assertThat(errors.check(none))
+                .hasValueSatisfying(v -> assertThat(v.measured()).isEqualTo("nothing (no request was measured)"));
     }
 
     @Test

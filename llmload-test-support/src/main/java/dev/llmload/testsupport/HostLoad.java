@@ -14,8 +14,7 @@ public final class HostLoad {
     /** The most a bound is widened: beyond that a late result is a finding, not the machine. */
     private static final double MAX_FACTOR = 4;
 
-    private HostLoad() {
-    }
+    private HostLoad() {}
 
     /** The one-minute load average over the number of cores; 0 where the OS does not report it. */
     public static double perCore() {
@@ -40,8 +39,10 @@ public final class HostLoad {
      */
     public static double slackMs(double quietMs) {
         double perCore = perCore();
-        Assumptions.assumeTrue(1 + perCore <= MAX_FACTOR, () -> "a wall-clock bound is not judged at load per core "
-                + "%.1f: it would need more than ×%.0f slack".formatted(perCore, MAX_FACTOR));
+        Assumptions.assumeTrue(
+                1 + perCore <= MAX_FACTOR,
+                () -> "a wall-clock bound is not judged at load per core "
+                        + "%.1f: it would need more than ×%.0f slack".formatted(perCore, MAX_FACTOR));
         return quietMs * factor();
     }
 

@@ -10,8 +10,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 public final class RequiredTool {
 
-    private RequiredTool() {
-    }
+    private RequiredTool() {}
 
     /** Whether this run is a CI run, where every tool must be present. */
     public static boolean inCi() {

@@ -40,8 +40,11 @@ final class HuggingFaceFileTokenizer implements Tokenizer {
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("cannot load tokenizer " + file + ": " + oneLine(e.getMessage()), e);
         } catch (UnsatisfiedLinkError e) {
-            throw new IllegalStateException("cannot load the native HuggingFace tokenizers library (DJL) on this"
-                    + " platform; use a tiktoken encoding such as cl100k_base instead: " + oneLine(e.getMessage()), e);
+            throw new IllegalStateException(
+                    "cannot load the native HuggingFace tokenizers library (DJL) on this"
+                            + " platform; use a tiktoken encoding such as cl100k_base instead: "
+                            + oneLine(e.getMessage()),
+                    e);
         }
     }
 

@@ -18,7 +18,8 @@ class HuggingFaceTokenizerTest {
 
     /** A word-level tokenizer.json with a small vocabulary, enough to count by hand. */
     private static Path fixture() throws URISyntaxException {
-        return Path.of(HuggingFaceTokenizerTest.class.getResource("tokenizer.json").toURI());
+        return Path.of(
+                HuggingFaceTokenizerTest.class.getResource("tokenizer.json").toURI());
     }
 
     @Test
@@ -33,14 +34,17 @@ class HuggingFaceTokenizerTest {
         assertThat(tokenizer.count("hello world the")).isEqualTo(3);
         assertThat(tokenizer.decode(tokens)).isEqualTo("hello world the");
         // A directory holding tokenizer.json names it too.
-        assertThat(Tokenizers.byName(file.getParent().toString()).count("hello world")).isEqualTo(2);
+        assertThat(Tokenizers.byName(file.getParent().toString()).count("hello world"))
+                .isEqualTo(2);
     }
 
     @Test
     void syntheticPromptsAreExactUnderIt() throws Exception {
-        SyntheticPrompts prompts = SyntheticPrompts.of(Tokenizers.byName(fixture().toString()));
+        SyntheticPrompts prompts =
+                SyntheticPrompts.of(Tokenizers.byName(fixture().toString()));
 
-        assertThat(prompts.tokenizer().count(prompts.generate(300, new SplittableRandom(1)))).isEqualTo(300);
+        assertThat(prompts.tokenizer().count(prompts.generate(300, new SplittableRandom(1))))
+                .isEqualTo(300);
     }
 
     @Test

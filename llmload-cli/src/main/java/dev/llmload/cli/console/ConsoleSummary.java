@@ -1,7 +1,5 @@
 package dev.llmload.cli.console;
 
-import dev.llmload.report.Efficiency;
-import dev.llmload.report.RunReport;
 import dev.llmload.analysis.LoadStage;
 import dev.llmload.analysis.Saturation;
 import dev.llmload.analysis.SteadyState;
@@ -13,6 +11,8 @@ import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.ServerView;
 import dev.llmload.metrics.SessionCounts;
 import dev.llmload.note.Note;
+import dev.llmload.report.Efficiency;
+import dev.llmload.report.RunReport;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
@@ -33,6 +33,7 @@ public final class ConsoleSummary {
     private static final int WIDTH = 50;
     /** Notes are printed whole, wrapped to this many columns; their later lines indented. */
     private static final int NOTE_WIDTH = 100;
+
     private static final int NOTE_INDENT = 4;
 
     private ConsoleSummary() {}
@@ -44,11 +45,17 @@ public final class ConsoleSummary {
     public record Latencies(Set<Latency> metrics, List<Percentile> percentiles) {
 
         /** The latency blocks, in the order printed. */
-        public enum Latency { TTFT, ITL, TPOT, E2E, QUEUE }
+        public enum Latency {
+            TTFT,
+            ITL,
+            TPOT,
+            E2E,
+            QUEUE
+        }
 
         /** What the summary prints unless told otherwise. */
-        public static final Latencies DEFAULT = new Latencies(EnumSet.allOf(Latency.class),
-                List.of(Percentile.P50, Percentile.P90, Percentile.P95, Percentile.P99));
+        public static final Latencies DEFAULT = new Latencies(
+                EnumSet.allOf(Latency.class), List.of(Percentile.P50, Percentile.P90, Percentile.P95, Percentile.P99));
 
         public Latencies {
             metrics = Set.copyOf(metrics);
@@ -64,29 +71,50 @@ public final class ConsoleSummary {
         StringBuilder out = new StringBuilder();
         RunResults r = report.results();
         ruler(out, "llmload benchmark result", '=');
-        line(out, "Target:", report.service().url()
-                + (report.service().framework() == null ? "" : " (" + report.service().framework() + ")"));
+        line(
+                out,
+                "Target:",
+                report.service().url()
+                        + (report.service().framework() == null
+                                ? ""
+                                : " (" + report.service().framework() + ")"));
         line(out, "Model:", report.model().name());
         line(out, "API:", report.service().api() + (report.service().streaming() ? ", streaming" : ", not streaming"));
         line(out, "Load:", describeLoad(report));
-        line(out, "Requests (measured, warm-up excluded):", String.valueOf(r.requests().attempted()));
+        line(
+                out,
+                "Requests (measured, warm-up excluded):",
+                String.valueOf(r.requests().attempted()));
         line(out, "Input tokens (requested):", report.data().inputTokens().requested());
-        line(out, "Input tokens (mean / p50 / p99):", tokens(report.data().inputTokens().measured()));
+        line(
+                out,
+                "Input tokens (mean / p50 / p99):",
+                tokens(report.data().inputTokens().measured()));
         line(out, "Output tokens (requested):", report.data().outputTokens().requested());
-        line(out, "Output tokens (mean / p50 / p99):", tokens(report.data().outputTokens().measured()));
+        line(
+                out,
+                "Output tokens (mean / p50 / p99):",
+                tokens(report.data().outputTokens().measured()));
         line(out, "Data source:", report.data().source());
         line(out, "Benchmark duration (s):", number(r.durationS()));
         if (report.config() != null && report.config().sessions() != null) {
             Sessions sessions = report.config().sessions();
-            line(out, "Sessions / turns:", "turns " + sessions.turns()
-                    + (sessions.thinkTimeMs() == null ? "" : ", think time " + sessions.thinkTimeMs() + " ms")
-                    + (sessions.maxSessions() == null ? "" : ", at most " + sessions.maxSessions() + " sessions in flight"));
+            line(
+                    out,
+                    "Sessions / turns:",
+                    "turns " + sessions.turns()
+                            + (sessions.thinkTimeMs() == null ? "" : ", think time " + sessions.thinkTimeMs() + " ms")
+                            + (sessions.maxSessions() == null
+                                    ? ""
+                                    : ", at most " + sessions.maxSessions() + " sessions in flight"));
         }
         if (r.sessions() != null) {
             SessionCounts ran = r.sessions();
             line(out, "Sessions run (all turns succeeded):", ran.sessions() + " (" + ran.sessionsAllSucceeded() + ")");
-            line(out, "Turns run (per session mean / max):", ran.turns() + " (" + number(ran.turnsPerSessionMean())
-                    + " / " + ran.turnsPerSessionMax() + ")");
+            line(
+                    out,
+                    "Turns run (per session mean / max):",
+                    ran.turns() + " (" + number(ran.turnsPerSessionMean()) + " / " + ran.turnsPerSessionMax() + ")");
         }
         if (report.run().interrupted()) {
             line(out, "Interrupted:", "yes: only finished requests are counted");
@@ -97,7 +125,10 @@ public final class ConsoleSummary {
         line(out, "Output token throughput (tok/s):", number(r.outputTokenThroughput()));
         line(out, "Total token throughput (tok/s):", number(r.totalTokenThroughput()));
         if (report.timeseries() != null && !report.timeseries().seconds().isEmpty()) {
-            line(out, "Peak output throughput (tok/s):", number(report.timeseries().peakOutputTokensPerS()));
+            line(
+                    out,
+                    "Peak output throughput (tok/s):",
+                    number(report.timeseries().peakOutputTokensPerS()));
             line(out, "Mean in flight (requests):", number(report.timeseries().inFlightMean(r.durationS())));
         }
         if (r.outputTokenThroughput() != null && r.outputTokenThroughput() == 0 && r.inputTokenThroughput() != null) {
@@ -106,9 +137,17 @@ public final class ConsoleSummary {
         goodput(out, r.goodput());
         offeredVsAchieved(out, report.saturation());
         steadyState(out, r, report.steadyState());
-        Map<Latencies.Latency, Summary> summaries = new EnumMap<>(Map.of(Latencies.Latency.TTFT, r.ttftMs(),
-                Latencies.Latency.ITL, r.itlMs(), Latencies.Latency.TPOT, r.tpotMs(),
-                Latencies.Latency.E2E, r.e2eLatencyMs(), Latencies.Latency.QUEUE, r.clientQueueTimeMs()));
+        Map<Latencies.Latency, Summary> summaries = new EnumMap<>(Map.of(
+                Latencies.Latency.TTFT,
+                r.ttftMs(),
+                Latencies.Latency.ITL,
+                r.itlMs(),
+                Latencies.Latency.TPOT,
+                r.tpotMs(),
+                Latencies.Latency.E2E,
+                r.e2eLatencyMs(),
+                Latencies.Latency.QUEUE,
+                r.clientQueueTimeMs()));
         summaries.forEach((metric, summary) -> {
             if (latencies.metrics().contains(metric)) {
                 block(out, metric, summary, latencies.percentiles());
@@ -117,11 +156,20 @@ public final class ConsoleSummary {
         if (r.serverView() != null) {
             ServerView view = r.serverView();
             ruler(out, "Server's own timings (" + view.requests() + " requests)", '-');
-            line(out, "Server prefill p50 (ms):", number(view.serverFirstTokenMs().p50()));
-            line(out, "Client TTFT p50, same requests (ms):", number(view.clientTtftMs().p50()));
+            line(
+                    out,
+                    "Server prefill p50 (ms):",
+                    number(view.serverFirstTokenMs().p50()));
+            line(
+                    out,
+                    "Client TTFT p50, same requests (ms):",
+                    number(view.clientTtftMs().p50()));
             line(out, "Server decode p50 (ms):", number(view.serverDecodeMs().p50()));
             line(out, "Server total p50 (ms):", number(view.serverTotalMs().p50()));
-            line(out, "Client E2E p50, same requests (ms):", number(view.clientE2eMs().p50()));
+            line(
+                    out,
+                    "Client E2E p50, same requests (ms):",
+                    number(view.clientE2eMs().p50()));
         }
         if (report.telemetry() != null) {
             server(out, report.telemetry());
@@ -134,8 +182,13 @@ public final class ConsoleSummary {
         line(out, "Error rate:", percent(r.errorRate()));
         line(out, "Timeout rate:", percent(r.timeoutRate()));
         for (Map.Entry<String, RunResults.ErrorClassSummary> e : r.errors().entrySet()) {
-            line(out, "  " + e.getKey() + ":", e.getValue().count() + " (" + percent(e.getValue().rate()) + ")"
-                    + (e.getValue().samples().isEmpty() ? "" : " e.g. " + oneLine(e.getValue().samples().getFirst())));
+            line(
+                    out,
+                    "  " + e.getKey() + ":",
+                    e.getValue().count() + " (" + percent(e.getValue().rate()) + ")"
+                            + (e.getValue().samples().isEmpty()
+                                    ? ""
+                                    : " e.g. " + oneLine(e.getValue().samples().getFirst())));
         }
         if (report.client() != null) {
             ruler(out, "Client (llmload itself)", '-');
@@ -144,7 +197,10 @@ public final class ConsoleSummary {
         if (!report.notes().isEmpty()) {
             ruler(out, "Notes", '-');
             for (Note note : report.notes()) {
-                wrapped(out, "[" + note.kind() + "] " + ServerText.clean(note.message().replaceAll("\\s+", " ")));
+                wrapped(
+                        out,
+                        "[" + note.kind() + "] "
+                                + ServerText.clean(note.message().replaceAll("\\s+", " ")));
             }
         }
         out.append("=".repeat(WIDTH)).append('\n');
@@ -177,8 +233,10 @@ public final class ConsoleSummary {
         line(out, "Arrival window (s):", number(s.arrivalWindowS()));
         line(out, "Achieved request rate (req/s):", number(s.achievedRequestRate()));
         // The label fits the 40 columns; the value says which part is which.
-        line(out, "Backlog at last arrival:", s.backlog() + " (" + s.backlogInFlight() + " in flight, "
-                + s.backlogQueued() + " queued)");
+        line(
+                out,
+                "Backlog at last arrival:",
+                s.backlog() + " (" + s.backlogInFlight() + " in flight, " + s.backlogQueued() + " queued)");
         if (s.steadyBacklog() != null) {
             line(out, "Backlog of a server keeping up:", String.format(Locale.ROOT, "%.1f", s.steadyBacklog()));
         }
@@ -197,13 +255,20 @@ public final class ConsoleSummary {
         String unit = stages.getFirst().offered() == LoadStage.Offered.CONCURRENCY ? "conc." : "req/s";
         ruler(out, "Load stages: offered / served", '-');
         String row = "%-15s %-13s %7s %7s %8s %19s%n";
-        out.append(String.format(Locale.ROOT, row, "Stage (s)", "Offered " + unit, "Sent", "OK", "Ended/s",
-                "TTFT p50 / p99 (ms)"));
+        out.append(String.format(
+                Locale.ROOT, row, "Stage (s)", "Offered " + unit, "Sent", "OK", "Ended/s", "TTFT p50 / p99 (ms)"));
         for (LoadStage stage : stages) {
-            String offered = stage.offeredFrom() == stage.offeredTo() ? compact(stage.offeredFrom())
+            String offered = stage.offeredFrom() == stage.offeredTo()
+                    ? compact(stage.offeredFrom())
                     : compact(stage.offeredFrom()) + "-" + compact(stage.offeredTo());
-            out.append(String.format(Locale.ROOT, row, compact(stage.startS()) + "-" + compact(stage.endS()), offered,
-                    stage.arrivals(), stage.succeeded(), number(stage.achievedRequestRate()),
+            out.append(String.format(
+                    Locale.ROOT,
+                    row,
+                    compact(stage.startS()) + "-" + compact(stage.endS()),
+                    offered,
+                    stage.arrivals(),
+                    stage.succeeded(),
+                    number(stage.achievedRequestRate()),
                     number(stage.ttftP50Ms()) + " / " + number(stage.ttftP99Ms())));
         }
     }
@@ -225,16 +290,32 @@ public final class ConsoleSummary {
             return;
         }
         RunResults w = steady.results();
-        line(out, "Window (s from start):", String.format(Locale.ROOT, "%.2f to %.2f, %d of %d requests",
-                steady.startS(), steady.endS(), steady.requests(), steady.requests() + steady.cut()));
-        line(out, "Request throughput (req/s):", number(w.requestThroughput()) + " / " + number(whole.requestThroughput()));
-        line(out, "Output token throughput (tok/s):", number(w.outputTokenThroughput()) + " / "
-                + number(whole.outputTokenThroughput()));
+        line(
+                out,
+                "Window (s from start):",
+                String.format(
+                        Locale.ROOT,
+                        "%.2f to %.2f, %d of %d requests",
+                        steady.startS(),
+                        steady.endS(),
+                        steady.requests(),
+                        steady.requests() + steady.cut()));
+        line(
+                out,
+                "Request throughput (req/s):",
+                number(w.requestThroughput()) + " / " + number(whole.requestThroughput()));
+        line(
+                out,
+                "Output token throughput (tok/s):",
+                number(w.outputTokenThroughput()) + " / " + number(whole.outputTokenThroughput()));
         for (String[] metric : new String[][] {{"TTFT", "ttft"}, {"TPOT", "tpot"}, {"E2E", "e2e"}}) {
             Summary in = pick(w, metric[1]);
             Summary all = pick(whole, metric[1]);
-            line(out, metric[0] + " p50 / p99 (ms):", number(in.p50()) + " / " + number(in.p99()) + "  (whole run "
-                    + number(all.p50()) + " / " + number(all.p99()) + ")");
+            line(
+                    out,
+                    metric[0] + " p50 / p99 (ms):",
+                    number(in.p50()) + " / " + number(in.p99()) + "  (whole run " + number(all.p50()) + " / "
+                            + number(all.p99()) + ")");
         }
     }
 
@@ -254,16 +335,24 @@ public final class ConsoleSummary {
         gauge(out, "Requests running, mean / max:", t.requestsRunning(), false);
         gauge(out, "Requests waiting, mean / max:", t.requestsWaiting(), false);
         if (t.serverQueueTimeMs() != null && t.serverQueueTimeMs().count() > 0) {
-            line(out, "Server queue time mean / p99 (ms):", number(t.serverQueueTimeMs().mean()) + " / "
-                    + number(t.serverQueueTimeMs().p99()));
+            line(
+                    out,
+                    "Server queue time mean / p99 (ms):",
+                    number(t.serverQueueTimeMs().mean()) + " / "
+                            + number(t.serverQueueTimeMs().p99()));
         }
         if (t.gpu() != null) {
             if (t.gpu().utilizationMean() != null) {
                 line(out, "GPU utilisation, mean (%):", number(t.gpu().utilizationMean()));
             }
             if (t.gpu().memoryUsedGibMax() != null) {
-                line(out, "GPU memory used, max (GiB):", number(t.gpu().memoryUsedGibMax())
-                        + (t.gpu().memoryTotalGib() == null ? "" : " of " + number(t.gpu().memoryTotalGib())));
+                line(
+                        out,
+                        "GPU memory used, max (GiB):",
+                        number(t.gpu().memoryUsedGibMax())
+                                + (t.gpu().memoryTotalGib() == null
+                                        ? ""
+                                        : " of " + number(t.gpu().memoryTotalGib())));
             }
         }
     }
@@ -272,14 +361,20 @@ public final class ConsoleSummary {
         if (g == null || g.mean() == null) {
             return;
         }
-        line(out, label, share ? percent(g.mean()) + " / " + percent(g.max()) : number(g.mean()) + " / " + number(g.max()));
+        line(
+                out,
+                label,
+                share ? percent(g.mean()) + " / " + percent(g.max()) : number(g.mean()) + " / " + number(g.max()));
     }
 
     private static void efficiency(StringBuilder out, Efficiency e) {
         ruler(out, "Cost and energy", '-');
         if (e.gpuHourPrice() != null) {
-            line(out, "GPU-hour price:", number(e.gpuHourPrice()) + " " + e.currency()
-                    + (e.gpuCount() == null ? ", GPU count unknown" : " x " + e.gpuCount() + " GPUs"));
+            line(
+                    out,
+                    "GPU-hour price:",
+                    number(e.gpuHourPrice()) + " " + e.currency()
+                            + (e.gpuCount() == null ? ", GPU count unknown" : " x " + e.gpuCount() + " GPUs"));
             line(out, "Cost per 1M output tokens:", money(e.costPerMillionOutputTokens(), e.currency()));
             line(out, "Cost per 1M total tokens:", money(e.costPerMillionTotalTokens(), e.currency()));
         }
@@ -298,17 +393,22 @@ public final class ConsoleSummary {
         Load configured = report.config() == null ? null : report.config().load();
         if (load.mode() == RunReport.Load.Mode.OPEN) {
             String profile = configured instanceof Load.Open open ? open.profile() : null;
-            String text = "open loop, " + (load.requestRate() == null && profile != null ? load.arrival() + " " + profile
-                    : number(load.requestRate()) + " req/s " + load.arrival()
-                    + (load.burstiness() != null && load.arrival() == Load.Arrival.GAMMA
-                    ? " (burstiness " + load.burstiness() + ")" : ""));
+            String text = "open loop, "
+                    + (load.requestRate() == null && profile != null
+                            ? load.arrival() + " " + profile
+                            : number(load.requestRate()) + " req/s " + load.arrival()
+                                    + (load.burstiness() != null && load.arrival() == Load.Arrival.GAMMA
+                                            ? " (burstiness " + load.burstiness() + ")"
+                                            : ""));
             return load.maxConcurrency() == null ? text : text + ", max concurrency " + load.maxConcurrency();
         }
         String profile = configured instanceof Load.Closed closed ? closed.profile() : null;
-        return "closed loop, " + (profile == null ? "concurrency " + load.concurrency() : "concurrency profile " + profile);
+        return "closed loop, "
+                + (profile == null ? "concurrency " + load.concurrency() : "concurrency profile " + profile);
     }
 
-    private static void block(StringBuilder out, Latencies.Latency metric, Summary summary, List<Percentile> percentiles) {
+    private static void block(
+            StringBuilder out, Latencies.Latency metric, Summary summary, List<Percentile> percentiles) {
         String title = switch (metric) {
             case TTFT -> "Time to First Token";
             case ITL -> "Inter-token Latency";
@@ -336,7 +436,10 @@ public final class ConsoleSummary {
         String text = title.length() + 2 >= WIDTH ? title : " " + title + " ";
         int left = Math.max(0, (WIDTH - text.length()) / 2);
         int right = Math.max(0, WIDTH - text.length() - left);
-        out.append(String.valueOf(c).repeat(left)).append(text).append(String.valueOf(c).repeat(right)).append('\n');
+        out.append(String.valueOf(c).repeat(left))
+                .append(text)
+                .append(String.valueOf(c).repeat(right))
+                .append('\n');
     }
 
     private static void line(StringBuilder out, String label, String value) {

@@ -14,7 +14,9 @@ class ConsoleNotesTest {
         ConsoleSummary.wrapped(out, message);
 
         String[] lines = out.toString().split("\n");
-        assertThat(lines).hasSize(4).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(100));
+        assertThat(lines)
+                .hasSize(4)
+                .allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(100));
         assertThat(lines[1]).startsWith("    word");
         // Every word is there: nothing is cut.
         assertThat(String.join(" ", lines).replaceAll("\\s+", " ")).isEqualTo(message);

@@ -56,6 +56,7 @@ final class FrameBuffer {
     byte[] bytes;
     /** Bytes {@code [0, length)} hold data: what the framer keeps, then what it has not scanned yet. */
     int length;
+
     private Lender lender;
 
     /** A read starts: its bytes are framed in the thread's array, after what the last read left. */

@@ -23,6 +23,7 @@ public final class NdjsonDecoder implements StreamFramer {
     private final FrameBuffer buffer = new FrameBuffer();
     /** Where the line being scanned begins in the buffer. */
     private int lineStart;
+
     private long lastNanos;
 
     public NdjsonDecoder(Listener listener) {

@@ -2,7 +2,6 @@ package dev.llmload.http.sse;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -58,10 +57,12 @@ public final class SseDecoder implements StreamFramer {
      * by LF (the last LF is left out at dispatch); empty when the two are equal.
      */
     private int dataStart;
+
     private int dataEnd;
     private String eventType;
     /** The last event type decoded, and its bytes: a stream of named events decodes each name once. */
     private String lastType;
+
     private byte[] lastTypeBytes;
     private boolean atStreamStart = true;
     /** The previous line ended with CR: an LF that comes next completes that CRLF, not a new line. */
@@ -160,7 +161,9 @@ public final class SseDecoder implements StreamFramer {
     private void processLine(byte[] bytes, int start, int end, long nanos) {
         if (atStreamStart) {
             atStreamStart = false;
-            if (end - start >= 3 && bytes[start] == (byte) 0xEF && bytes[start + 1] == (byte) 0xBB
+            if (end - start >= 3
+                    && bytes[start] == (byte) 0xEF
+                    && bytes[start + 1] == (byte) 0xBB
                     && bytes[start + 2] == (byte) 0xBF) {
                 start += 3;
             }

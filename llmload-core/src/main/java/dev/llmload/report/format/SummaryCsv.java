@@ -1,9 +1,9 @@
 package dev.llmload.report.format;
 
-import dev.llmload.report.Efficiency;
-import dev.llmload.report.RunReport;
 import dev.llmload.metrics.Goodput;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.report.Efficiency;
+import dev.llmload.report.RunReport;
 import dev.llmload.stats.Summary;
 import dev.llmload.telemetry.analysis.TelemetrySummary;
 import java.util.ArrayList;
@@ -37,8 +37,10 @@ public final class SummaryCsv {
         columns.add(new Column("request_rate", r -> r.load().requestRate()));
         columns.add(new Column("arrival", r -> r.load().arrival()));
         columns.add(new Column("max_concurrency", r -> r.load().maxConcurrency()));
-        columns.add(new Column("input_tokens_requested", r -> r.data().inputTokens().requested()));
-        columns.add(new Column("output_tokens_requested", r -> r.data().outputTokens().requested()));
+        columns.add(
+                new Column("input_tokens_requested", r -> r.data().inputTokens().requested()));
+        columns.add(new Column(
+                "output_tokens_requested", r -> r.data().outputTokens().requested()));
         columns.add(new Column("attempted", r -> r.results().requests().attempted()));
         columns.add(new Column("succeeded", r -> r.results().requests().succeeded()));
         columns.add(new Column("failed", r -> r.results().requests().failed()));
@@ -62,25 +64,38 @@ public final class SummaryCsv {
         addSummary(columns, "client_queue_time_ms", RunResults::clientQueueTimeMs);
         addSummary(columns, "ttft_from_intended_ms", RunResults::ttftFromIntendedMs);
         addSummary(columns, "e2e_from_intended_ms", RunResults::e2eFromIntendedMs);
-        columns.add(new Column("kv_cache_usage_mean", r -> telemetry(r, t -> t.kvCacheUsage() == null ? null
-                : t.kvCacheUsage().mean())));
-        columns.add(new Column("kv_cache_usage_max", r -> telemetry(r, t -> t.kvCacheUsage() == null ? null
-                : t.kvCacheUsage().max())));
-        columns.add(new Column("gpu_utilization_mean", r -> telemetry(r, t -> t.gpu() == null ? null
-                : t.gpu().utilizationMean())));
-        columns.add(new Column("gpu_memory_used_gib_max", r -> telemetry(r, t -> t.gpu() == null ? null
-                : t.gpu().memoryUsedGibMax())));
-        columns.add(new Column("cost_per_million_output_tokens", r -> efficiency(r, Efficiency::costPerMillionOutputTokens)));
-        columns.add(new Column("cost_per_million_total_tokens", r -> efficiency(r, Efficiency::costPerMillionTotalTokens)));
+        columns.add(new Column(
+                "kv_cache_usage_mean",
+                r -> telemetry(
+                        r,
+                        t -> t.kvCacheUsage() == null ? null : t.kvCacheUsage().mean())));
+        columns.add(new Column(
+                "kv_cache_usage_max",
+                r -> telemetry(
+                        r,
+                        t -> t.kvCacheUsage() == null ? null : t.kvCacheUsage().max())));
+        columns.add(new Column(
+                "gpu_utilization_mean",
+                r -> telemetry(r, t -> t.gpu() == null ? null : t.gpu().utilizationMean())));
+        columns.add(new Column(
+                "gpu_memory_used_gib_max",
+                r -> telemetry(r, t -> t.gpu() == null ? null : t.gpu().memoryUsedGibMax())));
+        columns.add(new Column(
+                "cost_per_million_output_tokens", r -> efficiency(r, Efficiency::costPerMillionOutputTokens)));
+        columns.add(
+                new Column("cost_per_million_total_tokens", r -> efficiency(r, Efficiency::costPerMillionTotalTokens)));
         columns.add(new Column("cost_currency", r -> efficiency(r, Efficiency::currency)));
         columns.add(new Column("gpu_power_watts", r -> efficiency(r, Efficiency::gpuPowerWatts)));
-        columns.add(new Column("energy_per_output_token_joules", r -> efficiency(r, Efficiency::energyPerOutputTokenJoules)));
+        columns.add(new Column(
+                "energy_per_output_token_joules", r -> efficiency(r, Efficiency::energyPerOutputTokenJoules)));
         columns.add(new Column("interrupted", r -> r.run().interrupted()));
         return List.copyOf(columns);
     }
 
     private static Object goodput(RunReport report, Function<Goodput, Object> value) {
-        return report.results().goodput() == null ? null : value.apply(report.results().goodput());
+        return report.results().goodput() == null
+                ? null
+                : value.apply(report.results().goodput());
     }
 
     private static Object telemetry(RunReport report, Function<TelemetrySummary, Object> value) {
@@ -105,7 +120,8 @@ public final class SummaryCsv {
     }
 
     public static String row(RunReport report) {
-        return String.join(",", COLUMNS.stream().map(c -> cell(c.value().apply(report))).toList());
+        return String.join(
+                ",", COLUMNS.stream().map(c -> cell(c.value().apply(report))).toList());
     }
 
     static String cell(Object value) {

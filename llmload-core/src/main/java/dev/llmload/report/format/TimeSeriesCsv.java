@@ -29,8 +29,16 @@ public final class TimeSeriesCsv {
      *              empty cell
      */
     public static String format(TimeSeries series, Map<String, Double[]> extra) {
-        List<String> header = new ArrayList<>(List.of("second", "started", "finished", "in_flight_mean",
-                "output_tokens_per_s", "ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms"));
+        List<String> header = new ArrayList<>(List.of(
+                "second",
+                "started",
+                "finished",
+                "in_flight_mean",
+                "output_tokens_per_s",
+                "ttft_p50_ms",
+                "ttft_p99_ms",
+                "itl_p50_ms",
+                "itl_p99_ms"));
         for (FailureClass failureClass : FailureClass.values()) {
             header.add("errors_" + failureClass.key());
         }

@@ -1,6 +1,5 @@
 package dev.llmload.report.format;
 
-import dev.llmload.report.RunReport;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,6 +7,7 @@ import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.report.RunReport;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
 import java.time.OffsetDateTime;
@@ -54,7 +54,8 @@ public final class VllmExport {
         RunReport.Load load = report.load();
         String rate = load.requestRate() == null ? "inf" : Double.toString(load.requestRate());
         Integer maxConcurrency = maxConcurrency(load);
-        String model = report.model().name() == null ? "unknown" : report.model().name();
+        String model =
+                report.model().name() == null ? "unknown" : report.model().name();
         String date = date(report.run().startedAt());
         return backend(report.service().api()) + "-" + rate + "qps"
                 + (maxConcurrency == null ? "" : "-concurrency" + maxConcurrency) + "-"
@@ -72,7 +73,8 @@ public final class VllmExport {
         json.put("backend", backend);
         json.put("label", (String) null);
         json.put("model_id", report.model().name());
-        String tokenizer = report.config() == null ? null : report.config().data().tokenizer();
+        String tokenizer =
+                report.config() == null ? null : report.config().data().tokenizer();
         json.put("tokenizer_id", tokenizer != null ? tokenizer : report.model().name());
         json.put("num_prompts", results.requests().attempted());
         // vLLM flattens --metadata key=value pairs into top-level keys; never over its own keys.
@@ -95,8 +97,10 @@ public final class VllmExport {
         json.put("duration", results.durationS());
         json.put("completed", results.requests().succeeded());
         json.put("failed", results.requests().failed());
-        List<RequestRecord> measured = records.stream().filter(r -> !r.warmup())
-                .sorted(Comparator.comparingLong(RequestRecord::index)).toList();
+        List<RequestRecord> measured = records.stream()
+                .filter(r -> !r.warmup())
+                .sorted(Comparator.comparingLong(RequestRecord::index))
+                .toList();
         long inputTokens = 0;
         long outputTokens = 0;
         for (RequestRecord record : measured) {
@@ -108,11 +112,14 @@ public final class VllmExport {
         json.put("total_input_tokens", inputTokens);
         json.put("total_output_tokens", outputTokens);
         json.put("request_throughput", results.requestThroughput());
-        json.put("request_goodput", results.goodput() == null ? null : results.goodput().requestGoodput());
+        json.put(
+                "request_goodput",
+                results.goodput() == null ? null : results.goodput().requestGoodput());
         json.put("output_throughput", results.outputTokenThroughput());
         json.put("total_token_throughput", results.totalTokenThroughput());
         putRequests(json, measured);
-        List<RequestRecord> succeeded = measured.stream().filter(RequestRecord::succeeded).toList();
+        List<RequestRecord> succeeded =
+                measured.stream().filter(RequestRecord::succeeded).toList();
         json.put("max_output_tokens_per_s", peakOutputTokensPerSecond(succeeded));
         json.put("max_concurrent_requests", peakConcurrency(succeeded));
         json.put("rtfx", 0.0);
@@ -159,8 +166,10 @@ public final class VllmExport {
             queueTimes.add((record.timings().sentNanos() - record.timings().intendedSendNanos()) / NANOS_PER_S);
             // llmload does not keep the generated text; vLLM's consumers expect the array.
             texts.add("");
-            errors.add(record.outcome() instanceof Outcome.Failure failure
-                    ? (failure.message() == null ? failure.key() : failure.message()) : "");
+            errors.add(
+                    record.outcome() instanceof Outcome.Failure failure
+                            ? (failure.message() == null ? failure.key() : failure.message())
+                            : "");
         }
     }
 
@@ -172,8 +181,10 @@ public final class VllmExport {
         if (succeeded.isEmpty()) {
             return 0.0;
         }
-        long start = succeeded.stream().mapToLong(r -> r.timings().sentNanos()).min().orElseThrow();
-        long end = succeeded.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow();
+        long start =
+                succeeded.stream().mapToLong(r -> r.timings().sentNanos()).min().orElseThrow();
+        long end =
+                succeeded.stream().mapToLong(r -> r.timings().endNanos()).max().orElseThrow();
         // ceil(span in s) + 1 buckets, as vLLM sizes them.
         int buckets = (int) ((end - start + NANOS_PER_SECOND - 1) / NANOS_PER_SECOND) + 1;
         long[] tokens = new long[buckets];

@@ -1,15 +1,15 @@
 package dev.llmload.report.html;
 
-import dev.llmload.report.Measurements;
-import dev.llmload.report.PercentileSpectrum;
-import dev.llmload.report.ReportFiles;
-import dev.llmload.report.RunPage;
-import dev.llmload.report.RunReport;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.report.Measurements;
+import dev.llmload.report.PercentileSpectrum;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunPage;
+import dev.llmload.report.RunReport;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,7 +60,11 @@ public final class HtmlReport {
     /** Latency percentiles against achieved throughput over the runs of a sweep, in the order given. */
     public static String forSweep(List<LabeledRun> runs, SweepMarkers markers) {
         Map<String, Object> data = page("sweep");
-        data.put("runs", runs.stream().map(run -> Map.of("label", run.label(), "report", run.report())).toList());
+        data.put(
+                "runs",
+                runs.stream()
+                        .map(run -> Map.of("label", run.label(), "report", run.report()))
+                        .toList());
         data.put("markers", markers == null ? SweepMarkers.NONE : markers);
         return render(data);
     }
@@ -79,12 +83,17 @@ public final class HtmlReport {
     public static String forComparison(List<LabeledRun> runs, JsonNode comparison) {
         Map<String, Object> data = page("comparison");
         data.put("comparison", comparison);
-        data.put("runs", runs.stream().map(run -> Map.of(
-                "label", run.label(),
-                "report", run.report(),
-                "spectra", run.records().isEmpty() ? spectra(run.report().results())
-                        : RunPage.of(run.records()).spectra()))
-                .toList());
+        data.put(
+                "runs",
+                runs.stream()
+                        .map(run -> Map.of(
+                                "label", run.label(),
+                                "report", run.report(),
+                                "spectra",
+                                        run.records().isEmpty()
+                                                ? spectra(run.report().results())
+                                                : RunPage.of(run.records()).spectra()))
+                        .toList());
         return render(data);
     }
 
@@ -96,7 +105,9 @@ public final class HtmlReport {
 
     private static String render(Map<String, Object> data) {
         try {
-            return PageTemplate.fill(ReportFiles.JSON.writer().without(SerializationFeature.INDENT_OUTPUT)
+            return PageTemplate.fill(ReportFiles.JSON
+                    .writer()
+                    .without(SerializationFeature.INDENT_OUTPUT)
                     .writeValueAsString(data));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);

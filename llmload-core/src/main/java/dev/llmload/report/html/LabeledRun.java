@@ -1,7 +1,7 @@
 package dev.llmload.report.html;
 
-import dev.llmload.report.RunReport;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.report.RunReport;
 import java.util.List;
 import java.util.Objects;
 

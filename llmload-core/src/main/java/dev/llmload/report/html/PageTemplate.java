@@ -31,7 +31,9 @@ final class PageTemplate {
         for (Map.Entry<String, String> part : PARTS.entrySet()) {
             // Inlined text that could end its element early would break the page.
             String text = part.getValue().toLowerCase(Locale.ROOT);
-            if (text.contains("</script") || text.contains("</style") || text.contains("<!--")
+            if (text.contains("</script")
+                    || text.contains("</style")
+                    || text.contains("<!--")
                     || (part.getKey().equals("UPLOT_LICENSE") && text.contains("--"))) {
                 throw new IllegalStateException(part.getKey() + " cannot be inlined as it is");
             }
@@ -83,7 +85,8 @@ final class PageTemplate {
     private static String resource(String path) {
         try (InputStream in = PageTemplate.class.getResourceAsStream(path)) {
             if (in == null) {
-                throw new IllegalStateException("missing resource " + path + " (is org.webjars.npm:uplot on the classpath?)");
+                throw new IllegalStateException(
+                        "missing resource " + path + " (is org.webjars.npm:uplot on the classpath?)");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

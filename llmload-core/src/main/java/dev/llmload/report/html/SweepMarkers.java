@@ -17,8 +17,13 @@ import java.util.Map;
  * @param kneeThroughput     where latency starts to climb steeply
  * @param points             each point's role and verdict, keyed by its directory (the run's label)
  */
-public record SweepMarkers(Map<String, Double> sloMs, Double capacityThroughput, Double capacityLoad, String axis,
-                           Double kneeThroughput, Map<String, PointLabel> points) {
+public record SweepMarkers(
+        Map<String, Double> sloMs,
+        Double capacityThroughput,
+        Double capacityLoad,
+        String axis,
+        Double kneeThroughput,
+        Map<String, PointLabel> points) {
 
     public static final SweepMarkers NONE = new SweepMarkers(Map.of(), null, null, null, null, Map.of());
 

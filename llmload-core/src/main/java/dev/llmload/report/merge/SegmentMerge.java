@@ -1,9 +1,5 @@
 package dev.llmload.report.merge;
 
-import dev.llmload.report.Measurements;
-import dev.llmload.report.ReportFiles;
-import dev.llmload.report.RunReport;
-import dev.llmload.report.write.RunFiles;
 import dev.llmload.client.ClientCost;
 import dev.llmload.config.Client;
 import dev.llmload.config.RunConfig;
@@ -15,6 +11,10 @@ import dev.llmload.record.JournalReader;
 import dev.llmload.record.JournalSeal;
 import dev.llmload.record.RecordSource;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.report.Measurements;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunReport;
+import dev.llmload.report.write.RunFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -85,21 +85,23 @@ public final class SegmentMerge {
         TreeMap<Integer, Part> byIndex = new TreeMap<>();
         for (Part part : parts) {
             if (part.start().count() != count) {
-                throw new IOException(part.dir() + " is segment " + part.label() + ", but " + first.dir()
-                        + " is of " + count + " segments: not one run");
+                throw new IOException(part.dir() + " is segment " + part.label() + ", but " + first.dir() + " is of "
+                        + count + " segments: not one run");
             }
             Part twice = byIndex.put(part.start().index(), part);
             if (twice != null) {
-                throw new IOException("segment " + part.label() + " is given twice: " + twice.dir() + " and "
-                        + part.dir());
+                throw new IOException(
+                        "segment " + part.label() + " is given twice: " + twice.dir() + " and " + part.dir());
             }
             if (!sameRun(first.report().config(), part.report().config())) {
                 throw new IOException(part.dir() + " was run with other options than " + first.dir()
                         + ": segments of one run differ only in --segment and --output-dir");
             }
-            if (!java.util.Objects.equals(first.report().data().contentHash(), part.report().data().contentHash())) {
+            if (!java.util.Objects.equals(
+                    first.report().data().contentHash(), part.report().data().contentHash())) {
                 throw new IOException(part.dir() + " sent other data than " + first.dir() + " (content hash "
-                        + part.report().data().contentHash() + " against " + first.report().data().contentHash() + ")");
+                        + part.report().data().contentHash() + " against "
+                        + first.report().data().contentHash() + ")");
             }
         }
         List<Integer> missing = new ArrayList<>();
@@ -120,8 +122,10 @@ public final class SegmentMerge {
             try {
                 verdict = JournalSeal.check(part.journal());
             } catch (IOException e) {
-                throw new IOException(e.getMessage() + "; not merged (to merge segment " + part.label()
-                        + " as it is, unverified, remove " + JournalSeal.of(part.journal()) + ")", e);
+                throw new IOException(
+                        e.getMessage() + "; not merged (to merge segment " + part.label()
+                                + " as it is, unverified, remove " + JournalSeal.of(part.journal()) + ")",
+                        e);
             }
             if (verdict == JournalSeal.Verdict.UNSEALED) {
                 unsealed.add(part);
@@ -167,9 +171,15 @@ public final class SegmentMerge {
                     // The segment's row has no inter-token figure.
                     RunResults results = segment.result(new InterTokenGaps());
                     RunReport.SegmentStart start = part.start();
-                    summaries.add(new RunReport.SegmentSummary(start.index(), part.dir().getFileName().toString(),
-                            results.requests().attempted(), results.requests().succeeded(), results.errorRate(),
-                            results.requestThroughput(), results.outputTokenThroughput(), start.startErrorMs(),
+                    summaries.add(new RunReport.SegmentSummary(
+                            start.index(),
+                            part.dir().getFileName().toString(),
+                            results.requests().attempted(),
+                            results.requests().succeeded(),
+                            results.errorRate(),
+                            results.requestThroughput(),
+                            results.outputTokenThroughput(),
+                            start.startErrorMs(),
                             results.clientQueueTimeMs().p99()));
                 }
             }
@@ -184,73 +194,135 @@ public final class SegmentMerge {
         } catch (IllegalArgumentException e) {
             throw new IOException("the recorded --slo does not parse: " + e.getMessage(), e);
         }
-        String startedAt = parts.stream().map(p -> p.report().run().startedAt()).min(String::compareTo).orElse(null);
-        String endedAt = parts.stream().map(p -> p.report().run().endedAt())
-                .filter(java.util.Objects::nonNull).max(String::compareTo).orElse(null);
+        String startedAt = parts.stream()
+                .map(p -> p.report().run().startedAt())
+                .min(String::compareTo)
+                .orElse(null);
+        String endedAt = parts.stream()
+                .map(p -> p.report().run().endedAt())
+                .filter(java.util.Objects::nonNull)
+                .max(String::compareTo)
+                .orElse(null);
         boolean interrupted = parts.stream().anyMatch(p -> p.report().run().interrupted());
-        RunReport.Run run = new RunReport.Run(runId(parts), startedAt, endedAt, base.run().commandLine(),
-                base.run().seed(), interrupted, base.run().client(), null, List.copyOf(summaries));
+        RunReport.Run run = new RunReport.Run(
+                runId(parts),
+                startedAt,
+                endedAt,
+                base.run().commandLine(),
+                base.run().seed(),
+                interrupted,
+                base.run().client(),
+                null,
+                List.copyOf(summaries));
         // The segment's own notes on its requests give way to the union's in withMeasurements.
         // Each segment's client measured only itself: its client_saturated note is kept, naming the
         // segment, and the merged report has no client section of its own.
         List<Note> notes = new ArrayList<>(base.notes().stream()
-                .filter(n -> !n.kind().equals(ClientCost.CLIENT_SATURATED)).toList());
+                .filter(n -> !n.kind().equals(ClientCost.CLIENT_SATURATED))
+                .toList());
         for (Part part : byIndex.values()) {
-            part.report().notes().stream().filter(n -> n.kind().equals(ClientCost.CLIENT_SATURATED))
-                    .forEach(n -> notes.add(new Note(n.kind(), "segment " + part.start().index() + ": " + n.message())));
+            part.report().notes().stream()
+                    .filter(n -> n.kind().equals(ClientCost.CLIENT_SATURATED))
+                    .forEach(n -> notes.add(
+                            new Note(n.kind(), "segment " + part.start().index() + ": " + n.message())));
         }
         notes.addAll(notes(summaries, missing, count, whole));
         for (Part part : unsealed) {
-            notes.add(new Note(SEGMENT_UNVERIFIED, "segment " + part.label() + " (" + part.dir().getFileName()
-                    + ") has no " + JournalSeal.of(part.journal()).getFileName() + ": its run did not close its journal"
-                    + " (killed, or stopped by a failed write), so its requests are merged as its journal holds them,"
-                    + " unverified"));
+            notes.add(new Note(
+                    SEGMENT_UNVERIFIED,
+                    "segment " + part.label() + " (" + part.dir().getFileName()
+                            + ") has no " + JournalSeal.of(part.journal()).getFileName()
+                            + ": its run did not close its journal"
+                            + " (killed, or stopped by a failed write), so its requests are merged as its journal holds them,"
+                            + " unverified"));
         }
-        RunReport merged = new RunReport(base.schemaVersion(), base.tool(), run, base.model(), base.service(),
-                base.hardware(), base.load(), base.data(), base.results(), base.telemetry(), base.efficiency(), notes, whole,
-                base.timeseries(), base.schedule(), null, null, null).withMeasurements(measurements, endedAt, interrupted);
+        RunReport merged = new RunReport(
+                        base.schemaVersion(),
+                        base.tool(),
+                        run,
+                        base.model(),
+                        base.service(),
+                        base.hardware(),
+                        base.load(),
+                        base.data(),
+                        base.results(),
+                        base.telemetry(),
+                        base.efficiency(),
+                        notes,
+                        whole,
+                        base.timeseries(),
+                        base.schedule(),
+                        null,
+                        null,
+                        null)
+                .withMeasurements(measurements, endedAt, interrupted);
 
         RunFiles.write(out, merged, measurements.page(), full);
         return new Merged(merged, union[0], List.copyOf(missing));
     }
 
     /** The notes of the merge itself: missing segments, a skewed start, a segment behind or failing alone. */
-    static List<Note> notes(List<RunReport.SegmentSummary> segments, List<Integer> missing, int count, RunConfig config) {
+    static List<Note> notes(
+            List<RunReport.SegmentSummary> segments, List<Integer> missing, int count, RunConfig config) {
         List<Note> notes = new ArrayList<>();
         if (!missing.isEmpty()) {
-            notes.add(new Note("segments_missing", "segment" + (missing.size() > 1 ? "s " : " ") + join(missing)
-                    + " of " + count + " missing: this report covers " + (count - missing.size()) + " of " + count
-                    + " segments, so its rates are those of part of the load"));
+            notes.add(new Note(
+                    "segments_missing",
+                    "segment" + (missing.size() > 1 ? "s " : " ") + join(missing)
+                            + " of " + count + " missing: this report covers " + (count - missing.size()) + " of "
+                            + count
+                            + " segments, so its rates are those of part of the load"));
         }
-        List<Double> errors = segments.stream().map(RunReport.SegmentSummary::startErrorMs)
-                .filter(java.util.Objects::nonNull).toList();
+        List<Double> errors = segments.stream()
+                .map(RunReport.SegmentSummary::startErrorMs)
+                .filter(java.util.Objects::nonNull)
+                .toList();
         if (errors.size() > 1) {
             double skew = errors.stream().mapToDouble(Double::doubleValue).max().orElseThrow()
                     - errors.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
             if (skew > START_SKEW_NOTE_MS) {
-                notes.add(new Note("segment_start_skew", String.format(Locale.ROOT,
-                        "the segments started their clocks up to %.1f ms apart by their own clocks (threshold %.0f ms): "
-                                + "latencies are unaffected, but send times across segments are offset by up to that",
-                        skew, START_SKEW_NOTE_MS)));
+                notes.add(new Note(
+                        "segment_start_skew",
+                        String.format(
+                                Locale.ROOT,
+                                "the segments started their clocks up to %.1f ms apart by their own clocks (threshold %.0f ms): "
+                                        + "latencies are unaffected, but send times across segments are offset by up to that",
+                                skew,
+                                START_SKEW_NOTE_MS)));
             }
         }
         boolean paced = config.load().isOpen() && config.load().maxConcurrency() == null;
         for (RunReport.SegmentSummary segment : segments) {
             if (paced && segment.sendLagP99Ms() != null && segment.sendLagP99Ms() > BEHIND_NOTE_MS) {
-                notes.add(new Note("segment_behind", String.format(Locale.ROOT,
-                        "segment %d/%d sent its requests up to %.1f ms after their intended times (p99; threshold %.0f ms):"
-                                + " its host fell behind the schedule", segment.index(), count, segment.sendLagP99Ms(),
-                        BEHIND_NOTE_MS)));
+                notes.add(new Note(
+                        "segment_behind",
+                        String.format(
+                                Locale.ROOT,
+                                "segment %d/%d sent its requests up to %.1f ms after their intended times (p99; threshold %.0f ms):"
+                                        + " its host fell behind the schedule",
+                                segment.index(),
+                                count,
+                                segment.sendLagP99Ms(),
+                                BEHIND_NOTE_MS)));
             }
         }
-        double fewest = segments.stream().mapToDouble(s -> s.errorRate() == null ? 0 : s.errorRate()).min().orElse(0);
+        double fewest = segments.stream()
+                .mapToDouble(s -> s.errorRate() == null ? 0 : s.errorRate())
+                .min()
+                .orElse(0);
         for (RunReport.SegmentSummary segment : segments) {
             double rate = segment.errorRate() == null ? 0 : segment.errorRate();
             if (rate > 0 && rate - fewest >= 0.05) {
-                notes.add(new Note("segment_errors", String.format(Locale.ROOT,
-                        "segment %d/%d failed %.1f%% of its requests, another segment %.1f%%: look at that host "
-                                + "(its network, its file descriptors) before blaming the server", segment.index(), count,
-                        rate * 100, fewest * 100)));
+                notes.add(new Note(
+                        "segment_errors",
+                        String.format(
+                                Locale.ROOT,
+                                "segment %d/%d failed %.1f%% of its requests, another segment %.1f%%: look at that host "
+                                        + "(its network, its file descriptors) before blaming the server",
+                                segment.index(),
+                                count,
+                                rate * 100,
+                                fewest * 100)));
             }
         }
         return notes;

@@ -45,16 +45,19 @@ public final class RunFiles {
      */
     public static void write(Path dir, RunReport report, RunPage page, RecordSource records) throws IOException {
         writeAtomically(dir.resolve(ReportFiles.REPORT_JSON), ReportFiles.JSON.writeValueAsString(report) + "\n");
-        writeAtomically(dir.resolve(ReportFiles.SUMMARY_CSV), SummaryCsv.header() + "\n" + SummaryCsv.row(report) + "\n");
+        writeAtomically(
+                dir.resolve(ReportFiles.SUMMARY_CSV), SummaryCsv.header() + "\n" + SummaryCsv.row(report) + "\n");
         Map<String, Double[]> extra = clientColumns(report.client());
         extra.putAll(telemetryColumns(report.telemetry()));
         writeAtomically(dir.resolve(TimeSeriesCsv.FILE_NAME), TimeSeriesCsv.format(report.timeseries(), extra));
-        writeAtomically(dir.resolve(HtmlReport.FILE_NAME), HtmlReport.forRun(report, page,
-                htmlTelemetry(telemetryColumns(report.telemetry()))));
+        writeAtomically(
+                dir.resolve(HtmlReport.FILE_NAME),
+                HtmlReport.forRun(report, page, htmlTelemetry(telemetryColumns(report.telemetry()))));
         if (report.config() != null && report.config().output().exports().contains("vllm")) {
             List<RequestRecord> all = new ArrayList<>();
             records.forEach(all::add);
-            writeAtomically(dir.resolve(VllmExport.fileName(report)),
+            writeAtomically(
+                    dir.resolve(VllmExport.fileName(report)),
                     ReportFiles.JSON.writeValueAsString(VllmExport.toJson(report, all)) + "\n");
         }
     }
@@ -104,7 +107,11 @@ public final class RunFiles {
         if (telemetry == null || telemetry.perSecond().isEmpty()) {
             return columns;
         }
-        int seconds = telemetry.perSecond().stream().mapToInt(TelemetrySummary.SecondRow::second).max().orElse(-1) + 1;
+        int seconds = telemetry.perSecond().stream()
+                        .mapToInt(TelemetrySummary.SecondRow::second)
+                        .max()
+                        .orElse(-1)
+                + 1;
         Map<String, Function<TelemetrySummary.SecondRow, Double>> signals = new LinkedHashMap<>();
         signals.put("kv_cache_usage", TelemetrySummary.SecondRow::kvCacheUsage);
         signals.put("server_requests_running", TelemetrySummary.SecondRow::requestsRunning);

@@ -1,11 +1,11 @@
 package dev.llmload.report.write;
 
-import dev.llmload.report.Measurements;
-import dev.llmload.report.ReportFiles;
-import dev.llmload.report.RunReport;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.RecordSource;
+import dev.llmload.report.Measurements;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.RunReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,8 +34,8 @@ public final class RunRebuild {
         Path started = dir.resolve(ReportFiles.RUN_START_JSON);
         boolean fromFinishedRun = Files.exists(finished);
         if (!fromFinishedRun && !Files.exists(started)) {
-            throw new IOException(dir + " is not a run directory: it has neither " + ReportFiles.REPORT_JSON
-                    + " nor " + ReportFiles.RUN_START_JSON);
+            throw new IOException(dir + " is not a run directory: it has neither " + ReportFiles.REPORT_JSON + " nor "
+                    + ReportFiles.RUN_START_JSON);
         }
         RunReport base = ReportFiles.readReport(fromFinishedRun ? finished : started);
         Path journal = dir.resolve(Journal.FILE_NAME);
@@ -56,8 +56,11 @@ public final class RunRebuild {
         }
         Measurements measurements = Measurements.derive(compact, full, base.config());
         // A run that never wrote its report ended when its last request was journaled.
-        String endedAt = fromFinishedRun ? base.run().endedAt()
-                : Files.exists(journal) ? Files.getLastModifiedTime(journal).toInstant().toString() : null;
+        String endedAt = fromFinishedRun
+                ? base.run().endedAt()
+                : Files.exists(journal)
+                        ? Files.getLastModifiedTime(journal).toInstant().toString()
+                        : null;
         boolean interrupted = !fromFinishedRun || base.run().interrupted();
         RunReport report = base.withMeasurements(measurements, endedAt, interrupted);
         RunFiles.write(dir, report, measurements.page(), full);

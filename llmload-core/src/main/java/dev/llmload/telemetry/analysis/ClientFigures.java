@@ -12,8 +12,8 @@ package dev.llmload.telemetry.analysis;
  * @param highLatencyMs    latency p99 above which the run counts as slow (the e2e SLO when one is
  *                         given; {@link #DEFAULT_HIGH_LATENCY_MS} otherwise)
  */
-public record ClientFigures(Double ttftP50Ms, Long promptTokens, Long generationTokens, Double latencyP99Ms,
-                            double highLatencyMs) {
+public record ClientFigures(
+        Double ttftP50Ms, Long promptTokens, Long generationTokens, Double latencyP99Ms, double highLatencyMs) {
 
     public static final double DEFAULT_HIGH_LATENCY_MS = 5000;
 }

@@ -1,11 +1,9 @@
 package dev.llmload.telemetry.analysis;
 
-import java.util.List;
-
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-
 import dev.llmload.telemetry.gpu.Hardware;
+import java.util.List;
 
 /**
  * What the server and the GPUs showed during the measured window: the report's {@code telemetry}
@@ -93,8 +91,15 @@ public record TelemetrySummary(
      *                    {@code p50} is an interpolation inside it
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record HistogramStats(long count, Double mean, Double p50, Double p90, Double p99,
-                                 List<Double> p50Bucket, List<Double> p90Bucket, List<Double> p99Bucket) {}
+    public record HistogramStats(
+            long count,
+            Double mean,
+            Double p50,
+            Double p90,
+            Double p99,
+            List<Double> p50Bucket,
+            List<Double> p90Bucket,
+            List<Double> p99Bucket) {}
 
     /**
      * How far llmload's simulator ran behind during the window (docs/simulator.md).
@@ -116,8 +121,12 @@ public record TelemetrySummary(
      * @param gpus             one entry per GPU
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record GpuSummary(Double utilizationMean, Double engineActiveMean, Double memoryUsedGibMax,
-                             Double memoryTotalGib, List<GpuStats> gpus) {
+    public record GpuSummary(
+            Double utilizationMean,
+            Double engineActiveMean,
+            Double memoryUsedGibMax,
+            Double memoryTotalGib,
+            List<GpuStats> gpus) {
         public GpuSummary {
             gpus = List.copyOf(gpus);
         }
@@ -132,10 +141,20 @@ public record TelemetrySummary(
      *                           first measured request), W; null when none was taken then
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record GpuStats(String source, int index, String name, String uuid, String host,
-                           Double utilizationMean, Double utilizationMax, Double engineActiveMean,
-                           Double memoryUsedGibMax, Double memoryTotalGib, Double memoryUsedMaxShare,
-                           Double powerWattsMean, Double idlePowerWatts) {}
+    public record GpuStats(
+            String source,
+            int index,
+            String name,
+            String uuid,
+            String host,
+            Double utilizationMean,
+            Double utilizationMax,
+            Double engineActiveMean,
+            Double memoryUsedGibMax,
+            Double memoryTotalGib,
+            Double memoryUsedMaxShare,
+            Double powerWattsMean,
+            Double idlePowerWatts) {}
 
     /**
      * Second {@code second} of the window, [start + k s, start + (k+1) s): the last reading taken
@@ -145,6 +164,11 @@ public record TelemetrySummary(
      * @param gpuMemUsedGib memory in use over all GPUs, GiB
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record SecondRow(int second, Double kvCacheUsage, Double requestsRunning, Double requestsWaiting,
-                            Double gpuUtil, Double gpuMemUsedGib) {}
+    public record SecondRow(
+            int second,
+            Double kvCacheUsage,
+            Double requestsRunning,
+            Double requestsWaiting,
+            Double gpuUtil,
+            Double gpuMemUsedGib) {}
 }

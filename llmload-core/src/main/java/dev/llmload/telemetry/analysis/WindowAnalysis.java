@@ -1,12 +1,5 @@
 package dev.llmload.telemetry.analysis;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
-
 import dev.llmload.telemetry.ScrapeGap;
 import dev.llmload.telemetry.ServerReading;
 import dev.llmload.telemetry.TelemetryRecording;
@@ -15,13 +8,19 @@ import dev.llmload.telemetry.analysis.TelemetrySummary.GaugeStats;
 import dev.llmload.telemetry.analysis.TelemetrySummary.GpuStats;
 import dev.llmload.telemetry.analysis.TelemetrySummary.GpuSummary;
 import dev.llmload.telemetry.analysis.TelemetrySummary.HistogramStats;
-import dev.llmload.telemetry.analysis.TelemetrySummary.SimulatorStats;
 import dev.llmload.telemetry.analysis.TelemetrySummary.SecondRow;
+import dev.llmload.telemetry.analysis.TelemetrySummary.SimulatorStats;
 import dev.llmload.telemetry.engine.ServerSignals;
 import dev.llmload.telemetry.gpu.GpuReading;
 import dev.llmload.telemetry.gpu.GpuSample;
 import dev.llmload.telemetry.gpu.Hardware;
 import dev.llmload.telemetry.prometheus.Histogram;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Reduces a {@link TelemetryRecording} to the measured window [start, end] (nanoTime, the run's
@@ -54,17 +53,23 @@ public final class WindowAnalysis {
             throw new IllegalArgumentException("window ends before it starts");
         }
         List<ServerReading> server = recording.server().stream()
-                .sorted(Comparator.comparingLong(ServerReading::nanos)).toList();
+                .sorted(Comparator.comparingLong(ServerReading::nanos))
+                .toList();
         List<GpuReading> gpu = recording.gpu().stream()
-                .sorted(Comparator.comparingLong(GpuReading::nanos)).toList();
+                .sorted(Comparator.comparingLong(GpuReading::nanos))
+                .toList();
         List<Long> times = server.stream().map(ServerReading::nanos).toList();
         StepSeries kv = gauge(server, times, ServerSignals::kvCacheUsage);
         StepSeries running = gauge(server, times, ServerSignals::requestsRunning);
         StepSeries waiting = gauge(server, times, ServerSignals::requestsWaiting);
-        StepSeries saturated = gauge(server, times, s -> s.kvCacheUsage() == null ? null
-                : s.kvCacheUsage() >= KV_SATURATED ? 1.0 : 0.0);
-        StepSeries saturatedWaiting = gauge(server, times, s -> s.kvCacheUsage() == null || s.requestsWaiting() == null
-                ? null : s.kvCacheUsage() >= KV_SATURATED && s.requestsWaiting() >= 1 ? 1.0 : 0.0);
+        StepSeries saturated = gauge(
+                server, times, s -> s.kvCacheUsage() == null ? null : s.kvCacheUsage() >= KV_SATURATED ? 1.0 : 0.0);
+        StepSeries saturatedWaiting = gauge(
+                server,
+                times,
+                s -> s.kvCacheUsage() == null || s.requestsWaiting() == null
+                        ? null
+                        : s.kvCacheUsage() >= KV_SATURATED && s.requestsWaiting() >= 1 ? 1.0 : 0.0);
 
         int baseline = baseline(times, start);
         int last = endReading(server.stream().map(ServerReading::askedNanos).toList(), end);
@@ -76,10 +81,14 @@ public final class WindowAnalysis {
         CounterStats prefixHits = counter(between, ServerSignals::prefixCacheHits);
         CounterStats prefixQueries = counter(between, ServerSignals::prefixCacheQueries);
         Double hitRate = prefixHits != null && prefixQueries != null && prefixQueries.delta() > 0
-                ? prefixHits.delta() / prefixQueries.delta() : null;
+                ? prefixHits.delta() / prefixQueries.delta()
+                : null;
 
         List<SecondRow> perSecond = perSecond(kv, running, waiting, gpu, start, end);
-        int gaps = (int) recording.gaps().stream().map(ScrapeGap::nanos).filter(t -> t >= start && t <= end).count();
+        int gaps = (int) recording.gaps().stream()
+                .map(ScrapeGap::nanos)
+                .filter(t -> t >= start && t <= end)
+                .count();
         List<GpuSample> seen = gpu.stream().map(GpuReading::sample).toList();
 
         return new TelemetrySummary(
@@ -106,8 +115,10 @@ public final class WindowAnalysis {
                 perSecond);
     }
 
-    private static StepSeries gauge(List<ServerReading> server, List<Long> times, Function<ServerSignals, Double> signal) {
-        return StepSeries.of(times, server.stream().map(r -> signal.apply(r.signals())).toList());
+    private static StepSeries gauge(
+            List<ServerReading> server, List<Long> times, Function<ServerSignals, Double> signal) {
+        return StepSeries.of(
+                times, server.stream().map(r -> signal.apply(r.signals())).toList());
     }
 
     private static GaugeStats gaugeStats(StepSeries series, long start, long end) {
@@ -116,8 +127,8 @@ public final class WindowAnalysis {
             return null;
         }
         long third = (end - start) / 3;
-        return new GaugeStats(mean, series.max(start, end), series.mean(start, start + third),
-                series.mean(end - third, end));
+        return new GaugeStats(
+                mean, series.max(start, end), series.mean(start, start + third), series.mean(end - third, end));
     }
 
     /** Index of the last reading at or before start, else the first inside the window; -1 if none. */
@@ -171,20 +182,29 @@ public final class WindowAnalysis {
     }
 
     /** {@code null} unless the server is llmload's simulator. */
-    private static SimulatorStats simulatorStats(List<ServerReading> server, List<Long> times, ServerReading from,
-            ServerReading to, long start, long end) {
+    private static SimulatorStats simulatorStats(
+            List<ServerReading> server, List<Long> times, ServerReading from, ServerReading to, long start, long end) {
         if (server.stream().allMatch(r -> r.simulator() == null)) {
             return null;
         }
-        StepSeries stepLag = StepSeries.of(times, server.stream()
-                .map(r -> r.simulator() == null ? null : r.simulator().stepLagSeconds()).toList());
+        StepSeries stepLag = StepSeries.of(
+                times,
+                server.stream()
+                        .map(r -> r.simulator() == null ? null : r.simulator().stepLagSeconds())
+                        .toList());
         Double lagMean = stepLag.mean(start, end);
         Double lagMax = stepLag.max(start, end);
-        return new SimulatorStats(lagMean == null ? null : ms(lagMean), lagMax == null ? null : ms(lagMax),
-                histogram(from, to, r -> r.simulator() == null ? null : r.simulator().tokenWriteDelay()));
+        return new SimulatorStats(
+                lagMean == null ? null : ms(lagMean),
+                lagMax == null ? null : ms(lagMax),
+                histogram(
+                        from,
+                        to,
+                        r -> r.simulator() == null ? null : r.simulator().tokenWriteDelay()));
     }
 
-    private static HistogramStats histogram(ServerReading from, ServerReading to, Function<ServerReading, Histogram> signal) {
+    private static HistogramStats histogram(
+            ServerReading from, ServerReading to, Function<ServerReading, Histogram> signal) {
         if (from == null) {
             return null;
         }
@@ -194,8 +214,14 @@ public final class WindowAnalysis {
             return null;
         }
         Histogram window = after.minus(before);
-        return new HistogramStats(Math.round(window.count()), ms(window.mean()), ms(window.quantile(0.5)),
-                ms(window.quantile(0.9)), ms(window.quantile(0.99)), bucketMs(window, 0.5), bucketMs(window, 0.9),
+        return new HistogramStats(
+                Math.round(window.count()),
+                ms(window.mean()),
+                ms(window.quantile(0.5)),
+                ms(window.quantile(0.9)),
+                ms(window.quantile(0.99)),
+                bucketMs(window, 0.5),
+                bucketMs(window, 0.9),
                 bucketMs(window, 0.99));
     }
 
@@ -212,8 +238,8 @@ public final class WindowAnalysis {
         return Double.isNaN(seconds) ? null : seconds * 1000;
     }
 
-    private static List<SecondRow> perSecond(StepSeries kv, StepSeries running, StepSeries waiting,
-                                             List<GpuReading> gpu, long start, long end) {
+    private static List<SecondRow> perSecond(
+            StepSeries kv, StepSeries running, StepSeries waiting, List<GpuReading> gpu, long start, long end) {
         int seconds = (int) ((end - start + SECOND - 1) / SECOND);
         List<SecondRow> rows = new ArrayList<>(seconds);
         for (int k = 0; k < seconds; k++) {
@@ -225,9 +251,17 @@ public final class WindowAnalysis {
                     latest.put(reading.sample().key(), reading.sample());
                 }
             }
-            rows.add(new SecondRow(k, kv.lastIn(from, to), running.lastIn(from, to), waiting.lastIn(from, to),
-                    mean(latest.values().stream().map(GpuSample::utilizationPercent).toList()),
-                    sumGib(latest.values().stream().map(GpuSample::memoryUsedMib).toList())));
+            rows.add(new SecondRow(
+                    k,
+                    kv.lastIn(from, to),
+                    running.lastIn(from, to),
+                    waiting.lastIn(from, to),
+                    mean(latest.values().stream()
+                            .map(GpuSample::utilizationPercent)
+                            .toList()),
+                    sumGib(latest.values().stream()
+                            .map(GpuSample::memoryUsedMib)
+                            .toList())));
         }
         return rows;
     }
@@ -237,9 +271,11 @@ public final class WindowAnalysis {
         Map<String, List<Double>> idlePower = new LinkedHashMap<>();
         for (GpuReading reading : gpu) {
             if (reading.nanos() >= start && reading.nanos() <= end) {
-                byGpu.computeIfAbsent(reading.sample().key(), k -> new ArrayList<>()).add(reading.sample());
+                byGpu.computeIfAbsent(reading.sample().key(), k -> new ArrayList<>())
+                        .add(reading.sample());
             } else if (reading.nanos() < start) {
-                idlePower.computeIfAbsent(reading.sample().key(), k -> new ArrayList<>())
+                idlePower
+                        .computeIfAbsent(reading.sample().key(), k -> new ArrayList<>())
                         .add(reading.sample().powerWatts());
             }
         }
@@ -251,9 +287,17 @@ public final class WindowAnalysis {
             GpuSample latest = samples.getLast();
             Double usedMax = max(samples.stream().map(GpuSample::memoryUsedMib).toList());
             Double total = latest.memoryTotalMib();
-            Double shareMax = max(samples.stream().map(s -> s.memoryUsedMib() != null && s.memoryTotalMib() != null
-                    && s.memoryTotalMib() > 0 ? s.memoryUsedMib() / s.memoryTotalMib() : null).toList());
-            stats.add(new GpuStats(latest.source(), latest.index(), latest.name(), latest.uuid(), latest.host(),
+            Double shareMax = max(samples.stream()
+                    .map(s -> s.memoryUsedMib() != null && s.memoryTotalMib() != null && s.memoryTotalMib() > 0
+                            ? s.memoryUsedMib() / s.memoryTotalMib()
+                            : null)
+                    .toList());
+            stats.add(new GpuStats(
+                    latest.source(),
+                    latest.index(),
+                    latest.name(),
+                    latest.uuid(),
+                    latest.host(),
                     mean(samples.stream().map(GpuSample::utilizationPercent).toList()),
                     max(samples.stream().map(GpuSample::utilizationPercent).toList()),
                     mean(samples.stream().map(GpuSample::engineActive).toList()),
@@ -267,7 +311,8 @@ public final class WindowAnalysis {
                 mean(stats.stream().map(GpuStats::utilizationMean).toList()),
                 mean(stats.stream().map(GpuStats::engineActiveMean).toList()),
                 max(perSecond.stream().map(SecondRow::gpuMemUsedGib).toList()),
-                stats.stream().anyMatch(s -> s.memoryTotalGib() == null) ? null
+                stats.stream().anyMatch(s -> s.memoryTotalGib() == null)
+                        ? null
                         : stats.stream().mapToDouble(GpuStats::memoryTotalGib).sum(),
                 stats);
     }

@@ -1,14 +1,13 @@
 package dev.llmload.telemetry.engine;
 
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.OptionalDouble;
-
 import dev.llmload.telemetry.prometheus.Histogram;
 import dev.llmload.telemetry.prometheus.MetricFamily;
 import dev.llmload.telemetry.prometheus.Sample;
 import dev.llmload.telemetry.prometheus.Scrape;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
  * How one engine's metric names map to {@link ServerSignals}. Names are matched exactly (vLLM's
@@ -67,12 +66,16 @@ public sealed interface EngineProfile {
         }
 
         public List<String> markers() {
-            return List.of("vllm:num_requests_running", "vllm:num_requests_waiting",
-                    "vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc");
+            return List.of(
+                    "vllm:num_requests_running",
+                    "vllm:num_requests_waiting",
+                    "vllm:kv_cache_usage_perc",
+                    "vllm:gpu_cache_usage_perc");
         }
 
         public Set<String> families() {
-            return Set.of("vllm:kv_cache_usage_perc",
+            return Set.of(
+                    "vllm:kv_cache_usage_perc",
                     "vllm:gpu_cache_usage_perc",
                     "vllm:num_requests_running",
                     "vllm:num_requests_waiting",
@@ -118,7 +121,8 @@ public sealed interface EngineProfile {
         }
 
         public Set<String> families() {
-            return Set.of("sglang:num_requests",
+            return Set.of(
+                    "sglang:num_requests",
                     "sglang:num_aborted_requests",
                     "sglang:token_usage",
                     "sglang:num_running_reqs",
@@ -167,7 +171,8 @@ public sealed interface EngineProfile {
         }
 
         public Set<String> families() {
-            return Set.of("tgi_batch_current_max_tokens",
+            return Set.of(
+                    "tgi_batch_current_max_tokens",
                     "tgi_batch_max_total_tokens",
                     "tgi_batch_current_size",
                     "tgi_queue_size",
@@ -189,7 +194,9 @@ public sealed interface EngineProfile {
                     null,
                     null,
                     s.histogram("tgi_request_input_length").map(Histogram::sum).orElse(null),
-                    s.histogram("tgi_request_generated_tokens").map(Histogram::sum).orElse(null),
+                    s.histogram("tgi_request_generated_tokens")
+                            .map(Histogram::sum)
+                            .orElse(null),
                     sum(s, "tgi_request_success"),
                     histogram(s, "tgi_request_queue_duration"),
                     null,
@@ -208,7 +215,8 @@ public sealed interface EngineProfile {
         }
 
         public Set<String> families() {
-            return Set.of("trtllm_kv_cache_utilization",
+            return Set.of(
+                    "trtllm_kv_cache_utilization",
                     "trtllm_num_requests_running",
                     "trtllm_num_requests_waiting",
                     "trtllm_prompt_tokens",
@@ -255,7 +263,8 @@ public sealed interface EngineProfile {
         }
 
         public Set<String> families() {
-            return Set.of(REQUESTS,
+            return Set.of(
+                    REQUESTS,
                     KV,
                     "nv_inference_request_success",
                     "nv_inference_queue_duration_us",
@@ -269,25 +278,36 @@ public sealed interface EngineProfile {
                 Double max = value(s.sumWhere(KV, "kv_cache_block_type", "max"));
                 kv = used != null && max != null && max > 0 ? used / max : null;
             }
-            String model = s.family(REQUESTS).flatMap(f -> f.samples().stream().findFirst())
-                    .map(sample -> sample.label("model")).orElse(null);
-            Double succeeded = model == null ? sum(s, "nv_inference_request_success")
+            String model = s.family(REQUESTS)
+                    .flatMap(f -> f.samples().stream().findFirst())
+                    .map(sample -> sample.label("model"))
+                    .orElse(null);
+            Double succeeded = model == null
+                    ? sum(s, "nv_inference_request_success")
                     : value(s.sumWhere("nv_inference_request_success", "model", model));
-            Double queuedMicros = model == null ? sum(s, "nv_inference_queue_duration_us")
+            Double queuedMicros = model == null
+                    ? sum(s, "nv_inference_queue_duration_us")
                     : value(s.sumWhere("nv_inference_queue_duration_us", "model", model));
-            Double failed = model == null ? sum(s, "nv_inference_request_failure")
+            Double failed = model == null
+                    ? sum(s, "nv_inference_request_failure")
                     : value(s.sumWhere("nv_inference_request_failure", "model", model));
             Histogram queue = null;
             if (queuedMicros != null && succeeded != null) {
                 double requests = succeeded + (failed == null ? 0 : failed);
-                queue = new Histogram(List.of(new Histogram.Bucket(Double.POSITIVE_INFINITY, requests)),
-                        queuedMicros / 1e6, requests);
+                queue = new Histogram(
+                        List.of(new Histogram.Bucket(Double.POSITIVE_INFINITY, requests)),
+                        queuedMicros / 1e6,
+                        requests);
             }
             return new ServerSignals(
                     kv,
                     value(s.sumWhere(REQUESTS, "request_type", "scheduled")),
                     value(s.sumWhere(REQUESTS, "request_type", "waiting")),
-                    null, null, null, null, null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
                     succeeded,
                     queue,
                     null,
@@ -306,7 +326,8 @@ public sealed interface EngineProfile {
         }
 
         public Set<String> families() {
-            return Set.of("llamacpp:requests_processing",
+            return Set.of(
+                    "llamacpp:requests_processing",
                     "llamacpp:requests_deferred",
                     "llamacpp:prompt_tokens",
                     "llamacpp:tokens_predicted");
@@ -317,10 +338,15 @@ public sealed interface EngineProfile {
                     null,
                     sum(s, "llamacpp:requests_processing"),
                     sum(s, "llamacpp:requests_deferred"),
-                    null, null, null,
+                    null,
+                    null,
+                    null,
                     sum(s, "llamacpp:prompt_tokens"),
                     sum(s, "llamacpp:tokens_predicted"),
-                    null, null, null, null);
+                    null,
+                    null,
+                    null,
+                    null);
         }
     }
 
@@ -342,7 +368,8 @@ public sealed interface EngineProfile {
             if (family.isPresent()) {
                 OptionalDouble mean = family.get().samples().stream()
                         .filter(sample -> sample.name().equals(name) && !Double.isNaN(sample.value()))
-                        .mapToDouble(Sample::value).average();
+                        .mapToDouble(Sample::value)
+                        .average();
                 if (mean.isPresent()) {
                     return mean.getAsDouble();
                 }

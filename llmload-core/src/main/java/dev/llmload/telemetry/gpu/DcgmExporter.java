@@ -1,14 +1,13 @@
 package dev.llmload.telemetry.gpu;
 
+import dev.llmload.telemetry.prometheus.MetricFamily;
+import dev.llmload.telemetry.prometheus.Sample;
+import dev.llmload.telemetry.prometheus.Scrape;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import dev.llmload.telemetry.prometheus.MetricFamily;
-import dev.llmload.telemetry.prometheus.Sample;
-import dev.llmload.telemetry.prometheus.Scrape;
 
 /**
  * Reads GPU samples from a scrape of NVIDIA's dcgm-exporter. GPUs are told apart by the
@@ -50,8 +49,8 @@ public final class DcgmExporter {
                     continue;
                 }
                 String instance = sample.label("GPU_I_ID");
-                Fields fields = gpus.computeIfAbsent(instance == null ? gpu : gpu + "/" + instance,
-                        k -> new Fields(sample));
+                Fields fields =
+                        gpus.computeIfAbsent(instance == null ? gpu : gpu + "/" + instance, k -> new Fields(sample));
                 fields.values.put(metric, sample.value());
             }
         }
@@ -80,8 +79,17 @@ public final class DcgmExporter {
             } catch (NumberFormatException notANumber) {
                 index = -1;
             }
-            return new GpuSample(source, index, first.label("modelName"), first.label("UUID"), host(first),
-                    values.get(UTIL), used, total, values.get(POWER), values.get(ENGINE_ACTIVE));
+            return new GpuSample(
+                    source,
+                    index,
+                    first.label("modelName"),
+                    first.label("UUID"),
+                    host(first),
+                    values.get(UTIL),
+                    used,
+                    total,
+                    values.get(POWER),
+                    values.get(ENGINE_ACTIVE));
         }
     }
 

@@ -1,13 +1,12 @@
 package dev.llmload.telemetry.gpu;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 /**
  * The GPUs found during a run, for the report's {@code hardware} section. Unknown values are
@@ -31,16 +30,23 @@ public record Hardware(String gpuModel, Integer gpuCount, Double gpuMemoryGib) {
         if (byGpu.isEmpty()) {
             return UNKNOWN;
         }
-        Map<String, Long> models = byGpu.values().stream().filter(s -> s.name() != null)
+        Map<String, Long> models = byGpu.values().stream()
+                .filter(s -> s.name() != null)
                 .collect(Collectors.groupingBy(GpuSample::name, TreeMap::new, Collectors.counting()));
         String model = switch (models.size()) {
             case 0 -> null;
             case 1 -> models.keySet().iterator().next();
-            default -> models.entrySet().stream().map(e -> e.getValue() + "x " + e.getKey())
-                    .collect(Collectors.joining(", "));
+            default ->
+                models.entrySet().stream()
+                        .map(e -> e.getValue() + "x " + e.getKey())
+                        .collect(Collectors.joining(", "));
         };
-        Double memory = byGpu.values().stream().map(GpuSample::memoryTotalMib).filter(m -> m != null)
-                .max(Double::compare).map(mib -> mib / 1024).orElse(null);
+        Double memory = byGpu.values().stream()
+                .map(GpuSample::memoryTotalMib)
+                .filter(m -> m != null)
+                .max(Double::compare)
+                .map(mib -> mib / 1024)
+                .orElse(null);
         return new Hardware(model, byGpu.size(), memory);
     }
 }

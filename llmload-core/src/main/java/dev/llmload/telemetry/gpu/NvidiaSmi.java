@@ -19,8 +19,8 @@ public final class NvidiaSmi {
 
     /** The command line: one line per GPU every {@code intervalMs}, without header or units. */
     public static List<String> command(String executable, long intervalMs) {
-        return List.of(executable, "--query-gpu=" + QUERY, "--format=csv,noheader,nounits", "-lms",
-                Long.toString(intervalMs));
+        return List.of(
+                executable, "--query-gpu=" + QUERY, "--format=csv,noheader,nounits", "-lms", Long.toString(intervalMs));
     }
 
     /**
@@ -42,8 +42,17 @@ public final class NvidiaSmi {
         } catch (NumberFormatException notAGpuLine) {
             return Optional.empty();
         }
-        return Optional.of(new GpuSample(SOURCE, index, text(fields[1]), text(fields[2]), null,
-                number(fields[3]), number(fields[4]), number(fields[5]), number(fields[6]), null));
+        return Optional.of(new GpuSample(
+                SOURCE,
+                index,
+                text(fields[1]),
+                text(fields[2]),
+                null,
+                number(fields[3]),
+                number(fields[4]),
+                number(fields[5]),
+                number(fields[6]),
+                null));
     }
 
     private static String text(String field) {

@@ -32,8 +32,9 @@ public final class NvidiaSmiPoller implements AutoCloseable {
      *
      * @throws IOException when the executable cannot be started
      */
-    public static NvidiaSmiPoller start(String executable, long intervalMs, Consumer<GpuReading> readings,
-                                        Consumer<String> ended) throws IOException {
+    public static NvidiaSmiPoller start(
+            String executable, long intervalMs, Consumer<GpuReading> readings, Consumer<String> ended)
+            throws IOException {
         Process process = new ProcessBuilder(NvidiaSmi.command(executable, intervalMs))
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
@@ -45,8 +46,8 @@ public final class NvidiaSmiPoller implements AutoCloseable {
 
     private void read(Consumer<GpuReading> readings, Consumer<String> ended) {
         String why;
-        try (BufferedReader lines = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader lines =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = lines.readLine()) != null) {
                 long now = System.nanoTime();

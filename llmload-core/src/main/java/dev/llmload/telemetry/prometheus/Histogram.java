@@ -97,7 +97,9 @@ public record Histogram(List<Bucket> buckets, double sum, double count) {
         if (b < 0) {
             return null;
         }
-        double lower = b == 0 ? Math.min(0, buckets.get(0).upperBound()) : buckets.get(b - 1).upperBound();
+        double lower = b == 0
+                ? Math.min(0, buckets.get(0).upperBound())
+                : buckets.get(b - 1).upperBound();
         return new double[] {lower, buckets.get(b).upperBound()};
     }
 

@@ -78,6 +78,7 @@ public final class PrometheusTextParser {
     private static final class Run {
         /** The families to keep; null: all. */
         private final Set<String> kept;
+
         private final Map<String, FamilyBuilder> families = new LinkedHashMap<>();
         private final Map<String, String> help = new HashMap<>();
         private FamilyBuilder current;
@@ -158,8 +159,8 @@ public final class PrometheusTextParser {
                 return false;
             }
             if (family == null) {
-                family = families.computeIfAbsent(name,
-                        n -> new FamilyBuilder(n, MetricType.UNTYPED, help.getOrDefault(n, ""), true));
+                family = families.computeIfAbsent(
+                        name, n -> new FamilyBuilder(n, MetricType.UNTYPED, help.getOrDefault(n, ""), true));
             }
             if (!name.equals(family.name + "_created")) {
                 family.samples.add(new Sample(name, parsed.labels(), parsed.value()));
@@ -211,6 +212,7 @@ public final class PrometheusTextParser {
         String help;
         /** Whether the parse keeps it; a family declared but not kept only claims its samples. */
         final boolean kept;
+
         final List<Sample> samples = new ArrayList<>();
 
         FamilyBuilder(String name, MetricType type, String help, boolean kept) {
@@ -230,8 +232,13 @@ public final class PrometheusTextParser {
             String suffix = sampleName.substring(name.length());
             return switch (type) {
                 case COUNTER -> suffix.equals("_total") || suffix.equals("_created");
-                case HISTOGRAM -> suffix.equals("_bucket") || suffix.equals("_sum") || suffix.equals("_count")
-                        || suffix.equals("_created") || suffix.equals("_gsum") || suffix.equals("_gcount");
+                case HISTOGRAM ->
+                    suffix.equals("_bucket")
+                            || suffix.equals("_sum")
+                            || suffix.equals("_count")
+                            || suffix.equals("_created")
+                            || suffix.equals("_gsum")
+                            || suffix.equals("_gcount");
                 case SUMMARY -> suffix.equals("_sum") || suffix.equals("_count") || suffix.equals("_created");
                 case GAUGE -> suffix.equals("_info");
                 case UNTYPED -> false;

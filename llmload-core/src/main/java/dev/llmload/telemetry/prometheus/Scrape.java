@@ -51,8 +51,7 @@ public record Scrape(Map<String, MetricFamily> families, int skippedLines, List<
         for (Sample sample : family.samples()) {
             boolean valueSample = sample.name().equals(name)
                     || (family.type() == MetricType.COUNTER && sample.name().equals(name + "_total"));
-            if (valueSample && !Double.isNaN(sample.value())
-                    && (label == null || value.equals(sample.label(label)))) {
+            if (valueSample && !Double.isNaN(sample.value()) && (label == null || value.equals(sample.label(label)))) {
                 total += sample.value();
                 any = true;
             }
@@ -83,7 +82,7 @@ public record Scrape(Map<String, MetricFamily> families, int skippedLines, List<
                 }
                 case "_sum" -> sum += sample.value();
                 case "_count" -> count += sample.value();
-                default -> { }
+                default -> {}
             }
         }
         if (!buckets.containsKey(Double.POSITIVE_INFINITY)) {

@@ -78,7 +78,8 @@ public sealed interface LengthDistribution {
             }
             case "normal" -> new Normal(positiveNumber(spec, args[0]), nonNegativeNumber(spec, args[1]));
             case "lognormal" -> new LogNormal(positiveNumber(spec, args[0]), nonNegativeNumber(spec, args[1]));
-            default -> throw bad(spec, "unknown kind '" + kind + "' (use a number, uniform, normal, lognormal or file)");
+            default ->
+                throw bad(spec, "unknown kind '" + kind + "' (use a number, uniform, normal, lognormal or file)");
         };
     }
 
@@ -219,7 +220,8 @@ public sealed interface LengthDistribution {
                 while ((line = reader.readLine()) != null) {
                     number++;
                     String text = line.strip();
-                    if (text.isEmpty() || text.startsWith("#")
+                    if (text.isEmpty()
+                            || text.startsWith("#")
                             || (number == 1 && text.replace(" ", "").equalsIgnoreCase("length,weight"))) {
                         continue;
                     }
@@ -239,7 +241,8 @@ public sealed interface LengthDistribution {
                         throw DatasetException.at(file, number, "length " + length + " must be at least 1");
                     }
                     if (!(weight >= 0) || Double.isInfinite(weight)) {
-                        throw DatasetException.at(file, number, "weight " + fields[1].strip() + " must be a number ≥ 0");
+                        throw DatasetException.at(
+                                file, number, "weight " + fields[1].strip() + " must be a number ≥ 0");
                     }
                     if (weight > 0) {
                         lengthsRead.add(length);
@@ -294,7 +297,10 @@ public sealed interface LengthDistribution {
             StringBuilder text = new StringBuilder();
             double previous = 0;
             for (int i = 0; i < lengths.length; i++) {
-                text.append(lengths[i]).append(',').append(cumulative[i] - previous).append('\n');
+                text.append(lengths[i])
+                        .append(',')
+                        .append(cumulative[i] - previous)
+                        .append('\n');
                 previous = cumulative[i];
             }
             return text.toString();
@@ -319,7 +325,9 @@ public sealed interface LengthDistribution {
     }
 
     private static String number(double value) {
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
+        return value == Math.rint(value) && Math.abs(value) < 1e15
+                ? Long.toString((long) value)
+                : Double.toString(value);
     }
 
     private static int positiveInt(String spec, String text) {

@@ -156,8 +156,8 @@ public final class SyntheticPrompts {
                 }
             }
         }
-        throw new IllegalStateException("tokenizer " + tokenizer.name() + " did not settle on a text of exactly "
-                + tokens + " tokens");
+        throw new IllegalStateException(
+                "tokenizer " + tokenizer.name() + " did not settle on a text of exactly " + tokens + " tokens");
     }
 
     private static List<String> commonWords() {
@@ -166,7 +166,10 @@ public final class SyntheticPrompts {
                 throw new IllegalStateException("resource words.txt is missing from the jar");
             }
             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            return reader.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
+            return reader.lines()
+                    .map(String::strip)
+                    .filter(line -> !line.isEmpty())
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

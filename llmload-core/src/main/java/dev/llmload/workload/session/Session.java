@@ -45,7 +45,8 @@ public final class Session {
         this.turns = plan.turns().sample(random);
         this.thinkTimes = new Duration[turns];
         for (int i = 0; i < turns; i++) {
-            thinkTimes[i] = i == 0 || plan.thinkTimeMillis() == null ? Duration.ZERO
+            thinkTimes[i] = i == 0 || plan.thinkTimeMillis() == null
+                    ? Duration.ZERO
                     : Duration.ofMillis(plan.thinkTimeMillis().sample(random));
         }
     }
@@ -107,7 +108,11 @@ public final class Session {
         history.add(ChatMessage.user(prompts.generate(userTokens, random)));
         historyTokens += userTokens;
         sent++;
-        return new RequestSpec(requestIndexes.getAsLong(), history, historyTokens,
-                plan.outputTokens().sample(random), new SessionTurn(id, sent));
+        return new RequestSpec(
+                requestIndexes.getAsLong(),
+                history,
+                historyTokens,
+                plan.outputTokens().sample(random),
+                new SessionTurn(id, sent));
     }
 }

@@ -16,8 +16,12 @@ import dev.llmload.workload.length.LengthDistribution;
  * @param maxActiveSessions  sessions the dispatcher keeps in flight at once; it enforces the bound
  *                           ({@link Integer#MAX_VALUE}: no bound)
  */
-public record SessionPlan(LengthDistribution turns, LengthDistribution userTokens, LengthDistribution outputTokens,
-        LengthDistribution thinkTimeMillis, int maxActiveSessions) {
+public record SessionPlan(
+        LengthDistribution turns,
+        LengthDistribution userTokens,
+        LengthDistribution outputTokens,
+        LengthDistribution thinkTimeMillis,
+        int maxActiveSessions) {
 
     public SessionPlan {
         if (turns == null || userTokens == null || outputTokens == null) {

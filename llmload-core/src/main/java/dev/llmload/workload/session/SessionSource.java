@@ -24,6 +24,7 @@ public final class SessionSource {
     private final SessionPlan plan;
     /** The whole supply's plan: what every part describes and hashes, so that the parts of one run agree. */
     private final SessionPlan wholePlan;
+
     private final SyntheticPrompts prompts;
     private final long seed;
     private final int partIndex;
@@ -36,8 +37,13 @@ public final class SessionSource {
         this(plan, plan, prompts, seed, 0, 1);
     }
 
-    private SessionSource(SessionPlan plan, SessionPlan wholePlan, SyntheticPrompts prompts, long seed, int partIndex,
-                          int partCount) {
+    private SessionSource(
+            SessionPlan plan,
+            SessionPlan wholePlan,
+            SyntheticPrompts prompts,
+            long seed,
+            int partIndex,
+            int partCount) {
         this.plan = plan;
         this.wholePlan = wholePlan;
         this.prompts = prompts;
@@ -55,8 +61,8 @@ public final class SessionSource {
         if (count < 1 || index < 0 || index >= count) {
             throw new IllegalArgumentException("part " + index + " of " + count);
         }
-        SessionPlan partPlan = new SessionPlan(plan.turns(), plan.userTokens(), plan.outputTokens(),
-                plan.thinkTimeMillis(), maxActiveSessions);
+        SessionPlan partPlan = new SessionPlan(
+                plan.turns(), plan.userTokens(), plan.outputTokens(), plan.thinkTimeMillis(), maxActiveSessions);
         return new SessionSource(partPlan, wholePlan, prompts, seed, index, count);
     }
 
@@ -71,22 +77,23 @@ public final class SessionSource {
             // that session i is the same in every part and in the whole.
             SplittableRandom random = master.split();
             if (id % partCount == partIndex) {
-                return new Session(id, plan, prompts, random,
-                        () -> requests.getAndIncrement() * partCount + partIndex);
+                return new Session(id, plan, prompts, random, () -> requests.getAndIncrement() * partCount + partIndex);
             }
         }
     }
 
     /** One line for the report. */
     public String describe() {
-        return "sessions " + wholePlan.describe() + " tokenizer=" + prompts.tokenizer().name() + " seed=" + seed;
+        return "sessions " + wholePlan.describe() + " tokenizer="
+                + prompts.tokenizer().name() + " seed=" + seed;
     }
 
     /** SHA-256 of the plan, tokenizer, vocabulary and seed: equal for runs that sent comparable sessions. */
     public String contentHash() {
-        StringBuilder parameters = new StringBuilder(describe()).append(" vocabulary=").append(prompts.vocabularySize());
-        for (LengthDistribution distribution : List.of(wholePlan.turns(), wholePlan.userTokens(),
-                wholePlan.outputTokens())) {
+        StringBuilder parameters =
+                new StringBuilder(describe()).append(" vocabulary=").append(prompts.vocabularySize());
+        for (LengthDistribution distribution :
+                List.of(wholePlan.turns(), wholePlan.userTokens(), wholePlan.outputTokens())) {
             if (distribution instanceof LengthDistribution.Empirical empirical) {
                 parameters.append('\n').append(empirical.histogram());
             }

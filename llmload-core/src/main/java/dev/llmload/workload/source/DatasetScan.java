@@ -11,5 +11,4 @@ import java.nio.file.Path;
  *                conversation with no human turn)
  * @param sha256  SHA-256 of the file's bytes, lower-case hex
  */
-public record DatasetScan(Path file, long entries, long skipped, String sha256) {
-}
+public record DatasetScan(Path file, long entries, long skipped, String sha256) {}

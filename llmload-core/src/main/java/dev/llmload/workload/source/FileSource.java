@@ -24,6 +24,7 @@ abstract sealed class FileSource implements RequestSource permits JsonlSource, S
     protected long index;
     /** The open input once reading started; closed when the file is exhausted or the source closed. */
     protected Closeable input;
+
     private RequestSpec pending;
     private boolean finished;
     private String sha256;

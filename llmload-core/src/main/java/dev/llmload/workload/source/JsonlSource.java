@@ -1,8 +1,8 @@
 package dev.llmload.workload.source;
 
-import dev.llmload.workload.ContentHash;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmload.workload.ChatMessage;
+import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.RequestSpec;
 import dev.llmload.workload.tokenizer.Tokenizer;
@@ -98,7 +98,9 @@ public final class JsonlSource extends FileSource {
                 lineNumber++;
                 if (!line.isBlank()) {
                     Entry entry = parse(file, lineNumber, line);
-                    RequestSpec spec = new RequestSpec(index++, entry.messages(),
+                    RequestSpec spec = new RequestSpec(
+                            index++,
+                            entry.messages(),
                             tokenizer.count(promptText(entry.messages())),
                             outputLengths.resolve(entry.outputTokens(), random));
                     return spec;
@@ -120,8 +122,7 @@ public final class JsonlSource extends FileSource {
     }
 
     /** One line's content; {@code outputTokens} is 0 when the line has none. */
-    private record Entry(List<ChatMessage> messages, int outputTokens) {
-    }
+    private record Entry(List<ChatMessage> messages, int outputTokens) {}
 
     private static Entry parse(Path file, long line, String text) {
         JsonNode node = JsonLine.object(file, line, text);

@@ -1,6 +1,5 @@
 package dev.llmload.workload.source;
 
-import dev.llmload.workload.ContentHash;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.workload.ChatMessage;
+import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.RequestSpec;
 import dev.llmload.workload.tokenizer.Tokenizer;
@@ -119,8 +119,11 @@ public final class ShareGptSource extends FileSource {
                     skipped++;
                     continue;
                 }
-                return new RequestSpec(index++, List.of(ChatMessage.user(conversation.prompt())),
-                        tokenizer.count(conversation.prompt()), outputLengths.resolve(answerTokens, random));
+                return new RequestSpec(
+                        index++,
+                        List.of(ChatMessage.user(conversation.prompt())),
+                        tokenizer.count(conversation.prompt()),
+                        outputLengths.resolve(answerTokens, random));
             }
             close();
             return null;
@@ -133,8 +136,7 @@ public final class ShareGptSource extends FileSource {
         }
     }
 
-    private record Conversation(String prompt, String answer) {
-    }
+    private record Conversation(String prompt, String answer) {}
 
     private static JsonParser start(Path file, InputStream in) throws IOException {
         JsonParser parser = FACTORY.createParser(in);
@@ -163,7 +165,9 @@ public final class ShareGptSource extends FileSource {
         try {
             return parser.readValueAsTree();
         } catch (JsonProcessingException e) {
-            throw DatasetException.at(file, e.getLocation() == null ? line : e.getLocation().getLineNr(),
+            throw DatasetException.at(
+                    file,
+                    e.getLocation() == null ? line : e.getLocation().getLineNr(),
                     "not valid JSON (" + e.getOriginalMessage() + ")");
         }
     }
@@ -172,14 +176,18 @@ public final class ShareGptSource extends FileSource {
         try {
             return parser.nextToken();
         } catch (JsonProcessingException e) {
-            throw DatasetException.at(file, e.getLocation() == null ? parser.currentLocation().getLineNr()
-                    : e.getLocation().getLineNr(), "not valid JSON (" + e.getOriginalMessage() + ")");
+            throw DatasetException.at(
+                    file,
+                    e.getLocation() == null
+                            ? parser.currentLocation().getLineNr()
+                            : e.getLocation().getLineNr(),
+                    "not valid JSON (" + e.getOriginalMessage() + ")");
         }
     }
 
     /** The prompt and answer of an entry, or null when it is well formed but unusable. */
-    private static Conversation conversation(Path file, JsonParser parser, long number, JsonNode entry,
-            OutputLengths outputLengths) {
+    private static Conversation conversation(
+            Path file, JsonParser parser, long number, JsonNode entry, OutputLengths outputLengths) {
         long line = parser.currentLocation().getLineNr();
         JsonNode turns = entry.get("conversations");
         if (turns == null || !turns.isArray()) {
@@ -189,16 +197,18 @@ public final class ShareGptSource extends FileSource {
             JsonNode from = turns.get(i).get("from");
             JsonNode value = turns.get(i).get("value");
             if (from == null || !from.isTextual() || value == null || !value.isTextual()) {
-                throw DatasetException.at(file, line, "entry " + number + " turn " + (i + 1)
-                        + " needs string \"from\" and \"value\"");
+                throw DatasetException.at(
+                        file, line, "entry " + number + " turn " + (i + 1) + " needs string \"from\" and \"value\"");
             }
         }
         for (int i = 0; i < turns.size(); i++) {
             String from = turns.get(i).get("from").asText();
             if (from.equals("human") || from.equals("user")) {
                 String prompt = turns.get(i).get("value").asText();
-                String answer = i + 1 < turns.size() && isModel(turns.get(i + 1).get("from").asText())
-                        ? turns.get(i + 1).get("value").asText() : null;
+                String answer = i + 1 < turns.size()
+                                && isModel(turns.get(i + 1).get("from").asText())
+                        ? turns.get(i + 1).get("value").asText()
+                        : null;
                 boolean needsAnswer = !outputLengths.overrideDataset();
                 if (prompt.isBlank() || (needsAnswer && (answer == null || answer.isBlank()))) {
                     return null;

@@ -12,8 +12,8 @@ public record SharedPrefixes(int count, int tokens, Assignment assignment) {
 
     public SharedPrefixes {
         if (count < 1 || tokens < 1) {
-            throw new IllegalArgumentException("shared prefixes need count ≥ 1 and tokens ≥ 1, got " + count
-                    + " and " + tokens);
+            throw new IllegalArgumentException(
+                    "shared prefixes need count ≥ 1 and tokens ≥ 1, got " + count + " and " + tokens);
         }
     }
 
@@ -43,7 +43,8 @@ public record SharedPrefixes(int count, int tokens, Assignment assignment) {
                     // a malformed number or a non-positive exponent, reported below with the spec
                 }
             }
-            throw new IllegalArgumentException("bad prefix assignment '" + spec + "': use uniform or zipf:S with S > 0");
+            throw new IllegalArgumentException(
+                    "bad prefix assignment '" + spec + "': use uniform or zipf:S with S > 0");
         }
     }
 

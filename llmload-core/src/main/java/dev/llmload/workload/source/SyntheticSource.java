@@ -1,7 +1,7 @@
 package dev.llmload.workload.source;
 
-import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.ChatMessage;
+import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.RequestSpec;
 import dev.llmload.workload.length.LengthDistribution;
 import dev.llmload.workload.prompt.SyntheticPrompts;
@@ -28,6 +28,7 @@ public final class SyntheticSource implements RequestSource {
     private final SplittableRandom master;
     /** The shared prefixes' texts, made by the first {@link #next} (they read the tokenizer's vocabulary); null before. */
     private String[] prefixTexts;
+
     private final double[] prefixCumulative;
     private long next;
     private long prefixTokens;
@@ -42,8 +43,12 @@ public final class SyntheticSource implements RequestSource {
      * @param prefixes the shared prefixes, or null for none; their texts are made from the seed, by
      *                 the first request made
      */
-    public SyntheticSource(SyntheticPrompts prompts, LengthDistribution input, LengthDistribution output,
-            SharedPrefixes prefixes, long seed) {
+    public SyntheticSource(
+            SyntheticPrompts prompts,
+            LengthDistribution input,
+            LengthDistribution output,
+            SharedPrefixes prefixes,
+            long seed) {
         this.prompts = prompts;
         this.input = input;
         this.output = output;
@@ -109,7 +114,8 @@ public final class SyntheticSource implements RequestSource {
     @Override
     public String contentHash() {
         // The words list is part of the content: its size stands in for its version.
-        StringBuilder parameters = new StringBuilder(describe()).append(" vocabulary=").append(prompts.vocabularySize());
+        StringBuilder parameters =
+                new StringBuilder(describe()).append(" vocabulary=").append(prompts.vocabularySize());
         for (LengthDistribution distribution : List.of(input, output)) {
             if (distribution instanceof LengthDistribution.Empirical empirical) {
                 parameters.append('\n').append(empirical.histogram());

@@ -1,8 +1,8 @@
 package dev.llmload.workload.source;
 
-import dev.llmload.workload.ContentHash;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmload.workload.ChatMessage;
+import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.RequestSpec;
 import dev.llmload.workload.prompt.SyntheticPrompts;
@@ -152,8 +152,8 @@ public final class TraceSource implements RequestSource {
                     continue;
                 }
                 Row row = csv ? columns.parse(file, lineNumber, line) : parseJson(file, lineNumber, line);
-                RequestSpec spec = new RequestSpec(index++, List.of(ChatMessage.user(prompt(row))),
-                        row.inputLength(), row.outputLength());
+                RequestSpec spec = new RequestSpec(
+                        index++, List.of(ChatMessage.user(prompt(row))), row.inputLength(), row.outputLength());
                 if (index == offsetsNanos.length) {
                     close();
                 }
@@ -169,7 +169,8 @@ public final class TraceSource implements RequestSource {
 
     @Override
     public String describe() {
-        return "trace " + file + " block=" + blockSize + " tokenizer=" + prompts.tokenizer().name() + " seed=" + seed;
+        return "trace " + file + " block=" + blockSize + " tokenizer="
+                + prompts.tokenizer().name() + " seed=" + seed;
     }
 
     @Override
@@ -209,8 +210,7 @@ public final class TraceSource implements RequestSource {
         return new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (hashId + 1)));
     }
 
-    private record Row(long timestampNanos, int inputLength, int outputLength, long[] hashIds) {
-    }
+    private record Row(long timestampNanos, int inputLength, int outputLength, long[] hashIds) {}
 
     private static Row parseJson(Path file, long line, String text) {
         JsonNode node = JsonLine.object(file, line, text);
@@ -228,9 +228,11 @@ public final class TraceSource implements RequestSource {
                 hashIds[i] = hashes.get(i).asLong();
             }
         }
-        return new Row(timestamp(file, line, text(node, "timestamp", file, line)),
+        return new Row(
+                timestamp(file, line, text(node, "timestamp", file, line)),
                 length(file, line, "input_length", text(node, "input_length", file, line)),
-                length(file, line, "output_length", text(node, "output_length", file, line)), hashIds);
+                length(file, line, "output_length", text(node, "output_length", file, line)),
+                hashIds);
     }
 
     private static String text(JsonNode node, String field, Path file, long line) {
@@ -270,14 +272,19 @@ public final class TraceSource implements RequestSource {
 
         static Columns of(Path file, long line, String header) {
             List<String> names = split(file, line, header).stream()
-                    .map(name -> name.strip().toLowerCase(Locale.ROOT)).toList();
+                    .map(name -> name.strip().toLowerCase(Locale.ROOT))
+                    .toList();
             for (String required : List.of("timestamp", "input_length", "output_length")) {
                 if (!names.contains(required)) {
                     throw DatasetException.at(file, line, "header has no column \"" + required + "\"");
                 }
             }
-            return new Columns(names.indexOf("timestamp"), names.indexOf("input_length"),
-                    names.indexOf("output_length"), names.indexOf("hash_ids"), names.size());
+            return new Columns(
+                    names.indexOf("timestamp"),
+                    names.indexOf("input_length"),
+                    names.indexOf("output_length"),
+                    names.indexOf("hash_ids"),
+                    names.size());
         }
 
         Row parse(Path file, long line, String text) {
@@ -301,9 +308,11 @@ public final class TraceSource implements RequestSource {
                     }
                 }
             }
-            return new Row(TraceSource.timestamp(file, line, fields.get(timestamp)),
+            return new Row(
+                    TraceSource.timestamp(file, line, fields.get(timestamp)),
                     length(file, line, "input_length", fields.get(input)),
-                    length(file, line, "output_length", fields.get(output)), hashes);
+                    length(file, line, "output_length", fields.get(output)),
+                    hashes);
         }
 
         /** Splits one CSV line at commas outside double quotes; {@code ""} inside quotes is a quote. */

@@ -44,8 +44,7 @@ public final class Tokenizers {
 
     private static final Map<String, Tokenizer> SHARED = new ConcurrentHashMap<>();
 
-    private Tokenizers() {
-    }
+    private Tokenizers() {}
 
     /** The {@link #DEFAULT} encoding. */
     public static Tokenizer defaultTokenizer() {
@@ -87,7 +86,8 @@ public final class Tokenizers {
     }
 
     private static TokenizerFileLoader fileLoader(Path file) {
-        return ServiceLoader.load(TokenizerFileLoader.class, Tokenizers.class.getClassLoader()).findFirst()
+        return ServiceLoader.load(TokenizerFileLoader.class, Tokenizers.class.getClassLoader())
+                .findFirst()
                 .orElseThrow(() -> needsOptionalJar("tokenizer " + file));
     }
 

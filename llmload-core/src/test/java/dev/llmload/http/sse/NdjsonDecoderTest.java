@@ -47,7 +47,8 @@ class NdjsonDecoderTest {
             messages.clear();
             feed(java.util.Arrays.copyOfRange(line, 0, at), 1);
             feed(java.util.Arrays.copyOfRange(line, at, line.length), 2);
-            assertThat(messages).as("split at %d", at)
+            assertThat(messages)
+                    .as("split at %d", at)
                     .containsExactly("{\"response\":\"héllo ✓\"} @" + (at == line.length ? 1 : 2));
         }
     }

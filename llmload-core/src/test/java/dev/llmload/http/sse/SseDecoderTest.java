@@ -1,24 +1,22 @@
 package dev.llmload.http.sse;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class SseDecoderTest {
 
-    record Event(String type, String data) {
-    }
+    record Event(String type, String data) {}
 
     /** The streams of reference/servers-wire-and-metrics.md §C, written with LF line endings. */
     private static final class Examples {
@@ -75,38 +73,46 @@ class SseDecoderTest {
 
     static Stream<Arguments> referenceStreams() {
         return Stream.of(
-                Arguments.of("C.2 completions",
+                Arguments.of(
+                        "C.2 completions",
                         "data: " + Examples.C2_1 + "\n\n"
                                 + "data: " + Examples.C2_2 + "\n\n"
                                 + "data: " + Examples.C2_3 + "\n\n"
                                 + "data: [DONE]\n\n",
-                        List.of(new Event(null, Examples.C2_1), new Event(null, Examples.C2_2),
+                        List.of(
+                                new Event(null, Examples.C2_1), new Event(null, Examples.C2_2),
                                 new Event(null, Examples.C2_3), new Event(null, "[DONE]"))),
-                Arguments.of("C.3 chat",
+                Arguments.of(
+                        "C.3 chat",
                         "data: " + Examples.C3_1 + "\n\n"
                                 + "data: " + Examples.C3_2 + "\n\n"
                                 + "data: " + Examples.C3_3 + "\n\n"
                                 + "data: " + Examples.C3_4 + "\n\n"
                                 + "data: " + Examples.C3_5 + "\n\n"
                                 + "data: [DONE]\n\n",
-                        List.of(new Event(null, Examples.C3_1), new Event(null, Examples.C3_2),
+                        List.of(
+                                new Event(null, Examples.C3_1), new Event(null, Examples.C3_2),
                                 new Event(null, Examples.C3_3), new Event(null, Examples.C3_4),
                                 new Event(null, Examples.C3_5), new Event(null, "[DONE]"))),
-                Arguments.of("C.4 TGI, no space after the colon",
+                Arguments.of(
+                        "C.4 TGI, no space after the colon",
                         "data:" + Examples.C4_1 + "\n\n"
                                 + "data:" + Examples.C4_2 + "\n\n"
                                 + "data:" + Examples.C4_3 + "\n\n",
-                        List.of(new Event(null, Examples.C4_1), new Event(null, Examples.C4_2),
+                        List.of(
+                                new Event(null, Examples.C4_1),
+                                new Event(null, Examples.C4_2),
                                 new Event(null, Examples.C4_3))),
-                Arguments.of("C.6 llama.cpp",
-                        "data: " + Examples.C6_1 + "\n\n"
-                                + "data: " + Examples.C6_2 + "\n\n",
+                Arguments.of(
+                        "C.6 llama.cpp",
+                        "data: " + Examples.C6_1 + "\n\n" + "data: " + Examples.C6_2 + "\n\n",
                         List.of(new Event(null, Examples.C6_1), new Event(null, Examples.C6_2))),
-                Arguments.of("C.7 Triton",
-                        "data: " + Examples.C7_1 + "\n\n"
-                                + "data: " + Examples.C7_2 + "\n\n",
+                Arguments.of(
+                        "C.7 Triton",
+                        "data: " + Examples.C7_1 + "\n\n" + "data: " + Examples.C7_2 + "\n\n",
                         List.of(new Event(null, Examples.C7_1), new Event(null, Examples.C7_2))),
-                Arguments.of("C.8 Anthropic named events",
+                Arguments.of(
+                        "C.8 Anthropic named events",
                         "event: message_start\ndata: " + Examples.C8_1 + "\n\n"
                                 + "event: content_block_start\ndata: " + Examples.C8_2 + "\n\n"
                                 + "event: ping\ndata: " + Examples.C8_3 + "\n\n"
@@ -114,7 +120,8 @@ class SseDecoderTest {
                                 + "event: content_block_stop\ndata: " + Examples.C8_5 + "\n\n"
                                 + "event: message_delta\ndata: " + Examples.C8_6 + "\n\n"
                                 + "event: message_stop\ndata: " + Examples.C8_7 + "\n\n",
-                        List.of(new Event("message_start", Examples.C8_1),
+                        List.of(
+                                new Event("message_start", Examples.C8_1),
                                 new Event("content_block_start", Examples.C8_2),
                                 new Event("ping", Examples.C8_3),
                                 new Event("content_block_delta", Examples.C8_4),
@@ -124,12 +131,13 @@ class SseDecoderTest {
     }
 
     static Stream<Arguments> referenceStreamsWithLineEndings() {
-        return referenceStreams().flatMap(example -> Stream.of("\n", "\r\n", "\r").map(ending -> {
-            Object[] args = example.get();
-            String stream = ((String) args[1]).replace("\n", ending);
-            String endingName = ending.replace("\r", "CR").replace("\n", "LF");
-            return Arguments.of(args[0] + " with " + endingName, stream, args[2]);
-        }));
+        return referenceStreams()
+                .flatMap(example -> Stream.of("\n", "\r\n", "\r").map(ending -> {
+                    Object[] args = example.get();
+                    String stream = ((String) args[1]).replace("\n", ending);
+                    String endingName = ending.replace("\r", "CR").replace("\n", "LF");
+                    return Arguments.of(args[0] + " with " + endingName, stream, args[2]);
+                }));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -154,7 +162,8 @@ class SseDecoderTest {
             decoder.feed(bytes, split, bytes.length - split, 2);
             assertThat(events).as("split at byte %d", split).isEqualTo(expected);
             for (int i = 0; i < times.size(); i++) {
-                assertThat(times.get(i)).as("time of event %d, split at byte %d", i, split)
+                assertThat(times.get(i))
+                        .as("time of event %d, split at byte %d", i, split)
                         .isEqualTo(i < completedByFirstRead ? 1L : 2L);
             }
         }
@@ -194,9 +203,7 @@ class SseDecoderTest {
     void joinsDataLinesWithLineFeedAndKeepsEmptyOnes() {
         String stream = "data: first\ndata:\ndata:  two spaces\n\ndata\n\n";
         // Only one space after the colon is removed; "data" without a colon is a data line with an empty value.
-        assertThat(decode(utf8(stream))).containsExactly(
-                new Event(null, "first\n\n two spaces"),
-                new Event(null, ""));
+        assertThat(decode(utf8(stream))).containsExactly(new Event(null, "first\n\n two spaces"), new Event(null, ""));
     }
 
     @Test
@@ -281,7 +288,10 @@ class SseDecoderTest {
             decoder.feed(stream, offset, Math.min(16 * 1024, stream.length - offset), 0);
         }
         assertThat(events).hasSize(2);
-        assertThat(events.get(0).data()).hasSize((1 << 20) + "\ntail".length()).startsWith("xxx").endsWith("x\ntail");
+        assertThat(events.get(0).data())
+                .hasSize((1 << 20) + "\ntail".length())
+                .startsWith("xxx")
+                .endsWith("x\ntail");
         assertThat(events.get(1)).isEqualTo(new Event(null, "next"));
     }
 
@@ -336,8 +346,12 @@ class SseDecoderTest {
         int lineBytes = 1_000;
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < 300; i++) {
-            text.append("event: e").append(i % 3).append('\n').append("data: ")
-                    .append(String.valueOf((char) ('a' + i % 26)).repeat(lineBytes - "data: ".length())).append("\n\n");
+            text.append("event: e")
+                    .append(i % 3)
+                    .append('\n')
+                    .append("data: ")
+                    .append(String.valueOf((char) ('a' + i % 26)).repeat(lineBytes - "data: ".length()))
+                    .append("\n\n");
         }
         byte[] stream = utf8(text.toString());
         for (int readBytes : new int[] {1, 7, 999, 1_000, 1_001, 4_096, stream.length}) {
@@ -366,7 +380,8 @@ class SseDecoderTest {
         }
         assertThat(largest).as("the event kept between reads").isGreaterThanOrEqualTo(1 << 20);
         assertThat(events).hasSize(1);
-        assertThat(decoder.bufferCapacity()).as("dispatched: only the partial line after it is kept")
+        assertThat(decoder.bufferCapacity())
+                .as("dispatched: only the partial line after it is kept")
                 .isEqualTo("data: sm".length());
         byte[] rest = utf8("all\n\n");
         decoder.feed(rest, 0, rest.length, 1);
@@ -385,14 +400,17 @@ class SseDecoderTest {
         first.feed(one, 0, one.length, 1);
         assertThat(first.bufferCapacity()).as("a cut event, copied out").isEqualTo("data: tw".length());
         second.feed(one, 0, 10, 2);
-        assertThat(second.bufferCapacity()).as("the data of an event not yet ended").isEqualTo("one\n".length());
+        assertThat(second.bufferCapacity())
+                .as("the data of an event not yet ended")
+                .isEqualTo("one\n".length());
         first.feed(two, 0, two.length, 3);
         assertThat(first.bufferCapacity()).isZero();
         second.feed(one, 10, one.length - 10, 4);
         second.feed(two, 0, two.length, 5);
         assertThat(second.bufferCapacity()).isZero();
-        assertThat(events).containsExactly(new Event(null, "one"), new Event(null, "two"), new Event(null, "one"),
-                new Event(null, "two"));
+        assertThat(events)
+                .containsExactly(
+                        new Event(null, "one"), new Event(null, "two"), new Event(null, "one"), new Event(null, "two"));
     }
 
     @Test
@@ -427,7 +445,8 @@ class SseDecoderTest {
 
     /** A decoder that adds each event it dispatches to {@code events}. */
     private static SseDecoder recordingInto(List<Event> events) {
-        return new SseDecoder((type, data, offset, length, nanos) -> events.add(new Event(type, text(data, offset, length))));
+        return new SseDecoder(
+                (type, data, offset, length, nanos) -> events.add(new Event(type, text(data, offset, length))));
     }
 
     private static String text(byte[] data, int offset, int length) {

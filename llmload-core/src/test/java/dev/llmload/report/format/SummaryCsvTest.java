@@ -1,11 +1,10 @@
 package dev.llmload.report.format;
 
-import dev.llmload.report.ReportFixtures;
-import dev.llmload.report.RunReport;
-import dev.llmload.report.format.SummaryCsv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.record.RequestRecord;
+import dev.llmload.report.ReportFixtures;
+import dev.llmload.report.RunReport;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,8 +33,10 @@ class SummaryCsvTest {
 
         assertThat(row.get("tool_version")).isEqualTo(report.tool().version());
         assertThat(row.get("seed")).isEqualTo(String.valueOf(report.run().seed()));
-        assertThat(row.get("timeout_rate")).isEqualTo(String.valueOf(report.results().timeoutRate()));
-        assertThat(row.get("ttft_ms_p99_9")).isEqualTo(String.valueOf(report.results().ttftMs().p99_9()));
+        assertThat(row.get("timeout_rate"))
+                .isEqualTo(String.valueOf(report.results().timeoutRate()));
+        assertThat(row.get("ttft_ms_p99_9"))
+                .isEqualTo(String.valueOf(report.results().ttftMs().p99_9()));
         assertThat(row.get("ttft_from_intended_ms_p50"))
                 .isEqualTo(String.valueOf(report.results().ttftFromIntendedMs().p50()));
         assertThat(row.get("e2e_from_intended_ms_p99"))

@@ -1,6 +1,5 @@
 package dev.llmload.report.format;
 
-import dev.llmload.report.format.VllmExport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.analysis.Records;
@@ -23,11 +22,18 @@ class VllmPeaksTest {
     void peakTokensPerSecondAndConcurrencyAreVllms() {
         List<RequestRecord> succeeded = List.of(
                 Records.ok(0, 0, 0, 100, 900, 1100, 1200),
-                Records.streamed(1, false, 500, 500, new double[] {1300, 1400, 1500}, new int[] {1, 1, 2},
-                        Outcome.SUCCESS, 200, 10),
+                Records.streamed(
+                        1,
+                        false,
+                        500,
+                        500,
+                        new double[] {1300, 1400, 1500},
+                        new int[] {1, 1, 2},
+                        Outcome.SUCCESS,
+                        200,
+                        10),
                 Records.ok(2, 1200, 1200, 1250));
         assertThat(VllmExport.peakOutputTokensPerSecond(succeeded)).isEqualTo(7.0);
         assertThat(VllmExport.peakConcurrency(succeeded)).isEqualTo(2);
     }
-
 }

@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  */
 final class HeadlessChromium {
 
-    static final String MISSING = "headless Chromium not found; install the Debian package: apt-get install -y chromium";
+    static final String MISSING =
+            "headless Chromium not found; install the Debian package: apt-get install -y chromium";
 
     private final Path binary;
 
@@ -27,7 +28,8 @@ final class HeadlessChromium {
 
     static Optional<HeadlessChromium> find() {
         return Stream.of("chromium", "chromium-browser", "google-chrome")
-                .flatMap(name -> Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
+                .flatMap(name -> Stream.of(
+                                System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
                         .map(dir -> Path.of(dir, name)))
                 .filter(Files::isExecutable)
                 .findFirst()
@@ -40,8 +42,14 @@ final class HeadlessChromium {
     }
 
     void screenshot(Path page, Path png) throws IOException, InterruptedException {
-        run(page, List.of("--virtual-time-budget=5000", "--hide-scrollbars", "--window-size=1400,2400",
-                "--screenshot=" + png.toAbsolutePath()), png);
+        run(
+                page,
+                List.of(
+                        "--virtual-time-budget=5000",
+                        "--hide-scrollbars",
+                        "--window-size=1400,2400",
+                        "--screenshot=" + png.toAbsolutePath()),
+                png);
     }
 
     private String run(Path page, List<String> action, Path expected) throws IOException, InterruptedException {
@@ -49,14 +57,25 @@ final class HeadlessChromium {
         Path out = Files.createTempFile("llmload-chromium", ".out");
         Path err = Files.createTempFile("llmload-chromium", ".err");
         try {
-            List<String> command = new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox",
-                    "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--disable-extensions", "--mute-audio",
+            List<String> command = new ArrayList<>(List.of(
+                    binary.toString(),
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-quic",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--disable-extensions",
+                    "--mute-audio",
                     "--user-data-dir=" + profile));
             command.addAll(action);
             command.add(page.toUri().toString());
             Process process = new ProcessBuilder(command)
-                    .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
             if (!process.waitFor(90, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new IOException("chromium did not finish within 90 s: " + Files.readString(err));
@@ -75,7 +94,8 @@ final class HeadlessChromium {
 
     private static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+            for (Path path :
+                    paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
                 Files.deleteIfExists(path);
             }
         }

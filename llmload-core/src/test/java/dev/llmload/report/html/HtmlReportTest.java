@@ -1,16 +1,12 @@
 package dev.llmload.report.html;
 
-import dev.llmload.report.ReportFixtures;
-import dev.llmload.report.RunReport;
-import dev.llmload.report.html.HtmlReport;
-import dev.llmload.report.html.LabeledRun;
-import dev.llmload.report.html.PageTemplate;
-import dev.llmload.report.html.SweepMarkers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.report.ReportFixtures;
+import dev.llmload.report.RunReport;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -31,7 +27,8 @@ class HtmlReportTest {
         assertThat(page.split("</script", -1)).hasSize(5);
         JsonNode data = data(page);
         assertThat(data.at("/report/model/name").asText()).isEqualTo(ReportFixtures.HOSTILE);
-        assertThat(data.at("/report/notes/1/message").asText()).isEqualTo("baseline <b>before</b> the scheduler change");
+        assertThat(data.at("/report/notes/1/message").asText())
+                .isEqualTo("baseline <b>before</b> the scheduler change");
     }
 
     @Test
@@ -40,7 +37,11 @@ class HtmlReportTest {
 
         String escaped = PageTemplate.escapeForScript(json);
 
-        assertThat(escaped).doesNotContain("<").doesNotContain(">").doesNotContain("&").doesNotContain("\u2028");
+        assertThat(escaped)
+                .doesNotContain("<")
+                .doesNotContain(">")
+                .doesNotContain("&")
+                .doesNotContain("\u2028");
         assertThat(new ObjectMapper().readTree(escaped).get("k").asText()).isEqualTo("a</script><!-- & >\u2028");
     }
 
@@ -56,9 +57,15 @@ class HtmlReportTest {
 
     @Test
     void pagesLoadNothingFromTheNetwork() {
-        Pattern remote = Pattern.compile("(?i)[\\s\"'](src|href|action|poster|data)\\s*=\\s*[\"']?\\s*(https?:)?//|url\\(\\s*[\"']?\\s*(https?:)?//|@import");
-        assertThat(remote.matcher("<script src=\"https://cdn.example/uPlot.js\">").find()).as("the pattern works").isTrue();
-        assertThat(remote.matcher("<link href='//fonts.example/f.css'>").find()).as("the pattern works").isTrue();
+        Pattern remote = Pattern.compile(
+                "(?i)[\\s\"'](src|href|action|poster|data)\\s*=\\s*[\"']?\\s*(https?:)?//|url\\(\\s*[\"']?\\s*(https?:)?//|@import");
+        assertThat(remote.matcher("<script src=\"https://cdn.example/uPlot.js\">")
+                        .find())
+                .as("the pattern works")
+                .isTrue();
+        assertThat(remote.matcher("<link href='//fonts.example/f.css'>").find())
+                .as("the pattern works")
+                .isTrue();
         for (String page : List.of(
                 HtmlReport.forRun(ReportFixtures.report("m", 16, records), records, ReportFixtures.telemetry(records)),
                 HtmlReport.forSweep(ReportFixtures.sweep(), SweepMarkers.NONE),
@@ -74,14 +81,17 @@ class HtmlReportTest {
 
         int comment = page.indexOf("<!--");
         assertThat(page.substring(comment, page.indexOf("-->", comment)))
-                .contains("uPlot").contains("The MIT License").contains("Copyright (c) 2022 Leon Sorokin")
+                .contains("uPlot")
+                .contains("The MIT License")
+                .contains("Copyright (c) 2022 Leon Sorokin")
                 .contains("Permission is hereby granted, free of charge");
         assertThat(page).contains("var uPlot=function()").contains(".uplot {");
     }
 
     @Test
     void runDataHoldsRequestColumnsSpectraAndTelemetryWithGapsAsNull() throws Exception {
-        String page = HtmlReport.forRun(ReportFixtures.report("m", 16, records), records, ReportFixtures.telemetry(records));
+        String page =
+                HtmlReport.forRun(ReportFixtures.report("m", 16, records), records, ReportFixtures.telemetry(records));
 
         JsonNode data = data(page);
         assertThat(data.get("kind").asText()).isEqualTo("run");
@@ -97,11 +107,15 @@ class HtmlReportTest {
     void comparisonWithoutRecordsDrawsTheSummariesPercentiles() throws Exception {
         RunReport report = ReportFixtures.report("m", 16, records);
 
-        JsonNode spectrum = data(HtmlReport.forComparison(List.of(new LabeledRun("a", report)))).at("/runs/0/spectra/ttft_ms");
+        JsonNode spectrum = data(HtmlReport.forComparison(List.of(new LabeledRun("a", report))))
+                .at("/runs/0/spectra/ttft_ms");
 
         assertThat(spectrum.get("exact").asBoolean()).isFalse();
-        assertThat(spectrum.get("percentiles")).extracting(JsonNode::asDouble).containsExactly(0.0, 50.0, 90.0, 95.0, 99.0, 99.9);
-        assertThat(spectrum.at("/values/4").asDouble()).isEqualTo(report.results().ttftMs().p99());
+        assertThat(spectrum.get("percentiles"))
+                .extracting(JsonNode::asDouble)
+                .containsExactly(0.0, 50.0, 90.0, 95.0, 99.0, 99.9);
+        assertThat(spectrum.at("/values/4").asDouble())
+                .isEqualTo(report.results().ttftMs().p99());
     }
 
     private static JsonNode data(String page) throws Exception {

@@ -1,16 +1,13 @@
 package dev.llmload.report.html;
 
-import dev.llmload.report.ReportFixtures;
-import dev.llmload.report.ReportFiles;
-import dev.llmload.report.RunDirectory;
-import dev.llmload.report.html.HtmlReport;
-import dev.llmload.report.html.LabeledRun;
-import dev.llmload.report.html.SweepMarkers;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmload.compare.Comparison;
 import dev.llmload.compare.FailIf;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.report.ReportFiles;
+import dev.llmload.report.ReportFixtures;
+import dev.llmload.report.RunDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,22 +31,47 @@ class ReportScreenshots {
         Files.createDirectories(out);
 
         List<RequestRecord> records = ReportFixtures.records(200, 16, 1);
-        shoot(chromium, out, "run-report", HtmlReport.forRun(
-                ReportFixtures.report("meta-llama/Llama-3.1-8B-Instruct", 16, records), records,
-                ReportFixtures.telemetry(records)));
-        shoot(chromium, out, "sweep-report", HtmlReport.forSweep(ReportFixtures.sweep(),
-                new SweepMarkers(Map.of("ttft", 400.0, "tpot", 25.0), 6.521, 16.0, "concurrency", 8.5, Map.of())));
+        shoot(
+                chromium,
+                out,
+                "run-report",
+                HtmlReport.forRun(
+                        ReportFixtures.report("meta-llama/Llama-3.1-8B-Instruct", 16, records),
+                        records,
+                        ReportFixtures.telemetry(records)));
+        shoot(
+                chromium,
+                out,
+                "sweep-report",
+                HtmlReport.forSweep(
+                        ReportFixtures.sweep(),
+                        new SweepMarkers(
+                                Map.of("ttft", 400.0, "tpot", 25.0), 6.521, 16.0, "concurrency", 8.5, Map.of())));
         List<RequestRecord> baseline = ReportFixtures.records(200, 8, 3);
         List<RequestRecord> candidate = ReportFixtures.records(200, 32, 4);
-        RunDirectory first = new RunDirectory("concurrency 8", Path.of("c8"),
-                ReportFixtures.report("meta-llama/Llama-3.1-8B-Instruct", 8, baseline), baseline);
-        RunDirectory second = new RunDirectory("concurrency 32", Path.of("c32"),
-                ReportFixtures.report("meta-llama/Llama-3.1-8B-Instruct", 32, candidate), candidate);
-        Comparison comparison = Comparison.of(List.of(List.of(first), List.of(second)),
-                new Comparison.Settings(1000, 0.95, 1), FailIf.parse("p99_ttft:+10%"));
-        shoot(chromium, out, "comparison-report", HtmlReport.forComparison(List.of(
-                new LabeledRun(first.label(), first.report(), baseline),
-                new LabeledRun(second.label(), second.report(), candidate)), ReportFiles.JSON.valueToTree(comparison)));
+        RunDirectory first = new RunDirectory(
+                "concurrency 8",
+                Path.of("c8"),
+                ReportFixtures.report("meta-llama/Llama-3.1-8B-Instruct", 8, baseline),
+                baseline);
+        RunDirectory second = new RunDirectory(
+                "concurrency 32",
+                Path.of("c32"),
+                ReportFixtures.report("meta-llama/Llama-3.1-8B-Instruct", 32, candidate),
+                candidate);
+        Comparison comparison = Comparison.of(
+                List.of(List.of(first), List.of(second)),
+                new Comparison.Settings(1000, 0.95, 1),
+                FailIf.parse("p99_ttft:+10%"));
+        shoot(
+                chromium,
+                out,
+                "comparison-report",
+                HtmlReport.forComparison(
+                        List.of(
+                                new LabeledRun(first.label(), first.report(), baseline),
+                                new LabeledRun(second.label(), second.report(), candidate)),
+                        ReportFiles.JSON.valueToTree(comparison)));
     }
 
     private static void shoot(HeadlessChromium chromium, Path out, String name, String html) throws Exception {

@@ -3,13 +3,8 @@ package dev.llmload.telemetry.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import dev.llmload.telemetry.ScrapeGap;
 import dev.llmload.telemetry.ServerReading;
 import dev.llmload.telemetry.SimulatorSignals;
@@ -21,6 +16,8 @@ import dev.llmload.telemetry.gpu.GpuReading;
 import dev.llmload.telemetry.gpu.GpuSample;
 import dev.llmload.telemetry.gpu.Hardware;
 import dev.llmload.telemetry.prometheus.Histogram;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class WindowAnalysisTest {
 
@@ -33,14 +30,29 @@ class WindowAnalysisTest {
     }
 
     static Histogram ttft(double le01, double le05, double inf, double sum) {
-        return new Histogram(List.of(new Histogram.Bucket(0.1, le01), new Histogram.Bucket(0.5, le05),
-                new Histogram.Bucket(Double.POSITIVE_INFINITY, inf)), sum, inf);
+        return new Histogram(
+                List.of(
+                        new Histogram.Bucket(0.1, le01),
+                        new Histogram.Bucket(0.5, le05),
+                        new Histogram.Bucket(Double.POSITIVE_INFINITY, inf)),
+                sum,
+                inf);
     }
 
-    static ServerReading reading(double t, double kv, double waiting, double gen, double preemptions,
-                                 Double hits, Double queries, Histogram ttft) {
-        return new ServerReading(at(t), at(t), new ServerSignals(kv, 4.0, waiting, preemptions, hits, queries, null, gen,
-                null, null, ttft, null), null);
+    static ServerReading reading(
+            double t,
+            double kv,
+            double waiting,
+            double gen,
+            double preemptions,
+            Double hits,
+            Double queries,
+            Histogram ttft) {
+        return new ServerReading(
+                at(t),
+                at(t),
+                new ServerSignals(kv, 4.0, waiting, preemptions, hits, queries, null, gen, null, null, ttft, null),
+                null);
     }
 
     /** A reading of llmload's simulator: nothing but its own delays matters here. */
@@ -49,8 +61,13 @@ class WindowAnalysisTest {
     }
 
     static Histogram writeDelay(double le1ms, double le10ms, double inf) {
-        return new Histogram(List.of(new Histogram.Bucket(0.001, le1ms), new Histogram.Bucket(0.01, le10ms),
-                new Histogram.Bucket(Double.POSITIVE_INFINITY, inf)), 0, inf);
+        return new Histogram(
+                List.of(
+                        new Histogram.Bucket(0.001, le1ms),
+                        new Histogram.Bucket(0.01, le10ms),
+                        new Histogram.Bucket(Double.POSITIVE_INFINITY, inf)),
+                0,
+                inf);
     }
 
     /*
@@ -61,17 +78,22 @@ class WindowAnalysisTest {
      *  16.5: 0.5 ms, 150 190 200  <- end reading; its lag arrives after the end
      */
     static TelemetryRecording simulatorRecording() {
-        return new TelemetryRecording(EngineKind.VLLM,
-                List.of(simulatorReading(9.5, 0.0001, writeDelay(100, 100, 100)),
+        return new TelemetryRecording(
+                EngineKind.VLLM,
+                List.of(
+                        simulatorReading(9.5, 0.0001, writeDelay(100, 100, 100)),
                         simulatorReading(12.0, 0.015, null),
                         simulatorReading(14.0, 0.002, null),
                         simulatorReading(16.5, 0.0005, writeDelay(150, 190, 200))),
-                List.of(), List.of(), List.of());
+                List.of(),
+                List.of(),
+                List.of());
     }
 
     static GpuReading gpu(double t, String uuid, double util, double usedMib) {
-        return new GpuReading(at(t), new GpuSample("dcgm", uuid.equals("g0") ? 0 : 1, "T", uuid, null, util, usedMib,
-                2048.0, 100.0, null));
+        return new GpuReading(
+                at(t),
+                new GpuSample("dcgm", uuid.equals("g0") ? 0 : 1, "T", uuid, null, util, usedMib, 2048.0, 100.0, null));
     }
 
     /*
@@ -83,17 +105,23 @@ class WindowAnalysisTest {
      *  16.2: 0.91, 6,  700, 1   <- end reading (first at or after end)
      */
     static TelemetryRecording recording() {
-        return new TelemetryRecording(EngineKind.VLLM,
-                List.of(reading(9.5, 0.50, 0, 1000, 2, 100.0, 1000.0, ttft(10, 20, 20, 4)),
+        return new TelemetryRecording(
+                EngineKind.VLLM,
+                List.of(
+                        reading(9.5, 0.50, 0, 1000, 2, 100.0, 1000.0, ttft(10, 20, 20, 4)),
                         reading(11.0, 0.95, 0, 1600, 2, null, null, null),
                         reading(13.0, 0.80, 1, 2500, 3, null, null, null),
                         reading(14.5, 0.92, 5, 100, 0, null, null, null),
                         reading(16.2, 0.91, 6, 700, 1, 400.0, 2000.0, ttft(30, 100, 120, 44))),
-                List.of(gpu(9.0, "g0", 0, 0),
-                        gpu(10.2, "g0", 80, 1024), gpu(10.2, "g1", 40, 2048),
-                        gpu(10.7, "g0", 60, 1536), gpu(10.7, "g1", 20, 2048),
+                List.of(
+                        gpu(9.0, "g0", 0, 0),
+                        gpu(10.2, "g0", 80, 1024),
+                        gpu(10.2, "g1", 40, 2048),
+                        gpu(10.7, "g0", 60, 1536),
+                        gpu(10.7, "g1", 20, 2048),
                         gpu(12.5, "g0", 100, 1024)),
-                List.of(new ScrapeGap(at(12), "http://x/metrics", "HTTP 503"),
+                List.of(
+                        new ScrapeGap(at(12), "http://x/metrics", "HTTP 503"),
                         new ScrapeGap(at(20), "http://x/metrics", "HTTP 503")),
                 List.of());
     }
@@ -122,13 +150,17 @@ class WindowAnalysisTest {
      */
     @Test
     void theEndReadingIsAskedForAfterTheEndAndTheBaselineAnsweredBeforeTheStart() {
-        TelemetryRecording recording = new TelemetryRecording(EngineKind.VLLM,
-                List.of(reading(9.0, 0.5, 0, 1000, 0, null, null, null),
+        TelemetryRecording recording = new TelemetryRecording(
+                EngineKind.VLLM,
+                List.of(
+                        reading(9.0, 0.5, 0, 1000, 0, null, null, null),
                         late(reading(10.3, 0.5, 0, 1000, 0, null, null, null), 9.9),
                         reading(13.0, 0.5, 0, 1500, 0, null, null, null),
                         late(reading(16.4, 0.5, 0, 1900, 0, null, null, null), 15.9),
                         late(reading(16.6, 0.5, 0, 2000, 0, null, null, null), 16.1)),
-                List.of(), List.of(), List.of());
+                List.of(),
+                List.of(),
+                List.of());
         TelemetrySummary window = WindowAnalysis.summarise(recording, START, END);
         assertThat(window.generationTokens().delta()).isEqualTo(1000);
         // from the baseline's answer at 9.0 s to the end reading's at 16.6 s
@@ -175,13 +207,14 @@ class WindowAnalysisTest {
 
     @Test
     void perSecondRowsHoldTheLastReadingOfEachSecond() {
-        assertThat(summary.perSecond()).containsExactly(
-                new SecondRow(0, null, null, null, 40.0, 3.5), // GPUs: (60 + 20) / 2 %, (1536 + 2048) MiB
-                new SecondRow(1, 0.95, 4.0, 0.0, null, null),
-                new SecondRow(2, null, null, null, 100.0, 1.0),
-                new SecondRow(3, 0.80, 4.0, 1.0, null, null),
-                new SecondRow(4, 0.92, 4.0, 5.0, null, null),
-                new SecondRow(5, null, null, null, null, null));
+        assertThat(summary.perSecond())
+                .containsExactly(
+                        new SecondRow(0, null, null, null, 40.0, 3.5), // GPUs: (60 + 20) / 2 %, (1536 + 2048) MiB
+                        new SecondRow(1, 0.95, 4.0, 0.0, null, null),
+                        new SecondRow(2, null, null, null, 100.0, 1.0),
+                        new SecondRow(3, 0.80, 4.0, 1.0, null, null),
+                        new SecondRow(4, 0.92, 4.0, 5.0, null, null),
+                        new SecondRow(5, null, null, null, null, null));
     }
 
     @Test
@@ -189,7 +222,8 @@ class WindowAnalysisTest {
         TelemetrySummary.GpuSummary gpu = summary.gpu();
         assertThat(gpu.gpus()).hasSize(2);
         TelemetrySummary.GpuStats g0 = gpu.gpus().getFirst();
-        assertThat(g0.utilizationMean()).isCloseTo(80, within(1e-9)); // (80 + 60 + 100) / 3; the 9.0 s sample is outside
+        assertThat(g0.utilizationMean())
+                .isCloseTo(80, within(1e-9)); // (80 + 60 + 100) / 3; the 9.0 s sample is outside
         assertThat(g0.utilizationMax()).isEqualTo(100);
         assertThat(g0.memoryUsedGibMax()).isEqualTo(1.5);
         assertThat(g0.memoryUsedMaxShare()).isEqualTo(0.75);
@@ -231,7 +265,9 @@ class WindowAnalysisTest {
         assertThat(empty.serverTtftMs()).isNull();
         assertThat(empty.gpu()).isNull();
         assertThat(empty.hardware()).isNull();
-        assertThat(empty.perSecond()).hasSize(6).allSatisfy(row -> assertThat(row.kvCacheUsage()).isNull());
+        assertThat(empty.perSecond())
+                .hasSize(6)
+                .allSatisfy(row -> assertThat(row.kvCacheUsage()).isNull());
     }
 
     @Test
@@ -243,7 +279,8 @@ class WindowAnalysisTest {
         assertThat(json.get("generation_tokens").get("rate_per_s").asDouble()).isCloseTo(2200 / 6.7, within(1e-9));
         assertThat(json.get("requests_waiting").has("first_third_mean")).isTrue();
         assertThat(json.get("server_ttft_ms").get("p50").asDouble()).isCloseTo(300, within(1e-9));
-        assertThat(json.get("per_second").get(0).get("gpu_mem_used_gib").asDouble()).isEqualTo(3.5);
+        assertThat(json.get("per_second").get(0).get("gpu_mem_used_gib").asDouble())
+                .isEqualTo(3.5);
         assertThat(json.get("gpu").get("gpus").get(0).has("power_watts_mean")).isTrue();
         assertThat(json.get("hardware").get("gpu_memory_gib").asDouble()).isEqualTo(2.0);
         assertThat(json.get("prompt_tokens").isNull()).isTrue();

@@ -3,15 +3,14 @@ package dev.llmload.telemetry.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.llmload.telemetry.Fixtures;
+import dev.llmload.telemetry.prometheus.PrometheusTextParser;
+import dev.llmload.telemetry.prometheus.Scrape;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import dev.llmload.telemetry.Fixtures;
-import dev.llmload.telemetry.prometheus.PrometheusTextParser;
-import dev.llmload.telemetry.prometheus.Scrape;
 
 class EngineProfileTest {
 
@@ -31,8 +30,10 @@ class EngineProfileTest {
     @ParameterizedTest
     @MethodSource("engineFixtures")
     void detectsTheEngineFromTheNamesItExposes(String fixture, EngineKind expected) {
-        assertThat(EngineProfile.detect(Fixtures.scrape(fixture))).get()
-                .extracting(EngineProfile::kind).isEqualTo(expected);
+        assertThat(EngineProfile.detect(Fixtures.scrape(fixture)))
+                .get()
+                .extracting(EngineProfile::kind)
+                .isEqualTo(expected);
     }
 
     /** A run's scrapes keep only {@link EngineProfile#families()}: what is read from them must not change. */
@@ -159,7 +160,8 @@ class EngineProfileTest {
                 nv_trt_llm_kv_cache_block_metrics{kv_cache_block_type="max",model="m"} 400
                 """);
 
-        assertThat(EngineProfile.of(EngineKind.TRITON).read(scrape).kvCacheUsage()).isEqualTo(0.75);
+        assertThat(EngineProfile.of(EngineKind.TRITON).read(scrape).kvCacheUsage())
+                .isEqualTo(0.75);
     }
 
     @Test

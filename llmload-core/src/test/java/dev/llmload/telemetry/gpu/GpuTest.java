@@ -2,6 +2,8 @@ package dev.llmload.telemetry.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmload.telemetry.Fixtures;
+import dev.llmload.telemetry.prometheus.PrometheusTextParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,13 +12,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.llmload.telemetry.Fixtures;
-import dev.llmload.telemetry.prometheus.PrometheusTextParser;
 
 @Tag("process")
 @Tag("timing")
@@ -32,7 +30,8 @@ class GpuTest {
 
     @Test
     void nvidiaSmiUnsupportedFieldsAreAbsent() {
-        GpuSample sample = NvidiaSmi.parseLine("3, NVIDIA A10G, GPU-cccc, [N/A], 1024, 23028, [Not Supported]").orElseThrow();
+        GpuSample sample = NvidiaSmi.parseLine("3, NVIDIA A10G, GPU-cccc, [N/A], 1024, 23028, [Not Supported]")
+                .orElseThrow();
 
         assertThat(sample.index()).isEqualTo(3);
         assertThat(sample.utilizationPercent()).isNull();
@@ -42,39 +41,75 @@ class GpuTest {
 
     @Test
     void nvidiaSmiNonGpuLinesAreIgnored() {
-        assertThat(NvidiaSmi.parseLine("Failed to initialize NVML: Driver/library version mismatch")).isEmpty();
+        assertThat(NvidiaSmi.parseLine("Failed to initialize NVML: Driver/library version mismatch"))
+                .isEmpty();
         assertThat(NvidiaSmi.parseLine("")).isEmpty();
         assertThat(NvidiaSmi.parseLine("x, a, b, 1, 2, 3, 4")).isEmpty();
     }
 
     @Test
     void nvidiaSmiCommand() {
-        assertThat(NvidiaSmi.command("/usr/bin/nvidia-smi", 250)).containsExactly("/usr/bin/nvidia-smi",
-                "--query-gpu=index,name,uuid,utilization.gpu,memory.used,memory.total,power.draw",
-                "--format=csv,noheader,nounits", "-lms", "250");
+        assertThat(NvidiaSmi.command("/usr/bin/nvidia-smi", 250))
+                .containsExactly(
+                        "/usr/bin/nvidia-smi",
+                        "--query-gpu=index,name,uuid,utilization.gpu,memory.used,memory.total,power.draw",
+                        "--format=csv,noheader,nounits",
+                        "-lms",
+                        "250");
     }
 
     @Test
     void dcgmExporterPerGpu() {
         List<GpuSample> gpus = DcgmExporter.read("http://node-a:9400/metrics", Fixtures.scrape("dcgm.prom"));
 
-        assertThat(gpus).containsExactly(
-                new GpuSample("http://node-a:9400/metrics", 0, H100, "GPU-aaaa0000-0000-0000-0000-000000000000",
-                        "node-a", 90.0, 77824.0, 81920.0, 612.5, 0.812345),
-                new GpuSample("http://node-a:9400/metrics", 1, H100, "GPU-bbbb1111-0000-0000-0000-000000000000",
-                        "node-a", 70.0, 75776.0, 81920.0, 540.25, 0.6));
+        assertThat(gpus)
+                .containsExactly(
+                        new GpuSample(
+                                "http://node-a:9400/metrics",
+                                0,
+                                H100,
+                                "GPU-aaaa0000-0000-0000-0000-000000000000",
+                                "node-a",
+                                90.0,
+                                77824.0,
+                                81920.0,
+                                612.5,
+                                0.812345),
+                        new GpuSample(
+                                "http://node-a:9400/metrics",
+                                1,
+                                H100,
+                                "GPU-bbbb1111-0000-0000-0000-000000000000",
+                                "node-a",
+                                70.0,
+                                75776.0,
+                                81920.0,
+                                540.25,
+                                0.6));
         // A run's scrapes keep only the families read: the same samples.
-        assertThat(DcgmExporter.read("http://node-a:9400/metrics",
-                PrometheusTextParser.parse(Fixtures.text("dcgm.prom"), DcgmExporter.FAMILIES))).isEqualTo(gpus);
+        assertThat(DcgmExporter.read(
+                        "http://node-a:9400/metrics",
+                        PrometheusTextParser.parse(Fixtures.text("dcgm.prom"), DcgmExporter.FAMILIES)))
+                .isEqualTo(gpus);
         assertThat(DcgmExporter.recognises(Fixtures.scrape("dcgm.prom"))).isTrue();
-        assertThat(DcgmExporter.recognises(Fixtures.scrape("vllm-current.prom"))).isFalse();
+        assertThat(DcgmExporter.recognises(Fixtures.scrape("vllm-current.prom")))
+                .isFalse();
     }
 
     @Test
     void hardwareCountsGpusOnceAcrossSources() {
         List<GpuSample> dcgm = DcgmExporter.read("dcgm", Fixtures.scrape("dcgm.prom"));
-        GpuSample sameGpuFromSmi = new GpuSample("nvidia-smi", 0, H100, "GPU-aaaa0000-0000-0000-0000-000000000000",
-                null, 91.0, 77800.0, 81559.0, 600.0, null);
+        GpuSample sameGpuFromSmi = new GpuSample(
+                "nvidia-smi",
+                0,
+                H100,
+                "GPU-aaaa0000-0000-0000-0000-000000000000",
+                null,
+                91.0,
+                77800.0,
+                81559.0,
+                600.0,
+                null);
 
         Hardware hardware = Hardware.from(List.of(dcgm.get(0), dcgm.get(1), sameGpuFromSmi));
 
@@ -114,8 +149,8 @@ class GpuTest {
         assertThat(readings).extracting(r -> r.sample().index()).containsExactly(0, 1);
         assertThat(readings.get(1).sample().utilizationPercent()).isNull();
         assertThat(readings).allSatisfy(r -> assertThat(r.nanos()).isBetween(before, System.nanoTime()));
-        assertThat(Files.readString(args).trim()).isEqualTo(
-                "--query-gpu=index,name,uuid,utilization.gpu,memory.used,memory.total,power.draw"
+        assertThat(Files.readString(args).trim())
+                .isEqualTo("--query-gpu=index,name,uuid,utilization.gpu,memory.used,memory.total,power.draw"
                         + " --format=csv,noheader,nounits -lms 500");
     }
 

@@ -2,11 +2,9 @@ package dev.llmload.telemetry.prometheus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 import dev.llmload.telemetry.Fixtures;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class PrometheusTextParserTest {
 
@@ -22,7 +20,8 @@ class PrometheusTextParserTest {
         assertThat(scrape.family("vllm:num_preemptions").orElseThrow().type()).isEqualTo(MetricType.COUNTER);
         assertThat(scrape.sum("vllm:num_preemptions")).hasValue(3);
         assertThat(scrape.sum("vllm:generation_tokens")).hasValue(25000);
-        assertThat(scrape.sumWhere("vllm:request_success", "finished_reason", "stop")).hasValue(185);
+        assertThat(scrape.sumWhere("vllm:request_success", "finished_reason", "stop"))
+                .hasValue(185);
         assertThat(scrape.family("python_gc_objects_collected")).isPresent();
     }
 
@@ -32,29 +31,51 @@ class PrometheusTextParserTest {
 
         assertThat(scrape.families().keySet()).noneMatch(name -> name.endsWith("_created"));
         assertThat(scrape.family("vllm:prompt_tokens").orElseThrow().samples())
-                .extracting(Sample::name).containsOnly("vllm:prompt_tokens_total");
-        assertThat(scrape.family("vllm:time_to_first_token_seconds").orElseThrow().samples())
-                .extracting(Sample::name).doesNotContain("vllm:time_to_first_token_seconds_created");
+                .extracting(Sample::name)
+                .containsOnly("vllm:prompt_tokens_total");
+        assertThat(scrape.family("vllm:time_to_first_token_seconds")
+                        .orElseThrow()
+                        .samples())
+                .extracting(Sample::name)
+                .doesNotContain("vllm:time_to_first_token_seconds_created");
     }
 
     @Test
     void histogramMergesEnginesBucketByBucket() {
-        Histogram ttft = Fixtures.scrape("vllm-current.prom").histogram("vllm:time_to_first_token_seconds").orElseThrow();
+        Histogram ttft = Fixtures.scrape("vllm-current.prom")
+                .histogram("vllm:time_to_first_token_seconds")
+                .orElseThrow();
 
-        assertThat(ttft.buckets()).containsExactly(
-                new Histogram.Bucket(0.001, 0), new Histogram.Bucket(0.1, 100), new Histogram.Bucket(0.25, 170),
-                new Histogram.Bucket(0.5, 200), new Histogram.Bucket(Double.POSITIVE_INFINITY, 200));
+        assertThat(ttft.buckets())
+                .containsExactly(
+                        new Histogram.Bucket(0.001, 0),
+                        new Histogram.Bucket(0.1, 100),
+                        new Histogram.Bucket(0.25, 170),
+                        new Histogram.Bucket(0.5, 200),
+                        new Histogram.Bucket(Double.POSITIVE_INFINITY, 200));
         assertThat(ttft.count()).isEqualTo(200);
         assertThat(ttft.sum()).isEqualTo(26);
         // histogram named ..._total is still a histogram, not a counter
-        assertThat(Fixtures.scrape("vllm-current.prom").histogram("vllm:iteration_tokens_total").orElseThrow().count())
+        assertThat(Fixtures.scrape("vllm-current.prom")
+                        .histogram("vllm:iteration_tokens_total")
+                        .orElseThrow()
+                        .count())
                 .isEqualTo(50);
     }
 
     @Test
     void everyFixtureParsesWithoutSkippedLines() {
-        for (String name : new String[] {"vllm-current.prom", "vllm-old.prom", "sglang.prom", "tgi.prom",
-                "triton-trtllm.prom", "trtllm-serve.prom", "llamacpp.prom", "dcgm.prom", "openmetrics.prom"}) {
+        for (String name : new String[] {
+            "vllm-current.prom",
+            "vllm-old.prom",
+            "sglang.prom",
+            "tgi.prom",
+            "triton-trtllm.prom",
+            "trtllm-serve.prom",
+            "llamacpp.prom",
+            "dcgm.prom",
+            "openmetrics.prom"
+        }) {
             Scrape scrape = Fixtures.scrape(name);
             assertThat(scrape.skippedLines()).as(name).isZero();
             assertThat(scrape.families()).as(name).isNotEmpty();
@@ -63,21 +84,33 @@ class PrometheusTextParserTest {
 
     @Test
     void fixturesKeepTheirTypesAndValues() {
-        assertThat(Fixtures.scrape("vllm-old.prom").sum("vllm:gpu_cache_usage_perc")).hasValue(0.25);
-        assertThat(Fixtures.scrape("sglang.prom").sum("sglang:num_retracted_requests")).hasValue(6);
+        assertThat(Fixtures.scrape("vllm-old.prom").sum("vllm:gpu_cache_usage_perc"))
+                .hasValue(0.25);
+        assertThat(Fixtures.scrape("sglang.prom").sum("sglang:num_retracted_requests"))
+                .hasValue(6);
         Scrape tgi = Fixtures.scrape("tgi.prom");
         assertThat(tgi.family("tgi_request_success").orElseThrow().type()).isEqualTo(MetricType.COUNTER);
         assertThat(tgi.sum("tgi_request_success")).hasValue(220);
         assertThat(tgi.sum("tgi_request_failure")).hasValue(10);
         Scrape triton = Fixtures.scrape("triton-trtllm.prom");
-        assertThat(triton.sumWhere("nv_trt_llm_kv_cache_block_metrics", "kv_cache_block_type", "fraction")).hasValue(0.75);
+        assertThat(triton.sumWhere("nv_trt_llm_kv_cache_block_metrics", "kv_cache_block_type", "fraction"))
+                .hasValue(0.75);
         assertThat(triton.sum("nv_inference_queue_duration_us")).hasValue(2_500_000);
-        assertThat(Fixtures.scrape("trtllm-serve.prom").histogram("trtllm_request_queue_time_seconds").orElseThrow().sum())
+        assertThat(Fixtures.scrape("trtllm-serve.prom")
+                        .histogram("trtllm_request_queue_time_seconds")
+                        .orElseThrow()
+                        .sum())
                 .isEqualTo(25);
-        assertThat(Fixtures.scrape("llamacpp.prom").sum("llamacpp:tokens_predicted")).hasValue(4800);
+        assertThat(Fixtures.scrape("llamacpp.prom").sum("llamacpp:tokens_predicted"))
+                .hasValue(4800);
         Scrape dcgm = Fixtures.scrape("dcgm.prom");
-        assertThat(dcgm.family("DCGM_FI_DEV_FB_USED").orElseThrow().samples().getFirst().labels())
-                .containsEntry("gpu", "0").containsEntry("Hostname", "node-a")
+        assertThat(dcgm.family("DCGM_FI_DEV_FB_USED")
+                        .orElseThrow()
+                        .samples()
+                        .getFirst()
+                        .labels())
+                .containsEntry("gpu", "0")
+                .containsEntry("Hostname", "node-a")
                 .containsEntry("modelName", "NVIDIA H100 80GB HBM3");
     }
 
@@ -91,7 +124,8 @@ class PrometheusTextParserTest {
         assertThat(ttft.sum()).isEqualTo(0.75);
         // the line after "# EOF" is not read
         assertThat(scrape.has("vllm:num_requests_waiting")).isFalse();
-        assertThat(scrape.family("vllm:num_requests_running").orElseThrow().help()).isEqualTo("Running requests.");
+        assertThat(scrape.family("vllm:num_requests_running").orElseThrow().help())
+                .isEqualTo("Running requests.");
     }
 
     @Test
@@ -100,8 +134,8 @@ class PrometheusTextParserTest {
                 m{a="x\\\\y",b="say \\"hi\\"",c="line\\nnext",d="a,b}c"} 1
                 """);
 
-        assertThat(scrape.family("m").orElseThrow().samples().getFirst().labels()).isEqualTo(
-                Map.of("a", "x\\y", "b", "say \"hi\"", "c", "line\nnext", "d", "a,b}c"));
+        assertThat(scrape.family("m").orElseThrow().samples().getFirst().labels())
+                .isEqualTo(Map.of("a", "x\\y", "b", "say \"hi\"", "c", "line\nnext", "d", "a,b}c"));
     }
 
     @Test
@@ -115,7 +149,8 @@ class PrometheusTextParserTest {
                 """);
 
         assertThat(scrape.skippedLines()).isZero();
-        assertThat(scrape.family("g").orElseThrow().samples()).extracting(Sample::value)
+        assertThat(scrape.family("g").orElseThrow().samples())
+                .extracting(Sample::value)
                 .containsExactly(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1500.0);
         // NaN is left out of the sum, the infinities are not
         assertThat(scrape.sumWhere("g", "k", "exp")).hasValue(1500);
@@ -124,7 +159,8 @@ class PrometheusTextParserTest {
 
     @Test
     void badLinesAreSkippedAndCountedNeverThrown() {
-        Scrape scrape = PrometheusTextParser.parse(String.join("\n",
+        Scrape scrape = PrometheusTextParser.parse(String.join(
+                "\n",
                 "good 1",
                 "unterminated{a=\"x} 1",
                 "novalue",
@@ -137,14 +173,16 @@ class PrometheusTextParserTest {
                 "good 2"));
 
         assertThat(scrape.skippedLines()).isEqualTo(8);
-        assertThat(scrape.skippedExamples()).hasSize(PrometheusTextParser.SKIPPED_EXAMPLES)
+        assertThat(scrape.skippedExamples())
+                .hasSize(PrometheusTextParser.SKIPPED_EXAMPLES)
                 .startsWith("unterminated{a=\"x} 1");
         assertThat(scrape.sum("good")).hasValue(3);
     }
 
     @Test
     void crlfBlankLinesTrailingCommaAndUntypedSeries() {
-        Scrape scrape = PrometheusTextParser.parse("# HELP u A\\\\B\\nC\r\n\r\nu{a=\"1\",} 2\r\n  \r\nu{a=\"2\"} 3\r\n");
+        Scrape scrape =
+                PrometheusTextParser.parse("# HELP u A\\\\B\\nC\r\n\r\nu{a=\"1\",} 2\r\n  \r\nu{a=\"2\"} 3\r\n");
 
         assertThat(scrape.skippedLines()).isZero();
         MetricFamily u = scrape.family("u").orElseThrow();

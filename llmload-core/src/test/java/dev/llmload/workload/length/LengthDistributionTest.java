@@ -47,18 +47,23 @@ class LengthDistributionTest {
     void normalHasItsMeanAndStdAndIsClippedToOne() {
         int[] s = samples(LengthDistribution.parse("normal:512:64"));
         double mean = IntStream.of(s).average().orElseThrow();
-        double variance = IntStream.of(s).mapToDouble(x -> (x - mean) * (x - mean)).sum() / s.length;
+        double variance =
+                IntStream.of(s).mapToDouble(x -> (x - mean) * (x - mean)).sum() / s.length;
 
         assertThat(mean).isCloseTo(512, within(1.0));
         assertThat(Math.sqrt(variance)).isCloseTo(64, within(1.0));
-        assertThat(IntStream.of(samples(LengthDistribution.parse("normal:2:50"))).min().orElseThrow()).isEqualTo(1);
+        assertThat(IntStream.of(samples(LengthDistribution.parse("normal:2:50")))
+                        .min()
+                        .orElseThrow())
+                .isEqualTo(1);
     }
 
     @Test
     void lognormalParametersAreThoseOfTheLengthsNotTheLog() {
         int[] s = samples(LengthDistribution.parse("lognormal:1000:500"));
         double mean = IntStream.of(s).average().orElseThrow();
-        double variance = IntStream.of(s).mapToDouble(x -> (x - mean) * (x - mean)).sum() / s.length;
+        double variance =
+                IntStream.of(s).mapToDouble(x -> (x - mean) * (x - mean)).sum() / s.length;
 
         assertThat(mean).isCloseTo(1000, within(5.0));
         assertThat(Math.sqrt(variance)).isCloseTo(500, within(10.0));
@@ -75,7 +80,8 @@ class LengthDistributionTest {
         assertThat(IntStream.of(s).max().orElseThrow()).isEqualTo(1250);
         assertThat(LengthDistribution.withRangeRatio(128, 0)).isEqualTo(new LengthDistribution.Fixed(128));
         assertThat(LengthDistribution.withRangeRatio(3, 0.9)).isEqualTo(new LengthDistribution.Uniform(1, 6));
-        assertThatThrownBy(() -> LengthDistribution.withRangeRatio(100, 1.0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LengthDistribution.withRangeRatio(100, 1.0))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -110,8 +116,21 @@ class LengthDistributionTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "0", "-5", "abc", "uniform:10", "uniform:10:5", "normal:0:1", "normal:5:-1",
-        "lognormal:x:1", "poisson:5:1", "file:", "uniform:1:2:3"})
+    @ValueSource(
+            strings = {
+                "",
+                "0",
+                "-5",
+                "abc",
+                "uniform:10",
+                "uniform:10:5",
+                "normal:0:1",
+                "normal:5:-1",
+                "lognormal:x:1",
+                "poisson:5:1",
+                "file:",
+                "uniform:1:2:3"
+            })
     void badSpecIsOneLineErrorNamingIt(String spec) {
         assertThatThrownBy(() -> LengthDistribution.parse(spec))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -3,6 +3,7 @@ package dev.llmload.workload.prompt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.llmload.testsupport.HostLoad;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import dev.llmload.workload.tokenizer.Tokenizers;
@@ -18,13 +19,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import dev.llmload.testsupport.HostLoad;
 
 class SyntheticPromptsTest {
 
     static Stream<Arguments> lengths() {
-        return Stream.of("cl100k_base", "o200k_base").flatMap(encoding ->
-                Stream.of(1, 2, 7, 128, 1000, 4096, 32_000).map(n -> Arguments.of(encoding, n)));
+        return Stream.of("cl100k_base", "o200k_base")
+                .flatMap(encoding -> Stream.of(1, 2, 7, 128, 1000, 4096, 32_000).map(n -> Arguments.of(encoding, n)));
     }
 
     @ParameterizedTest
@@ -34,14 +34,16 @@ class SyntheticPromptsTest {
         SplittableRandom random = new SplittableRandom(tokens);
 
         for (int i = 0; i < 5; i++) {
-            assertThat(prompts.tokenizer().count(prompts.generate(tokens, random))).isEqualTo(tokens);
+            assertThat(prompts.tokenizer().count(prompts.generate(tokens, random)))
+                    .isEqualTo(tokens);
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"cl100k_base", "o200k_base", "p50k_base", "r50k_base"})
     void largeVocabularyUnderEveryEncoding(String encoding) {
-        assertThat(SyntheticPrompts.of(Tokenizers.byName(encoding)).vocabularySize()).isGreaterThan(900);
+        assertThat(SyntheticPrompts.of(Tokenizers.byName(encoding)).vocabularySize())
+                .isGreaterThan(900);
     }
 
     @Test
@@ -50,8 +52,10 @@ class SyntheticPromptsTest {
         SplittableRandom a = new SplittableRandom(42);
         SplittableRandom b = new SplittableRandom(42);
 
-        List<String> first = Stream.generate(() -> prompts.generate(64, a)).limit(50).toList();
-        List<String> second = Stream.generate(() -> prompts.generate(64, b)).limit(50).toList();
+        List<String> first =
+                Stream.generate(() -> prompts.generate(64, a)).limit(50).toList();
+        List<String> second =
+                Stream.generate(() -> prompts.generate(64, b)).limit(50).toList();
 
         assertThat(first).isEqualTo(second);
         // Different requests differ from their very first words, so a prefix cache cannot hit.

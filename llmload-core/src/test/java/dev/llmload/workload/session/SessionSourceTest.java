@@ -18,8 +18,12 @@ class SessionSourceTest {
 
     private static final SyntheticPrompts PROMPTS = SyntheticPrompts.of(Tokenizers.defaultTokenizer());
     private static final Tokenizer TOKENIZER = PROMPTS.tokenizer();
-    private static final SessionPlan PLAN = new SessionPlan(new LengthDistribution.Fixed(3),
-            new LengthDistribution.Fixed(40), new LengthDistribution.Fixed(20), new LengthDistribution.Uniform(500, 1500), 8);
+    private static final SessionPlan PLAN = new SessionPlan(
+            new LengthDistribution.Fixed(3),
+            new LengthDistribution.Fixed(40),
+            new LengthDistribution.Fixed(20),
+            new LengthDistribution.Uniform(500, 1500),
+            8);
 
     @Test
     void historyGrowsWithUserTurnsAndActualAnswers() {
@@ -57,8 +61,12 @@ class SessionSourceTest {
 
     @Test
     void sessionsAreDeterministicAndIndexesUniqueAcrossSessions() {
-        SessionPlan plan = new SessionPlan(new LengthDistribution.Uniform(1, 6), new LengthDistribution.Fixed(10),
-                new LengthDistribution.Fixed(5), null, 2);
+        SessionPlan plan = new SessionPlan(
+                new LengthDistribution.Uniform(1, 6),
+                new LengthDistribution.Fixed(10),
+                new LengthDistribution.Fixed(5),
+                null,
+                2);
         List<String> run1 = userMessages(new SessionSource(plan, PROMPTS, 9));
         List<String> run2 = userMessages(new SessionSource(plan, PROMPTS, 9));
 

@@ -39,9 +39,10 @@ class FileSourcesTest {
         List<RequestSpec> specs = all(JsonlSource.open(file, TOKENIZER, OUTPUT_100, 0));
 
         assertThat(specs).extracting(RequestSpec::index).containsExactly(0L, 1L, 2L);
-        assertThat(specs.get(0).messages()).containsExactly(
-                ChatMessage.user("Summarise the plot of Hamlet in two sentences."));
-        assertThat(specs.get(0).inputTokens()).isEqualTo(TOKENIZER.count("Summarise the plot of Hamlet in two sentences."));
+        assertThat(specs.get(0).messages())
+                .containsExactly(ChatMessage.user("Summarise the plot of Hamlet in two sentences."));
+        assertThat(specs.get(0).inputTokens())
+                .isEqualTo(TOKENIZER.count("Summarise the plot of Hamlet in two sentences."));
         assertThat(specs).extracting(RequestSpec::maxOutputTokens).containsExactly(64, 100, 32);
         assertThat(specs.get(1).messages()).extracting(ChatMessage::role).containsExactly("system", "user");
         assertThat(specs.get(1).inputTokens()).isEqualTo(TOKENIZER.count("You are terse.\nName three prime numbers."));
@@ -49,8 +50,8 @@ class FileSourcesTest {
 
     @Test
     void overrideReplacesTheDatasetsOutputLengths() {
-        List<RequestSpec> specs = all(JsonlSource.open(Fixtures.path("data.jsonl"), TOKENIZER,
-                OutputLengths.always(new LengthDistribution.Fixed(7)), 0));
+        List<RequestSpec> specs = all(JsonlSource.open(
+                Fixtures.path("data.jsonl"), TOKENIZER, OutputLengths.always(new LengthDistribution.Fixed(7)), 0));
 
         assertThat(specs).extracting(RequestSpec::maxOutputTokens).containsOnly(7);
     }
@@ -127,8 +128,8 @@ class FileSourcesTest {
 
     @Test
     void shareGptOutputOverride() {
-        List<RequestSpec> specs = all(ShareGptSource.open(Fixtures.path("sharegpt.json"), TOKENIZER,
-                OutputLengths.always(new LengthDistribution.Fixed(9)), 0));
+        List<RequestSpec> specs = all(ShareGptSource.open(
+                Fixtures.path("sharegpt.json"), TOKENIZER, OutputLengths.always(new LengthDistribution.Fixed(9)), 0));
 
         assertThat(specs).extracting(RequestSpec::maxOutputTokens).containsExactly(9, 9);
     }
@@ -137,7 +138,8 @@ class FileSourcesTest {
     void shareGptErrorsNameFileEntryAndLine(@TempDir Path dir) throws Exception {
         Path file = Fixtures.path("sharegpt-bad.json");
         Path notArray = Files.writeString(dir.resolve("obj.json"), "{\"conversations\": []}");
-        Path broken = Files.writeString(dir.resolve("broken.json"), "[\n{\"conversations\": [\n{\"from\": \"human\",]}]");
+        Path broken =
+                Files.writeString(dir.resolve("broken.json"), "[\n{\"conversations\": [\n{\"from\": \"human\",]}]");
 
         assertThatThrownBy(() -> ShareGptSource.prescan(file, OUTPUT_100))
                 .isInstanceOf(DatasetException.class)
@@ -156,11 +158,13 @@ class FileSourcesTest {
     @Test
     void contentHashIsTheFilesSha256() throws Exception {
         Path file = Fixtures.path("data.jsonl");
-        String expected = java.util.HexFormat.of().formatHex(
-                java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        String expected = java.util.HexFormat.of()
+                .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
 
-        assertThat(new JsonlSource(file, TOKENIZER, OUTPUT_100, 0).contentHash()).isEqualTo(expected);
+        assertThat(new JsonlSource(file, TOKENIZER, OUTPUT_100, 0).contentHash())
+                .isEqualTo(expected);
         assertThat(JsonlSource.prescan(file).sha256()).isEqualTo(expected);
-        assertThat(JsonlSource.open(file, TOKENIZER, OUTPUT_100, 0).contentHash()).isEqualTo(expected);
+        assertThat(JsonlSource.open(file, TOKENIZER, OUTPUT_100, 0).contentHash())
+                .isEqualTo(expected);
     }
 }

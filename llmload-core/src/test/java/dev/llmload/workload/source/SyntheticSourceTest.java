@@ -32,7 +32,10 @@ class SyntheticSourceTest {
             assertThat(spec.inputTokens()).isBetween(50, 150);
             assertThat(PROMPTS.tokenizer().count(spec.promptText())).isEqualTo(spec.inputTokens());
         }
-        assertThat(specs.stream().mapToInt(RequestSpec::maxOutputTokens).average().orElseThrow())
+        assertThat(specs.stream()
+                        .mapToInt(RequestSpec::maxOutputTokens)
+                        .average()
+                        .orElseThrow())
                 .isCloseTo(64, within(2.0));
     }
 
@@ -64,8 +67,12 @@ class SyntheticSourceTest {
         assertThat(byPrefix.values()).allSatisfy(count -> assertThat(count).isBetween(70, 130));
         assertThat(source.prefixTokenShare()).isCloseTo(0.8, within(1e-12));
         // The part after the prefix is unique per request.
-        assertThat(specs.stream().map(spec -> spec.promptText().substring(firstWords(spec.promptText(), 200).length()))
-                .distinct().count()).isEqualTo(400);
+        assertThat(specs.stream()
+                        .map(spec -> spec.promptText()
+                                .substring(firstWords(spec.promptText(), 200).length()))
+                        .distinct()
+                        .count())
+                .isEqualTo(400);
     }
 
     @Test
@@ -77,8 +84,10 @@ class SyntheticSourceTest {
         take(source, 2000).forEach(spec -> byPrefix.merge(firstWords(spec.promptText(), 20), 1, Integer::sum));
 
         // P(k = 1) = 1 / H(10, 1.5) ≈ 0.5;  P(k = 10) ≈ 0.016
-        int hottest = byPrefix.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
-        int coldest = byPrefix.values().stream().mapToInt(Integer::intValue).min().orElseThrow();
+        int hottest =
+                byPrefix.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
+        int coldest =
+                byPrefix.values().stream().mapToInt(Integer::intValue).min().orElseThrow();
         assertThat(hottest).isBetween(900, 1100);
         assertThat(coldest).isLessThan(60);
     }

@@ -12,10 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class TraceSourceTest {
 
@@ -44,8 +44,10 @@ class TraceSourceTest {
         String[] first = specs.get(0).promptText().split(" ");
         String[] second = specs.get(1).promptText().split(" ");
         assertThat(List.of(first).subList(0, 512)).isEqualTo(List.of(second).subList(0, 512));
-        assertThat(List.of(first).subList(512, 600)).isNotEqualTo(List.of(second).subList(512, 600));
-        assertThat(specs.get(2).promptText()).doesNotStartWith(String.join(" ", List.of(first).subList(0, 5)));
+        assertThat(List.of(first).subList(512, 600))
+                .isNotEqualTo(List.of(second).subList(512, 600));
+        assertThat(specs.get(2).promptText())
+                .doesNotStartWith(String.join(" ", List.of(first).subList(0, 5)));
     }
 
     @Test

@@ -63,8 +63,9 @@ class TokenizersTest {
         for (String spec : new String[] {file.toString(), dir.toString()}) {
             assertThatThrownBy(() -> Tokenizers.byName(spec))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("tokenizer " + file + " needs llmload-tokenizers.jar on the class path: put it beside"
-                            + " llmload.jar (./mvnw package builds both into llmload-cli/target; see docs/workloads.md)");
+                    .hasMessage(
+                            "tokenizer " + file + " needs llmload-tokenizers.jar on the class path: put it beside"
+                                    + " llmload.jar (./mvnw package builds both into llmload-cli/target; see docs/workloads.md)");
         }
     }
 }

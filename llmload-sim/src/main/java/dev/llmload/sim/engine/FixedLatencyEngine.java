@@ -64,7 +64,9 @@ public final class FixedLatencyEngine implements Engine {
     public Admission submit(GenerationRequest request, TokenSink sink) {
         long total = (long) request.promptTokens() + request.maxTokens();
         if (total > maxModelLen) {
-            return new Admission.Rejected(400, "BadRequestError",
+            return new Admission.Rejected(
+                    400,
+                    "BadRequestError",
                     "This model's maximum context length is " + maxModelLen + " tokens. However, you requested "
                             + total + " tokens (" + request.promptTokens() + " in the messages, "
                             + request.maxTokens() + " in the completion). Please reduce the length of the "
@@ -88,8 +90,8 @@ public final class FixedLatencyEngine implements Engine {
 
     @Override
     public EngineSnapshot snapshot() {
-        return new EngineSnapshot(running, 0, 0.0, 0, promptTokens, generationTokens, 0, 0, 0, BLOCK_SIZE,
-                maxModelLen, stepLagSeconds);
+        return new EngineSnapshot(
+                running, 0, 0.0, 0, promptTokens, generationTokens, 0, 0, 0, BLOCK_SIZE, maxModelLen, stepLagSeconds);
     }
 
     @Override
@@ -142,8 +144,7 @@ public final class FixedLatencyEngine implements Engine {
         // A request that arrived during a pause starts its clock when the pause ends.
         long engineNow = (paused ? pauseStart : now) - frozenNanos;
         long arrival = Math.min(request.arrivalNanos() - frozenNanos, engineNow);
-        FixedLatencyModel.Plan plan =
-                model.plan(request.maxTokens(), request.minTokens(), request.ignoreEos(), random);
+        FixedLatencyModel.Plan plan = model.plan(request.maxTokens(), request.minTokens(), request.ignoreEos(), random);
         Active a = new Active(request.requestId(), sink, plan, sequence++);
         a.deadline = arrival + model.ttftNanos(request.promptTokens(), random);
         promptTokens += request.promptTokens();

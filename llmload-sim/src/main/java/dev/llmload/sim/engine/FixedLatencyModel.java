@@ -53,9 +53,7 @@ public record FixedLatencyModel(
             return new Plan(maxTokens, FinishReason.LENGTH);
         }
         int natural = Math.max(Math.max(minTokens, 1), sampleGeometric(random));
-        return natural >= maxTokens
-                ? new Plan(maxTokens, FinishReason.LENGTH)
-                : new Plan(natural, FinishReason.STOP);
+        return natural >= maxTokens ? new Plan(maxTokens, FinishReason.LENGTH) : new Plan(natural, FinishReason.STOP);
     }
 
     /** Number of tokens up to and including the first EOS, each token being EOS with p = 1/mean. */

@@ -44,10 +44,11 @@ public sealed interface Fault {
                 case 400 -> "Injected bad request (llmload-sim fault)";
                 case 429 -> "Rate limit reached (llmload-sim fault)";
                 case 503 -> "The server is overloaded or not ready yet. (llmload-sim fault)";
-                default -> outOfMemory
-                        ? "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of "
-                                + "which 1.06 GiB is free. (llmload-sim fault)"
-                        : "Internal server error (llmload-sim fault)";
+                default ->
+                    outOfMemory
+                            ? "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of "
+                                    + "which 1.06 GiB is free. (llmload-sim fault)"
+                            : "Internal server error (llmload-sim fault)";
             };
         }
     }
@@ -66,15 +67,19 @@ public sealed interface Fault {
         String[] parts = s.split(":", -1);
         try {
             Fault fault = switch (parts.length) {
-                case 1 -> parts[0].equals("http-500-oom") ? new HttpError(500, true)
-                        : parts[0].matches("http-(400|429|500|503)") ? new HttpError(Integer.parseInt(parts[0].substring(5)))
-                        : null;
-                case 2 -> switch (parts[0]) {
-                    case "disconnect-after" -> new DisconnectAfter(count(parts[1]));
-                    case "stream-error-after" -> new StreamErrorAfter(count(parts[1]));
-                    case "malformed-after" -> new MalformedAfter(count(parts[1]));
-                    default -> null;
-                };
+                case 1 ->
+                    parts[0].equals("http-500-oom")
+                            ? new HttpError(500, true)
+                            : parts[0].matches("http-(400|429|500|503)")
+                                    ? new HttpError(Integer.parseInt(parts[0].substring(5)))
+                                    : null;
+                case 2 ->
+                    switch (parts[0]) {
+                        case "disconnect-after" -> new DisconnectAfter(count(parts[1]));
+                        case "stream-error-after" -> new StreamErrorAfter(count(parts[1]));
+                        case "malformed-after" -> new MalformedAfter(count(parts[1]));
+                        default -> null;
+                    };
                 case 3 -> parts[0].equals("stall") ? new Stall(Math.max(1, count(parts[1])), count(parts[2])) : null;
                 default -> null;
             };
@@ -84,8 +89,9 @@ public sealed interface Fault {
         } catch (NumberFormatException e) {
             // reported below, with the syntax
         }
-        throw new IllegalArgumentException("bad fault '" + text + "'; expected one of http-400, http-429, "
-                + "http-500, http-503, http-500-oom, disconnect-after:N, stream-error-after:N, stall:N:MS, malformed-after:N");
+        throw new IllegalArgumentException(
+                "bad fault '" + text + "'; expected one of http-400, http-429, "
+                        + "http-500, http-503, http-500-oom, disconnect-after:N, stream-error-after:N, stall:N:MS, malformed-after:N");
     }
 
     private static int count(String number) {

@@ -32,6 +32,7 @@ public final class SimMetrics {
     private final Histogram decode = new Histogram(Histogram.REQUEST_LATENCY_BUCKETS);
     /** Guarded by itself. */
     private final Histogram writeDelay = new Histogram(Histogram.WRITE_DELAY_BUCKETS);
+
     private final Map<FinishReason, Long> finished = new EnumMap<>(FinishReason.class);
 
     public SimMetrics(String modelName, boolean enablePrefixCaching) {
@@ -88,21 +89,45 @@ public final class SimMetrics {
         StringBuilder out = new StringBuilder(16 * 1024);
         String labels = "model_name=\"" + escape(modelName) + "\",engine=\"0\"";
 
-        gauge(out, "vllm:num_requests_running", "Number of requests in model execution batches.", labels,
+        gauge(
+                out,
+                "vllm:num_requests_running",
+                "Number of requests in model execution batches.",
+                labels,
                 engine.running());
-        gauge(out, "vllm:num_requests_waiting", "Number of requests waiting to be processed.", labels,
+        gauge(
+                out,
+                "vllm:num_requests_waiting",
+                "Number of requests waiting to be processed.",
+                labels,
                 engine.waiting());
-        gauge(out, "vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.", labels,
+        gauge(
+                out,
+                "vllm:kv_cache_usage_perc",
+                "KV-cache usage. 1 means 100 percent usage.",
+                labels,
                 engine.kvCacheUsage());
-        gauge(out, "vllm:cache_config_info", "Information of the LLMEngine CacheConfig", labels
-                + ",block_size=\"" + engine.blockSize() + "\",cache_dtype=\"auto\",enable_prefix_caching=\""
-                + (enablePrefixCaching ? "True" : "False") + "\",num_gpu_blocks=\"" + engine.numBlocks() + "\"",
+        gauge(
+                out,
+                "vllm:cache_config_info",
+                "Information of the LLMEngine CacheConfig",
+                labels
+                        + ",block_size=\"" + engine.blockSize() + "\",cache_dtype=\"auto\",enable_prefix_caching=\""
+                        + (enablePrefixCaching ? "True" : "False") + "\",num_gpu_blocks=\"" + engine.numBlocks() + "\"",
                 1);
 
-        counter(out, "vllm:num_preemptions", "Cumulative number of preemption from the engine.", labels,
+        counter(
+                out,
+                "vllm:num_preemptions",
+                "Cumulative number of preemption from the engine.",
+                labels,
                 engine.preemptions());
         counter(out, "vllm:prompt_tokens", "Number of prefill tokens processed.", labels, engine.promptTokens());
-        counter(out, "vllm:generation_tokens", "Number of generation tokens processed.", labels,
+        counter(
+                out,
+                "vllm:generation_tokens",
+                "Number of generation tokens processed.",
+                labels,
                 engine.generationTokens());
         out.append("# HELP vllm:request_success_total Count of successfully processed requests.\n")
                 .append("# TYPE vllm:request_success_total counter\n");
@@ -114,33 +139,61 @@ public final class SimMetrics {
         for (FinishReason reason : finished.keySet()) {
             sample(out, "vllm:request_success_created", reasonLabels(labels, reason), createdSeconds);
         }
-        counter(out, "vllm:prefix_cache_queries", "Prefix cache queries, in terms of number of queried tokens.",
-                labels, engine.prefixCacheQueries());
-        counter(out, "vllm:prefix_cache_hits", "Prefix cache hits, in terms of number of cached tokens.", labels,
+        counter(
+                out,
+                "vllm:prefix_cache_queries",
+                "Prefix cache queries, in terms of number of queried tokens.",
+                labels,
+                engine.prefixCacheQueries());
+        counter(
+                out,
+                "vllm:prefix_cache_hits",
+                "Prefix cache hits, in terms of number of cached tokens.",
+                labels,
                 engine.prefixCacheHits());
 
-        histogram(out, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.",
-                labels, ttft);
-        histogram(out, "vllm:inter_token_latency_seconds", "Histogram of inter-token latency in seconds.",
-                labels, itl);
-        histogram(out, "vllm:e2e_request_latency_seconds", "Histogram of e2e request latency in seconds.",
-                labels, e2e);
-        histogram(out, "vllm:request_queue_time_seconds", "Histogram of time spent in WAITING phase for request.",
-                labels, queue);
-        histogram(out, "vllm:request_prefill_time_seconds",
-                "Histogram of time spent in PREFILL phase for request.", labels, prefill);
-        histogram(out, "vllm:request_decode_time_seconds", "Histogram of time spent in DECODE phase for request.",
-                labels, decode);
-        histogram(out, "vllm:request_time_per_output_token_seconds",
-                "Histogram of time_per_output_token_seconds per request.", labels, tpot);
+        histogram(
+                out, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.", labels, ttft);
+        histogram(out, "vllm:inter_token_latency_seconds", "Histogram of inter-token latency in seconds.", labels, itl);
+        histogram(out, "vllm:e2e_request_latency_seconds", "Histogram of e2e request latency in seconds.", labels, e2e);
+        histogram(
+                out,
+                "vllm:request_queue_time_seconds",
+                "Histogram of time spent in WAITING phase for request.",
+                labels,
+                queue);
+        histogram(
+                out,
+                "vllm:request_prefill_time_seconds",
+                "Histogram of time spent in PREFILL phase for request.",
+                labels,
+                prefill);
+        histogram(
+                out,
+                "vllm:request_decode_time_seconds",
+                "Histogram of time spent in DECODE phase for request.",
+                labels,
+                decode);
+        histogram(
+                out,
+                "vllm:request_time_per_output_token_seconds",
+                "Histogram of time_per_output_token_seconds per request.",
+                labels,
+                tpot);
 
-        gauge(out, "llmload_sim_step_lag_seconds",
+        gauge(
+                out,
+                "llmload_sim_step_lag_seconds",
                 "How far the simulated engine's real-time loop ran behind its own schedule at its last step.",
-                labels, engine.stepLagSeconds());
+                labels,
+                engine.stepLagSeconds());
         synchronized (writeDelay) {
-            histogram(out, "llmload_sim_token_write_delay_seconds",
+            histogram(
+                    out,
+                    "llmload_sim_token_write_delay_seconds",
                     "Time from the simulated engine emitting a token to its event being written to the socket.",
-                    labels, writeDelay);
+                    labels,
+                    writeDelay);
         }
         return out.toString();
     }

@@ -39,10 +39,12 @@ final class AnthropicFormat extends WireFormat {
 
     @Override
     byte[][] finish(Finish finish) {
-        return events("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        return events(
+                "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
                 "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\""
-                + stopReason(finish) + "\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":"
-                + finish.completionTokens() + "}}\n\n", "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+                        + stopReason(finish) + "\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":"
+                        + finish.completionTokens() + "}}\n\n",
+                "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
     }
 
     @Override

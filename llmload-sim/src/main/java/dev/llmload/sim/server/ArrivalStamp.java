@@ -27,6 +27,7 @@ final class ArrivalStamp extends ChannelInboundHandlerAdapter {
 
     /** Whether bytes of a request not yet taken were read. */
     private boolean pending;
+
     private long firstNanos;
     private long firstUnixMicros;
     private long lastReadNanos;

@@ -52,9 +52,8 @@ final class ChunkFormat extends WireFormat {
                 + ",\"model\":\"" + escape(model) + "\",\"choices\":[";
         this.usageNull = includeUsage ? ",\"usage\":null" : "";
         this.contentOpen = utf8(head + (chat ? "{\"index\":0,\"delta\":{\"content\":\"" : "{\"index\":0,\"text\":\""));
-        this.contentClose = chat
-                ? (includeUsage ? CHAT_CLOSE_USAGE : CHAT_CLOSE)
-                : (includeUsage ? TEXT_CLOSE_USAGE : TEXT_CLOSE);
+        this.contentClose =
+                chat ? (includeUsage ? CHAT_CLOSE_USAGE : CHAT_CLOSE) : (includeUsage ? TEXT_CLOSE_USAGE : TEXT_CLOSE);
     }
 
     @Override
@@ -162,5 +161,4 @@ final class ChunkFormat extends WireFormat {
     private static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
     }
-
 }

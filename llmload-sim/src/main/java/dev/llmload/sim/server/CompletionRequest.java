@@ -47,7 +47,8 @@ record CompletionRequest(
         if (body == null || !body.isObject()) {
             throw new IllegalArgumentException("the request body must be a JSON object");
         }
-        String model = body.path("model").isTextual() ? body.get("model").asText()
+        String model = body.path("model").isTextual()
+                ? body.get("model").asText()
                 : api == SimApi.TRITON ? path.split("/")[3] : null;
         Prompt prompt = new Prompt();
         int numMessages = 1;
@@ -92,7 +93,8 @@ record CompletionRequest(
             case SGLANG -> prompt.textOrIds(body.has("input_ids") ? body.get("input_ids") : required(body, "text"));
             case EMBEDDINGS -> {
                 JsonNode input = required(body, "input");
-                boolean batchOfTexts = input.isArray() && !input.isEmpty() && !input.get(0).isInt();
+                boolean batchOfTexts =
+                        input.isArray() && !input.isEmpty() && !input.get(0).isInt();
                 inputs = batchOfTexts ? input.size() : 1;
                 prompt.textOrIds(input);
             }
@@ -109,10 +111,13 @@ record CompletionRequest(
             }
         }
         Integer maxTokens = switch (api) {
-            case CHAT -> optionalInt(body, body.hasNonNull("max_completion_tokens") ? "max_completion_tokens" : "max_tokens");
+            case CHAT ->
+                optionalInt(body, body.hasNonNull("max_completion_tokens") ? "max_completion_tokens" : "max_tokens");
             case TGI -> optionalInt(body.path("parameters"), "max_new_tokens");
-            case TRITON -> body.hasNonNull("max_tokens") ? optionalInt(body, "max_tokens")
-                    : optionalInt(body.path("parameters"), "max_tokens");
+            case TRITON ->
+                body.hasNonNull("max_tokens")
+                        ? optionalInt(body, "max_tokens")
+                        : optionalInt(body.path("parameters"), "max_tokens");
             case OLLAMA, OLLAMA_CHAT -> optionalInt(body.path("options"), "num_predict");
             case LLAMACPP -> optionalInt(body, "n_predict");
             case SGLANG -> optionalInt(body.path("sampling_params"), "max_new_tokens");
@@ -122,8 +127,9 @@ record CompletionRequest(
             default -> optionalInt(body, "max_tokens");
         };
         // llama.cpp and Ollama take -1 for "until the context is full".
-        if (maxTokens != null && maxTokens < 0 && (api == SimApi.LLAMACPP || api == SimApi.OLLAMA
-                || api == SimApi.OLLAMA_CHAT)) {
+        if (maxTokens != null
+                && maxTokens < 0
+                && (api == SimApi.LLAMACPP || api == SimApi.OLLAMA || api == SimApi.OLLAMA_CHAT)) {
             maxTokens = null;
         }
         if (maxTokens != null && maxTokens < 1) {
@@ -142,10 +148,20 @@ record CompletionRequest(
         }
         // ignore_eos is vLLM's, SGLang's and llama.cpp's; the simulator takes it beside every API's
         // sampling fields too, so one workload can ask for exact lengths through each of them.
-        boolean ignoreEos = sampling.path("ignore_eos").asBoolean(body.path("ignore_eos").asBoolean(false))
-                || !api.generates();
-        return new CompletionRequest(api, model, prompt.text.toString(), prompt.ids, prompt.imageTokens, numMessages,
-                inputs, maxTokens, min, ignoreEos, api.streams(path, body),
+        boolean ignoreEos =
+                sampling.path("ignore_eos").asBoolean(body.path("ignore_eos").asBoolean(false)) || !api.generates();
+        return new CompletionRequest(
+                api,
+                model,
+                prompt.text.toString(),
+                prompt.ids,
+                prompt.imageTokens,
+                numMessages,
+                inputs,
+                maxTokens,
+                min,
+                ignoreEos,
+                api.streams(path, body),
                 body.path("stream_options").path("include_usage").asBoolean(false));
     }
 
@@ -221,7 +237,8 @@ record CompletionRequest(
         void image(String dataUrlOrBase64) {
             int comma = dataUrlOrBase64.indexOf(',');
             String base64 = dataUrlOrBase64.startsWith("data:") && comma > 0
-                    ? dataUrlOrBase64.substring(comma + 1) : dataUrlOrBase64;
+                    ? dataUrlOrBase64.substring(comma + 1)
+                    : dataUrlOrBase64;
             byte[] bytes;
             try {
                 bytes = Base64.getMimeDecoder().decode(base64);

@@ -42,12 +42,14 @@ final class CompletionStream implements TokenSink {
 
     /** Marks the finish in the stall backlog, behind the tokens that came before it. */
     private static final int FINISH = -1;
+
     private static final short CRLF = ('\r' << 8) | '\n';
 
     private final SimServices services;
     private final Channel channel;
     /** The HTTP codec's context: writing and flushing through it skip the codec and every handler after it. */
     private final ChannelHandlerContext belowEncoder;
+
     private final LoopInbox inbox;
     private final Runnable onEnd;
     private final CompletionRequest request;
@@ -55,9 +57,11 @@ final class CompletionStream implements TokenSink {
     private final int promptTokens;
     /** When the request's first byte was read ({@link ArrivalStamp}): the ground truth's origin. */
     private final long arrivalNanos;
+
     private final long arrivalUnixMicros;
     /** When the request was handed to the engine: the origin of the engine's own account. */
     private final long submittedNanos;
+
     private final Fault fault;
     private final Words words;
     private final boolean keepAlive;
@@ -73,6 +77,7 @@ final class CompletionStream implements TokenSink {
     private long newestTokenNanos;
     /** When the engine emitted this request's first and last tokens; -1 before the first. */
     private long firstTokenNanos = -1;
+
     private long lastTokenNanos = -1;
     private boolean done;
     private boolean faultFired;
@@ -82,9 +87,18 @@ final class CompletionStream implements TokenSink {
     /** The answer's text, kept when it is not streamed or when the format's last event repeats it. */
     private final StringBuilder text;
 
-    CompletionStream(SimServices services, Connection connection, Runnable onEnd, CompletionRequest request,
-            String requestId, int promptTokens, ArrivalStamp.Arrival arrival, long submittedNanos, Fault fault,
-            Words words, boolean keepAlive) {
+    CompletionStream(
+            SimServices services,
+            Connection connection,
+            Runnable onEnd,
+            CompletionRequest request,
+            String requestId,
+            int promptTokens,
+            ArrivalStamp.Arrival arrival,
+            long submittedNanos,
+            Fault fault,
+            Words words,
+            boolean keepAlive) {
         this.services = services;
         this.channel = connection.channel();
         this.belowEncoder = connection.belowEncoder();
@@ -100,7 +114,8 @@ final class CompletionStream implements TokenSink {
         this.words = words;
         this.keepAlive = keepAlive;
         this.tokensPerEvent = services.config().tokensPerEvent();
-        this.format = WireFormat.of(request, requestId, arrival.unixMs(), model(), services.config().earlyRoleChunk());
+        this.format = WireFormat.of(
+                request, requestId, arrival.unixMs(), model(), services.config().earlyRoleChunk());
         this.text = request.stream() && !format.needsText() ? null : new StringBuilder();
     }
 
@@ -133,7 +148,8 @@ final class CompletionStream implements TokenSink {
             return;
         }
         HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-        head.headers().set(HttpHeaderNames.CONTENT_TYPE, format.streamContentType())
+        head.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, format.streamContentType())
                 .set(SimHttpHandler.REQUEST_ID, requestId);
         HttpUtil.setTransferEncodingChunked(head, true);
         HttpUtil.setKeepAlive(head, keepAlive);
@@ -247,8 +263,13 @@ final class CompletionStream implements TokenSink {
                     }
                     writeLastChunk();
                 } else {
-                    SimHttpHandler.sendError(channel, HttpResponseStatus.INTERNAL_SERVER_ERROR, requestId,
-                            WireFormat.errorBody(request.api(), message, "InternalServerError", 500), keepAlive, null);
+                    SimHttpHandler.sendError(
+                            channel,
+                            HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                            requestId,
+                            WireFormat.errorBody(request.api(), message, "InternalServerError", 500),
+                            keepAlive,
+                            null);
                 }
                 end("stream_error", null);
                 services.engine().cancel(requestId);
@@ -345,9 +366,10 @@ final class CompletionStream implements TokenSink {
     }
 
     private void sendBody(byte[] json) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                Unpooled.wrappedBuffer(json));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+        FullHttpResponse response =
+                new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(json));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                 .set(SimHttpHandler.REQUEST_ID, requestId)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, json.length);
         HttpUtil.setKeepAlive(response, keepAlive);
@@ -367,8 +389,14 @@ final class CompletionStream implements TokenSink {
         long scheduled = scheduledNanos == null ? submittedNanos : scheduledNanos;
         long first = firstTokenNanos < 0 ? now : firstTokenNanos;
         long last = lastTokenNanos < 0 ? now : lastTokenNanos;
-        return new WireFormat.Finish(reason, promptTokens, written, text == null ? "" : text.toString(),
-                scheduled - submittedNanos, Math.max(0, first - scheduled), Math.max(0, last - first),
+        return new WireFormat.Finish(
+                reason,
+                promptTokens,
+                written,
+                text == null ? "" : text.toString(),
+                scheduled - submittedNanos,
+                Math.max(0, first - scheduled),
+                Math.max(0, last - first),
                 now - submittedNanos);
     }
 
@@ -404,12 +432,21 @@ final class CompletionStream implements TokenSink {
         done = true;
         backlog.clear();
         if (services.groundTruth() != null) {
-            services.groundTruth().append(new GroundTruthRecord(requestId, Math.floorDiv(arrivalUnixMicros, 1000),
-                    arrivalUnixMicros, (submittedNanos - arrivalNanos) / 1e6,
-                    scheduledNanos == null ? null : (scheduledNanos - arrivalNanos) / 1e6,
-                    scheduledNanos == null ? null : (scheduledNanos - submittedNanos) / 1e6,
-                    Arrays.copyOf(tokenTimesMs, tokenWrites), promptTokens, written, request.numMessages(),
-                    reason == null ? null : reason.wireName(), outcome, request.api().id()));
+            services.groundTruth()
+                    .append(new GroundTruthRecord(
+                            requestId,
+                            Math.floorDiv(arrivalUnixMicros, 1000),
+                            arrivalUnixMicros,
+                            (submittedNanos - arrivalNanos) / 1e6,
+                            scheduledNanos == null ? null : (scheduledNanos - arrivalNanos) / 1e6,
+                            scheduledNanos == null ? null : (scheduledNanos - submittedNanos) / 1e6,
+                            Arrays.copyOf(tokenTimesMs, tokenWrites),
+                            promptTokens,
+                            written,
+                            request.numMessages(),
+                            reason == null ? null : reason.wireName(),
+                            outcome,
+                            request.api().id()));
         }
         onEnd.run();
     }

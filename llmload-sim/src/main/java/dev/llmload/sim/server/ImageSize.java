@@ -18,8 +18,8 @@ final class ImageSize {
             while (at + 9 < image.length && (image[at] & 0xFF) == 0xFF) {
                 int marker = image[at + 1] & 0xFF;
                 int length = ((image[at + 2] & 0xFF) << 8) | (image[at + 3] & 0xFF);
-                boolean startOfFrame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8
-                        && marker != 0xCC;
+                boolean startOfFrame =
+                        marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
                 if (startOfFrame) {
                     int height = ((image[at + 5] & 0xFF) << 8) | (image[at + 6] & 0xFF);
                     int width = ((image[at + 7] & 0xFF) << 8) | (image[at + 8] & 0xFF);
@@ -32,7 +32,9 @@ final class ImageSize {
     }
 
     private static int int32(byte[] bytes, int at) {
-        int value = ((bytes[at] & 0xFF) << 24) | ((bytes[at + 1] & 0xFF) << 16) | ((bytes[at + 2] & 0xFF) << 8)
+        int value = ((bytes[at] & 0xFF) << 24)
+                | ((bytes[at + 1] & 0xFF) << 16)
+                | ((bytes[at + 2] & 0xFF) << 8)
                 | (bytes[at + 3] & 0xFF);
         if (value <= 0) {
             throw new IllegalArgumentException("a PNG header gives a size of " + value + " pixels");

@@ -15,8 +15,8 @@ final class OllamaFormat extends WireFormat {
 
     OllamaFormat(boolean chat, String model, long arrivalUnixMs) {
         this.chat = chat;
-        this.head = "{\"model\":\"" + escape(model) + "\",\"created_at\":\"" + Instant.ofEpochMilli(arrivalUnixMs)
-                + "\",";
+        this.head =
+                "{\"model\":\"" + escape(model) + "\",\"created_at\":\"" + Instant.ofEpochMilli(arrivalUnixMs) + "\",";
     }
 
     @Override
@@ -60,7 +60,8 @@ final class OllamaFormat extends WireFormat {
     }
 
     private String last(Finish finish, String text) {
-        String content = chat ? "\"message\":{\"role\":\"assistant\",\"content\":\"" + escape(text) + "\"},"
+        String content = chat
+                ? "\"message\":{\"role\":\"assistant\",\"content\":\"" + escape(text) + "\"},"
                 : "\"response\":\"" + escape(text) + "\",";
         return head + content + "\"done\":true,\"done_reason\":\""
                 + (finish.reason() == FinishReason.LENGTH ? "length" : "stop") + "\",\"total_duration\":"

@@ -26,8 +26,8 @@ final class ResponsesFormat extends WireFormat {
 
     @Override
     byte[] opening(int promptTokens) {
-        return utf8("event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":"
-                + sequence++ + ",\"response\":" + response("in_progress", null, "", null) + "}\n\n");
+        return utf8("event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":" + sequence++
+                + ",\"response\":" + response("in_progress", null, "", null) + "}\n\n");
     }
 
     @Override
@@ -52,8 +52,9 @@ final class ResponsesFormat extends WireFormat {
         boolean cut = finish.reason() == FinishReason.LENGTH;
         String type = cut ? "response.incomplete" : "response.completed";
         return events("event: " + type + "\ndata: {\"type\":\"" + type + "\",\"sequence_number\":" + sequence++
-                + ",\"response\":" + response(cut ? "incomplete" : "completed", finish, finish.text(),
-                cut ? "max_output_tokens" : null) + "}\n\n");
+                + ",\"response\":"
+                + response(cut ? "incomplete" : "completed", finish, finish.text(), cut ? "max_output_tokens" : null)
+                + "}\n\n");
     }
 
     @Override

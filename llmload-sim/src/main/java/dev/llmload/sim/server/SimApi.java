@@ -77,7 +77,8 @@ enum SimApi {
 
     /** {@code /v2/models/<model>/generate} or {@code .../generate_stream}. */
     static boolean isTritonGenerate(String path) {
-        return path.startsWith("/v2/models/") && (path.endsWith("/generate") || path.endsWith("/generate_stream"))
+        return path.startsWith("/v2/models/")
+                && (path.endsWith("/generate") || path.endsWith("/generate_stream"))
                 && path.indexOf('/', "/v2/models/".length()) == path.lastIndexOf('/');
     }
 

@@ -136,8 +136,30 @@ public record SimConfig(
     }
 
     public static SimConfig defaults() {
-        return new SimConfig("127.0.0.1", 0, "llmload-sim", 8192, "0.11.0", 1, 0, 50, 0.02, 20, 0, 1, 128, 1,
-                false, true, List.of(), 1, List.of(), null, EngineKind.BATCHING, BatchingEngineConfig.defaults(), false);
+        return new SimConfig(
+                "127.0.0.1",
+                0,
+                "llmload-sim",
+                8192,
+                "0.11.0",
+                1,
+                0,
+                50,
+                0.02,
+                20,
+                0,
+                1,
+                128,
+                1,
+                false,
+                true,
+                List.of(),
+                1,
+                List.of(),
+                null,
+                EngineKind.BATCHING,
+                BatchingEngineConfig.defaults(),
+                false);
     }
 
     /**
@@ -181,7 +203,8 @@ public record SimConfig(
      */
     private static void merge(ObjectNode base, ObjectNode top) {
         top.properties().forEach(entry -> {
-            if (entry.getValue() instanceof ObjectNode topChild && base.get(entry.getKey()) instanceof ObjectNode baseChild) {
+            if (entry.getValue() instanceof ObjectNode topChild
+                    && base.get(entry.getKey()) instanceof ObjectNode baseChild) {
                 merge(baseChild, topChild);
             } else {
                 base.set(entry.getKey(), entry.getValue());

@@ -49,8 +49,16 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     static final String ECHO_HEADER = "x-llmload-sim-echo";
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> KNOWN_PATHS = List.of("/v1/models", "/version", "/health", "/metrics",
-            "/llmload/pause", "/api/tags", "/api/version", "/props", "/info");
+    private static final List<String> KNOWN_PATHS = List.of(
+            "/v1/models",
+            "/version",
+            "/health",
+            "/metrics",
+            "/llmload/pause",
+            "/api/tags",
+            "/api/version",
+            "/props",
+            "/info");
 
     private final SimServices services;
     private final Connection connection;
@@ -94,8 +102,14 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         String path = new QueryStringDecoder(request.uri()).path();
         HttpMethod method = request.method();
         if (!request.decoderResult().isSuccess()) {
-            sendError(channel, HttpResponseStatus.BAD_REQUEST, null, "BadRequestError", "malformed HTTP request",
-                    false, null);
+            sendError(
+                    channel,
+                    HttpResponseStatus.BAD_REQUEST,
+                    null,
+                    "BadRequestError",
+                    "malformed HTTP request",
+                    false,
+                    null);
             return;
         }
         if (method.equals(HttpMethod.POST) && SimApi.known(path)) {
@@ -111,8 +125,12 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             }
             case "/version" -> {
                 if (method.equals(HttpMethod.GET)) {
-                    sendJson(channel, HttpResponseStatus.OK,
-                            "{\"version\":\"" + ChunkFormat.escape(services.config().version()) + "\"}", keepAlive);
+                    sendJson(
+                            channel,
+                            HttpResponseStatus.OK,
+                            "{\"version\":\""
+                                    + ChunkFormat.escape(services.config().version()) + "\"}",
+                            keepAlive);
                     return;
                 }
             }
@@ -124,10 +142,17 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             }
             case "/metrics" -> {
                 if (method.equals(HttpMethod.GET)) {
-                    byte[] text = services.metrics().render(services.engine().snapshot())
+                    byte[] text = services.metrics()
+                            .render(services.engine().snapshot())
                             .getBytes(StandardCharsets.UTF_8);
-                    send(channel, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", text, keepAlive,
-                            null, null);
+                    send(
+                            channel,
+                            HttpResponseStatus.OK,
+                            "text/plain; version=0.0.4; charset=utf-8",
+                            text,
+                            keepAlive,
+                            null,
+                            null);
                     return;
                 }
             }
@@ -148,10 +173,15 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             }
         }
         boolean known = KNOWN_PATHS.contains(path) || SimApi.known(path);
-        send(channel, known ? HttpResponseStatus.METHOD_NOT_ALLOWED : HttpResponseStatus.NOT_FOUND,
+        send(
+                channel,
+                known ? HttpResponseStatus.METHOD_NOT_ALLOWED : HttpResponseStatus.NOT_FOUND,
                 HttpHeaderValues.APPLICATION_JSON.toString(),
                 (known ? "{\"detail\":\"Method Not Allowed\"}" : "{\"detail\":\"Not Found\"}")
-                        .getBytes(StandardCharsets.UTF_8), keepAlive, null, null);
+                        .getBytes(StandardCharsets.UTF_8),
+                keepAlive,
+                null,
+                null);
     }
 
     /**
@@ -179,8 +209,8 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
     }
 
-    private void completion(Channel channel, FullHttpRequest http, String path, boolean keepAlive,
-            ArrivalStamp.Arrival arrival) {
+    private void completion(
+            Channel channel, FullHttpRequest http, String path, boolean keepAlive, ArrivalStamp.Arrival arrival) {
         String requestId = http.headers().get(REQUEST_ID);
         if (requestId == null || requestId.isBlank()) {
             requestId = newRequestId();
@@ -204,23 +234,40 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             return;
         }
         if (fault.orElse(null) instanceof Fault.HttpError error) {
-            String retryAfter = error.status() == 429 ? Integer.toString(services.config().retryAfterSeconds()) : null;
-            sendError(channel, HttpResponseStatus.valueOf(error.status()), requestId,
-                    WireFormat.errorBody(api, error.message(), error.errorType(), error.status()), keepAlive, retryAfter);
+            String retryAfter =
+                    error.status() == 429 ? Integer.toString(services.config().retryAfterSeconds()) : null;
+            sendError(
+                    channel,
+                    HttpResponseStatus.valueOf(error.status()),
+                    requestId,
+                    WireFormat.errorBody(api, error.message(), error.errorType(), error.status()),
+                    keepAlive,
+                    retryAfter);
             groundTruthOfError(requestId, api, arrival, error.status());
             return;
         }
         int[] tokenIds = promptTokenIds(request);
         int maxModelLen = services.config().maxModelLen();
         int maxTokens = request.maxTokens() != null ? request.maxTokens() : Math.max(1, maxModelLen - tokenIds.length);
-        boolean echo = services.config().echo() || "true".equalsIgnoreCase(http.headers().get(ECHO_HEADER));
+        boolean echo = services.config().echo()
+                || "true".equalsIgnoreCase(http.headers().get(ECHO_HEADER));
         Words words = echo ? Words.echo(request.promptText()) : Words.DEFAULT;
 
         // The engine's own clock starts here, after parsing and tokenizing: its queue time and
         // Prometheus histograms are the engine's, the ground truth's times are the wire's.
         long submittedNanos = System.nanoTime();
-        CompletionStream stream = new CompletionStream(services, connection, this::streamEnded, request, requestId,
-                tokenIds.length, arrival, submittedNanos, fault.orElse(null), words, keepAlive);
+        CompletionStream stream = new CompletionStream(
+                services,
+                connection,
+                this::streamEnded,
+                request,
+                requestId,
+                tokenIds.length,
+                arrival,
+                submittedNanos,
+                fault.orElse(null),
+                words,
+                keepAlive);
         // A stream that errs or drops after N tokens is an engine that stopped at N: it generates no
         // token the client never gets, so the server's token counters agree with the client's whatever
         // the engine's lead over the event loop when the fault fires.
@@ -229,15 +276,25 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             case Fault.DisconnectAfter d -> Math.min(maxTokens, d.tokens());
             case null, default -> maxTokens;
         };
-        GenerationRequest generation = new GenerationRequest(requestId, tokenIds, generated,
-                Math.min(request.minTokens(), generated), request.ignoreEos(), submittedNanos);
-        Admission admission = services.engine().submit(generation,
-                new MetricsSink(services.metrics(), submittedNanos, stream));
+        GenerationRequest generation = new GenerationRequest(
+                requestId,
+                tokenIds,
+                generated,
+                Math.min(request.minTokens(), generated),
+                request.ignoreEos(),
+                submittedNanos);
+        Admission admission =
+                services.engine().submit(generation, new MetricsSink(services.metrics(), submittedNanos, stream));
         if (admission instanceof Admission.Rejected rejected) {
-            String retryAfter = rejected.retryAfter() == null ? null
+            String retryAfter = rejected.retryAfter() == null
+                    ? null
                     : Long.toString(Math.max(1, rejected.retryAfter().toSeconds()));
-            sendError(channel, HttpResponseStatus.valueOf(rejected.httpStatus()), requestId,
-                    WireFormat.errorBody(api, rejected.message(), rejected.errorType(), rejected.httpStatus()), keepAlive,
+            sendError(
+                    channel,
+                    HttpResponseStatus.valueOf(rejected.httpStatus()),
+                    requestId,
+                    WireFormat.errorBody(api, rejected.message(), rejected.errorType(), rejected.httpStatus()),
+                    keepAlive,
                     retryAfter);
             groundTruthOfError(requestId, api, arrival, rejected.httpStatus());
             return;
@@ -272,13 +329,16 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         String version = ChunkFormat.escape(services.config().version());
         int maxModelLen = services.config().maxModelLen();
         return switch (path) {
-            case "/api/tags" -> "{\"models\":[{\"name\":\"" + model + "\",\"model\":\"" + model
-                    + "\",\"size\":0,\"details\":{\"family\":\"llmload-sim\"}}]}";
+            case "/api/tags" ->
+                "{\"models\":[{\"name\":\"" + model + "\",\"model\":\"" + model
+                        + "\",\"size\":0,\"details\":{\"family\":\"llmload-sim\"}}]}";
             case "/api/version" -> "{\"version\":\"" + version + "\"}";
-            case "/props" -> "{\"default_generation_settings\":{\"n_ctx\":" + maxModelLen + "},\"total_slots\":"
-                    + services.config().batching().maxNumSeqs() + ",\"model_path\":\"" + model + "\"}";
-            default -> "{\"model_id\":\"" + model + "\",\"max_input_tokens\":" + (maxModelLen - 1)
-                    + ",\"max_total_tokens\":" + maxModelLen + ",\"version\":\"" + version + "\"}";
+            case "/props" ->
+                "{\"default_generation_settings\":{\"n_ctx\":" + maxModelLen + "},\"total_slots\":"
+                        + services.config().batching().maxNumSeqs() + ",\"model_path\":\"" + model + "\"}";
+            default ->
+                "{\"model_id\":\"" + model + "\",\"max_input_tokens\":" + (maxModelLen - 1) + ",\"max_total_tokens\":"
+                        + maxModelLen + ",\"version\":\"" + version + "\"}";
         };
     }
 
@@ -297,8 +357,14 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             millis = -1;
         }
         if (millis <= 0) {
-            sendError(channel, HttpResponseStatus.BAD_REQUEST, null, "BadRequestError",
-                    "POST /llmload/pause needs ?ms=<positive milliseconds>", keepAlive, null);
+            sendError(
+                    channel,
+                    HttpResponseStatus.BAD_REQUEST,
+                    null,
+                    "BadRequestError",
+                    "POST /llmload/pause needs ?ms=<positive milliseconds>",
+                    keepAlive,
+                    null);
             return;
         }
         services.engine().pause(Duration.ofMillis(millis));
@@ -321,17 +387,40 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         return root.toString();
     }
 
-    private void badRequest(Channel channel, String requestId, SimApi api, String message, boolean keepAlive,
+    private void badRequest(
+            Channel channel,
+            String requestId,
+            SimApi api,
+            String message,
+            boolean keepAlive,
             ArrivalStamp.Arrival arrival) {
-        sendError(channel, HttpResponseStatus.BAD_REQUEST, requestId,
-                WireFormat.errorBody(api, message, "BadRequestError", 400), keepAlive, null);
+        sendError(
+                channel,
+                HttpResponseStatus.BAD_REQUEST,
+                requestId,
+                WireFormat.errorBody(api, message, "BadRequestError", 400),
+                keepAlive,
+                null);
         groundTruthOfError(requestId, api, arrival, 400);
     }
 
     private void groundTruthOfError(String requestId, SimApi api, ArrivalStamp.Arrival arrival, int status) {
         if (services.groundTruth() != null) {
-            services.groundTruth().append(new GroundTruthRecord(requestId, arrival.unixMs(), arrival.unixMicros(),
-                    null, null, null, new double[0], 0, 0, 0, null, "http_" + status, api == null ? null : api.id()));
+            services.groundTruth()
+                    .append(new GroundTruthRecord(
+                            requestId,
+                            arrival.unixMs(),
+                            arrival.unixMicros(),
+                            null,
+                            null,
+                            null,
+                            new double[0],
+                            0,
+                            0,
+                            0,
+                            null,
+                            "http_" + status,
+                            api == null ? null : api.id()));
         }
     }
 
@@ -349,26 +438,55 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         ctx.close();
     }
 
-    static void sendError(Channel channel, HttpResponseStatus status, String requestId, String type, String message,
-            boolean keepAlive, String retryAfter) {
-        sendError(channel, status, requestId, ChunkFormat.errorJson(message, type, status.code()), keepAlive,
-                retryAfter);
+    static void sendError(
+            Channel channel,
+            HttpResponseStatus status,
+            String requestId,
+            String type,
+            String message,
+            boolean keepAlive,
+            String retryAfter) {
+        sendError(
+                channel, status, requestId, ChunkFormat.errorJson(message, type, status.code()), keepAlive, retryAfter);
     }
 
     /** An error with {@code json} as its body, in the shape of the request's API. */
-    static void sendError(Channel channel, HttpResponseStatus status, String requestId, String json,
-            boolean keepAlive, String retryAfter) {
-        send(channel, status, HttpHeaderValues.APPLICATION_JSON.toString(), json.getBytes(StandardCharsets.UTF_8),
-                keepAlive, requestId, retryAfter);
+    static void sendError(
+            Channel channel,
+            HttpResponseStatus status,
+            String requestId,
+            String json,
+            boolean keepAlive,
+            String retryAfter) {
+        send(
+                channel,
+                status,
+                HttpHeaderValues.APPLICATION_JSON.toString(),
+                json.getBytes(StandardCharsets.UTF_8),
+                keepAlive,
+                requestId,
+                retryAfter);
     }
 
     private static void sendJson(Channel channel, HttpResponseStatus status, String json, boolean keepAlive) {
-        send(channel, status, HttpHeaderValues.APPLICATION_JSON.toString(), json.getBytes(StandardCharsets.UTF_8),
-                keepAlive, null, null);
+        send(
+                channel,
+                status,
+                HttpHeaderValues.APPLICATION_JSON.toString(),
+                json.getBytes(StandardCharsets.UTF_8),
+                keepAlive,
+                null,
+                null);
     }
 
-    private static void send(Channel channel, HttpResponseStatus status, String contentType, byte[] body,
-            boolean keepAlive, String requestId, String retryAfter) {
+    private static void send(
+            Channel channel,
+            HttpResponseStatus status,
+            String contentType,
+            byte[] body,
+            boolean keepAlive,
+            String requestId,
+            String retryAfter) {
         FullHttpResponse response =
                 new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
         if (contentType != null) {
@@ -390,6 +508,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private static String newRequestId() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        return Long.toHexString(random.nextLong() | Long.MIN_VALUE) + Long.toHexString(random.nextLong() | Long.MIN_VALUE);
+        return Long.toHexString(random.nextLong() | Long.MIN_VALUE)
+                + Long.toHexString(random.nextLong() | Long.MIN_VALUE);
     }
 }

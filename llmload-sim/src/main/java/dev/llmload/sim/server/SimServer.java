@@ -64,8 +64,12 @@ public final class SimServer implements AutoCloseable {
     /** Open connections; the group drops each one as it closes. */
     private final ChannelGroup connections;
 
-    private SimServer(SimServices services, EventLoopGroup group, Channel serverChannel,
-            Map<EventLoop, LoopInbox> inboxes, ChannelGroup connections) {
+    private SimServer(
+            SimServices services,
+            EventLoopGroup group,
+            Channel serverChannel,
+            Map<EventLoop, LoopInbox> inboxes,
+            ChannelGroup connections) {
         this.services = services;
         this.group = group;
         this.serverChannel = serverChannel;
@@ -85,16 +89,20 @@ public final class SimServer implements AutoCloseable {
     /** Starts the server in front of {@code engine}, which it closes on {@link #close}. */
     public static SimServer start(SimConfig config, Engine engine) {
         Encoding tokenizer = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
-        GroundTruthLog groundTruth = config.groundTruth() == null ? null : new GroundTruthLog(Path.of(config.groundTruth()));
-        SimServices services = new SimServices(config, engine,
+        GroundTruthLog groundTruth =
+                config.groundTruth() == null ? null : new GroundTruthLog(Path.of(config.groundTruth()));
+        SimServices services = new SimServices(
+                config,
+                engine,
                 new SimMetrics(config.model(), config.enablePrefixCaching()),
-                new FaultPlanner(config.faults(), config.seed()), groundTruth,
+                new FaultPlanner(config.faults(), config.seed()),
+                groundTruth,
                 tokenizer,
                 System.currentTimeMillis() / 1000);
         SimHttpHandler.warmUp(services);
         boolean epoll = Epoll.isAvailable();
-        EventLoopGroup group = eventLoops(config.ioThreads(),
-                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        EventLoopGroup group =
+                eventLoops(config.ioThreads(), epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         Map<EventLoop, LoopInbox> inboxes = new ConcurrentHashMap<>();
         ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         Class<? extends ServerChannel> channelType =
@@ -111,9 +119,15 @@ public final class SimServer implements AutoCloseable {
                             connections.add(ch);
                             ArrivalStamp arrival = new ArrivalStamp();
                             HttpServerCodec codec = new HttpServerCodec();
-                            ch.pipeline().addLast(arrival, codec, new HttpServerExpectContinueHandler(),
-                                    new HttpObjectAggregator(MAX_REQUEST_BYTES));
-                            Connection connection = new Connection(ch, ch.pipeline().context(codec),
+                            ch.pipeline()
+                                    .addLast(
+                                            arrival,
+                                            codec,
+                                            new HttpServerExpectContinueHandler(),
+                                            new HttpObjectAggregator(MAX_REQUEST_BYTES));
+                            Connection connection = new Connection(
+                                    ch,
+                                    ch.pipeline().context(codec),
                                     inboxes.computeIfAbsent(ch.eventLoop(), LoopInbox::new));
                             ch.pipeline().addLast(new SimHttpHandler(services, connection, arrival));
                         }
@@ -122,8 +136,8 @@ public final class SimServer implements AutoCloseable {
                     .syncUninterruptibly()
                     .channel();
             for (PauseWindow pause : config.pauses()) {
-                group.schedule(() -> engine.pause(Duration.ofMillis(pause.durationMs())), pause.atMs(),
-                        TimeUnit.MILLISECONDS);
+                group.schedule(
+                        () -> engine.pause(Duration.ofMillis(pause.durationMs())), pause.atMs(), TimeUnit.MILLISECONDS);
             }
             return new SimServer(services, group, channel, inboxes, connections);
         } catch (Exception e) {
@@ -147,8 +161,13 @@ public final class SimServer implements AutoCloseable {
         return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("sim-io", true), ioHandlerFactory) {
             @Override
             protected IoEventLoop newChild(Executor executor, IoHandlerFactory factory, Object... args) {
-                return new SingleThreadIoEventLoop(this, executor, factory, Integer.MAX_VALUE,
-                        RejectedExecutionHandlers.reject(), TASK_QUANTUM_MS);
+                return new SingleThreadIoEventLoop(
+                        this,
+                        executor,
+                        factory,
+                        Integer.MAX_VALUE,
+                        RejectedExecutionHandlers.reject(),
+                        TASK_QUANTUM_MS);
             }
         };
     }

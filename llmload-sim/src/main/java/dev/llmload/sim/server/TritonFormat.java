@@ -42,5 +42,4 @@ final class TritonFormat extends WireFormat {
     String body(Finish finish) {
         return head.substring("data: ".length()) + escape(finish.text()) + "\"}";
     }
-
 }

@@ -18,8 +18,16 @@ import java.nio.charset.StandardCharsets;
  * {@code ResponsesFormat}, {@code EmbeddingsFormat} for the native ones, §C.4–§C.9), whose doc
  * says what its stream looks like; {@link #of} picks one per request.
  */
-sealed abstract class WireFormat permits ChunkFormat, TgiFormat, TritonFormat, OllamaFormat, LlamaCppFormat,
-        SglangFormat, AnthropicFormat, ResponsesFormat, EmbeddingsFormat {
+abstract sealed class WireFormat
+        permits ChunkFormat,
+                TgiFormat,
+                TritonFormat,
+                OllamaFormat,
+                LlamaCppFormat,
+                SglangFormat,
+                AnthropicFormat,
+                ResponsesFormat,
+                EmbeddingsFormat {
 
     /** Builds the bodies a format makes as JSON trees rather than from templates. */
     static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -29,8 +37,15 @@ sealed abstract class WireFormat permits ChunkFormat, TgiFormat, TritonFormat, O
      * engine's own: queue (arrival to scheduling), prefill (scheduling to the first token's write)
      * and decode (first to last token).
      */
-    record Finish(FinishReason reason, int promptTokens, int completionTokens, String text, long queueNanos,
-                  long prefillNanos, long decodeNanos, long totalNanos) {}
+    record Finish(
+            FinishReason reason,
+            int promptTokens,
+            int completionTokens,
+            String text,
+            long queueNanos,
+            long prefillNanos,
+            long decodeNanos,
+            long totalNanos) {}
 
     /** The content type of a streamed answer. */
     String streamContentType() {
@@ -86,11 +101,12 @@ sealed abstract class WireFormat permits ChunkFormat, TgiFormat, TritonFormat, O
         return switch (api == null ? SimApi.CHAT : api) {
             case TGI -> "{\"error\":\"" + m + "\",\"error_type\":\"" + escape(type == null ? "error" : type) + "\"}";
             case TRITON, OLLAMA, OLLAMA_CHAT -> "{\"error\":\"" + m + "\"}";
-            case LLAMACPP -> "{\"error\":{\"code\":" + status + ",\"message\":\"" + m + "\",\"type\":\""
-                    + escape(type == null ? "server_error" : type) + "\"}}";
+            case LLAMACPP ->
+                "{\"error\":{\"code\":" + status + ",\"message\":\"" + m + "\",\"type\":\""
+                        + escape(type == null ? "server_error" : type) + "\"}}";
             case SGLANG -> "{\"error\":{\"message\":\"" + m + "\"}}";
-            case ANTHROPIC -> "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType(status) + "\",\"message\":\""
-                    + m + "\"}}";
+            case ANTHROPIC ->
+                "{\"type\":\"error\",\"error\":{\"type\":\"" + anthropicType(status) + "\",\"message\":\"" + m + "\"}}";
             default -> ChunkFormat.errorJson(message, type, status);
         };
     }
@@ -130,8 +146,14 @@ sealed abstract class WireFormat permits ChunkFormat, TgiFormat, TritonFormat, O
     /** The format of {@code request}'s API. */
     static WireFormat of(CompletionRequest request, String id, long arrivalUnixMs, String model, boolean earlyRole) {
         return switch (request.api()) {
-            case CHAT, COMPLETIONS -> new ChunkFormat(request.chat(), (request.chat() ? "chatcmpl-" : "cmpl-") + id,
-                    arrivalUnixMs / 1000, model, request.includeUsage(), earlyRole);
+            case CHAT, COMPLETIONS ->
+                new ChunkFormat(
+                        request.chat(),
+                        (request.chat() ? "chatcmpl-" : "cmpl-") + id,
+                        arrivalUnixMs / 1000,
+                        model,
+                        request.includeUsage(),
+                        earlyRole);
             case TGI -> new TgiFormat();
             case TRITON -> new TritonFormat(model);
             case OLLAMA, OLLAMA_CHAT -> new OllamaFormat(request.api() == SimApi.OLLAMA_CHAT, model, arrivalUnixMs);

@@ -20,8 +20,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  */
 public final class GroundTruthLog implements AutoCloseable {
 
-    private static final GroundTruthRecord END = new GroundTruthRecord("", 0, 0, null, null, null, new double[0], 0, 0, 0, null, "",
-            null);
+    private static final GroundTruthRecord END =
+            new GroundTruthRecord("", 0, 0, null, null, null, new double[0], 0, 0, 0, null, "", null);
 
     private final BlockingQueue<GroundTruthRecord> queue = new LinkedBlockingQueue<>();
     private final BufferedWriter out;
@@ -33,8 +33,12 @@ public final class GroundTruthLog implements AutoCloseable {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            this.out = Files.newBufferedWriter(path, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+            this.out = Files.newBufferedWriter(
+                    path,
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open ground-truth log " + path, e);
         }

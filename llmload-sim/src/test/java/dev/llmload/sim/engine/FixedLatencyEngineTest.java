@@ -55,12 +55,14 @@ class FixedLatencyEngineTest {
             // 30 ms + 10 prompt tokens × 1 ms; never early, and late only by the thread's wake-up,
             // which is a few ms on a 2-core machine, more when its run queue is longer than its cores.
             double lateMs = HostLoad.slackMs(8);
-            assertThat((r.tokens.getFirst() - req.arrivalNanos()) / 1e6).as(HostLoad.describe())
+            assertThat((r.tokens.getFirst() - req.arrivalNanos()) / 1e6)
+                    .as(HostLoad.describe())
                     .isBetween(40.0, 40.0 + lateMs);
             // Tokens are due on absolute times, 5 ms apart: never early, and a late wake-up does not
             // push the later tokens back.
             for (int i = 1; i < 6; i++) {
-                assertThat((r.tokens.get(i) - req.arrivalNanos()) / 1e6).as(HostLoad.describe())
+                assertThat((r.tokens.get(i) - req.arrivalNanos()) / 1e6)
+                        .as(HostLoad.describe())
                         .isBetween(40.0 + 5 * i, 40.0 + lateMs + 5 * i);
             }
             assertThat(engine.snapshot().generationTokens()).isEqualTo(6);
@@ -100,13 +102,16 @@ class FixedLatencyEngineTest {
             // already emitting one; a thread woken late first emits the tokens it owes, so on a busy
             // machine a few more. Never the 50 asked for, whenever the test itself ran.
             assertThat(beforeCancel).isPositive();
-            assertThat(r.tokens.size()).as(HostLoad.describe())
+            assertThat(r.tokens.size())
+                    .as(HostLoad.describe())
                     .isBetween(beforeCancel, beforeCancel + (int) Math.ceil(HostLoad.factor()));
             assertThat(engine.snapshot().running()).isZero();
 
             Admission tooLong = engine.submit(request("b", 91), new Recorder());
-            assertThat(tooLong).isInstanceOfSatisfying(Admission.Rejected.class,
-                    rej -> assertThat(rej.httpStatus()).isEqualTo(400));
+            assertThat(tooLong)
+                    .isInstanceOfSatisfying(
+                            Admission.Rejected.class,
+                            rej -> assertThat(rej.httpStatus()).isEqualTo(400));
         }
     }
 }

@@ -33,16 +33,23 @@ class SimMetricsEndpointTest {
         int requests = 6;
         int maxTokens = 5;
         String text;
-        try (SimServer server = SimServer.start(config); HttpClient http = HttpClient.newHttpClient()) {
+        try (SimServer server = SimServer.start(config);
+                HttpClient http = HttpClient.newHttpClient()) {
             for (int i = 0; i < requests; i++) {
-                var r = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/v1/completions"))
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"prompt\":\"one two three\",\"max_tokens\":"
-                                + maxTokens + ",\"ignore_eos\":true,\"stream\":" + (i % 2 == 0) + "}"))
-                        .build(), HttpResponse.BodyHandlers.ofString());
+                var r = http.send(
+                        HttpRequest.newBuilder(URI.create(server.url() + "/v1/completions"))
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "{\"prompt\":\"one two three\",\"max_tokens\":" + maxTokens
+                                                + ",\"ignore_eos\":true,\"stream\":" + (i % 2 == 0) + "}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertThat(r.statusCode()).isEqualTo(200);
             }
-            text = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            text = http.send(
+                            HttpRequest.newBuilder(URI.create(server.url() + "/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
         }
         Map<String, Double> samples = new HashMap<>();
         Matcher m = SAMPLE.matcher(text);
@@ -54,31 +61,41 @@ class SimMetricsEndpointTest {
         assertThat(samples.get("vllm:generation_tokens_total{" + labels + "}")).isEqualTo(requests * maxTokens * 1.0);
         assertThat(samples.get("vllm:request_success_total{" + labels + ",finished_reason=\"length\"}"))
                 .isEqualTo((double) requests);
-        assertThat(samples.get("vllm:request_success_total{" + labels + ",finished_reason=\"stop\"}")).isZero();
-        assertThat(samples.get("vllm:time_to_first_token_seconds_count{" + labels + "}")).isEqualTo((double) requests);
+        assertThat(samples.get("vllm:request_success_total{" + labels + ",finished_reason=\"stop\"}"))
+                .isZero();
+        assertThat(samples.get("vllm:time_to_first_token_seconds_count{" + labels + "}"))
+                .isEqualTo((double) requests);
         assertThat(samples.get("vllm:time_to_first_token_seconds_bucket{" + labels + ",le=\"+Inf\"}"))
                 .isEqualTo((double) requests);
         assertThat(samples.get("vllm:inter_token_latency_seconds_count{" + labels + "}"))
                 .isEqualTo(requests * (maxTokens - 1.0));
-        assertThat(samples.get("vllm:e2e_request_latency_seconds_count{" + labels + "}")).isEqualTo((double) requests);
+        assertThat(samples.get("vllm:e2e_request_latency_seconds_count{" + labels + "}"))
+                .isEqualTo((double) requests);
         assertThat(samples.get("vllm:request_time_per_output_token_seconds_count{" + labels + "}"))
                 .isEqualTo((double) requests);
-        assertThat(samples.get("vllm:request_queue_time_seconds_count{" + labels + "}")).isEqualTo((double) requests);
-        assertThat(samples.get("vllm:request_prefill_time_seconds_sum{" + labels + "}")).isPositive();
-        assertThat(samples.get("vllm:request_decode_time_seconds_count{" + labels + "}")).isEqualTo((double) requests);
+        assertThat(samples.get("vllm:request_queue_time_seconds_count{" + labels + "}"))
+                .isEqualTo((double) requests);
+        assertThat(samples.get("vllm:request_prefill_time_seconds_sum{" + labels + "}"))
+                .isPositive();
+        assertThat(samples.get("vllm:request_decode_time_seconds_count{" + labels + "}"))
+                .isEqualTo((double) requests);
         assertThat(samples.get("vllm:num_requests_running{" + labels + "}")).isZero();
         assertThat(samples).containsKey("llmload_sim_step_lag_seconds{" + labels + "}");
         // Each streamed request's 5 token events leave in 1 to 5 flushes, each observed once; the
         // non-streamed ones send their text in the body and observe nothing.
         assertThat(samples.get("llmload_sim_token_write_delay_seconds_count{" + labels + "}"))
                 .isBetween(requests / 2.0, requests / 2.0 * maxTokens);
-        assertThat(samples.get("llmload_sim_token_write_delay_seconds_sum{" + labels + "}")).isBetween(0.0, 1.0);
+        assertThat(samples.get("llmload_sim_token_write_delay_seconds_sum{" + labels + "}"))
+                .isBetween(0.0, 1.0);
         assertThat(samples).containsKey("vllm:prompt_tokens_created{" + labels + "}");
-        assertThat(text).contains("# TYPE vllm:prompt_tokens_total counter\n",
-                "# TYPE vllm:time_to_first_token_seconds histogram\n",
-                "vllm:cache_config_info{" + labels + ",block_size=\"16\"");
+        assertThat(text)
+                .contains(
+                        "# TYPE vllm:prompt_tokens_total counter\n",
+                        "# TYPE vllm:time_to_first_token_seconds histogram\n",
+                        "vllm:cache_config_info{" + labels + ",block_size=\"16\"");
         // a TTFT of 2 ms falls into vLLM's 5 ms bucket but not its 1 ms one
-        assertThat(samples.get("vllm:time_to_first_token_seconds_bucket{" + labels + ",le=\"0.001\"}")).isZero();
+        assertThat(samples.get("vllm:time_to_first_token_seconds_bucket{" + labels + ",le=\"0.001\"}"))
+                .isZero();
 
         promtoolAccepts(text);
     }
@@ -91,8 +108,11 @@ class SimMetricsEndpointTest {
      */
     private static void promtoolAccepts(String text) throws Exception {
         Path promtool = Path.of("/usr/bin/promtool");
-        RequiredTool.require(Files.isExecutable(promtool), "promtool not installed (apt-get install prometheus); check skipped");
-        Process p = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
+        RequiredTool.require(
+                Files.isExecutable(promtool), "promtool not installed (apt-get install prometheus); check skipped");
+        Process p = new ProcessBuilder(promtool.toString(), "check", "metrics")
+                .redirectErrorStream(true)
+                .start();
         try (var in = p.getOutputStream()) {
             in.write(text.getBytes(StandardCharsets.UTF_8));
         }

@@ -41,7 +41,8 @@ class LoopInboxTest {
             });
         }
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(ran).containsExactlyElementsOf(IntStream.range(0, tasks).boxed().toList());
+        assertThat(ran)
+                .containsExactlyElementsOf(IntStream.range(0, tasks).boxed().toList());
         assertThat(onLoop).containsOnly(true);
     }
 
@@ -63,9 +64,11 @@ class LoopInboxTest {
         loop.execute(() -> seenByOtherWork[0] = inboxTasksRun[0]);
         gate.countDown();
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
-        loop.submit(() -> { }).syncUninterruptibly();
-        assertThat(seenByOtherWork[0]).as("inbox tasks run before the loop's other work got its turn")
-                .isPositive().isLessThan(backlog);
+        loop.submit(() -> {}).syncUninterruptibly();
+        assertThat(seenByOtherWork[0])
+                .as("inbox tasks run before the loop's other work got its turn")
+                .isPositive()
+                .isLessThan(backlog);
     }
 
     @Test

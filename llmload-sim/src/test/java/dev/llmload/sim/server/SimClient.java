@@ -7,11 +7,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
-import java.nio.charset.StandardCharsets;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,7 +57,10 @@ final class SimClient implements AutoCloseable {
     }
 
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -90,7 +93,8 @@ final class SimClient implements AutoCloseable {
             Map<String, String> responseHeaders = new HashMap<>();
             for (String line = readLine(in); line != null && !line.isEmpty(); line = readLine(in)) {
                 int colon = line.indexOf(':');
-                responseHeaders.put(line.substring(0, colon).strip().toLowerCase(Locale.ROOT),
+                responseHeaders.put(
+                        line.substring(0, colon).strip().toLowerCase(Locale.ROOT),
                         line.substring(colon + 1).strip());
             }
             List<Event> events = new ArrayList<>();
@@ -99,8 +103,8 @@ final class SimClient implements AutoCloseable {
             try {
                 for (String line = readLine(in); line != null; line = readLine(in)) {
                     if (line.startsWith("data:")) {
-                        events.add(new Event(System.nanoTime(), line.substring(line.startsWith("data: ") ? 6 : 5),
-                                name));
+                        events.add(
+                                new Event(System.nanoTime(), line.substring(line.startsWith("data: ") ? 6 : 5), name));
                         name = null;
                     } else if (line.startsWith("event: ")) {
                         name = line.substring(7);

@@ -31,6 +31,7 @@ class SimDialectsTest {
 
     @TempDir
     static Path dir;
+
     private static Path truth;
     private static SimServer server;
     private static SimClient client;
@@ -38,8 +39,8 @@ class SimDialectsTest {
     @BeforeAll
     static void start() {
         truth = dir.resolve("truth.jsonl");
-        server = SimServer.start(SimTestConfigs.with(Map.of("model", "sim-model", "groundTruth", truth.toString(),
-                "ttftMs", 20, "itlMs", 2)));
+        server = SimServer.start(SimTestConfigs.with(
+                Map.of("model", "sim-model", "groundTruth", truth.toString(), "ttftMs", 20, "itlMs", 2)));
         client = new SimClient(server);
     }
 
@@ -51,8 +52,11 @@ class SimDialectsTest {
 
     @Test
     void tgiStreamsOneTokenPerEventWithoutDoneAndEndsWithDetails() throws Exception {
-        var s = client.stream("/generate_stream", "{\"inputs\":\"hello there\",\"parameters\":{\"max_new_tokens\":"
-                + TOKENS + ",\"ignore_eos\":true}}", "x-request-id", "tgi-1");
+        var s = client.stream(
+                "/generate_stream",
+                "{\"inputs\":\"hello there\",\"parameters\":{\"max_new_tokens\":" + TOKENS + ",\"ignore_eos\":true}}",
+                "x-request-id",
+                "tgi-1");
         assertThat(s.status()).isEqualTo(200);
         assertThat(s.header("content-type")).startsWith("text/event-stream");
         List<JsonNode> events = json(s);
@@ -72,17 +76,25 @@ class SimDialectsTest {
 
     @Test
     void tgiAndSglangShareGenerateAndAreToldApartByTheirBodies() throws Exception {
-        var tgi = client.post("/generate", "{\"inputs\":\"x\",\"parameters\":{\"max_new_tokens\":3,\"ignore_eos\":true}}");
-        assertThat(JSON.readTree(tgi.body()).at("/details/generated_tokens").asInt()).isEqualTo(3);
-        var sglang = client.post("/generate", "{\"text\":\"x\",\"sampling_params\":{\"max_new_tokens\":3,"
-                + "\"ignore_eos\":true}}");
-        assertThat(JSON.readTree(sglang.body()).at("/meta_info/completion_tokens").asInt()).isEqualTo(3);
+        var tgi = client.post(
+                "/generate", "{\"inputs\":\"x\",\"parameters\":{\"max_new_tokens\":3,\"ignore_eos\":true}}");
+        assertThat(JSON.readTree(tgi.body()).at("/details/generated_tokens").asInt())
+                .isEqualTo(3);
+        var sglang = client.post(
+                "/generate", "{\"text\":\"x\",\"sampling_params\":{\"max_new_tokens\":3," + "\"ignore_eos\":true}}");
+        assertThat(JSON.readTree(sglang.body())
+                        .at("/meta_info/completion_tokens")
+                        .asInt())
+                .isEqualTo(3);
     }
 
     @Test
     void tritonStreamsTextOutputAndEndsWithTheResponse() throws Exception {
-        var s = client.stream("/v2/models/ensemble/generate_stream", "{\"text_input\":\"hi\",\"max_tokens\":" + TOKENS
-                + ",\"ignore_eos\":true,\"stream\":true}", "x-request-id", "triton-1");
+        var s = client.stream(
+                "/v2/models/ensemble/generate_stream",
+                "{\"text_input\":\"hi\",\"max_tokens\":" + TOKENS + ",\"ignore_eos\":true,\"stream\":true}",
+                "x-request-id",
+                "triton-1");
         List<JsonNode> events = json(s);
         assertThat(s.complete()).isTrue();
         assertThat(events).hasSize(TOKENS).allSatisfy(e -> {
@@ -98,12 +110,16 @@ class SimDialectsTest {
             String body = api.equals("chat")
                     ? "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],"
                     : "{\"model\":\"m\",\"prompt\":\"hi\",";
-            var s = client.stream("/api/" + api, body + "\"options\":{\"num_predict\":" + TOKENS
-                    + ",\"ignore_eos\":true}}", "x-request-id", "ollama-" + api);
+            var s = client.stream(
+                    "/api/" + api,
+                    body + "\"options\":{\"num_predict\":" + TOKENS + ",\"ignore_eos\":true}}",
+                    "x-request-id",
+                    "ollama-" + api);
             assertThat(s.header("content-type")).isEqualTo("application/x-ndjson");
             List<JsonNode> lines = json(s);
             assertThat(lines).hasSize(TOKENS + 1);
-            assertThat(lines.subList(0, TOKENS)).allSatisfy(l -> assertThat(l.get("done").asBoolean()).isFalse());
+            assertThat(lines.subList(0, TOKENS))
+                    .allSatisfy(l -> assertThat(l.get("done").asBoolean()).isFalse());
             JsonNode last = lines.get(TOKENS);
             assertThat(last.get("done").asBoolean()).isTrue();
             assertThat(last.get("eval_count").asInt()).isEqualTo(TOKENS);
@@ -114,7 +130,8 @@ class SimDialectsTest {
             // Nanoseconds: the fixed engine's 20 ms TTFT is 2e7 ns, not 20.
             assertThat(prefill + decode).isLessThanOrEqualTo(total);
             assertThat(total).isGreaterThan(15_000_000L);
-            String text = api.equals("chat") ? concat(lines.subList(0, TOKENS), "/message/content")
+            String text = api.equals("chat")
+                    ? concat(lines.subList(0, TOKENS), "/message/content")
                     : concat(lines.subList(0, TOKENS), "/response");
             assertThat(text).isNotBlank();
             assertGroundTruth("ollama-" + api, api.equals("chat") ? "ollama-chat" : "ollama", TOKENS);
@@ -123,8 +140,11 @@ class SimDialectsTest {
 
     @Test
     void llamaCppStreamsContentAndEndsWithStopAndTimings() throws Exception {
-        var s = client.stream("/completion", "{\"prompt\":\"hi\",\"n_predict\":" + TOKENS
-                + ",\"ignore_eos\":true,\"stream\":true}", "x-request-id", "llamacpp-1");
+        var s = client.stream(
+                "/completion",
+                "{\"prompt\":\"hi\",\"n_predict\":" + TOKENS + ",\"ignore_eos\":true,\"stream\":true}",
+                "x-request-id",
+                "llamacpp-1");
         List<JsonNode> events = json(s);
         assertThat(events).hasSize(TOKENS + 1);
         assertThat(events.get(TOKENS - 1).get("tokens_predicted").asInt()).isEqualTo(TOKENS);
@@ -138,25 +158,38 @@ class SimDialectsTest {
 
     @Test
     void sglangStreamsCumulativeTextWithCountsSoFarAndEndsWithDone() throws Exception {
-        var s = client.stream("/generate", "{\"text\":\"hi\",\"sampling_params\":{\"max_new_tokens\":" + TOKENS
-                + ",\"ignore_eos\":true},\"stream\":true}", "x-request-id", "sglang-1");
+        var s = client.stream(
+                "/generate",
+                "{\"text\":\"hi\",\"sampling_params\":{\"max_new_tokens\":" + TOKENS
+                        + ",\"ignore_eos\":true},\"stream\":true}",
+                "x-request-id",
+                "sglang-1");
         List<SimClient.Event> raw = s.events();
         assertThat(raw.get(raw.size() - 1).data()).isEqualTo("[DONE]");
         List<JsonNode> events = json(s);
         assertThat(events).hasSize(TOKENS + 1);
         for (int i = 1; i < TOKENS; i++) {
-            assertThat(events.get(i).get("text").asText()).startsWith(events.get(i - 1).get("text").asText());
+            assertThat(events.get(i).get("text").asText())
+                    .startsWith(events.get(i - 1).get("text").asText());
             assertThat(events.get(i).at("/meta_info/completion_tokens").asInt()).isEqualTo(i + 1);
         }
-        assertThat(events.get(TOKENS).at("/meta_info/finish_reason/type").asText()).isEqualTo("length");
+        assertThat(events.get(TOKENS).at("/meta_info/finish_reason/type").asText())
+                .isEqualTo("length");
         assertGroundTruth("sglang-1", "sglang", TOKENS);
     }
 
     @Test
     void anthropicStreamsNamedEventsWithUsage() throws Exception {
-        var s = client.stream("/v1/messages", "{\"model\":\"m\",\"max_tokens\":" + TOKENS + ",\"ignore_eos\":true,"
-                + "\"stream\":true,\"system\":\"be brief\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
-                "x-api-key", "k", "anthropic-version", "2023-06-01", "x-request-id", "anthropic-1");
+        var s = client.stream(
+                "/v1/messages",
+                "{\"model\":\"m\",\"max_tokens\":" + TOKENS + ",\"ignore_eos\":true,"
+                        + "\"stream\":true,\"system\":\"be brief\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+                "x-api-key",
+                "k",
+                "anthropic-version",
+                "2023-06-01",
+                "x-request-id",
+                "anthropic-1");
         List<String> names = s.events().stream().map(SimClient.Event::name).toList();
         List<String> expected = new ArrayList<>(List.of("message_start", "content_block_start"));
         for (int i = 0; i < TOKENS; i++) {
@@ -174,8 +207,12 @@ class SimDialectsTest {
 
     @Test
     void responsesStreamsDeltasAndEndsIncompleteWhenTheLimitCutIt() throws Exception {
-        var s = client.stream("/v1/responses", "{\"model\":\"m\",\"input\":\"hi\",\"max_output_tokens\":" + TOKENS
-                + ",\"ignore_eos\":true,\"stream\":true}", "x-request-id", "responses-1");
+        var s = client.stream(
+                "/v1/responses",
+                "{\"model\":\"m\",\"input\":\"hi\",\"max_output_tokens\":" + TOKENS
+                        + ",\"ignore_eos\":true,\"stream\":true}",
+                "x-request-id",
+                "responses-1");
         List<String> names = s.events().stream().map(SimClient.Event::name).toList();
         assertThat(names.get(0)).isEqualTo("response.created");
         assertThat(names.subList(1, TOKENS + 1)).containsOnly("response.output_text.delta");
@@ -199,13 +236,20 @@ class SimDialectsTest {
 
     @Test
     void imagesInChatCountAsTheirPatchesInThePromptTokens() throws Exception {
-        String text = "{\"model\":\"m\",\"max_tokens\":1,\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\","
-                + "\"text\":\"what is this\"}";
-        int withoutImage = JSON.readTree(client.post("/v1/chat/completions", text + "]}]}").body())
-                .at("/usage/prompt_tokens").asInt();
+        String text =
+                "{\"model\":\"m\",\"max_tokens\":1,\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\","
+                        + "\"text\":\"what is this\"}";
+        int withoutImage = JSON.readTree(
+                        client.post("/v1/chat/completions", text + "]}]}").body())
+                .at("/usage/prompt_tokens")
+                .asInt();
         String image = "data:image/png;base64," + Base64.getEncoder().encodeToString(png(56, 30));
-        int withImage = JSON.readTree(client.post("/v1/chat/completions", text + ",{\"type\":\"image_url\","
-                + "\"image_url\":{\"url\":\"" + image + "\"}}]}]}").body()).at("/usage/prompt_tokens").asInt();
+        int withImage = JSON.readTree(client.post(
+                                "/v1/chat/completions",
+                                text + ",{\"type\":\"image_url\"," + "\"image_url\":{\"url\":\"" + image + "\"}}]}]}")
+                        .body())
+                .at("/usage/prompt_tokens")
+                .asInt();
         // ceil(56/28) × ceil(30/28) = 2 × 2
         assertThat(withImage - withoutImage).isEqualTo(4);
     }
@@ -213,14 +257,20 @@ class SimDialectsTest {
     @Test
     void errorsInsideAStreamComeInEachApisOwnShape() throws Exception {
         Map<String, String[]> requests = new HashMap<>();
-        requests.put("tgi", new String[] {"/generate_stream", "{\"inputs\":\"x\",\"parameters\":{\"max_new_tokens\":9}}"});
+        requests.put(
+                "tgi", new String[] {"/generate_stream", "{\"inputs\":\"x\",\"parameters\":{\"max_new_tokens\":9}}"});
         requests.put("ollama", new String[] {"/api/generate", "{\"prompt\":\"x\",\"options\":{\"num_predict\":9}}"});
-        requests.put("triton", new String[] {"/v2/models/m/generate_stream", "{\"text_input\":\"x\",\"max_tokens\":9}"});
-        requests.put("anthropic", new String[] {"/v1/messages",
-            "{\"max_tokens\":9,\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}"});
-        requests.put("responses", new String[] {"/v1/responses", "{\"input\":\"x\",\"max_output_tokens\":9,\"stream\":true}"});
-        requests.put("sglang", new String[] {"/generate", "{\"text\":\"x\",\"stream\":true,\"sampling_params\":"
-                + "{\"max_new_tokens\":9}}"});
+        requests.put(
+                "triton", new String[] {"/v2/models/m/generate_stream", "{\"text_input\":\"x\",\"max_tokens\":9}"});
+        requests.put("anthropic", new String[] {
+            "/v1/messages", "{\"max_tokens\":9,\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}"
+        });
+        requests.put(
+                "responses",
+                new String[] {"/v1/responses", "{\"input\":\"x\",\"max_output_tokens\":9,\"stream\":true}"});
+        requests.put("sglang", new String[] {
+            "/generate", "{\"text\":\"x\",\"stream\":true,\"sampling_params\":" + "{\"max_new_tokens\":9}}"
+        });
         requests.put("llamacpp", new String[] {"/completion", "{\"prompt\":\"x\",\"n_predict\":9,\"stream\":true}"});
         for (var entry : requests.entrySet()) {
             var s = client.stream(entry.getValue()[0], entry.getValue()[1], FAULT, "stream-error-after:2");
@@ -234,8 +284,11 @@ class SimDialectsTest {
             };
             assertThat(message).as(entry.getKey()).contains("Injected error after 2 tokens");
         }
-        var anthropic = client.post("/v1/messages", "{\"max_tokens\":9,\"messages\":[{\"role\":\"user\","
-                + "\"content\":\"x\"}]}", FAULT, "http-503");
+        var anthropic = client.post(
+                "/v1/messages",
+                "{\"max_tokens\":9,\"messages\":[{\"role\":\"user\"," + "\"content\":\"x\"}]}",
+                FAULT,
+                "http-503");
         assertThat(JSON.readTree(anthropic.body()).get("type").asText()).isEqualTo("error");
         assertThat(JSON.readTree(anthropic.body()).at("/error/type").asText()).isEqualTo("overloaded_error");
     }
@@ -246,15 +299,21 @@ class SimDialectsTest {
         for (boolean early : new boolean[] {false, true}) {
             Map<String, Object> config = new HashMap<>(slow);
             config.put("earlyRoleChunk", early);
-            try (SimServer sim = SimServer.start(SimTestConfigs.with(config)); SimClient c = new SimClient(sim)) {
+            try (SimServer sim = SimServer.start(SimTestConfigs.with(config));
+                    SimClient c = new SimClient(sim)) {
                 var s = c.stream("/v1/chat/completions", SimClient.chat("x", 2, true, false));
                 SimClient.Event role = s.events().get(0);
-                assertThat(JSON.readTree(role.data()).at("/choices/0/delta/role").asText()).isEqualTo("assistant");
+                assertThat(JSON.readTree(role.data())
+                                .at("/choices/0/delta/role")
+                                .asText())
+                        .isEqualTo("assistant");
                 double roleMs = (role.nanos() - s.sentNanos()) / 1e6;
                 double firstTokenMs = (s.events().get(1).nanos() - s.sentNanos()) / 1e6;
                 if (early) {
                     // Sent on acceptance; the engine's first token follows 400 ms later.
-                    assertThat(firstTokenMs - roleMs).as("early role chunk before the first token").isGreaterThan(200);
+                    assertThat(firstTokenMs - roleMs)
+                            .as("early role chunk before the first token")
+                            .isGreaterThan(200);
                 } else {
                     // Never before the engine's first token: the simulator cannot write it earlier.
                     assertThat(roleMs).as("role chunk with the first token").isGreaterThanOrEqualTo(390);

@@ -25,17 +25,31 @@ class SimGroundTruthTest {
     void oneLinePerRequestWithTokenTimesAndOutcome(@TempDir Path dir) throws Exception {
         Path truth = dir.resolve("gt.jsonl");
         long before = System.currentTimeMillis();
-        try (SimServer server = SimServer.start(SimTestConfigs.with(Map.of("groundTruth", truth.toString(),
-                "ttftMs", 10, "itlMs", 2)));
+        try (SimServer server = SimServer.start(
+                        SimTestConfigs.with(Map.of("groundTruth", truth.toString(), "ttftMs", 10, "itlMs", 2)));
                 SimClient client = new SimClient(server)) {
             client.stream("/v1/completions", SimClient.completion("cold", 2, true, false)); // class loading, JIT
-            client.stream("/v1/chat/completions", "{\"messages\":[{\"role\":\"system\",\"content\":\"s\"},"
-                    + "{\"role\":\"user\",\"content\":\"hello\"}],\"max_tokens\":6,\"ignore_eos\":true,"
-                    + "\"stream\":true}", "x-request-id", "gt-ok");
-            client.stream("/v1/completions", SimClient.completion("x", 10, true, false), "x-request-id", "gt-cut",
-                    "x-llmload-sim-fault", "disconnect-after:2");
-            client.post("/v1/completions", SimClient.completion("x", 3, false, false), "x-request-id", "gt-429",
-                    "x-llmload-sim-fault", "http-429");
+            client.stream(
+                    "/v1/chat/completions",
+                    "{\"messages\":[{\"role\":\"system\",\"content\":\"s\"},"
+                            + "{\"role\":\"user\",\"content\":\"hello\"}],\"max_tokens\":6,\"ignore_eos\":true,"
+                            + "\"stream\":true}",
+                    "x-request-id",
+                    "gt-ok");
+            client.stream(
+                    "/v1/completions",
+                    SimClient.completion("x", 10, true, false),
+                    "x-request-id",
+                    "gt-cut",
+                    "x-llmload-sim-fault",
+                    "disconnect-after:2");
+            client.post(
+                    "/v1/completions",
+                    SimClient.completion("x", 3, false, false),
+                    "x-request-id",
+                    "gt-429",
+                    "x-llmload-sim-fault",
+                    "http-429");
             client.post("/v1/completions", SimClient.completion("x y", 3, false, false), "x-request-id", "gt-plain");
         }
         List<String> lines = Files.readAllLines(truth);
@@ -49,7 +63,8 @@ class SimGroundTruthTest {
         JsonNode ok = byId.get("gt-ok");
         assertThat(ok.get("arrival_unix_ms").asLong()).isBetween(before, System.currentTimeMillis());
         // The arrival on the wall clock in microseconds is the millisecond label's, refined.
-        assertThat(Math.floorDiv(ok.get("arrival_unix_us").asLong(), 1000)).isEqualTo(ok.get("arrival_unix_ms").asLong());
+        assertThat(Math.floorDiv(ok.get("arrival_unix_us").asLong(), 1000))
+                .isEqualTo(ok.get("arrival_unix_ms").asLong());
         // Arrival (first byte read) <= hand-over to the engine <= scheduling; the engine's own queue
         // time is the part after the hand-over (each printed to 1 µs).
         double submitted = ok.get("submitted_ms").asDouble();
@@ -58,7 +73,8 @@ class SimGroundTruthTest {
                 .isCloseTo(ok.get("scheduled_ms").asDouble() - submitted, Offset.offset(0.002));
         JsonNode refused = byId.get("gt-429");
         assertThat(refused.get("outcome").asText()).isEqualTo("http_429");
-        assertThat(refused.get("arrival_unix_us").asLong()).isGreaterThan(ok.get("arrival_unix_us").asLong());
+        assertThat(refused.get("arrival_unix_us").asLong())
+                .isGreaterThan(ok.get("arrival_unix_us").asLong());
         assertThat(refused.get("submitted_ms").isNull()).isTrue(); // refused before the engine saw it
         assertThat(refused.get("engine_queue_ms").isNull()).isTrue();
         // Wall-clock bounds of a quiet machine, widened with this one's load.
@@ -69,7 +85,8 @@ class SimGroundTruthTest {
             assertThat(t.asDouble()).isGreaterThan(previous);
             previous = t.asDouble();
         }
-        assertThat(ok.get("token_times_ms").get(0).asDouble()).as(HostLoad.describe())
+        assertThat(ok.get("token_times_ms").get(0).asDouble())
+                .as(HostLoad.describe())
                 .isBetween(10.0, HostLoad.slackMs(40.0)); // precision is SimServerTimingTest's job
         assertThat(lines.stream().filter(l -> l.contains("gt-ok")).findFirst().orElseThrow())
                 .containsPattern("\"token_times_ms\":\\[\\d+\\.\\d{3},");

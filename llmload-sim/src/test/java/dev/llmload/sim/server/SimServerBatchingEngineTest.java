@@ -25,9 +25,15 @@ class SimServerBatchingEngineTest {
 
     @Test
     void theBatchingEngineIsTheDefaultAndItsSectionReadsOverItsDefaults() {
-        SimConfig config = SimConfig.load(null, Map.of(
-                "maxModelLen", 1024, "speedup", 5,
-                "batching", Map.of("numBlocks", 128, "profile", "h100-llama3-8b")));
+        SimConfig config = SimConfig.load(
+                null,
+                Map.of(
+                        "maxModelLen",
+                        1024,
+                        "speedup",
+                        5,
+                        "batching",
+                        Map.of("numBlocks", 128, "profile", "h100-llama3-8b")));
         assertThat(config.engine()).isEqualTo(SimConfig.EngineKind.BATCHING);
         assertThat(config.batching().numBlocks()).isEqualTo(128);
         assertThat(config.batching().profile()).isEqualTo(StepTimeProfile.H100_LLAMA3_8B);
@@ -48,8 +54,8 @@ class SimServerBatchingEngineTest {
             // speedup 0.01: steps of about half a second, so the stream is still running at the close
             SimServer server = SimServer.start(SimConfig.load(null, Map.of("speedup", 0.01)));
             SimClient client = new SimClient(server);
-            Future<SimClient.Streamed> stream = pool.submit(() ->
-                    client.stream("/v1/completions", SimClient.completion("a question", 50, true, false)));
+            Future<SimClient.Streamed> stream = pool.submit(
+                    () -> client.stream("/v1/completions", SimClient.completion("a question", 50, true, false)));
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (server.engine().snapshot().running() == 0 && System.nanoTime() < deadline) {
                 Thread.sleep(5);
@@ -71,9 +77,8 @@ class SimServerBatchingEngineTest {
     void streamsThroughTheBatchingEngineAndExposesItsStateOnMetrics() throws Exception {
         // A cache of 34 blocks (544 tokens) cannot hold three ~100-token prompts growing by 100 tokens
         // each: six requests released together must preempt, and the metrics have to say so.
-        SimConfig config = SimConfig.load(null, Map.of(
-                "maxModelLen", 512, "speedup", 10,
-                "batching", Map.of("numBlocks", 34)));
+        SimConfig config =
+                SimConfig.load(null, Map.of("maxModelLen", 512, "speedup", 10, "batching", Map.of("numBlocks", 34)));
         String words = " word".repeat(100);
         try (SimServer server = SimServer.start(config);
                 SimClient client = new SimClient(server);
@@ -82,7 +87,8 @@ class SimServerBatchingEngineTest {
             // The same prompt twice in a row: the second finds the first one's blocks in the prefix cache.
             for (int i = 0; i < 2; i++) {
                 assertThat(client.stream("/v1/completions", SimClient.completion("again" + words, 100, true, true))
-                        .status()).isEqualTo(200);
+                                .status())
+                        .isEqualTo(200);
             }
 
             server.engine().pause(Duration.ofMillis(1500)); // the six queue up and start together
@@ -112,7 +118,8 @@ class SimServerBatchingEngineTest {
     }
 
     private static double metric(String exposition, String name) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{[^}]*} (\\S+)$").matcher(exposition);
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{[^}]*} (\\S+)$")
+                .matcher(exposition);
         assertThat(m.find()).as(name).isTrue();
         return Double.parseDouble(m.group(1));
     }

@@ -34,7 +34,9 @@ class SimServerCloseTest {
                 sockets.add(socket);
                 if (i < 3) {
                     send(socket, SimClient.completion("one two three", 1000, true, false));
-                    assertThat(readSome(socket.getInputStream())).as("stream %d began", i).startsWith("HTTP/1.1 200");
+                    assertThat(readSome(socket.getInputStream()))
+                            .as("stream %d began", i)
+                            .startsWith("HTTP/1.1 200");
                 }
             }
             // The fourth is connected and idle: wait until the server has accepted it.
@@ -45,16 +47,19 @@ class SimServerCloseTest {
         }
         for (Socket socket : sockets) {
             try (socket) {
-                assertThat(drainToEnd(socket.getInputStream())).as("the server ended the connection").isTrue();
+                assertThat(drainToEnd(socket.getInputStream()))
+                        .as("the server ended the connection")
+                        .isTrue();
             }
         }
     }
 
     private static void send(Socket socket, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        socket.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Content-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream()
+                .write(("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                + "Content-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
         socket.getOutputStream().write(bytes);
         socket.getOutputStream().flush();
     }

@@ -49,25 +49,36 @@ class SimServerEndpointsTest {
             socket.setSoTimeout(10_000);
             InputStream in = new BufferedInputStream(socket.getInputStream());
             for (int round = 0; round < 2; round++) {
-                byte[] body = SimClient.completion("one two three", 3, true, false).getBytes(StandardCharsets.UTF_8);
-                socket.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                        + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
-                        .getBytes(StandardCharsets.US_ASCII));
+                byte[] body =
+                        SimClient.completion("one two three", 3, true, false).getBytes(StandardCharsets.UTF_8);
+                socket.getOutputStream()
+                        .write(("POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                        + "Content-Type: application/json\r\nContent-Length: " + body.length
+                                        + "\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
                 socket.getOutputStream().write(body);
                 assertThat(line(in)).isEqualTo("HTTP/1.1 200 OK");
                 List<String> headers = new ArrayList<>();
                 for (String h = line(in); !h.isEmpty(); h = line(in)) {
                     headers.add(h.toLowerCase(Locale.ROOT));
                 }
-                assertThat(headers).contains("transfer-encoding: chunked").noneMatch(h -> h.startsWith("content-length"));
+                assertThat(headers)
+                        .contains("transfer-encoding: chunked")
+                        .noneMatch(h -> h.startsWith("content-length"));
                 List<String> chunks = new ArrayList<>();
                 for (int size = Integer.parseInt(line(in), 16); size > 0; size = Integer.parseInt(line(in), 16)) {
                     chunks.add(new String(in.readNBytes(size), StandardCharsets.UTF_8));
-                    assertThat(line(in)).as("CRLF right after the chunk's %d bytes", size).isEmpty();
+                    assertThat(line(in))
+                            .as("CRLF right after the chunk's %d bytes", size)
+                            .isEmpty();
                 }
-                assertThat(line(in)).as("the empty trailer after the last chunk").isEmpty();
-                assertThat(chunks).hasSize(3 + 1 + 1).allMatch(c -> c.startsWith("data: ") && c.endsWith("\n\n")
-                        && c.indexOf("\n\n") == c.length() - 2);
+                assertThat(line(in))
+                        .as("the empty trailer after the last chunk")
+                        .isEmpty();
+                assertThat(chunks)
+                        .hasSize(3 + 1 + 1)
+                        .allMatch(c ->
+                                c.startsWith("data: ") && c.endsWith("\n\n") && c.indexOf("\n\n") == c.length() - 2);
                 assertThat(chunks.getLast()).isEqualTo("data: [DONE]\n\n");
             }
         }
@@ -86,8 +97,8 @@ class SimServerEndpointsTest {
 
     @Test
     void chatStreamHasVllmChunkShapeUsageChunkAndDone() throws Exception {
-        var s = client.stream("/v1/chat/completions", SimClient.chat("hello there", 4, true, true),
-                "x-request-id", "req-123");
+        var s = client.stream(
+                "/v1/chat/completions", SimClient.chat("hello there", 4, true, true), "x-request-id", "req-123");
 
         assertThat(s.status()).isEqualTo(200);
         assertThat(s.header("x-request-id")).isEqualTo("req-123");
@@ -137,13 +148,15 @@ class SimServerEndpointsTest {
             assertThat(chunk.at("/choices/0/stop_reason").isNull()).isTrue();
         }
         assertThat(JSON.readTree(data.get(0)).at("/choices/0/text").asText()).isNotEmpty();
-        assertThat(JSON.readTree(data.get(3)).at("/choices/0/finish_reason").asText()).isEqualTo("length");
+        assertThat(JSON.readTree(data.get(3)).at("/choices/0/finish_reason").asText())
+                .isEqualTo("length");
         assertThat(data.getLast()).isEqualTo("[DONE]");
     }
 
     @Test
     void nonStreamingChatAndCompletionCarryUsage() throws Exception {
-        var chat = client.post("/v1/chat/completions",
+        var chat = client.post(
+                "/v1/chat/completions",
                 "{\"messages\":[{\"role\":\"system\",\"content\":\"be brief\"},{\"role\":\"user\",\"content\":"
                         + "[{\"type\":\"text\",\"text\":\"hi\"}]}],\"max_completion_tokens\":5,\"ignore_eos\":true}");
         assertThat(chat.statusCode()).isEqualTo(200);
@@ -151,7 +164,8 @@ class SimServerEndpointsTest {
         assertThat(body.get("object").asText()).isEqualTo("chat.completion");
         assertThat(body.get("model").asText()).isEqualTo("sim-model");
         assertThat(body.at("/choices/0/message/role").asText()).isEqualTo("assistant");
-        assertThat(body.at("/choices/0/message/content").asText().strip().split(" ")).hasSize(5);
+        assertThat(body.at("/choices/0/message/content").asText().strip().split(" "))
+                .hasSize(5);
         assertThat(body.at("/choices/0/finish_reason").asText()).isEqualTo("length");
         assertThat(body.at("/usage/completion_tokens").asInt()).isEqualTo(5);
         assertThat(body.at("/usage/prompt_tokens").asInt()).isPositive();
@@ -160,27 +174,33 @@ class SimServerEndpointsTest {
         JsonNode c = JSON.readTree(completion.body());
         assertThat(c.get("object").asText()).isEqualTo("text_completion");
         assertThat(c.at("/usage/completion_tokens").asInt()).isEqualTo(2);
-        assertThat(c.at("/usage/total_tokens").asInt()).isEqualTo(c.at("/usage/prompt_tokens").asInt() + 2);
+        assertThat(c.at("/usage/total_tokens").asInt())
+                .isEqualTo(c.at("/usage/prompt_tokens").asInt() + 2);
     }
 
     @Test
     void withoutIgnoreEosTheLengthIsSampledAtLeastMinTokens() throws Exception {
         try (SimServer short_ = SimServer.start(SimTestConfigs.with(Map.of("meanOutputTokens", 1)));
                 SimClient c = new SimClient(short_)) {
-            JsonNode stopped = JSON.readTree(c.post("/v1/completions",
-                    "{\"prompt\":\"x\",\"max_tokens\":50,\"min_tokens\":7}").body());
+            JsonNode stopped =
+                    JSON.readTree(c.post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":50,\"min_tokens\":7}")
+                            .body());
             assertThat(stopped.at("/usage/completion_tokens").asInt()).isEqualTo(7);
             assertThat(stopped.at("/choices/0/finish_reason").asText()).isEqualTo("stop");
-            JsonNode capped = JSON.readTree(c.post("/v1/completions",
-                    "{\"prompt\":\"x\",\"max_tokens\":3,\"min_tokens\":3}").body());
+            JsonNode capped =
+                    JSON.readTree(c.post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":3,\"min_tokens\":3}")
+                            .body());
             assertThat(capped.at("/choices/0/finish_reason").asText()).isEqualTo("length");
         }
     }
 
     @Test
     void echoHeaderRepeatsThePromptWords() throws Exception {
-        var r = client.post("/v1/chat/completions", SimClient.chat("alpha beta gamma", 5, false, false),
-                "x-llmload-sim-echo", "true");
+        var r = client.post(
+                "/v1/chat/completions",
+                SimClient.chat("alpha beta gamma", 5, false, false),
+                "x-llmload-sim-echo",
+                "true");
         assertThat(JSON.readTree(r.body()).at("/choices/0/message/content").asText())
                 .isEqualTo(" alpha beta gamma alpha beta");
     }
@@ -191,7 +211,8 @@ class SimServerEndpointsTest {
         assertThat(models.at("/data/0/id").asText()).isEqualTo("sim-model");
         assertThat(models.at("/data/0/max_model_len").asInt()).isEqualTo(256);
         assertThat(models.at("/data/0/owned_by").asText()).isEqualTo("llmload-sim");
-        assertThat(JSON.readTree(client.get("/version").body()).get("version").asText()).isNotBlank();
+        assertThat(JSON.readTree(client.get("/version").body()).get("version").asText())
+                .isNotBlank();
         assertThat(client.get("/health").statusCode()).isEqualTo(200);
         var metrics = client.get("/metrics");
         assertThat(metrics.statusCode()).isEqualTo(200);
@@ -211,8 +232,11 @@ class SimServerEndpointsTest {
         assertThat(error.get("param").isNull()).isTrue();
         assertThat(error.get("message").asText()).isNotBlank();
 
-        assertThat(client.post("/v1/chat/completions", "{\"model\":\"m\"}").statusCode()).isEqualTo(400);
-        assertThat(client.post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":0}").statusCode()).isEqualTo(400);
+        assertThat(client.post("/v1/chat/completions", "{\"model\":\"m\"}").statusCode())
+                .isEqualTo(400);
+        assertThat(client.post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":0}")
+                        .statusCode())
+                .isEqualTo(400);
 
         var tooLong = client.post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":1000}");
         assertThat(tooLong.statusCode()).isEqualTo(400);

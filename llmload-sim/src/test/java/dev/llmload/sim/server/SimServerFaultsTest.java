@@ -37,11 +37,20 @@ class SimServerFaultsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"http-400,400,BadRequestError", "http-429,429,RateLimitError", "http-500,500,InternalServerError",
-        "http-503,503,ServiceUnavailableError"})
+    @CsvSource({
+        "http-400,400,BadRequestError",
+        "http-429,429,RateLimitError",
+        "http-500,500,InternalServerError",
+        "http-503,503,ServiceUnavailableError"
+    })
     void httpErrorsAnswerAtOnceInOpenAiShape(String fault, int status, String type) throws Exception {
-        var r = client.post("/v1/chat/completions", SimClient.chat("x", 5, true, true), FAULT, fault,
-                "x-request-id", "f-" + status);
+        var r = client.post(
+                "/v1/chat/completions",
+                SimClient.chat("x", 5, true, true),
+                FAULT,
+                fault,
+                "x-request-id",
+                "f-" + status);
         assertThat(r.statusCode()).isEqualTo(status);
         JsonNode error = JSON.readTree(r.body()).get("error");
         assertThat(error.get("type").asText()).isEqualTo(type);
@@ -55,8 +64,8 @@ class SimServerFaultsTest {
 
     @Test
     void disconnectAfterCutsTheConnectionWithoutTheLastChunk() throws Exception {
-        var s = client.stream("/v1/completions", SimClient.completion("x", 20, true, false), FAULT,
-                "disconnect-after:5");
+        var s = client.stream(
+                "/v1/completions", SimClient.completion("x", 20, true, false), FAULT, "disconnect-after:5");
         assertThat(s.status()).isEqualTo(200);
         assertThat(s.events()).hasSize(5);
         assertThat(s.complete()).isFalse();
@@ -64,8 +73,8 @@ class SimServerFaultsTest {
 
     @Test
     void streamErrorAfterSendsVllmErrorThenDone() throws Exception {
-        var s = client.stream("/v1/chat/completions", SimClient.chat("x", 20, true, true), FAULT,
-                "stream-error-after:3");
+        var s = client.stream(
+                "/v1/chat/completions", SimClient.chat("x", 20, true, true), FAULT, "stream-error-after:3");
         List<String> data = s.events().stream().map(SimClient.Event::data).toList();
         assertThat(data).hasSize(1 + 3 + 2); // role, 3 tokens, error, [DONE]
         JsonNode error = JSON.readTree(data.get(4)).get("error");
@@ -88,8 +97,7 @@ class SimServerFaultsTest {
 
     @Test
     void malformedAfterSendsOneBrokenDataLineAndGoesOn() throws Exception {
-        var s = client.stream("/v1/completions", SimClient.completion("x", 6, true, false), FAULT,
-                "malformed-after:3");
+        var s = client.stream("/v1/completions", SimClient.completion("x", 6, true, false), FAULT, "malformed-after:3");
         List<String> data = s.events().stream().map(SimClient.Event::data).toList();
         assertThat(data).hasSize(6 + 1 + 2);
         int broken = 0;
@@ -115,12 +123,14 @@ class SimServerFaultsTest {
 
     @Test
     void configuredRateInjectsAboutThatShare() throws Exception {
-        try (SimServer faulty = SimServer.start(SimTestConfigs.with(Map.of("faults", List.of("http-503@0.5"),
-                "seed", 42)));
+        try (SimServer faulty =
+                        SimServer.start(SimTestConfigs.with(Map.of("faults", List.of("http-503@0.5"), "seed", 42)));
                 SimClient c = new SimClient(faulty)) {
             int failed = 0;
             for (int i = 0; i < 60; i++) {
-                if (c.post("/v1/completions", SimClient.completion("x", 1, false, false)).statusCode() == 503) {
+                if (c.post("/v1/completions", SimClient.completion("x", 1, false, false))
+                                .statusCode()
+                        == 503) {
                     failed++;
                 }
             }

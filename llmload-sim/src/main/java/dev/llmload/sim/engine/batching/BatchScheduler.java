@@ -54,10 +54,12 @@ final class BatchScheduler {
     private final ArrayDeque<Sequence> waiting = new ArrayDeque<>();
     /** Sequences in {@link #waiting} that are not done (the deque drops cancelled ones lazily). */
     private int numWaiting;
+
     private final Sequence[] running;
     private int numRunning;
     /** Some sequence in {@link #running} is done and must be compacted away. */
     private boolean runningHasDone;
+
     private final Map<String, Sequence> byId = new HashMap<>();
 
     private final Sequence[] stepSequences;
@@ -109,8 +111,9 @@ final class BatchScheduler {
                     + maxTokens + ", got " + request.minTokens() + ".");
         }
         if (prompt >= maxModelLen) {
-            return badRequest("This model's maximum context length is " + maxModelLen + " tokens. However, your request has "
-                    + prompt + " input tokens. Please reduce the length of the input messages.");
+            return badRequest(
+                    "This model's maximum context length is " + maxModelLen + " tokens. However, your request has "
+                            + prompt + " input tokens. Please reduce the length of the input messages.");
         }
         if ((long) prompt + maxTokens > maxModelLen) {
             return badRequest("'max_tokens' or 'max_completion_tokens' is too large: " + maxTokens
@@ -126,8 +129,11 @@ final class BatchScheduler {
                 return Admission.ACCEPTED;
             }
         }
-        return new Admission.Rejected(429, "RateLimitError",
-                "The server is busy: " + maxWaiting + " requests are already waiting. Please retry later.", RETRY_AFTER);
+        return new Admission.Rejected(
+                429,
+                "RateLimitError",
+                "The server is busy: " + maxWaiting + " requests are already waiting. Please retry later.",
+                RETRY_AFTER);
     }
 
     /** Puts a request accepted by {@link #reserve} at the back of the waiting queue. */
@@ -271,8 +277,18 @@ final class BatchScheduler {
         if (runningHasDone) {
             compactRunning();
         }
-        return new EngineSnapshot(numRunning, queued.get(), kvCacheUsage(), preemptions, promptTokens,
-                generationTokens, prefixCacheQueries, prefixCacheHits, pool.numBlocks(), blockSize, maxModelLen,
+        return new EngineSnapshot(
+                numRunning,
+                queued.get(),
+                kvCacheUsage(),
+                preemptions,
+                promptTokens,
+                generationTokens,
+                prefixCacheQueries,
+                prefixCacheHits,
+                pool.numBlocks(),
+                blockSize,
+                maxModelLen,
                 stepLagSeconds);
     }
 

@@ -41,6 +41,7 @@ public final class BatchingEngine implements Engine {
     private final Thread thread;
     /** The engine thread is parked with nothing to do; a submission must wake it. */
     private volatile boolean idle;
+
     private volatile boolean closed;
     private volatile EngineSnapshot snapshot;
 

@@ -225,9 +225,22 @@ public record BatchingEngineConfig(
         }
 
         public BatchingEngineConfig build() {
-            return new BatchingEngineConfig(maxNumSeqs, maxNumBatchedTokens, numBlocks, blockSize, watermark,
-                    enablePrefixCaching, maxModelLen, maxWaiting, profile, coefficients, speedup, jitter, seed,
-                    outputLength, tokensPerStep);
+            return new BatchingEngineConfig(
+                    maxNumSeqs,
+                    maxNumBatchedTokens,
+                    numBlocks,
+                    blockSize,
+                    watermark,
+                    enablePrefixCaching,
+                    maxModelLen,
+                    maxWaiting,
+                    profile,
+                    coefficients,
+                    speedup,
+                    jitter,
+                    seed,
+                    outputLength,
+                    tokensPerStep);
         }
     }
 }

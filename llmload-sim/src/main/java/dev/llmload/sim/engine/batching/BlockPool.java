@@ -23,6 +23,7 @@ final class BlockPool {
     private final boolean[] hashed;
     /** Free queue links; a block is in the queue exactly when its reference count is zero. */
     private final int[] prev;
+
     private final int[] next;
     private int head = NONE;
     private int tail = NONE;

@@ -16,6 +16,7 @@ final class LongIntMap {
     private final long[] keys;
     /** {@link #ABSENT} marks an empty slot. */
     private final int[] values;
+
     private final int mask;
     private int size;
 

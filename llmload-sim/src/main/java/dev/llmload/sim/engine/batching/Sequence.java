@@ -19,14 +19,17 @@ final class Sequence {
     final int promptLength;
     /** Tokens this request will generate in all: sampled at arrival, clamped to its limits. */
     final int targetOutput;
+
     final FinishReason finishReason;
     /** Hash chain of the prompt's full blocks; empty when prefix caching is off. */
     final long[] promptBlockHashes;
     /** KV blocks held, in token order. */
     final int[] blocks;
+
     int numBlocks;
     /** Leading blocks known to the prefix cache (found there, or registered once computed). */
     int numCachedBlocks;
+
     int numComputed;
     int numOutput;
     boolean started;
@@ -36,6 +39,7 @@ final class Sequence {
     boolean done;
     /** The last step that scheduled this sequence, and what it scheduled there. */
     long scheduledInStep = -1;
+
     int stepTokens;
     boolean stepDecodes;
 

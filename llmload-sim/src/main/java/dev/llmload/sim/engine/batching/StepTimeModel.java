@@ -30,12 +30,18 @@ public sealed interface StepTimeModel {
             double decodeA,
             double decodeB,
             double decodeC,
-            double decodeMinMs) implements StepTimeModel {
-
+            double decodeMinMs)
+            implements StepTimeModel {
 
         static Polynomial of(Map<String, Double> c) {
-            return new Polynomial(c.get("prefill_a"), c.get("prefill_b"), c.get("prefill_c"), c.get("decode_a"),
-                    c.get("decode_b"), c.get("decode_c"), c.get("decode_min_ms"));
+            return new Polynomial(
+                    c.get("prefill_a"),
+                    c.get("prefill_b"),
+                    c.get("prefill_c"),
+                    c.get("decode_a"),
+                    c.get("decode_b"),
+                    c.get("decode_c"),
+                    c.get("decode_min_ms"));
         }
 
         @Override
@@ -87,13 +93,20 @@ public sealed interface StepTimeModel {
             double memoryBandwidth,
             double bandwidthEfficiency,
             double peakFlops,
-            double mfu) implements StepTimeModel {
-
+            double mfu)
+            implements StepTimeModel {
 
         static Roofline of(Map<String, Double> c) {
-            return new Roofline(c.get("step_overhead_ms"), c.get("per_sequence_ms"), c.get("parameters"),
-                    c.get("weight_bytes"), c.get("kv_bytes_per_token"), c.get("memory_bandwidth"),
-                    c.get("bandwidth_efficiency"), c.get("peak_flops"), c.get("mfu"));
+            return new Roofline(
+                    c.get("step_overhead_ms"),
+                    c.get("per_sequence_ms"),
+                    c.get("parameters"),
+                    c.get("weight_bytes"),
+                    c.get("kv_bytes_per_token"),
+                    c.get("memory_bandwidth"),
+                    c.get("bandwidth_efficiency"),
+                    c.get("peak_flops"),
+                    c.get("mfu"));
         }
 
         @Override
@@ -101,8 +114,8 @@ public sealed interface StepTimeModel {
             if (step.batchSize() == 0) {
                 return 0;
             }
-            double memorySeconds = (weightBytes + step.contextTokens() * kvBytesPerToken)
-                    / (memoryBandwidth * bandwidthEfficiency);
+            double memorySeconds =
+                    (weightBytes + step.contextTokens() * kvBytesPerToken) / (memoryBandwidth * bandwidthEfficiency);
             double computeSeconds = 2 * parameters * step.scheduledTokens() / (peakFlops * mfu);
             return stepOverheadMs + perSequenceMs * step.batchSize() + 1000 * Math.max(memorySeconds, computeSeconds);
         }

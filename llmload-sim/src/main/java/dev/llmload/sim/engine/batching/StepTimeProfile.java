@@ -19,14 +19,17 @@ public enum StepTimeProfile {
      * NVIDIA Dynamo mocker's built-in polynomial fit ({@code lib/mocker} perf model), an H100,
      * 8B-class shape: 1k-token prefill ≈ 32 ms, decode step 5.7 ms (empty cache) to 34 ms (full).
      */
-    DYNAMO("dynamo", StepTimeModel.Polynomial::of, coefficients(
-            "prefill_a", 4.209989e-7,
-            "prefill_b", 1.518344e-2,
-            "prefill_c", 16.50142,
-            "decode_a", -25.74,
-            "decode_b", 54.01,
-            "decode_c", 5.74,
-            "decode_min_ms", 1.0)),
+    DYNAMO(
+            "dynamo",
+            StepTimeModel.Polynomial::of,
+            coefficients(
+                    "prefill_a", 4.209989e-7,
+                    "prefill_b", 1.518344e-2,
+                    "prefill_c", 16.50142,
+                    "decode_a", -25.74,
+                    "decode_b", 54.01,
+                    "decode_c", 5.74,
+                    "decode_min_ms", 1.0)),
 
     /**
      * Roofline for Llama-3.1-8B in BF16 on one H100 SXM. Model size and KV bytes per token follow
@@ -34,16 +37,19 @@ public enum StepTimeProfile {
      * H100 SXM datasheet values (also BLIS's bundled hardware file); the overheads are BLIS's
      * trained per-layer, per-step and per-request terms. The two efficiencies are assumptions.
      */
-    H100_LLAMA3_8B("h100-llama3-8b", StepTimeModel.Roofline::of, coefficients(
-            "step_overhead_ms", 1.15,
-            "per_sequence_ms", 0.004,
-            "parameters", 8.03e9,
-            "weight_bytes", 16.06e9,
-            "kv_bytes_per_token", 131072.0,
-            "memory_bandwidth", 3.35e12,
-            "bandwidth_efficiency", 0.75,
-            "peak_flops", 989.5e12,
-            "mfu", 0.5));
+    H100_LLAMA3_8B(
+            "h100-llama3-8b",
+            StepTimeModel.Roofline::of,
+            coefficients(
+                    "step_overhead_ms", 1.15,
+                    "per_sequence_ms", 0.004,
+                    "parameters", 8.03e9,
+                    "weight_bytes", 16.06e9,
+                    "kv_bytes_per_token", 131072.0,
+                    "memory_bandwidth", 3.35e12,
+                    "bandwidth_efficiency", 0.75,
+                    "peak_flops", 989.5e12,
+                    "mfu", 0.5));
 
     private final String id;
     private final Function<Map<String, Double>, StepTimeModel> factory;

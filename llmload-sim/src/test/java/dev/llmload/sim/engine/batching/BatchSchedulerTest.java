@@ -39,7 +39,12 @@ class BatchSchedulerTest {
     }
 
     private static int waitingAt(VirtualTimeDriver driver, long time) {
-        return driver.steps.stream().filter(s -> s.end() >= time).findFirst().orElseThrow().after().waiting();
+        return driver.steps.stream()
+                .filter(s -> s.end() >= time)
+                .findFirst()
+                .orElseThrow()
+                .after()
+                .waiting();
     }
 
     @Test
@@ -70,7 +75,11 @@ class BatchSchedulerTest {
         double firstTenth = mean(recs.subList(0, 100), Recording::ttft);
         double lastTenth = mean(recs.subList(900, 1000), Recording::ttft);
         assertThat(lastTenth).isLessThan(1.5 * firstTenth);
-        assertThat(driver.steps.stream().mapToInt(s -> s.after().waiting()).max().orElseThrow()).isZero();
+        assertThat(driver.steps.stream()
+                        .mapToInt(s -> s.after().waiting())
+                        .max()
+                        .orElseThrow())
+                .isZero();
         assertThat(recs).allSatisfy(r -> assertThat(r.ttft()).isLessThan(100 * MS));
     }
 
@@ -89,7 +98,8 @@ class BatchSchedulerTest {
 
     @Test
     void aKvCacheTooSmallForTheLoadPreemptsAndStillFinishesEveryRequest() {
-        BatchingEngineConfig config = BatchingEngineConfig.builder().numBlocks(64).maxModelLen(512).build();
+        BatchingEngineConfig config =
+                BatchingEngineConfig.builder().numBlocks(64).maxModelLen(512).build();
         VirtualTimeDriver driver = new VirtualTimeDriver(config);
         List<Recording> recs = IntStream.range(0, 16)
                 .mapToObj(i -> driver.submit(request("r" + i, 0, prompt(i, 100), 300, 0, true)))
@@ -98,7 +108,8 @@ class BatchSchedulerTest {
 
         EngineSnapshot end = driver.snapshot();
         assertThat(end.preemptions()).isGreaterThan(0);
-        assertThat(driver.steps).anySatisfy(s -> assertThat(s.after().kvCacheUsage()).isGreaterThan(0.9));
+        assertThat(driver.steps)
+                .anySatisfy(s -> assertThat(s.after().kvCacheUsage()).isGreaterThan(0.9));
         assertThat(recs).allSatisfy(r -> {
             assertThat(r.finishReason).isEqualTo(FinishReason.LENGTH);
             assertThat(r.tokenCount()).isEqualTo(300); // nothing re-sent after a recomputation
@@ -134,8 +145,8 @@ class BatchSchedulerTest {
     @Test
     void withoutPrefixCachingASharedPrefixIsPrefilledAgain() {
         int[] shared = prompt(7, 2048);
-        VirtualTimeDriver driver =
-                new VirtualTimeDriver(BatchingEngineConfig.builder().enablePrefixCaching(false).build());
+        VirtualTimeDriver driver = new VirtualTimeDriver(
+                BatchingEngineConfig.builder().enablePrefixCaching(false).build());
         Recording a = driver.submit(request("a", 0, shared, 8, 0, true));
         Recording b = driver.submit(request("b", 1000 * MS, shared, 8, 0, true));
         driver.run();
@@ -147,7 +158,8 @@ class BatchSchedulerTest {
 
     @Test
     void chunkedPrefillKeepsEveryStepWithinTheTokenBudgetAndDecodesGoFirst() {
-        BatchingEngineConfig config = BatchingEngineConfig.builder().maxNumBatchedTokens(512).build();
+        BatchingEngineConfig config =
+                BatchingEngineConfig.builder().maxNumBatchedTokens(512).build();
         VirtualTimeDriver driver = new VirtualTimeDriver(config);
         Recording decoding = driver.submit(request("decoding", 0, prompt(1, 100), 400, 0, true));
         Recording longPrompt = driver.submit(request("long", 50 * MS, prompt(2, 3000), 4, 0, true));
@@ -156,14 +168,17 @@ class BatchSchedulerTest {
                 .toList();
         driver.run();
 
-        assertThat(driver.steps).allSatisfy(s -> assertThat(s.shape().scheduledTokens()).isLessThanOrEqualTo(512));
-        assertThat(driver.steps).anySatisfy(s -> assertThat(s.shape().scheduledTokens()).isEqualTo(512));
+        assertThat(driver.steps)
+                .allSatisfy(s -> assertThat(s.shape().scheduledTokens()).isLessThanOrEqualTo(512));
+        assertThat(driver.steps)
+                .anySatisfy(s -> assertThat(s.shape().scheduledTokens()).isEqualTo(512));
         // While the long prompt is prefilled in chunks, the running request still gets a token every step.
         List<VirtualTimeDriver.Step> duringPrefill = driver.steps.stream()
                 .filter(s -> s.start() >= 50 * MS && s.end() <= longPrompt.firstTokenAt())
                 .toList();
         assertThat(duringPrefill).hasSizeGreaterThanOrEqualTo(3000 / 512);
-        assertThat(duringPrefill).allSatisfy(s -> assertThat(s.shape().decodeSequences()).isGreaterThanOrEqualTo(1));
+        assertThat(duringPrefill)
+                .allSatisfy(s -> assertThat(s.shape().decodeSequences()).isGreaterThanOrEqualTo(1));
         long decodingTokensDuringPrefill = decoding.tokenEvents.stream()
                 .filter(e -> e[0] > duringPrefill.get(0).start() && e[0] <= longPrompt.firstTokenAt())
                 .count();
@@ -174,7 +189,8 @@ class BatchSchedulerTest {
     @Test
     void interTokenLatencyRisesWithBatchSize() {
         for (StepTimeProfile profile : StepTimeProfile.values()) {
-            BatchingEngineConfig config = BatchingEngineConfig.builder().profile(profile).build();
+            BatchingEngineConfig config =
+                    BatchingEngineConfig.builder().profile(profile).build();
             double alone = medianItl(config, 1);
             double in64 = medianItl(config, 64);
             double in256 = medianItl(config, 256);
@@ -189,7 +205,11 @@ class BatchSchedulerTest {
                 .mapToObj(i -> driver.submit(request("r" + i, 0, prompt(i, 800), 200, 0, true)))
                 .toList();
         driver.run();
-        long[] itls = recs.stream().flatMap(r -> r.itls().stream()).mapToLong(Long::longValue).sorted().toArray();
+        long[] itls = recs.stream()
+                .flatMap(r -> r.itls().stream())
+                .mapToLong(Long::longValue)
+                .sorted()
+                .toArray();
         return itls[itls.length / 2];
     }
 
@@ -208,8 +228,9 @@ class BatchSchedulerTest {
 
     @Test
     void withoutIgnoreEosTheSampledLengthIsClampedByMinAndMaxTokens() {
-        BatchingEngineConfig fixedLength =
-                BatchingEngineConfig.builder().outputLength(new OutputLength(10, 0)).build();
+        BatchingEngineConfig fixedLength = BatchingEngineConfig.builder()
+                .outputLength(new OutputLength(10, 0))
+                .build();
         VirtualTimeDriver driver = new VirtualTimeDriver(fixedLength);
         Recording natural = driver.submit(request("natural", 0, prompt(1, 20), 100, 0, false));
         Recording atLeast = driver.submit(request("atLeast", 0, prompt(2, 20), 100, 50, false));
@@ -222,21 +243,25 @@ class BatchSchedulerTest {
         assertThat(cut.tokenCount()).isEqualTo(5);
         assertThat(cut.finishReason).isEqualTo(FinishReason.LENGTH);
 
-        BatchingEngineConfig spread = BatchingEngineConfig.builder().outputLength(new OutputLength(20, 1)).build();
+        BatchingEngineConfig spread = BatchingEngineConfig.builder()
+                .outputLength(new OutputLength(20, 1))
+                .build();
         VirtualTimeDriver many = new VirtualTimeDriver(spread);
         List<Recording> recs = IntStream.range(0, 300)
                 .mapToObj(i -> many.submit(request("r" + i, 0, prompt(i, 20), 40, 5, false)))
                 .toList();
         many.run();
         assertThat(recs).allSatisfy(r -> assertThat(r.tokenCount()).isBetween(5, 40));
-        assertThat(recs.stream().mapToInt(Recording::tokenCount).distinct().count()).isGreaterThan(10);
+        assertThat(recs.stream().mapToInt(Recording::tokenCount).distinct().count())
+                .isGreaterThan(10);
         assertThat(recs).anySatisfy(r -> assertThat(r.finishReason).isEqualTo(FinishReason.LENGTH));
         assertThat(recs).anySatisfy(r -> assertThat(r.finishReason).isEqualTo(FinishReason.STOP));
     }
 
     @Test
     void speculativeDecodingEmitsSeveralTokensPerStep() {
-        BatchingEngineConfig config = BatchingEngineConfig.builder().tokensPerStep(3).build();
+        BatchingEngineConfig config =
+                BatchingEngineConfig.builder().tokensPerStep(3).build();
         VirtualTimeDriver driver = new VirtualTimeDriver(config);
         Recording r = driver.submit(request("r", 0, prompt(1, 100), 11, 0, true));
         driver.run();
@@ -245,7 +270,8 @@ class BatchSchedulerTest {
 
     @Test
     void requestsLongerThanTheModelAreRejectedWith400() {
-        BatchingEngineConfig config = BatchingEngineConfig.builder().maxModelLen(1024).build();
+        BatchingEngineConfig config =
+                BatchingEngineConfig.builder().maxModelLen(1024).build();
         BatchScheduler scheduler = new BatchScheduler(config);
 
         assertThat(scheduler.reserve(request("ok", 0, prompt(1, 1000), 24, 0, false)))
@@ -254,17 +280,24 @@ class BatchSchedulerTest {
         assertThat(tooLong).isInstanceOfSatisfying(Admission.Rejected.class, r -> {
             assertThat(r.httpStatus()).isEqualTo(400);
             assertThat(r.errorType()).isEqualTo("BadRequestError");
-            assertThat(r.message()).contains("maximum context length is 1024 tokens").contains("1000 input tokens");
+            assertThat(r.message())
+                    .contains("maximum context length is 1024 tokens")
+                    .contains("1000 input tokens");
         });
         assertThat(scheduler.reserve(request("prompt", 0, prompt(1, 1024), 1, 0, false)))
-                .isInstanceOfSatisfying(Admission.Rejected.class, r -> assertThat(r.httpStatus()).isEqualTo(400));
+                .isInstanceOfSatisfying(
+                        Admission.Rejected.class,
+                        r -> assertThat(r.httpStatus()).isEqualTo(400));
         assertThat(scheduler.reserve(request("min", 0, prompt(1, 10), 5, 6, false)))
-                .isInstanceOfSatisfying(Admission.Rejected.class, r -> assertThat(r.httpStatus()).isEqualTo(400));
+                .isInstanceOfSatisfying(
+                        Admission.Rejected.class,
+                        r -> assertThat(r.httpStatus()).isEqualTo(400));
     }
 
     @Test
     void aFullWaitingQueueRejectsWith429AndRetryAfter() {
-        BatchingEngineConfig config = BatchingEngineConfig.builder().maxWaiting(2).build();
+        BatchingEngineConfig config =
+                BatchingEngineConfig.builder().maxWaiting(2).build();
         VirtualTimeDriver driver = new VirtualTimeDriver(config);
         Recording a = driver.submit(request("a", 0, prompt(1, 100), 10, 0, true));
         Recording b = driver.submit(request("b", 0, prompt(2, 100), 10, 0, true));
@@ -295,7 +328,8 @@ class BatchSchedulerTest {
         assertThat(r.finishedAt).isGreaterThanOrEqualTo(200 * MS);
         assertThat(r.tokenEvents).allSatisfy(e -> assertThat(e[0]).isLessThanOrEqualTo(r.finishedAt));
         assertThat(r.tokenCount()).isBetween(2, 2000 - 1);
-        assertThat(driver.steps.get(driver.steps.size() - 1).after().kvCacheUsage()).isGreaterThan(0);
+        assertThat(driver.steps.get(driver.steps.size() - 1).after().kvCacheUsage())
+                .isGreaterThan(0);
         EngineSnapshot end = driver.snapshot();
         assertThat(end.kvCacheUsage()).isZero();
         assertThat(end.running()).isZero();
@@ -304,7 +338,8 @@ class BatchSchedulerTest {
 
     @Test
     void cancellingAWaitingRequestRemovesItFromTheQueue() {
-        BatchingEngineConfig config = BatchingEngineConfig.builder().maxNumSeqs(1).build();
+        BatchingEngineConfig config =
+                BatchingEngineConfig.builder().maxNumSeqs(1).build();
         VirtualTimeDriver driver = new VirtualTimeDriver(config);
         Recording first = driver.submit(request("first", 0, prompt(1, 100), 50, 0, true));
         Recording second = driver.submit(request("second", 0, prompt(2, 100), 50, 0, true));
@@ -336,9 +371,11 @@ class BatchSchedulerTest {
 
     @Test
     void aSeededRunRepeatsExactlyEvenWithJitter() {
-        BatchingEngineConfig config = BatchingEngineConfig.builder().jitter(0.2).seed(42).build();
+        BatchingEngineConfig config =
+                BatchingEngineConfig.builder().jitter(0.2).seed(42).build();
         assertThat(tokenTimes(config)).isEqualTo(tokenTimes(config));
-        assertThat(tokenTimes(config)).isNotEqualTo(tokenTimes(config.toBuilder().seed(43).build()));
+        assertThat(tokenTimes(config))
+                .isNotEqualTo(tokenTimes(config.toBuilder().seed(43).build()));
     }
 
     private static List<Long> tokenTimes(BatchingEngineConfig config) {

@@ -20,13 +20,18 @@ class BatchingEngineConfigTest {
         assertThat(c.stepTimeModel().coefficients()).containsEntry("mfu", 0.4);
         assertThat(c.outputLength()).isEqualTo(new OutputLength(100, 0.5));
         assertThat(c.speedup()).isEqualTo(20);
-        assertThat(c).isEqualTo(BatchingEngineConfig.defaults().toBuilder()
-                .maxNumSeqs(8).profile(StepTimeProfile.H100_LLAMA3_8B)
-                .coefficients(java.util.Map.of("mfu", 0.4)).outputLength(new OutputLength(100, 0.5)).speedup(20)
-                .build());
+        assertThat(c)
+                .isEqualTo(BatchingEngineConfig.defaults().toBuilder()
+                        .maxNumSeqs(8)
+                        .profile(StepTimeProfile.H100_LLAMA3_8B)
+                        .coefficients(java.util.Map.of("mfu", 0.4))
+                        .outputLength(new OutputLength(100, 0.5))
+                        .speedup(20)
+                        .build());
         // And writes back to what it reads.
         ObjectMapper mapper = new ObjectMapper();
-        assertThat(mapper.readValue(mapper.writeValueAsString(c), BatchingEngineConfig.class)).isEqualTo(c);
+        assertThat(mapper.readValue(mapper.writeValueAsString(c), BatchingEngineConfig.class))
+                .isEqualTo(c);
     }
 
     @Test
@@ -34,9 +39,12 @@ class BatchingEngineConfigTest {
         assertThatThrownBy(() -> BatchingEngineConfig.builder().numBlocks(10).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxModelLen 8192 does not fit");
-        assertThatThrownBy(() -> BatchingEngineConfig.builder().coefficients(java.util.Map.of("nope", 1.0)).build())
+        assertThatThrownBy(() -> BatchingEngineConfig.builder()
+                        .coefficients(java.util.Map.of("nope", 1.0))
+                        .build())
                 .hasMessageContaining("nope");
         assertThatThrownBy(() -> StepTimeProfile.of("h200")).hasMessageContaining("dynamo");
-        assertThatThrownBy(() -> BatchingEngineConfig.builder().speedup(0).build()).hasMessageContaining("speedup");
+        assertThatThrownBy(() -> BatchingEngineConfig.builder().speedup(0).build())
+                .hasMessageContaining("speedup");
     }
 }

@@ -23,7 +23,8 @@ class BatchingEngineTest {
 
     private static final long MS = 1_000_000L;
     /** Slowed down 4x so that scheduling noise of a few ms is small against a 23 ms step. */
-    private static final BatchingEngineConfig CONFIG = BatchingEngineConfig.builder().speedup(0.25).build();
+    private static final BatchingEngineConfig CONFIG =
+            BatchingEngineConfig.builder().speedup(0.25).build();
 
     /** A recording that also lets the test wait for the end. */
     private static final class Awaited extends Recording {
@@ -67,7 +68,8 @@ class BatchingEngineTest {
             for (int i = 0; i < expected.size(); i++) {
                 long wanted = expected.get(i)[0];
                 long got = actual.get(i)[0] - req.arrivalNanos();
-                assertThat(got).as("token %d at %d ms, modelled %d ms", i, got / MS, wanted / MS)
+                assertThat(got)
+                        .as("token %d at %d ms, modelled %d ms", i, got / MS, wanted / MS)
                         .isBetween(wanted - 5 * MS, wanted + 100 * MS);
             }
             assertThat(real.finishReason).isEqualTo(FinishReason.LENGTH);
@@ -83,7 +85,8 @@ class BatchingEngineTest {
 
     @Test
     void pauseHoldsEveryStep() throws InterruptedException {
-        try (BatchingEngine engine = BatchingEngine.start(BatchingEngineConfig.builder().speedup(4).build())) {
+        try (BatchingEngine engine =
+                BatchingEngine.start(BatchingEngineConfig.builder().speedup(4).build())) {
             GenerationRequest req = request("r", System.nanoTime(), prompt(1, 100), 40, 0, true);
             Awaited rec = new Awaited(req);
             engine.pause(Duration.ofMillis(300));

@@ -22,7 +22,10 @@ class SchedulerScaleTest {
     @Test
     void fiveThousandConcurrentStreamsScheduleFarFasterThanRealTimeNeeds() {
         BatchingEngineConfig config = BatchingEngineConfig.builder()
-                .maxNumSeqs(5000).numBlocks(200_000).maxNumBatchedTokens(16384).build();
+                .maxNumSeqs(5000)
+                .numBlocks(200_000)
+                .maxNumBatchedTokens(16384)
+                .build();
         long[] tokens = new long[1];
         TokenSink sink = new TokenSink() {
             @Override

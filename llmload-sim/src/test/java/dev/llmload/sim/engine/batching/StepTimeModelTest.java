@@ -45,7 +45,8 @@ class StepTimeModelTest {
         StepTimeModel m = StepTimeProfile.H100_LLAMA3_8B.model(Map.of());
         // One sequence: overheads + reading 16 GB of weights at 75% of 3.35 TB/s.
         double single = m.stepMillis(decode(1, 1000, 0));
-        assertThat(single).isCloseTo(1.15 + 0.004 + 1000 * (16.06e9 + 1000 * 131072.0) / (3.35e12 * 0.75), within(1e-9));
+        assertThat(single)
+                .isCloseTo(1.15 + 0.004 + 1000 * (16.06e9 + 1000 * 131072.0) / (3.35e12 * 0.75), within(1e-9));
         assertThat(single).isBetween(6.0, 9.0);
         // 256 sequences of 1k context add their KV reads.
         assertThat(m.stepMillis(decode(256, 256_000, 0))).isGreaterThan(single + 10);

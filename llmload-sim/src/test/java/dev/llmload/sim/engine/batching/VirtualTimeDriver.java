@@ -30,7 +30,8 @@ final class VirtualTimeDriver {
         scheduler = new BatchScheduler(config);
     }
 
-    static GenerationRequest request(String id, long arrival, int[] prompt, int maxTokens, int minTokens, boolean ignoreEos) {
+    static GenerationRequest request(
+            String id, long arrival, int[] prompt, int maxTokens, int minTokens, boolean ignoreEos) {
         return new GenerationRequest(id, prompt, maxTokens, minTokens, ignoreEos, arrival);
     }
 
