@@ -142,7 +142,7 @@ public final class SimServer implements AutoCloseable {
      * the quantum is spent: with the default, new requests and {@code /metrics} waited for seconds.
      * {@link QuantumEventLoop} holds the quantum after every task, where Netty checks every 64th.
      */
-    private static EventLoopGroup eventLoops(int threads, IoHandlerFactory ioHandlerFactory) {
+    static EventLoopGroup eventLoops(int threads, IoHandlerFactory ioHandlerFactory) {
         return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("sim-io", true), ioHandlerFactory) {
             @Override
             protected IoEventLoop newChild(Executor executor, IoHandlerFactory factory, Object... args) {
