@@ -13,10 +13,10 @@ import java.util.concurrent.Executor;
  * again, but it reads the clock only every 64 tasks. The simulator's tasks are heavy (a
  * {@link LoopInbox} slice writes and flushes up to 128 token events; a request's parsing,
  * tokenizing and engine hand-over is a task of its own), and a slice posts its successor as a new
- * task, so under a streaming load 64 of them ran back to back: a request's first byte was read,
- * and its arrival stamped, 20 to 45 ms after its packet came in (docs/performance.md, the wire's
- * truth). Here the loop stops taking tasks once the quantum is spent and polls its sockets
- * (without blocking, since tasks are left) before it goes on with them.
+ * task, so under a streaming load 64 of them ran back to back while a request waited to be read
+ * and its arrival stamped (docs/performance.md, the wire's truth). Here the loop stops taking
+ * tasks once the quantum is spent and polls its sockets (without blocking, since tasks are left)
+ * before it goes on with them.
  *
  * <p>Threading: the quantum's end is read and written only on the loop's own thread.
  */
