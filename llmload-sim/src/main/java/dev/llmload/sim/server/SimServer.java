@@ -20,7 +20,6 @@ import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.SingleThreadIoEventLoop;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -33,7 +32,6 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.netty.util.concurrent.RejectedExecutionHandlers;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -156,18 +154,13 @@ public final class SimServer implements AutoCloseable {
      * default of a second. Under a heavy streaming load the engine's callbacks keep the task queue
      * full ({@link LoopInbox}), and a loop only returns to its sockets when the queue is empty or
      * the quantum is spent: with the default, new requests and {@code /metrics} waited for seconds.
+     * {@link QuantumEventLoop} holds the quantum after every task, where Netty checks every 64th.
      */
-    private static EventLoopGroup eventLoops(int threads, IoHandlerFactory ioHandlerFactory) {
+    static EventLoopGroup eventLoops(int threads, IoHandlerFactory ioHandlerFactory) {
         return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("sim-io", true), ioHandlerFactory) {
             @Override
             protected IoEventLoop newChild(Executor executor, IoHandlerFactory factory, Object... args) {
-                return new SingleThreadIoEventLoop(
-                        this,
-                        executor,
-                        factory,
-                        Integer.MAX_VALUE,
-                        RejectedExecutionHandlers.reject(),
-                        TASK_QUANTUM_MS);
+                return new QuantumEventLoop(this, executor, factory, TASK_QUANTUM_MS);
             }
         };
     }
