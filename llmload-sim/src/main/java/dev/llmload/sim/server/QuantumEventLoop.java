@@ -24,12 +24,11 @@ final class QuantumEventLoop extends SingleThreadIoEventLoop {
 
     /** Whether {@link #runAllTasks(long)} is running, so that {@link #quantumEndNanos} holds. */
     private boolean inQuantum;
+
     private long quantumEndNanos;
 
-    QuantumEventLoop(IoEventLoopGroup parent, Executor executor, IoHandlerFactory ioHandlerFactory,
-            long quantumMs) {
-        super(parent, executor, ioHandlerFactory, Integer.MAX_VALUE, RejectedExecutionHandlers.reject(),
-                quantumMs);
+    QuantumEventLoop(IoEventLoopGroup parent, Executor executor, IoHandlerFactory ioHandlerFactory, long quantumMs) {
+        super(parent, executor, ioHandlerFactory, Integer.MAX_VALUE, RejectedExecutionHandlers.reject(), quantumMs);
     }
 
     @Override

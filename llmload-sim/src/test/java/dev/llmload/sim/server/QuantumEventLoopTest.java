@@ -33,6 +33,7 @@ class QuantumEventLoopTest {
 
     /** Far above the 1 ms quantum's share of 64 tasks: a task takes a fifth of the quantum. */
     private static final long TASK_NANOS = 200_000;
+
     private static final int TASKS = 500;
 
     private final EventLoopGroup group = SimServer.eventLoops(1, NioIoHandler.newFactory());
@@ -50,7 +51,9 @@ class QuantumEventLoopTest {
         int[] mostTasksBetweenReads = {0};
         CountDownLatch firstRead = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(TASKS);
-        Channel server = new ServerBootstrap().group(loop).channel(NioServerSocketChannel.class)
+        Channel server = new ServerBootstrap()
+                .group(loop)
+                .channel(NioServerSocketChannel.class)
                 // One byte per read and one read per poll: the socket stays readable for every poll.
                 .childOption(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(1).maxMessagesPerRead(1))
                 .childHandler(new ChannelInboundHandlerAdapter() {
@@ -61,9 +64,11 @@ class QuantumEventLoopTest {
                         firstRead.countDown();
                     }
                 })
-                .bind(InetAddress.getLoopbackAddress(), 0).syncUninterruptibly().channel();
-        try (Socket client = new Socket(InetAddress.getLoopbackAddress(),
-                ((InetSocketAddress) server.localAddress()).getPort())) {
+                .bind(InetAddress.getLoopbackAddress(), 0)
+                .syncUninterruptibly()
+                .channel();
+        try (Socket client =
+                new Socket(InetAddress.getLoopbackAddress(), ((InetSocketAddress) server.localAddress()).getPort())) {
             OutputStream out = client.getOutputStream();
             out.write(new byte[64 * 1024]);
             out.flush();
@@ -86,6 +91,8 @@ class QuantumEventLoopTest {
             server.close().syncUninterruptibly();
         }
         // About 5 with the quantum held per task (fewer when the host is loaded); 64 with Netty's check.
-        assertThat(mostTasksBetweenReads[0]).as("most tasks the loop ran between two reads").isBetween(1, 32);
+        assertThat(mostTasksBetweenReads[0])
+                .as("most tasks the loop ran between two reads")
+                .isBetween(1, 32);
     }
 }
