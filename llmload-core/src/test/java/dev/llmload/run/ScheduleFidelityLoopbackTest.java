@@ -15,6 +15,7 @@ import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;
 import dev.llmload.stats.Statistics;
+import dev.llmload.testsupport.HostLoad;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -46,6 +47,9 @@ class ScheduleFidelityLoopbackTest {
 
     /** The client's send-time budget: p99 of actual − intended send. */
     private static final double MAX_LAG_P99_MS = 1.0;
+
+    /** Other processes' runnable threads per core above which the budget is not judged. */
+    private static final double MAX_OTHERS_PER_CORE = 0.5;
 
     private static final int WARMUP = 20;
 
@@ -251,7 +255,12 @@ class ScheduleFidelityLoopbackTest {
      * event loop's timer, and no client can be more punctual than its machine). On a quiet
      * machine that is close to 1 ms. A host that cannot itself wake a thread within 1 ms cannot
      * judge a 1 ms budget, so there the test is aborted (skipped, with the host's figure) after
-     * everything else in it has been checked.
+     * everything else in it has been checked. The same holds where other processes keep more
+     * than {@value #MAX_OTHERS_PER_CORE} threads per core runnable ({@link HostLoad#othersPerCore}):
+     * the sleeping probe still wakes at once (the scheduler favours a thread that slept), but the
+     * client's dispatcher and event loop, which have run, wait their turn behind the others for a
+     * slice of several milliseconds (two {@code sha256sum /dev/zero} on two cores: 3.8 ms at p99
+     * with a probe at 0.16 ms).
      */
     private void measureHost(HostTimerJitter host) throws InterruptedException {
         hostJitterMs = host.p99Ms();
@@ -263,6 +272,13 @@ class ScheduleFidelityLoopbackTest {
                 () -> "send lag not judged: this host wakes a sleeping thread"
                         + " %.2f ms late at p99, above the %.1f ms budget (all other checks of this test passed)"
                                 .formatted(hostJitterMs, MAX_LAG_P99_MS));
+        double othersPerCore = HostLoad.othersPerCore();
+        assumeTrue(
+                othersPerCore <= MAX_OTHERS_PER_CORE,
+                () -> "send lag not judged: other processes kept %.1f threads per core runnable during the run;"
+                                .formatted(othersPerCore)
+                        + " the client's busy threads then wait a scheduler slice for a core, however punctual"
+                        + " (all other checks of this test passed)");
         for (double lagMs : lagsMs) {
             assertThat(lagMs)
                     .as("send lag, host wake-up p99 %.2f ms", hostJitterMs)
