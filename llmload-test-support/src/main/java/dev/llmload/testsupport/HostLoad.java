@@ -1,8 +1,8 @@
 package dev.llmload.testsupport;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.lang.management.ManagementFactory;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalDouble;
@@ -78,7 +78,8 @@ public final class HostLoad {
      * 0 where the OS does not say.
      */
     public static double othersPerCore() {
-        return RunQueue.INSTANCE.recentOthersMean().orElse(0) / Runtime.getRuntime().availableProcessors();
+        return RunQueue.INSTANCE.recentOthersMean().orElse(0)
+                / Runtime.getRuntime().availableProcessors();
     }
 
     /** For assertion messages: {@code load per core 1.3 (others 0.9, slack ×2.3)}. */

@@ -6,6 +6,7 @@ import dev.llmload.sim.engine.EngineSnapshot;
 import dev.llmload.sim.engine.GenerationRequest;
 import dev.llmload.sim.engine.TokenSink;
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
@@ -117,8 +118,12 @@ public final class BatchingEngine implements Engine {
         pausedUntil = System.nanoTime(); // nanoTime values compare only by difference, so no 0 default
         try {
             while (!closed) {
+                // The clock is read after the inbox is drained: every request taken was handed over
+                // before this reading, so none is scheduled at a time before its own hand-over, even
+                // where the thread lost its core between the two (a negative engine_queue_ms in the
+                // ground truth on an overloaded host).
+                OptionalLong lastHandOver = drainInbox();
                 long now = System.nanoTime();
-                drainInbox(now);
                 if (pausedUntil - now > 0) {
                     snapshot = scheduler.snapshot(stepLagSeconds);
                     parkUntil(pausedUntil);
@@ -136,7 +141,10 @@ public final class BatchingEngine implements Engine {
                     onSchedule = false;
                     continue;
                 }
-                long start = onSchedule ? nextStart : now;
+                // On schedule, a step starts where the previous one was due to end; a request handed
+                // over after that instant cannot have joined it there, so the step starts now instead.
+                boolean arrivedSinceDue = lastHandOver.isPresent() && lastHandOver.getAsLong() - nextStart > 0;
+                long start = onSchedule && !arrivedSinceDue ? nextStart : now;
                 long duration = scheduler.beginStep(now);
                 if (duration == 0) {
                     onSchedule = false;
@@ -152,18 +160,26 @@ public final class BatchingEngine implements Engine {
                 snapshot = scheduler.snapshot(stepLagSeconds);
             }
         } finally {
+            drainInbox();
             long now = System.nanoTime();
-            drainInbox(now);
             scheduler.abortAll(now);
             snapshot = scheduler.snapshot(0);
         }
     }
 
-    private void drainInbox(long now) {
+    /** Takes every command left in the inbox; returns the latest hand-over time among the submissions. */
+    private OptionalLong drainInbox() {
+        OptionalLong lastHandOver = OptionalLong.empty();
         for (Command c; (c = inbox.poll()) != null; ) {
             switch (c) {
-                case Submit s -> scheduler.enqueue(s.request(), s.sink());
-                case Cancel k -> scheduler.cancel(k.requestId(), now);
+                case Submit s -> {
+                    scheduler.enqueue(s.request(), s.sink());
+                    long handOver = s.request().arrivalNanos();
+                    if (lastHandOver.isEmpty() || handOver - lastHandOver.getAsLong() > 0) {
+                        lastHandOver = OptionalLong.of(handOver);
+                    }
+                }
+                case Cancel k -> scheduler.cancel(k.requestId(), System.nanoTime());
                 case Pause p -> {
                     if (p.untilNanos() - pausedUntil > 0) {
                         pausedUntil = p.untilNanos();
@@ -171,6 +187,7 @@ public final class BatchingEngine implements Engine {
                 }
             }
         }
+        return lastHandOver;
     }
 
     private void parkUntil(long deadline) {

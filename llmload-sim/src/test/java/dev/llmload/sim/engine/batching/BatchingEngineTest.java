@@ -112,4 +112,44 @@ class BatchingEngineTest {
         assertThat(engine.submit(request("late", System.nanoTime(), prompt(2, 10), 5, 0, true), new Recording(req)))
                 .isInstanceOf(Admission.Rejected.class);
     }
+
+    /**
+     * Nothing is scheduled before it was handed over, however the engine thread's clock reading
+     * and its inbox interleave with submitting threads: the ground truth's engine_queue_ms is never
+     * negative. Two threads hand over requests while the engine runs steps back to back.
+     */
+    @Test
+    void noRequestIsScheduledBeforeItsHandOver() throws Exception {
+        List<Awaited> all = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (BatchingEngine engine =
+                BatchingEngine.start(BatchingEngineConfig.builder().speedup(20).build())) {
+            Runnable submitter = () -> {
+                for (int i = 0; i < 200; i++) {
+                    GenerationRequest req =
+                            request(Thread.currentThread().getName() + i, System.nanoTime(), prompt(i, 20), 2, 0, true);
+                    Awaited rec = new Awaited(req);
+                    all.add(rec);
+                    engine.submit(req, rec);
+                    if (i % 8 == 0) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                    }
+                }
+            };
+            Thread a = Thread.ofPlatform().name("a").start(submitter);
+            Thread b = Thread.ofPlatform().name("b").start(submitter);
+            a.join();
+            b.join();
+            for (Awaited rec : all) {
+                assertThat(rec.done.await(10, TimeUnit.SECONDS)).isTrue();
+            }
+        }
+        assertThat(all).hasSize(400).allSatisfy(rec -> {
+            synchronized (rec) {
+                assertThat(rec.scheduledAt - rec.request.arrivalNanos())
+                        .as("%s scheduled after its hand-over", rec.request.requestId())
+                        .isNotNegative();
+                assertThat(rec.firstTokenAt()).isGreaterThan(rec.scheduledAt);
+            }
+        });
+    }
 }
