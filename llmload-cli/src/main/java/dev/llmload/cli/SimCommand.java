@@ -159,6 +159,7 @@ public final class SimCommand implements Callable<Integer> {
         }
         SimServer server;
         try {
+            SimServer.warmUpOverLoopback();
             server = SimServer.start(simConfig);
         } catch (Exception e) {
             // Netty throws a failed bind (a BindException, or its native transport's IOException)

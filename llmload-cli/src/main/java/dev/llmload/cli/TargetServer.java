@@ -34,7 +34,9 @@ final class TargetServer implements AutoCloseable {
         }
         SimServer simulator;
         try {
-            simulator = SimServer.start(SimConfig.load(simConfig, Map.of()));
+            SimConfig config = SimConfig.load(simConfig, Map.of());
+            SimServer.warmUpOverLoopback();
+            simulator = SimServer.start(config);
         } catch (RuntimeException e) {
             throw new RunException("cannot start the built-in simulator: " + e.getMessage(), e);
         }
