@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Serves requests of every streaming dialect to a throwaway simulator over loopback until the
@@ -56,9 +57,10 @@ final class LoopbackWarmUp {
 
     private LoopbackWarmUp() {}
 
-    static void run() {
-        SimConfig config =
-                SimConfig.load(null, Map.of("host", "127.0.0.1", "port", 0, "batching", Map.of("speedup", 1000)));
+    /** Returns how many responses came whole (all of them, {@value #ROUNDS} × {@value #CONNECTIONS} × {@value #REQUESTS_PER_CONNECTION}, unless something failed). */
+    static int run() {
+        AtomicInteger answered = new AtomicInteger();
+        SimConfig config = SimConfig.load(null, Map.of("host", "127.0.0.1", "port", 0, "speedup", 1000));
         try (SimServer server = SimServer.start(config)) {
             for (int round = 0; round < ROUNDS; round++) {
                 List<Thread> clients = new ArrayList<>();
@@ -67,7 +69,7 @@ final class LoopbackWarmUp {
                     clients.add(Thread.ofPlatform()
                             .name("sim-warm-up-" + c)
                             .daemon()
-                            .start(() -> exchange(server.port(), first)));
+                            .start(() -> exchange(server.port(), first, answered)));
                 }
                 for (Thread client : clients) {
                     client.join();
@@ -76,10 +78,11 @@ final class LoopbackWarmUp {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return answered.get();
     }
 
     /** {@value #REQUESTS_PER_CONNECTION} requests on one keep-alive connection, each answered whole. */
-    private static void exchange(int port, int first) {
+    private static void exchange(int port, int first, AtomicInteger answered) {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.setSoTimeout(10_000);
             socket.setTcpNoDelay(true);
@@ -94,6 +97,7 @@ final class LoopbackWarmUp {
                 out.write(body);
                 out.flush();
                 readResponse(in);
+                answered.incrementAndGet();
             }
         } catch (IOException | RuntimeException e) {
             // The warm-up only makes the first requests faster: one that fails leaves that much of

@@ -79,10 +79,19 @@ public final class SimServer implements AutoCloseable {
      * Serves requests of every streaming dialect to a throwaway server over loopback, so that a
      * server started after it serves its first requests with compiled code (a second of CPU; see
      * {@link LoopbackWarmUp}). For a server whose first seconds are measured: {@code llmload sim}
-     * and the simulator {@code llmload run} embeds.
+     * and the simulator {@code llmload run} embeds. Returns how many warm-up responses came whole.
      */
-    public static void warmUpOverLoopback() {
-        LoopbackWarmUp.run();
+    public static int warmUpOverLoopback() {
+        return LoopbackWarmUp.run();
+    }
+
+    /**
+     * The tokenizer every server of this process shares: loading its ranks takes about a second,
+     * and an {@link Encoding} is immutable, so the warm-up's server and the real one (and a test's
+     * many servers) load it once. Loaded when a server first starts.
+     */
+    private static final class Cl100k {
+        static final Encoding ENCODING = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
     }
 
     /** Starts the server with the engine {@code config} selects. */
@@ -96,7 +105,7 @@ public final class SimServer implements AutoCloseable {
 
     /** Starts the server in front of {@code engine}, which it closes on {@link #close}. */
     public static SimServer start(SimConfig config, Engine engine) {
-        Encoding tokenizer = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+        Encoding tokenizer = Cl100k.ENCODING;
         GroundTruthLog groundTruth =
                 config.groundTruth() == null ? null : new GroundTruthLog(Path.of(config.groundTruth()));
         SimServices services = new SimServices(
