@@ -74,6 +74,7 @@ class WireTruthTest {
         Path pcap = dir.resolve("run.pcap");
         Path runDir = dir.resolve("run");
         int port;
+        SimServer.warmUpOverLoopback(); // as llmload sim does: the first burst is served compiled
         try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of("groundTruth", truthFile.toString())))) {
             port = sim.port();
             Process capture = startCapture(port, pcap);
