@@ -148,7 +148,11 @@ public final class FixedLatencyEngine implements Engine {
         Active a = new Active(request.requestId(), sink, plan, sequence++);
         a.deadline = arrival + model.ttftNanos(request.promptTokens(), random);
         promptTokens += request.promptTokens();
-        sink.scheduled(now);
+        // This engine has no queue: a request is scheduled at its hand-over (or when a pause it came
+        // in ends), whenever this thread got to it. Stamped with this thread's clock instead, a
+        // thread late by the TTFT put the first token 0.1 ms after "scheduling" on a busy host,
+        // and a native API's prefill time (llama.cpp's prompt_ms) read as nothing.
+        sink.scheduled(paused ? Math.max(now, pauseEnd) : Math.min(request.arrivalNanos(), now));
         if (plan.outputTokens() == 0) {
             sink.finished(plan.reason(), now);
             return;
