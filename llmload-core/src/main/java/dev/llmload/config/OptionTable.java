@@ -148,9 +148,10 @@ public final class OptionTable {
             new Key<>(
                     "api",
                     List.of(Field.always("api", c -> c.target().api())),
-                    s -> s.get("api", ApiKind.class) == null
-                            ? null
-                            : s.get("api", ApiKind.class).cliName(),
+                    s -> {
+                        ApiKind api = s.get("api", ApiKind.class);
+                        return api == null ? null : api.cliName();
+                    },
                     true),
             CONFIG,
             false,
@@ -211,11 +212,8 @@ public final class OptionTable {
             Value.FLAG,
             null,
             "Ask for whole (non-streamed) responses; TTFT, ITL and TPOT are then not measured.",
-            new Key<>(
-                    "stream",
-                    List.of(Field.always("stream", c -> c.target().stream())),
-                    s -> s.get("stream", Boolean.class) == null ? null : !s.get("stream", Boolean.class),
-                    true),
+            // Recorded as what was asked of the server, the flag's opposite.
+            inverted("stream", c -> c.target().stream()),
             CONFIG,
             false,
             false);
@@ -227,11 +225,8 @@ public final class OptionTable {
             Value.FLAG,
             null,
             "Do not send ignore_eos: the server may stop before --output-tokens.",
-            new Key<>(
-                    "ignore_eos",
-                    List.of(Field.always("ignore_eos", c -> c.target().ignoreEos())),
-                    s -> s.get("ignore_eos", Boolean.class) == null ? null : !s.get("ignore_eos", Boolean.class),
-                    true),
+            // Recorded as what was asked of the server, the flag's opposite.
+            inverted("ignore_eos", c -> c.target().ignoreEos()),
             CONFIG,
             false,
             false);
@@ -470,11 +465,7 @@ public final class OptionTable {
                     List.of(
                             Field.always("warmup", c -> c.bounds().warmup()),
                             Field.always("warmup_time", c -> c.bounds().warmupTime())),
-                    s -> s.get("warmup_time", Duration.class) != null
-                            ? s.get("warmup_time", Duration.class).toString()
-                            : s.get("warmup", Integer.class) == null
-                                    ? null
-                                    : s.get("warmup", Integer.class).toString(),
+                    OptionTable::warmup,
                     true),
             CONFIG,
             false,
@@ -1154,6 +1145,22 @@ public final class OptionTable {
                 ? Field.always(path, value)
                 : Field.whenSet(path, c -> value.apply(c).isEmpty() ? null : value.apply(c));
         return new Key<>(path, List.of(field), s -> s.texts(path), true);
+    }
+
+    /** A flag recorded as its opposite ({@code --no-stream} as {@code stream}), in every report. */
+    private static Key<Boolean> inverted(String path, Function<RunConfig, Boolean> value) {
+        return new Key<>(
+                path,
+                List.of(Field.always(path, value)),
+                s -> s.get(path, Boolean.class) == null ? null : !s.get(path, Boolean.class),
+                true);
+    }
+
+    /** {@code --warmup} as recorded: a time under {@code warmup_time}, else a count under {@code warmup}. */
+    private static String warmup(ReportLayout.Section s) {
+        Duration time = s.get("warmup_time", Duration.class);
+        Integer count = s.get("warmup", Integer.class);
+        return time != null ? time.toString() : count == null ? null : count.toString();
     }
 
     /** Recorded in the {@code load} object, which is the load's one projection, {@link Load#recorded()}. */
