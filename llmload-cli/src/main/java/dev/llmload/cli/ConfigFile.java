@@ -8,11 +8,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.llmload.config.OptionTable;
-import dev.llmload.config.RunConfig;
+import dev.llmload.config.ReportLayout;
 import dev.llmload.config.RunOption;
 import dev.llmload.http.ServerText;
 import dev.llmload.report.ReportFiles;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -32,10 +33,20 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * ({@code request-rate}, {@code request_rate} and {@code requestRate} all work), plus
  * {@code metadata} (a mapping), {@code notes} (a list) and {@code model}/{@code service}/
  * {@code hardware} sections that fill the report's record. A {@code report.json} of an earlier
- * run is accepted too: its recorded configuration repeats that run. Which keys exist, and what a
- * recorded configuration says for each, is {@link OptionTable}.
+ * run is accepted too: its recorded configuration repeats that run, each row of {@link OptionTable}
+ * reading its typed value from the {@code config} section ({@link ReportLayout}). Which keys exist,
+ * and what a recorded configuration says for each, is {@link OptionTable}.
+ *
+ * @param options  a scenario file's values by normalised name, as a flag would give them
+ * @param recorded a report.json's values by row, typed, but its metadata and notes (which are
+ *                 {@code metadata} and {@code notes}); empty for a scenario file
  */
-record ConfigFile(Path path, Map<String, List<String>> options, Map<String, String> metadata, List<String> notes) {
+record ConfigFile(
+        Path path,
+        Map<String, List<String>> options,
+        Map<String, String> metadata,
+        List<String> notes,
+        Map<RunOption<?>, Object> recorded) {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     /** The keys that are sections of the report's record, not options. */
@@ -68,8 +79,7 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
             }
         }
         if (byKey.containsKey("schemaversion") && byKey.containsKey("config")) {
-            fromRecordedConfig(path, byKey.get("config").value(), options, metadata, notes);
-            return new ConfigFile(path, options, metadata, notes);
+            return fromRecordedConfig(path, byKey.get("config").value());
         }
         for (Field field : fields) {
             String key = normalise(field.key());
@@ -91,7 +101,14 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
                 }
             }
         }
-        return new ConfigFile(path, options, metadata, notes);
+        return new ConfigFile(path, options, metadata, notes, Map.of());
+    }
+
+    /** Whether the file gives a value for a normalised option name. */
+    boolean sets(String name) {
+        return options.containsKey(name)
+                || recorded.keySet().stream()
+                        .anyMatch(row -> normalise(row.name()).equals(name));
     }
 
     private static String read(Path path) {
@@ -196,34 +213,30 @@ record ConfigFile(Path path, Map<String, List<String>> options, Map<String, Stri
     }
 
     /**
-     * Reads the {@code config} section of a report.json as the run configuration it records, and
-     * puts each run option's recorded value ({@link OptionTable}) under its name.
+     * Reads the {@code config} section of a report.json: each recorded row's typed value, as the
+     * row reads it back ({@link ReportLayout#values}), but what a repeat chooses anew (its run
+     * directory, its start).
      */
-    private static void fromRecordedConfig(
-            Path path,
-            JsonNode recorded,
-            Map<String, List<String>> options,
-            Map<String, String> metadata,
-            List<String> notes) {
-        RunConfig config;
+    @SuppressWarnings("unchecked")
+    private static ConfigFile fromRecordedConfig(Path path, JsonNode section) {
+        Map<RunOption<?>, Object> recorded;
         try {
-            config = ReportFiles.JSON.treeToValue(recorded, RunConfig.class);
-        } catch (IOException | IllegalArgumentException e) {
-            throw new UsageException(
-                    "--config " + path + ": the recorded configuration does not read: " + firstLine(e.getMessage()));
+            recorded = ReportLayout.values(new ReportLayout.Section(section, ReportFiles.JSON::treeToValue), true);
+        } catch (UncheckedIOException e) {
+            throw doesNotRead(path, e.getCause());
+        } catch (IllegalArgumentException e) {
+            throw doesNotRead(path, e);
         }
-        for (RunOption<?> row : OptionTable.ROWS) {
-            Object value = row.replayed().apply(config);
-            if (value instanceof List<?> list ? !list.isEmpty() : value != null) {
-                options.put(
-                        normalise(row.name()),
-                        value instanceof List<?> list
-                                ? list.stream().map(String::valueOf).toList()
-                                : List.of(value.toString()));
-            }
-        }
-        metadata.putAll(config.output().metadata());
-        notes.addAll(config.output().notes());
+        // The file's own sections, as a scenario file's: merged with the command line's, not replaced by them.
+        Map<String, String> metadata = (Map<String, String>) recorded.remove(OptionTable.METADATA);
+        List<String> notes = (List<String>) recorded.remove(OptionTable.NOTE);
+        return new ConfigFile(
+                path, Map.of(), metadata == null ? Map.of() : metadata, notes == null ? List.of() : notes, recorded);
+    }
+
+    private static UsageException doesNotRead(Path path, Exception e) {
+        return new UsageException(
+                "--config " + path + ": the recorded configuration does not read: " + firstLine(e.getMessage()));
     }
 
     private static String firstLine(String message) {

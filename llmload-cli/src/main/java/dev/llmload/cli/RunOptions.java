@@ -39,12 +39,18 @@ public final class RunOptions {
     private Map<String, String> configMetadata = Map.of();
 
     private List<String> configNotes = List.of();
+    /** The typed values a replayed report.json gives the rows the command line did not; set once --config is merged. */
+    private Map<RunOption<?>, Object> recorded = Map.of();
+
     private boolean configApplied;
     private List<String> typedArgs;
 
-    /** A row's value as given or defaulted; null, false or empty when absent. */
+    /** A row's value as given, else as a replayed report.json recorded it, else defaulted; null, false or empty when absent. */
     @SuppressWarnings("unchecked")
     <T> T value(RunOption<T> row) {
+        if (recorded.containsKey(row)) {
+            return (T) recorded.get(row);
+        }
         return values.containsKey(row) ? (T) values.get(row) : row.defaultValue();
     }
 
@@ -162,8 +168,9 @@ public final class RunOptions {
     RunConfig.Builder builder() {
         RunConfig.Builder builder = RunConfig.builder();
         for (RunOption<?> row : OptionTable.ROWS) {
-            if (row.use() == RunOption.Use.CONFIG && values.get(row) != null) {
-                builder.set((RunOption) row, values.get(row));
+            Object value = recorded.containsKey(row) ? recorded.get(row) : values.get(row);
+            if (row.use() == RunOption.Use.CONFIG && value != null) {
+                builder.set((RunOption) row, value);
             }
         }
         Map<String, String> allMetadata = new LinkedHashMap<>(configMetadata);
@@ -191,9 +198,11 @@ public final class RunOptions {
     }
 
     /**
-     * A fresh command whose unset run options come from the config file, then the scenario: the
-     * values are put before the user's own arguments and picocli parses them all again, so config
-     * values are converted and checked exactly as flags are.
+     * A fresh command whose unset run options come from the config file, then the scenario. A
+     * scenario file's and a preset's values are put before the user's own arguments and picocli
+     * parses them all again, so they are converted and checked exactly as flags are; a replayed
+     * report.json's are typed already ({@link ConfigFile#recorded}) and go to the builder as they
+     * are, for each row the command line did not give.
      *
      * @param command the command as parsed, with these options mixed in
      * @param fresh   makes an unparsed instance of the command
@@ -223,9 +232,7 @@ public final class RunOptions {
                     .filter(RunOption::choosesLoad)
                     .map(row -> ConfigFile.normalise(row.name()))
                     .toList();
-            boolean loadChosen = loadKeys.stream()
-                    .anyMatch(k ->
-                            given.contains(k) || (file != null && file.options().containsKey(k)));
+            boolean loadChosen = loadKeys.stream().anyMatch(k -> given.contains(k) || (file != null && file.sets(k)));
             if (loadChosen) {
                 loadKeys.forEach(fromPreset::remove);
             }
@@ -239,6 +246,10 @@ public final class RunOptions {
             RunOption<?> row = OptionTable.byName(key);
             boolean point = row == null || row.point();
             if (given.contains(name) || (point && !points) || name.equals("config") || name.equals("scenario")) {
+                continue;
+            }
+            if (file != null && file.sets(name) && !file.options().containsKey(name)) {
+                // Recorded in a report.json: the builder takes the typed value (below).
                 continue;
             }
             List<String> values = file != null && file.options().containsKey(name)
@@ -276,6 +287,15 @@ public final class RunOptions {
         merge.configApplied = true;
         merge.configMetadata = file == null ? Map.of() : file.metadata();
         merge.configNotes = file == null ? List.of() : file.notes();
+        Map<RunOption<?>, Object> replayed = new LinkedHashMap<>();
+        if (file != null) {
+            file.recorded().forEach((row, value) -> {
+                if (!given.contains(ConfigFile.normalise(row.name())) && (points || !row.point())) {
+                    replayed.put(row, value);
+                }
+            });
+        }
+        merge.recorded = replayed;
         merge.typedArgs = typed;
         return effective;
     }

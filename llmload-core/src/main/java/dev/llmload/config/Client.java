@@ -30,6 +30,11 @@ public record Client(int ioThreads, Segment segment, String startAt, Instant sta
         this(ioThreads, null, null, null);
     }
 
+    /** The same client starting at {@code startInstant}, {@code startAt} resolved. */
+    public Client withStart(String startAt, Instant startInstant) {
+        return new Client(ioThreads, segment, startAt, startInstant);
+    }
+
     /** The number of CPU cores, at most 4. */
     public static Client defaults() {
         return new Client(Math.min(4, Runtime.getRuntime().availableProcessors()));

@@ -65,8 +65,9 @@ public sealed interface Load {
 
     /**
      * A load as report.json records it, typed: the {@code load} of its {@code config} section as
-     * it stands, and the parameters of the top-level {@code load} section. Unchecked, as read: a
-     * replay makes the load again through the records' constructors.
+     * it stands, and the parameters of the top-level {@code load} section. Unchecked, as read: the
+     * rows of {@link OptionTable} that choose the load read their values from it, and the builder
+     * makes the load again through the records' constructors.
      *
      * @param concurrency a closed loop's requests in flight; null for an open loop
      * @param arrival     an open loop's arrivals ({@code trace} for a replay); null for a closed loop

@@ -3,26 +3,60 @@ package dev.llmload.config;
 import static dev.llmload.config.RunOption.Use.COMMAND;
 import static dev.llmload.config.RunOption.Use.CONFIG;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmload.config.ReportLayout.Field;
 import dev.llmload.config.RunOption.Report;
+import dev.llmload.config.RunOption.Report.Key;
 import dev.llmload.config.RunOption.Value;
 import dev.llmload.load.ResponseLimits;
+import dev.llmload.protocol.ApiKind;
+import dev.llmload.protocol.ImageInputs;
+import dev.llmload.protocol.RequestExtras;
 import dev.llmload.workload.tokenizer.Tokenizers;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * Every run option, one row each, in the order of {@code llmload run --help}: the one place an
  * option's names, type, default, help, report.json key and recorded value are written. The
  * command line makes its flags from these rows, {@link RunConfig.Builder} keeps values under them
- * and takes their defaults from them, a YAML config file's keys are their names, and a replayed
- * report.json gives each row the value {@link RunOption#replayed} reads back. Adding an option is
- * a row here plus the component and check in its record (docs/architecture.md).
+ * and takes their defaults from them, a YAML config file's keys are their names, and report.json's
+ * {@code config} section is written from them and read back through them ({@link ReportLayout}),
+ * for a report read again and a replayed run alike. Adding an option is a row here plus the
+ * component and check in its record (docs/architecture.md).
  */
 public final class OptionTable {
 
     private OptionTable() {}
+
+    // The values several rows are recorded in, one field each (before the rows, which use them).
+
+    private static final Field LOAD = Field.always("load", c -> c.load().recorded());
+
+    private static final Field SESSIONS_OBJECT = Field.always("data.sessions", c -> {
+        if (c.sessions() == null) {
+            return null;
+        }
+        Map<String, Object> sessions = new LinkedHashMap<>();
+        sessions.put("turns", c.sessions().turns().text());
+        sessions.put(
+                "think_time_ms",
+                c.sessions().thinkTimeMs() == null
+                        ? null
+                        : c.sessions().thinkTimeMs().text());
+        sessions.put("max_sessions", c.sessions().maxSessions());
+        return sessions;
+    });
+
+    private static final Field LIMITS = Field.whenSet("timeouts.limits", c -> {
+        ResponseLimits limits = c.bounds().timeouts().limits();
+        return limits.equals(ResponseLimits.defaults()) ? null : limits;
+    });
 
     // The four a sweep spells its own way (lists, percentile limits, a sweep directory): points.
 
@@ -33,11 +67,12 @@ public final class OptionTable {
             Value.INT,
             null,
             "Closed loop: keep N requests in flight. Default: 16 when --request-rate is not given.",
-            key("load.concurrency"),
+            inLoad(
+                    "load.concurrency",
+                    (l, s) -> l.mode() == Load.Mode.CLOSED && s.node("data.sessions") == null ? l.concurrency() : null),
             CONFIG,
             true,
-            true,
-            c -> c.load() instanceof Load.Closed closed && c.sessions() == null ? closed.concurrency() : null);
+            true);
 
     public static final RunOption<Double> REQUEST_RATE = new RunOption<>(
             "request-rate",
@@ -48,11 +83,10 @@ public final class OptionTable {
             "Open loop: send R requests (with --sessions: start R sessions) per second on a precomputed "
                     + "schedule, whatever the server does. inf, as in vLLM: every request at once, behind "
                     + "--max-concurrency if given (a closed loop).",
-            key("load.request_rate"),
+            inLoad("load.request_rate", (l, s) -> l.mode() == Load.Mode.OPEN && !shaped(l) ? l.requestRate() : null),
             CONFIG,
             true,
-            true,
-            c -> c.load().requestRate());
+            true);
 
     public static final RunOption<String> SLO = new RunOption<>(
             "slo",
@@ -64,11 +98,10 @@ public final class OptionTable {
                     + "A request meets the SLO when it succeeded within every limit. Percentile limits as llmload "
                     + "sweep takes them (p99_ttft:1000, error_rate:0.01) are accepted too: the run is then judged "
                     + "against them.",
-            key("slo"),
+            always("slo", String.class, c -> c.slo() == null ? null : c.slo().text()),
             CONFIG,
             false,
-            true,
-            c -> c.slo() == null ? null : c.slo().text());
+            true);
 
     public static final RunOption<Path> OUTPUT_DIR = new RunOption<>(
             "output-dir",
@@ -77,12 +110,11 @@ public final class OptionTable {
             Value.PATH,
             null,
             "Run directory. Default: results/<timestamp>-<target>-<load>.",
-            key("output_dir"),
+            // A repeat writes a run directory of its own.
+            always("output_dir", Path.class, c -> c.output().dir()).notRepeated(),
             CONFIG,
             false,
-            true,
-            // A repeat writes a run directory of its own.
-            c -> null);
+            true);
 
     // The target and what each request asks.
 
@@ -94,11 +126,13 @@ public final class OptionTable {
             null,
             "Server to benchmark, e.g. http://127.0.0.1:8000 (the /v1 prefix is added unless present). "
                     + "Absent: the built-in simulator.",
-            key("url"),
+            always(
+                    "url",
+                    String.class,
+                    c -> c.target().url() == null ? null : c.target().url().text()),
             CONFIG,
             false,
-            false,
-            c -> c.target().url() == null ? null : c.target().url().text());
+            false);
 
     public static final RunOption<String> API = new RunOption<>(
             "api",
@@ -110,11 +144,18 @@ public final class OptionTable {
                     + "llamacpp, sglang (native engine APIs), anthropic, responses, embeddings, rerank, or auto: chat "
                     + "when the server lists a model on /v1/models, else stop and name the native --api it answers. "
                     + "docs/cli.md lists each. Default: ${DEFAULT-VALUE}.",
-            key("api"),
+            // Recorded under its enum name (CHAT), as every earlier version wrote it.
+            new Key<>(
+                    "api",
+                    List.of(Field.always("api", c -> c.target().api())),
+                    s -> {
+                        ApiKind api = s.get("api", ApiKind.class);
+                        return api == null ? null : api.cliName();
+                    },
+                    true),
             CONFIG,
             false,
-            false,
-            c -> c.target().api().cliName());
+            false);
 
     public static final RunOption<Integer> BATCH_SIZE = new RunOption<>(
             "batch-size",
@@ -123,11 +164,14 @@ public final class OptionTable {
             Value.INT,
             "1",
             "Inputs per request for --api embeddings (texts) and rerank (documents). Default: ${DEFAULT-VALUE}.",
-            key("data.batch_size"),
+            // Written only when used, so a run without it records what earlier versions did.
+            whenSet(
+                    "data.batch_size",
+                    Integer.class,
+                    c -> c.data().batchSize() == 1 ? null : c.data().batchSize()),
             CONFIG,
             false,
-            false,
-            c -> c.data().batchSize());
+            false);
 
     public static final RunOption<String> IMAGES = new RunOption<>(
             "images",
@@ -137,14 +181,17 @@ public final class OptionTable {
             null,
             "Attach N synthetic PNG images of W x H pixels to every chat request, as data URLs (vision "
                     + "models); made from --seed and the request, so a seeded run sends the same images.",
-            key("data.images"),
+            new Key<>(
+                    "data.images",
+                    List.of(Field.whenSet("data.images", c -> c.data().images())),
+                    s -> {
+                        ImageInputs images = s.get("data.images", ImageInputs.class);
+                        return images == null ? null : images.count() + ":" + images.width() + "x" + images.height();
+                    },
+                    true),
             CONFIG,
             false,
-            false,
-            c -> c.data().images() == null
-                    ? null
-                    : c.data().images().count() + ":" + c.data().images().width() + "x"
-                            + c.data().images().height());
+            false);
 
     public static final RunOption<String> MODEL = new RunOption<>(
             "model",
@@ -153,11 +200,10 @@ public final class OptionTable {
             Value.TEXT,
             null,
             "Model name to send. Default: the first model the server lists on /v1/models.",
-            key("model"),
+            always("model", String.class, c -> c.target().model()),
             CONFIG,
             false,
-            false,
-            c -> c.target().model());
+            false);
 
     public static final RunOption<Boolean> NO_STREAM = new RunOption<>(
             "no-stream",
@@ -166,11 +212,11 @@ public final class OptionTable {
             Value.FLAG,
             null,
             "Ask for whole (non-streamed) responses; TTFT, ITL and TPOT are then not measured.",
-            key("stream"),
+            // Recorded as what was asked of the server, the flag's opposite.
+            inverted("stream", c -> c.target().stream()),
             CONFIG,
             false,
-            false,
-            c -> flag(!c.target().stream()));
+            false);
 
     public static final RunOption<Boolean> NO_IGNORE_EOS = new RunOption<>(
             "no-ignore-eos",
@@ -179,11 +225,11 @@ public final class OptionTable {
             Value.FLAG,
             null,
             "Do not send ignore_eos: the server may stop before --output-tokens.",
-            key("ignore_eos"),
+            // Recorded as what was asked of the server, the flag's opposite.
+            inverted("ignore_eos", c -> c.target().ignoreEos()),
             CONFIG,
             false,
-            false,
-            c -> flag(!c.target().ignoreEos()));
+            false);
 
     public static final RunOption<List<String>> HEADER = new RunOption<>(
             "header",
@@ -193,14 +239,29 @@ public final class OptionTable {
             null,
             "Send this header with every request, e.g. 'x-route: pool-a' (gateways, routing). Repeatable. "
                     + "Recorded, with the values of credentials (authorization, *key*, *token*, *secret*, cookie) redacted.",
-            key("headers"),
+            new Key<>(
+                    "headers",
+                    // A credential's value is never written: the record names the header only.
+                    List.of(Field.whenSet(
+                            "headers",
+                            c -> c.target().extras().headers().isEmpty()
+                                    ? null
+                                    : c.target().extras().redactedHeaders())),
+                    // A header recorded redacted is not sent again as the redaction mark: a repeat needs it given.
+                    s -> {
+                        Map<String, String> recorded = s.pairs("headers");
+                        List<String> headers = recorded == null
+                                ? List.of()
+                                : recorded.entrySet().stream()
+                                        .filter(h -> !RequestExtras.REDACTED.equals(h.getValue()))
+                                        .map(h -> h.getKey() + ":" + h.getValue())
+                                        .toList();
+                        return headers.isEmpty() ? null : headers;
+                    },
+                    true),
             CONFIG,
             false,
-            false,
-            // Headers recorded redacted are not repeated (the layout drops them): give them again.
-            c -> c.target().extras().headers().entrySet().stream()
-                    .map(h -> h.getKey() + ":" + h.getValue())
-                    .toList());
+            false);
 
     public static final RunOption<String> EXTRA_BODY = new RunOption<>(
             "extra-body",
@@ -210,11 +271,14 @@ public final class OptionTable {
             null,
             "A JSON object whose fields are put into every request body over llmload's own, e.g. "
                     + "'{\"chat_template_kwargs\": {\"enable_thinking\": false}}'.",
-            key("extra_body"),
+            new Key<>(
+                    "extra_body",
+                    List.of(Field.whenSet("extra_body", c -> c.target().extras().extraBody())),
+                    s -> s.node("extra_body") instanceof ObjectNode body ? body.toString() : null,
+                    true),
             CONFIG,
             false,
-            false,
-            c -> c.target().extras().extraBody());
+            false);
 
     public static final RunOption<Double> TEMPERATURE = new RunOption<>(
             "temperature",
@@ -223,11 +287,10 @@ public final class OptionTable {
             Value.DOUBLE,
             null,
             "Sampling temperature. Default: the server's.",
-            key("temperature"),
+            whenSet("temperature", Double.class, c -> c.target().extras().temperature()),
             CONFIG,
             false,
-            false,
-            c -> c.target().extras().temperature());
+            false);
 
     public static final RunOption<Double> TOP_P = new RunOption<>(
             "top-p",
@@ -236,11 +299,10 @@ public final class OptionTable {
             Value.DOUBLE,
             null,
             "Nucleus sampling: top_p. Default: the server's.",
-            key("top_p"),
+            whenSet("top_p", Double.class, c -> c.target().extras().topP()),
             CONFIG,
             false,
-            false,
-            c -> c.target().extras().topP());
+            false);
 
     public static final RunOption<Integer> TOP_K = new RunOption<>(
             "top-k",
@@ -249,11 +311,10 @@ public final class OptionTable {
             Value.INT,
             null,
             "top_k sampling. Default: the server's.",
-            key("top_k"),
+            whenSet("top_k", Integer.class, c -> c.target().extras().topK()),
             CONFIG,
             false,
-            false,
-            c -> c.target().extras().topK());
+            false);
 
     public static final RunOption<List<String>> STOP = new RunOption<>(
             "stop",
@@ -262,11 +323,10 @@ public final class OptionTable {
             Value.TEXTS,
             null,
             "A stop string. Repeatable. Default: none.",
-            key("stop"),
+            texts("stop", false, c -> c.target().extras().stop()),
             CONFIG,
             false,
-            false,
-            c -> c.target().extras().stop());
+            false);
 
     // The load.
 
@@ -278,13 +338,14 @@ public final class OptionTable {
             null,
             "Open-loop arrivals: poisson, constant or gamma (ramp, stages, bursts and trace are chosen by their own "
                     + "flags). Default: poisson, or gamma when --burstiness is given.",
-            key("load.arrival"),
+            inLoad(
+                    "load.arrival",
+                    (l, s) -> l.mode() == Load.Mode.OPEN && !shaped(l)
+                            ? l.arrival().cliName()
+                            : null),
             CONFIG,
             true,
-            false,
-            c -> c.load() instanceof Load.Open open && !open.arrival().shaped()
-                    ? open.arrival().cliName()
-                    : null);
+            false);
 
     public static final RunOption<String> RAMP = new RunOption<>(
             "ramp",
@@ -294,11 +355,10 @@ public final class OptionTable {
             null,
             "Open loop with a rate moving from FROM to TO req/s over TIME (sets --arrival ramp); "
                     + "add :poisson for random gaps.",
-            key("load.profile"),
+            profile(Load.Arrival.RAMP),
             CONFIG,
             true,
-            false,
-            c -> profile(c, Load.Arrival.RAMP));
+            false);
 
     public static final RunOption<String> STAGES = new RunOption<>(
             "stages",
@@ -307,11 +367,10 @@ public final class OptionTable {
             Value.TEXT,
             null,
             "Open loop in steady stages, e.g. 5:30s,10:30s,20:30s (sets --arrival stages).",
-            key("load.profile"),
+            profile(Load.Arrival.STAGES),
             CONFIG,
             true,
-            false,
-            c -> profile(c, Load.Arrival.STAGES));
+            false);
 
     public static final RunOption<String> BURSTS = new RunOption<>(
             "bursts",
@@ -321,11 +380,10 @@ public final class OptionTable {
             null,
             "Open loop: SIZE requests at once every PERIOD on top of a Poisson BASE rate, e.g. 2:20:10s "
                     + "(sets --arrival bursts).",
-            key("load.profile"),
+            profile(Load.Arrival.BURSTS),
             CONFIG,
             true,
-            false,
-            c -> profile(c, Load.Arrival.BURSTS));
+            false);
 
     public static final RunOption<String> CONCURRENCY_PROFILE = new RunOption<>(
             "concurrency-profile",
@@ -334,11 +392,10 @@ public final class OptionTable {
             Value.TEXT,
             null,
             "Closed loop whose concurrency changes: ramp:FROM:TO:TIME or steps N:TIME,N:TIME,...",
-            key("load.profile"),
+            inLoad("load.profile", (l, s) -> l.mode() == Load.Mode.CLOSED ? l.profile() : null),
             CONFIG,
             true,
-            false,
-            c -> c.load() instanceof Load.Closed closed ? closed.profile() : null);
+            false);
 
     public static final RunOption<Double> BURSTINESS = new RunOption<>(
             "burstiness",
@@ -348,11 +405,11 @@ public final class OptionTable {
             null,
             "Gamma shape K of open-loop arrivals (1 = Poisson, < 1 burstier, > 1 more regular); "
                     + "implies --arrival gamma.",
-            key("load.burstiness"),
+            // A burstiness recorded beside other arrivals was never used.
+            inLoad("load.burstiness", (l, s) -> l.arrival() == Load.Arrival.GAMMA ? l.burstiness() : null),
             CONFIG,
             true,
-            false,
-            c -> c.load() instanceof Load.Open open ? open.burstiness() : null);
+            false);
 
     public static final RunOption<Integer> MAX_CONCURRENCY = new RunOption<>(
             "max-concurrency",
@@ -362,11 +419,10 @@ public final class OptionTable {
             null,
             "Open loop: at most N requests in flight; the others wait (shown as client queue time). "
                     + "Without a rate, as in vLLM: a closed loop of N.",
-            key("load.max_concurrency"),
+            inLoad("load.max_concurrency", (l, s) -> l.mode() == Load.Mode.OPEN ? l.maxConcurrency() : null),
             CONFIG,
             true,
-            false,
-            c -> c.load().maxConcurrency());
+            false);
 
     // How long a run lasts.
 
@@ -378,11 +434,10 @@ public final class OptionTable {
             null,
             "Requests to send (with --sessions: turns), warm-up included. Default: 100, or "
                     + "unbounded when --duration is given.",
-            key("num_requests"),
+            always("num_requests", Long.class, c -> c.bounds().numRequests()),
             CONFIG,
             false,
-            false,
-            c -> c.bounds().numRequests());
+            false);
 
     public static final RunOption<Duration> DURATION = new RunOption<>(
             "duration",
@@ -391,11 +446,10 @@ public final class OptionTable {
             Value.TIME,
             null,
             "Stop sending after this long (e.g. 30s, 5m). With --num-requests, the first bound wins.",
-            key("duration"),
+            always("duration", Duration.class, c -> c.bounds().duration()),
             CONFIG,
             false,
-            false,
-            c -> c.bounds().duration());
+            false);
 
     public static final RunOption<String> WARMUP = new RunOption<>(
             "warmup",
@@ -405,13 +459,17 @@ public final class OptionTable {
             "0",
             "Warm-up left out of the statistics but kept in the journal (flagged): the first N requests, "
                     + "or the requests intended to start in the first TIME (e.g. 30s). Default: ${DEFAULT-VALUE}.",
-            key("warmup"),
+            // A count under warmup, a time under warmup_time (and warmup 0), as earlier versions wrote them.
+            new Key<>(
+                    "warmup",
+                    List.of(
+                            Field.always("warmup", c -> c.bounds().warmup()),
+                            Field.always("warmup_time", c -> c.bounds().warmupTime())),
+                    OptionTable::warmup,
+                    true),
             CONFIG,
             false,
-            false,
-            c -> c.bounds().warmupTime() != null
-                    ? c.bounds().warmupTime()
-                    : c.bounds().warmup());
+            false);
 
     // The data.
 
@@ -423,11 +481,13 @@ public final class OptionTable {
             "512",
             "Prompt length in tokens (with --sessions: of each new user message): N, "
                     + "uniform:MIN:MAX, normal:MEAN:STD, lognormal:MEAN:STD. Default: ${DEFAULT-VALUE}.",
-            key("data.input_tokens"),
+            always(
+                    "data.input_tokens",
+                    String.class,
+                    c -> c.data().inputTokens().text()),
             CONFIG,
             false,
-            false,
-            c -> c.data().inputTokens().text());
+            false);
 
     public static final RunOption<String> OUTPUT_TOKENS = new RunOption<>(
             "output-tokens",
@@ -436,11 +496,13 @@ public final class OptionTable {
             Value.TEXT,
             "128",
             "max_tokens per request, as a length distribution. Default: ${DEFAULT-VALUE}.",
-            key("data.output_tokens"),
+            always(
+                    "data.output_tokens",
+                    String.class,
+                    c -> c.data().outputTokens().text()),
             CONFIG,
             false,
-            false,
-            c -> c.data().outputTokens().text());
+            false);
 
     public static final RunOption<Double> RANGE_RATIO = new RunOption<>(
             "range-ratio",
@@ -449,11 +511,10 @@ public final class OptionTable {
             Value.DOUBLE,
             null,
             "As vLLM's --random-range-ratio: fixed lengths L become uniform on [L(1-R), L(1+R)].",
-            key("data.range_ratio"),
+            always("data.range_ratio", Double.class, c -> c.data().rangeRatio()),
             CONFIG,
             false,
-            false,
-            c -> c.data().rangeRatio());
+            false);
 
     public static final RunOption<Path> DATASET = new RunOption<>(
             "dataset",
@@ -463,11 +524,10 @@ public final class OptionTable {
             null,
             "Prompts from a file instead of synthetic ones: JSONL ({\"prompt\":...} or "
                     + "{\"messages\":[...]}, optional \"output_tokens\") or a ShareGPT JSON array.",
-            key("data.dataset"),
+            always("data.dataset", Path.class, c -> c.data().dataset()),
             CONFIG,
             false,
-            false,
-            c -> c.data().dataset());
+            false);
 
     public static final RunOption<String> DATASET_FORMAT = new RunOption<>(
             "dataset-format",
@@ -476,11 +536,10 @@ public final class OptionTable {
             Value.TEXT,
             null,
             "jsonl or sharegpt. Default: told from the file (a JSON array is ShareGPT).",
-            key("data.dataset_format"),
+            always("data.dataset_format", String.class, c -> c.data().datasetFormat()),
             CONFIG,
             false,
-            false,
-            c -> c.data().datasetFormat());
+            false);
 
     public static final RunOption<String> SHARED_PREFIX = new RunOption<>(
             "shared-prefix",
@@ -490,11 +549,10 @@ public final class OptionTable {
             null,
             "Synthetic prompts start with one of N shared prefixes of TOKENS "
                     + "tokens, spread uniformly or by Zipf, to measure prefix caching.",
-            key("data.shared_prefix"),
+            always("data.shared_prefix", String.class, c -> c.data().sharedPrefix()),
             CONFIG,
             false,
-            false,
-            c -> c.data().sharedPrefix());
+            false);
 
     public static final RunOption<Path> TRACE = new RunOption<>(
             "trace",
@@ -504,11 +562,10 @@ public final class OptionTable {
             null,
             "Replay a JSONL or CSV trace (timestamp ms, input_length, output_length, optional hash_ids) "
                     + "at its own timestamps (sets --arrival trace).",
-            key("data.trace"),
+            always("data.trace", Path.class, c -> c.load() instanceof Load.Trace trace ? trace.file() : null),
             CONFIG,
             true,
-            false,
-            c -> c.load() instanceof Load.Trace trace ? trace.file() : null);
+            false);
 
     public static final RunOption<Double> TRACE_SPEED = new RunOption<>(
             "trace-speed",
@@ -517,11 +574,16 @@ public final class OptionTable {
             Value.DOUBLE,
             "1",
             "Replay the trace X times faster. Default: ${DEFAULT-VALUE}.",
-            key("data.trace_speed"),
+            // Written as 1.0 for a run without a trace, as earlier versions did.
+            new Key<>(
+                    "data.trace_speed",
+                    List.of(Field.always(
+                            "data.trace_speed", c -> c.load() instanceof Load.Trace trace ? trace.speed() : 1.0)),
+                    s -> s.node("data.trace") == null ? null : s.get("data.trace_speed", Double.class),
+                    true),
             CONFIG,
             false,
-            false,
-            c -> c.load() instanceof Load.Trace trace ? trace.speed() : null);
+            false);
 
     public static final RunOption<String> SESSIONS = new RunOption<>(
             "sessions",
@@ -534,11 +596,10 @@ public final class OptionTable {
                     + "--input-tokens; the next turn follows the answer after --think-time. Sessions start at the "
                     + "--request-rate arrivals, or --max-sessions are kept in flight (closed loop). A failed turn ends "
                     + "its session. --num-requests counts turns.",
-            key("data.sessions.turns"),
+            inSessions("data.sessions.turns", String.class),
             CONFIG,
             true,
-            false,
-            c -> c.sessions() == null ? null : c.sessions().turns().text());
+            false);
 
     public static final RunOption<String> THINK_TIME = new RunOption<>(
             "think-time",
@@ -548,13 +609,10 @@ public final class OptionTable {
             null,
             "With --sessions: pause in ms between an answer's end and the next turn, a length distribution "
                     + "(e.g. 2000 or uniform:1000:5000). Default: none.",
-            key("data.sessions.think_time_ms"),
+            inSessions("data.sessions.think_time_ms", String.class),
             CONFIG,
             false,
-            false,
-            c -> c.sessions() == null || c.sessions().thinkTimeMs() == null
-                    ? null
-                    : c.sessions().thinkTimeMs().text());
+            false);
 
     public static final RunOption<Integer> MAX_SESSIONS = new RunOption<>(
             "max-sessions",
@@ -565,11 +623,10 @@ public final class OptionTable {
             "With --sessions: at most N sessions in flight. Closed loop: N sessions are kept in flight "
                     + "(default 16). Open loop: a session due while N are running waits (client queue time); default: "
                     + "no limit.",
-            key("data.sessions.max_sessions"),
+            inSessions("data.sessions.max_sessions", Integer.class),
             CONFIG,
             true,
-            false,
-            c -> c.sessions() == null ? null : c.sessions().maxSessions());
+            false);
 
     public static final RunOption<String> TOKENIZER = new RunOption<>(
             "tokenizer",
@@ -579,11 +636,10 @@ public final class OptionTable {
             Tokenizers.DEFAULT,
             "Tokenizer for synthetic prompts and local counts: cl100k_base, o200k_base, "
                     + "p50k_base, r50k_base, or a path to a HuggingFace tokenizer.json. Default: ${DEFAULT-VALUE}.",
-            key("data.tokenizer"),
+            always("data.tokenizer", String.class, c -> c.data().tokenizer()),
             CONFIG,
             false,
-            false,
-            c -> c.data().tokenizer());
+            false);
 
     public static final RunOption<Long> SEED = new RunOption<>(
             "seed",
@@ -592,11 +648,10 @@ public final class OptionTable {
             Value.LONG,
             "0",
             "Seeds prompts, lengths and arrival times; the same seed repeats the same run. Default: ${DEFAULT-VALUE}.",
-            key("seed"),
+            always("seed", Long.class, RunConfig::seed),
             CONFIG,
             false,
-            false,
-            RunConfig::seed);
+            false);
 
     // Limits on each request.
 
@@ -607,11 +662,13 @@ public final class OptionTable {
             Value.TIME,
             "10s",
             "Limit on opening a connection. Default: ${DEFAULT-VALUE}.",
-            key("timeouts.connect"),
+            always(
+                    "timeouts.connect",
+                    Duration.class,
+                    c -> c.bounds().timeouts().connect()),
             CONFIG,
             false,
-            false,
-            c -> c.bounds().timeouts().connect());
+            false);
 
     public static final RunOption<Duration> FIRST_TOKEN_TIMEOUT = new RunOption<>(
             "first-token-timeout",
@@ -620,11 +677,13 @@ public final class OptionTable {
             Value.TIME,
             null,
             "Limit from the send to the first generated text. Default: none.",
-            key("timeouts.first_token"),
+            always(
+                    "timeouts.first_token",
+                    Duration.class,
+                    c -> c.bounds().timeouts().firstToken()),
             CONFIG,
             false,
-            false,
-            c -> c.bounds().timeouts().firstToken());
+            false);
 
     public static final RunOption<Duration> IDLE_TIMEOUT = new RunOption<>(
             "idle-timeout",
@@ -633,11 +692,10 @@ public final class OptionTable {
             Value.TIME,
             null,
             "Limit on silence between pieces of a stream once text has started. Default: none.",
-            key("timeouts.idle"),
+            always("timeouts.idle", Duration.class, c -> c.bounds().timeouts().idle()),
             CONFIG,
             false,
-            false,
-            c -> c.bounds().timeouts().idle());
+            false);
 
     public static final RunOption<Duration> REQUEST_TIMEOUT = new RunOption<>(
             "request-timeout",
@@ -646,11 +704,10 @@ public final class OptionTable {
             Value.TIME,
             "10m",
             "Limit on a whole request. Default: ${DEFAULT-VALUE}.",
-            key("timeouts.total"),
+            always("timeouts.total", Duration.class, c -> c.bounds().timeouts().total()),
             CONFIG,
             false,
-            false,
-            c -> c.bounds().timeouts().total());
+            false);
 
     public static final RunOption<Long> MAX_EVENT_BYTES = new RunOption<>(
             "max-event-bytes",
@@ -659,11 +716,10 @@ public final class OptionTable {
             Value.LONG,
             String.valueOf(ResponseLimits.DEFAULT_MAX_EVENT_BYTES),
             "A stream event larger than this ends its response as a protocol failure. Default: ${DEFAULT-VALUE} (1 MiB).",
-            key("timeouts.limits.max_event_bytes"),
+            inLimits("timeouts.limits.max_event_bytes", Long.class),
             CONFIG,
             false,
-            false,
-            c -> c.bounds().timeouts().limits().maxEventBytes());
+            false);
 
     public static final RunOption<Long> MAX_RESPONSE_BYTES = new RunOption<>(
             "max-response-bytes",
@@ -672,11 +728,10 @@ public final class OptionTable {
             Value.LONG,
             String.valueOf(ResponseLimits.DEFAULT_MAX_RESPONSE_BYTES),
             "A response body larger than this is ended as a protocol failure. Default: ${DEFAULT-VALUE} (64 MiB).",
-            key("timeouts.limits.max_response_bytes"),
+            inLimits("timeouts.limits.max_response_bytes", Long.class),
             CONFIG,
             false,
-            false,
-            c -> c.bounds().timeouts().limits().maxResponseBytes());
+            false);
 
     public static final RunOption<Integer> MAX_TOKENS_FACTOR = new RunOption<>(
             "max-tokens-factor",
@@ -686,11 +741,10 @@ public final class OptionTable {
             String.valueOf(ResponseLimits.DEFAULT_TOKEN_FACTOR),
             "A response with more than N x max_tokens + 64 token events is ended as a protocol failure. "
                     + "Default: ${DEFAULT-VALUE}.",
-            key("timeouts.limits.token_factor"),
+            inLimits("timeouts.limits.token_factor", Integer.class),
             CONFIG,
             false,
-            false,
-            c -> c.bounds().timeouts().limits().tokenFactor());
+            false);
 
     // Telemetry.
 
@@ -702,11 +756,13 @@ public final class OptionTable {
             "auto",
             "Prometheus metrics of the server, scraped during the run. auto: the "
                     + "target's /metrics when it answers in Prometheus format. Default: ${DEFAULT-VALUE}.",
-            key("telemetry.server_metrics"),
+            always(
+                    "telemetry.server_metrics",
+                    String.class,
+                    c -> c.telemetry().serverMetrics().text()),
             CONFIG,
             false,
-            false,
-            c -> c.telemetry().serverMetrics().text());
+            false);
 
     public static final RunOption<String> SERVER_KIND = new RunOption<>(
             "server-kind",
@@ -715,11 +771,10 @@ public final class OptionTable {
             Value.TEXT,
             null,
             "Read the server's metrics as vllm, sglang, tgi, trtllm, triton or llamacpp. Default: detected.",
-            key("telemetry.server_kind"),
+            always("telemetry.server_kind", String.class, c -> c.telemetry().serverKindName()),
             CONFIG,
             false,
-            false,
-            c -> c.telemetry().serverKindName());
+            false);
 
     public static final RunOption<List<String>> GPU_METRICS = new RunOption<>(
             "gpu-metrics",
@@ -728,11 +783,15 @@ public final class OptionTable {
             Value.TEXTS,
             null,
             "A DCGM exporter's metrics URL (e.g. http://node:9400/metrics). Repeatable, one per node.",
-            key("telemetry.gpu_metrics"),
+            texts(
+                    "telemetry.gpu_metrics",
+                    true,
+                    c -> c.telemetry().gpuMetrics().stream()
+                            .map(Object::toString)
+                            .toList()),
             CONFIG,
             false,
-            false,
-            c -> c.telemetry().gpuMetrics().stream().map(Object::toString).toList());
+            false);
 
     public static final RunOption<Duration> NVIDIA_SMI = new RunOption<>(
             "nvidia-smi",
@@ -741,11 +800,25 @@ public final class OptionTable {
             Value.optionalTime("1s"),
             null,
             "Poll the local nvidia-smi every INTERVAL (default 1s) for GPU utilisation, memory and power.",
-            key("telemetry.nvidia_smi_interval"),
+            // Recorded as nvidia_smi (the tool polled, or null) and its interval (1s when not polled).
+            new Key<>(
+                    "telemetry.nvidia_smi_interval",
+                    List.of(
+                            Field.always(
+                                    "telemetry.nvidia_smi",
+                                    c -> c.telemetry().nvidiaSmi() == null ? null : "nvidia-smi"),
+                            Field.always(
+                                    "telemetry.nvidia_smi_interval",
+                                    c -> c.telemetry().nvidiaSmi() == null
+                                            ? Duration.ofSeconds(1)
+                                            : c.telemetry().nvidiaSmi())),
+                    s -> s.node("telemetry.nvidia_smi") == null
+                            ? null
+                            : s.get("telemetry.nvidia_smi_interval", Duration.class),
+                    true),
             CONFIG,
             false,
-            false,
-            c -> c.telemetry().nvidiaSmi());
+            false);
 
     public static final RunOption<Duration> SCRAPE_INTERVAL = new RunOption<>(
             "scrape-interval",
@@ -754,11 +827,13 @@ public final class OptionTable {
             Value.TIME,
             "1s",
             "How often metrics are scraped (at least 100ms). Default: ${DEFAULT-VALUE}.",
-            key("telemetry.scrape_interval"),
+            always(
+                    "telemetry.scrape_interval",
+                    Duration.class,
+                    c -> c.telemetry().scrapeInterval()),
             CONFIG,
             false,
-            false,
-            c -> c.telemetry().scrapeInterval());
+            false);
 
     // The end of a run.
 
@@ -770,11 +845,10 @@ public final class OptionTable {
             "30s",
             "When a --duration ends or the run is interrupted, requests in flight may finish for this long, "
                     + "then are cancelled (counted as cancelled). Default: ${DEFAULT-VALUE}.",
-            key("grace"),
+            always("grace", Duration.class, c -> c.bounds().grace()),
             CONFIG,
             false,
-            false,
-            c -> c.bounds().grace());
+            false);
 
     public static final RunOption<Boolean> STOP_ON_SATURATION = new RunOption<>(
             "stop-on-saturation",
@@ -784,11 +858,11 @@ public final class OptionTable {
             null,
             "Open loop: stop sending once the server is certainly saturated (its backlog past twice "
                     + "what the saturated note allows), with a note, instead of running the whole schedule.",
-            key("stop_on_saturation"),
+            // Written only when on, so the layout of every earlier report stays as it was.
+            whenSet("stop_on_saturation", Boolean.class, c -> c.bounds().stopOnSaturation() ? Boolean.TRUE : null),
             CONFIG,
             false,
-            false,
-            c -> flag(c.bounds().stopOnSaturation()));
+            false);
 
     // What a run writes.
 
@@ -800,13 +874,15 @@ public final class OptionTable {
             null,
             "What one of the server's GPUs costs per hour, with its currency, e.g. 2.49USD: "
                     + "report.json then gives the cost per million output and total tokens (docs/report.md, efficiency).",
-            key("gpu_hour_price"),
+            whenSet(
+                    "gpu_hour_price",
+                    String.class,
+                    c -> c.output().gpuHourPrice() == null
+                            ? null
+                            : c.output().gpuHourPrice().text()),
             CONFIG,
             false,
-            false,
-            c -> c.output().gpuHourPrice() == null
-                    ? null
-                    : c.output().gpuHourPrice().text());
+            false);
 
     public static final RunOption<List<String>> EXPORT = new RunOption<>(
             "export",
@@ -817,11 +893,10 @@ public final class OptionTable {
             "Also write the results in another tool's format: vllm (the file and keys of vllm bench "
                     + "serve --save-result --save-detailed, e.g. openai-chat-infqps-concurrency16-<model>-<date>.json). "
                     + "Repeatable.",
-            key("exports"),
+            texts("exports", true, c -> c.output().exports()),
             CONFIG,
             false,
-            false,
-            c -> c.output().exports());
+            false);
 
     public static final RunOption<Map<String, String>> METADATA = new RunOption<>(
             "metadata",
@@ -831,12 +906,14 @@ public final class OptionTable {
             null,
             "Record a fact the tool cannot discover, e.g. hardware.gpu_model=H100, "
                     + "model.precision=bf16, service.launch_args='--max-num-seqs 256'. Repeatable.",
-            key("metadata"),
+            new Key<>(
+                    "metadata",
+                    List.of(Field.always("metadata", c -> c.output().metadata())),
+                    s -> s.pairs("metadata"),
+                    true),
             CONFIG,
             false,
-            false,
-            // A replayed report.json's metadata travels as the file's own section, not as flags.
-            c -> null);
+            false);
 
     public static final RunOption<List<String>> NOTE = new RunOption<>(
             "note",
@@ -845,12 +922,10 @@ public final class OptionTable {
             Value.TEXTS,
             null,
             "A note of your own for the report. Repeatable.",
-            key("notes"),
+            texts("notes", true, c -> c.output().notes()),
             CONFIG,
             false,
-            false,
-            // As metadata: the file's own section.
-            c -> null);
+            false);
 
     // The client.
 
@@ -861,11 +936,10 @@ public final class OptionTable {
             Value.PATH,
             null,
             "Read the API key from this file (first line) instead of the environment.",
-            new Report.NotRecorded("where the key was read from is the user's, the key is never written"),
+            new Report.NotRecorded<>("where the key was read from is the user's, the key is never written"),
             CONFIG,
             false,
-            false,
-            c -> null);
+            false);
 
     public static final RunOption<Boolean> INSECURE = new RunOption<>(
             "insecure",
@@ -874,11 +948,10 @@ public final class OptionTable {
             Value.FLAG,
             null,
             "Do not verify the server's TLS certificate.",
-            key("insecure"),
+            always("insecure", Boolean.class, c -> c.target().insecure()),
             CONFIG,
             false,
-            false,
-            c -> flag(c.target().insecure()));
+            false);
 
     public static final RunOption<Integer> IO_THREADS = new RunOption<>(
             "io-threads",
@@ -887,11 +960,10 @@ public final class OptionTable {
             Value.INT,
             null,
             "Client event loop threads. Default: the number of CPU cores, at most 4.",
-            key("io_threads"),
+            always("io_threads", Integer.class, c -> c.client().ioThreads()),
             CONFIG,
             false,
-            false,
-            c -> c.client().ioThreads());
+            false);
 
     public static final RunOption<String> SEGMENT = new RunOption<>(
             "segment",
@@ -902,11 +974,15 @@ public final class OptionTable {
             "Send segment I (0 to N-1) of a run spread over N hosts; auto/N takes I from "
                     + "JOB_COMPLETION_INDEX (a Kubernetes Indexed Job). Merge the segments with llmload merge "
                     + "(docs/distributed.md).",
-            key("segment"),
+            whenSet(
+                    "segment",
+                    String.class,
+                    c -> c.client().segment() == null
+                            ? null
+                            : c.client().segment().toString()),
             CONFIG,
             false,
-            false,
-            c -> c.client().segment());
+            false);
 
     public static final RunOption<String> START_AT = new RunOption<>(
             "start-at",
@@ -916,12 +992,20 @@ public final class OptionTable {
             null,
             "Get ready, then start the clock at this wall-clock instant: RFC 3339 "
                     + "(2026-12-01T10:00:00Z), or +DELAY after LLMLOAD_START_BASE, shared by every segment.",
-            key("start_at"),
+            // Recorded as written and as resolved (start_instant, which a report read again keeps); a repeat starts
+            // when it is ready: the recorded instant has passed.
+            new Key<>(
+                            "start_at",
+                            List.of(
+                                    Field.whenSet("start_at", c -> c.client().startAt()),
+                                    Field.whenSet(
+                                            "start_instant", c -> c.client().startInstant())),
+                            s -> s.get("start_at", String.class),
+                            true)
+                    .notRepeated(),
             CONFIG,
             false,
-            false,
-            // A repeat starts when it is ready: the recorded instant has passed.
-            c -> null);
+            false);
 
     // Where the defaults come from.
 
@@ -933,11 +1017,10 @@ public final class OptionTable {
             null,
             "Defaults for a common question: chat, batch, long-doc, online or capacity (docs/cli.md). "
                     + "Flags and --config still win.",
-            key("scenario"),
+            always("scenario", String.class, RunConfig::scenario),
             CONFIG,
             false,
-            false,
-            RunConfig::scenario);
+            false);
 
     public static final RunOption<Path> CONFIG_FILE = new RunOption<>(
             "config",
@@ -947,11 +1030,10 @@ public final class OptionTable {
             null,
             "A YAML scenario file with the same keys as these flags (plus metadata, notes, model, service, "
                     + "hardware), or a run's report.json to repeat that run. Flags override it.",
-            new Report.NotRecorded("the file is merged into the options, which are recorded"),
+            new Report.NotRecorded<>("the file is merged into the options, which are recorded"),
             COMMAND,
             false,
-            false,
-            c -> null);
+            false);
 
     public static final RunOption<Path> SIM_CONFIG = new RunOption<>(
             "sim-config",
@@ -960,11 +1042,10 @@ public final class OptionTable {
             Value.PATH,
             null,
             "YAML settings of the built-in simulator (only without --url); see docs/simulator.md.",
-            new Report.NotRecorded("the simulator's settings, not the run's: the simulator writes its own"),
+            new Report.NotRecorded<>("the simulator's settings, not the run's: the simulator writes its own"),
             COMMAND,
             false,
-            false,
-            c -> null);
+            false);
 
     /** Every row, in the order of the help. */
     public static final List<RunOption<?>> ROWS = List.of(
@@ -1045,15 +1126,73 @@ public final class OptionTable {
         return null;
     }
 
-    private static Report key(String path) {
-        return new Report.Key(path);
+    // How rows are recorded. A row recorded in one key of its own type: always or whenSet; in a
+    // value several rows share: inLoad, inSessions, inLimits; otherwise its own Key.
+
+    /** Recorded at {@code path} in every report (null when unset), read back as written. */
+    private static <T> Key<T> always(String path, Class<T> type, Function<RunConfig, T> value) {
+        return new Key<>(path, List.of(Field.always(path, value)), s -> s.get(path, type), true);
     }
 
-    private static String flag(boolean set) {
-        return set ? "true" : null;
+    /** Recorded at {@code path} only when set (a key earlier versions did not write), read back as written. */
+    private static <T> Key<T> whenSet(String path, Class<T> type, Function<RunConfig, T> value) {
+        return new Key<>(path, List.of(Field.whenSet(path, value)), s -> s.get(path, type), true);
     }
 
-    private static String profile(RunConfig config, Load.Arrival arrival) {
-        return config.load() instanceof Load.Open open && open.arrival() == arrival ? open.profile() : null;
+    /** A repeatable option's list at {@code path}; when not {@code always}, written only when not empty. */
+    private static Key<List<String>> texts(String path, boolean always, Function<RunConfig, List<String>> value) {
+        Field field = always
+                ? Field.always(path, value)
+                : Field.whenSet(path, c -> value.apply(c).isEmpty() ? null : value.apply(c));
+        return new Key<>(path, List.of(field), s -> s.texts(path), true);
+    }
+
+    /** A flag recorded as its opposite ({@code --no-stream} as {@code stream}), in every report. */
+    private static Key<Boolean> inverted(String path, Function<RunConfig, Boolean> value) {
+        return new Key<>(
+                path,
+                List.of(Field.always(path, value)),
+                s -> s.get(path, Boolean.class) == null ? null : !s.get(path, Boolean.class),
+                true);
+    }
+
+    /** {@code --warmup} as recorded: a time under {@code warmup_time}, else a count under {@code warmup}. */
+    private static String warmup(ReportLayout.Section s) {
+        Duration time = s.get("warmup_time", Duration.class);
+        Integer count = s.get("warmup", Integer.class);
+        return time != null ? time.toString() : count == null ? null : count.toString();
+    }
+
+    /** Recorded in the {@code load} object, which is the load's one projection, {@link Load#recorded()}. */
+    private static <T> Key<T> inLoad(String path, BiFunction<Load.Recorded, ReportLayout.Section, T> read) {
+        return new Key<>(
+                path,
+                List.of(LOAD),
+                s -> {
+                    Load.Recorded load = s.get("load", Load.Recorded.class);
+                    return load == null ? null : read.apply(load, s);
+                },
+                true);
+    }
+
+    /** An open loop's shape, recorded as the load's {@code profile}. */
+    private static Key<String> profile(Load.Arrival shape) {
+        return inLoad(
+                "load.profile", (l, s) -> l.mode() == Load.Mode.OPEN && l.arrival() == shape ? l.profile() : null);
+    }
+
+    /** Whether arrivals set their own rates (a ramp, stages, bursts) or follow a trace: no rate or kind of their own. */
+    private static boolean shaped(Load.Recorded load) {
+        return load.arrival() == null || load.arrival().shaped() || load.arrival() == Load.Arrival.TRACE;
+    }
+
+    /** Recorded in the {@code data.sessions} object, null without sessions. */
+    private static <T> Key<T> inSessions(String path, Class<T> type) {
+        return new Key<>(path, List.of(SESSIONS_OBJECT), s -> s.get(path, type), true);
+    }
+
+    /** Recorded in {@code timeouts.limits}, which is written only when a limit is not its default. */
+    private static <T> Key<T> inLimits(String path, Class<T> type) {
+        return new Key<>(path, List.of(LIMITS), s -> s.get(path, type), true);
     }
 }

@@ -1,17 +1,11 @@
 package dev.llmload.config;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.util.StdConverter;
 import dev.llmload.load.ResponseLimits;
 import dev.llmload.load.Timeouts;
 import dev.llmload.protocol.ApiKind;
-import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestExtras;
-import dev.llmload.segment.Segment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,8 +19,8 @@ import java.util.stream.Stream;
 /**
  * Everything that determines a run, checked: each part refuses a bad value with a one-line
  * {@link ConfigException} when it is made, so a command line and a Java caller get the same
- * errors. It is written into the report ({@code config}, in the layout {@link ReportLayout}
- * keeps) so the run can be repeated with {@code llmload run --config report.json}. It never holds
+ * errors. It is written into the report ({@code config}, made from {@link OptionTable}'s rows by
+ * {@link ReportLayout}) so the run can be repeated with {@code llmload run --config report.json}. It never holds
  * the API key. Build one with {@link #builder()}, whose setters take values as the command line's
  * options do.
  *
@@ -35,8 +29,8 @@ import java.util.stream.Stream;
  * @param seed     seeds prompts, lengths and arrival times
  * @param scenario the preset the defaults came from, or null
  */
-@JsonSerialize(converter = RunConfig.ReportLayout.ToWire.class)
-@JsonDeserialize(converter = RunConfig.ReportLayout.FromWire.class)
+@JsonSerialize(using = ReportLayout.Writer.class)
+@JsonDeserialize(using = ReportLayout.Reader.class)
 public record RunConfig(
         Target target,
         Load load,
@@ -455,6 +449,21 @@ public record RunConfig(
 
         /** @throws ConfigException with a one-line reason when the options do not make a run */
         public RunConfig build() {
+            return build(false, null);
+        }
+
+        /**
+         * The configuration a report recorded: its files are not looked for (the run that read them
+         * is over), its segment is as recorded, and its start is the instant recorded, not one read
+         * from the environment again.
+         *
+         * @param startInstant the recorded resolution of {@code --start-at}; null without one
+         */
+        RunConfig buildRecorded(Instant startInstant) {
+            return build(true, startInstant);
+        }
+
+        private RunConfig build(boolean recorded, Instant startInstant) {
             String url = get(OptionTable.URL);
             String api = get(OptionTable.API);
             String model = get(OptionTable.MODEL);
@@ -537,15 +546,17 @@ public record RunConfig(
                     apiKeyFile == null ? new Target.KeySource.Environment() : new Target.KeySource.File(apiKeyFile),
                     extras);
             for (Path file : new Path[] {dataset, trace}) {
-                if (file != null && !Files.isReadable(file)) {
+                if (!recorded && file != null && !Files.isReadable(file)) {
                     throw new ConfigException("cannot read " + file);
                 }
             }
             if (dataset != null && trace != null) {
                 throw new ConfigException("give --dataset or --trace, not both");
             }
-            Client client = Client.of(
-                    ioThreads != null ? ioThreads : Client.defaults().ioThreads(), segment, startAt, System.getenv());
+            int threads = ioThreads != null ? ioThreads : Client.defaults().ioThreads();
+            Client client = recorded
+                    ? Client.of(threads, segment, null, Map.of()).withStart(startAt, startInstant)
+                    : Client.of(threads, segment, startAt, System.getenv());
             Telemetry telemetry = Telemetry.of(serverMetrics, serverKind, gpuMetrics, nvidiaSmi, scrapeInterval);
             Output output = new Output(outputDir, exports, metadata, notes, GpuPrice.parse(gpuHourPrice));
             SloLimits limits = SloLimits.parse(slo);
@@ -713,275 +724,6 @@ public record RunConfig(
                     Lengths.parse("--sessions", sessions),
                     Lengths.parse("--think-time", thinkTime),
                     chosen instanceof Load.Closed closed ? Integer.valueOf(closed.concurrency()) : maxSessions);
-        }
-    }
-
-    /**
-     * The layout of a {@link RunConfig} in report.json's {@code config} section: the same keys,
-     * order and values as every earlier llmload wrote, so old reports still read and
-     * {@code --config report.json} repeats them. Reading goes through the records' constructors, so a
-     * report's configuration is checked as a command line is; a parameter an old report recorded but
-     * its run never used (a burstiness without gamma arrivals, a rate beside a trace) is dropped.
-     */
-    static final class ReportLayout {
-
-        private ReportLayout() {}
-
-        /** The {@code config} section. */
-        record Wire(
-                String url,
-                ApiKind api,
-                String model,
-                boolean stream,
-                boolean ignoreEos,
-                Load.Recorded load,
-                Long numRequests,
-                Duration duration,
-                int warmup,
-                Duration warmupTime,
-                WireData data,
-                long seed,
-                Timeouts timeouts,
-                WireTelemetry telemetry,
-                Duration grace,
-                Path outputDir,
-                Map<String, String> metadata,
-                List<String> notes,
-                boolean insecure,
-                int ioThreads,
-                String scenario,
-                String slo,
-                List<String> exports,
-                @JsonInclude(JsonInclude.Include.NON_NULL) String segment,
-                @JsonInclude(JsonInclude.Include.NON_NULL) String startAt,
-                @JsonInclude(JsonInclude.Include.NON_NULL) Instant startInstant,
-                @JsonInclude(JsonInclude.Include.NON_NULL) String gpuHourPrice,
-                // Written only when on, so the layout of every earlier report stays as it was.
-                @JsonInclude(JsonInclude.Include.NON_DEFAULT)
-                boolean stopOnSaturation,
-
-                @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> headers,
-                @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode extraBody,
-                @JsonInclude(JsonInclude.Include.NON_NULL) Double temperature,
-                @JsonInclude(JsonInclude.Include.NON_NULL) Double topP,
-                @JsonInclude(JsonInclude.Include.NON_NULL) Integer topK,
-                @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> stop) {}
-
-        record WireData(
-                String inputTokens,
-                String outputTokens,
-                Double rangeRatio,
-                Path dataset,
-                String datasetFormat,
-                String sharedPrefix,
-                Path trace,
-                Double traceSpeed,
-                String tokenizer,
-                WireSessions sessions,
-                @JsonInclude(JsonInclude.Include.NON_NULL) Integer batchSize,
-                @JsonInclude(JsonInclude.Include.NON_NULL) ImageInputs images) {}
-
-        record WireSessions(String turns, String thinkTimeMs, Integer maxSessions) {}
-
-        /** @param nvidiaSmi {@code nvidia-smi} when it is polled, else null */
-        record WireTelemetry(
-                String serverMetrics,
-                String serverKind,
-                List<String> gpuMetrics,
-                String nvidiaSmi,
-                Duration nvidiaSmiInterval,
-                Duration scrapeInterval) {}
-
-        private static final Duration DEFAULT_SMI_INTERVAL = Duration.ofSeconds(1);
-
-        static final class ToWire extends StdConverter<RunConfig, Wire> {
-            @Override
-            public Wire convert(RunConfig c) {
-                Target t = c.target();
-                Data d = c.data();
-                Sessions s = c.sessions();
-                Path trace = c.load() instanceof Load.Trace replay ? replay.file() : null;
-                double speed = c.load() instanceof Load.Trace replay ? replay.speed() : 1.0;
-                WireData data = new WireData(
-                        d.inputTokens().text(),
-                        d.outputTokens().text(),
-                        d.rangeRatio(),
-                        d.dataset(),
-                        d.datasetFormat(),
-                        d.sharedPrefix(),
-                        trace,
-                        speed,
-                        d.tokenizer(),
-                        s == null
-                                ? null
-                                : new WireSessions(
-                                        s.turns().text(),
-                                        s.thinkTimeMs() == null
-                                                ? null
-                                                : s.thinkTimeMs().text(),
-                                        s.maxSessions()),
-                        // Written only when used, so a run without them records what earlier versions did.
-                        d.batchSize() == 1 ? null : d.batchSize(),
-                        d.images());
-                Telemetry m = c.telemetry();
-                WireTelemetry telemetry = new WireTelemetry(
-                        m.serverMetrics().text(),
-                        m.serverKindName(),
-                        m.gpuMetrics().stream().map(Object::toString).toList(),
-                        m.nvidiaSmi() == null ? null : "nvidia-smi",
-                        m.nvidiaSmi() == null ? DEFAULT_SMI_INTERVAL : m.nvidiaSmi(),
-                        m.scrapeInterval());
-                Bounds b = c.bounds();
-                Output o = c.output();
-                return new Wire(
-                        t.url() == null ? null : t.url().text(),
-                        t.api(),
-                        t.model(),
-                        t.stream(),
-                        t.ignoreEos(),
-                        c.load().recorded(),
-                        b.numRequests(),
-                        b.duration(),
-                        b.warmup(),
-                        b.warmupTime(),
-                        data,
-                        c.seed(),
-                        b.timeouts(),
-                        telemetry,
-                        b.grace(),
-                        o.dir(),
-                        o.metadata(),
-                        o.notes(),
-                        t.insecure(),
-                        c.client().ioThreads(),
-                        c.scenario(),
-                        c.slo() == null ? null : c.slo().text(),
-                        o.exports(),
-                        c.client().segment() == null
-                                ? null
-                                : c.client().segment().toString(),
-                        c.client().startAt(),
-                        c.client().startInstant(),
-                        o.gpuHourPrice() == null ? null : o.gpuHourPrice().text(),
-                        b.stopOnSaturation(),
-                        // A credential's value is never written: the record names the header only.
-                        t.extras().redactedHeaders(),
-                        t.extras().extraBody(),
-                        t.extras().temperature(),
-                        t.extras().topP(),
-                        t.extras().topK(),
-                        t.extras().stop());
-            }
-        }
-
-        static final class FromWire extends StdConverter<Wire, RunConfig> {
-
-            /**
-             * What the requests carried, less the headers recorded redacted: a repeat does not send
-             * the redaction mark as a credential; it needs the header given again with --header.
-             */
-            private static RequestExtras extras(Wire w) {
-                Map<String, String> headers = new LinkedHashMap<>();
-                if (w.headers() != null) {
-                    w.headers().forEach((name, value) -> {
-                        if (!RequestExtras.REDACTED.equals(value)) {
-                            headers.put(name, value);
-                        }
-                    });
-                }
-                return ConfigException.parsing(
-                        "config",
-                        () -> new RequestExtras(
-                                headers,
-                                w.extraBody() instanceof ObjectNode body ? body : null,
-                                w.temperature(),
-                                w.topP(),
-                                w.topK(),
-                                w.stop()));
-            }
-
-            @Override
-            public RunConfig convert(Wire w) {
-                WireData d = w.data();
-                Load.Recorded l = w.load();
-                Load load;
-                if (l.mode() == Load.Mode.CLOSED) {
-                    load = Load.Closed.of(l.concurrency(), l.profile());
-                } else if (l.arrival() == Load.Arrival.TRACE) {
-                    load = new Load.Trace(d.trace(), d.traceSpeed() == null ? 1.0 : d.traceSpeed(), l.maxConcurrency());
-                } else {
-                    Load.Arrival arrival = l.arrival() == null ? Load.Arrival.POISSON : l.arrival();
-                    // A shape sets its own rates: a rate recorded beside one was never used.
-                    load = Load.Open.of(
-                            arrival.shaped() ? null : l.requestRate(),
-                            arrival,
-                            arrival == Load.Arrival.GAMMA ? l.burstiness() : null,
-                            l.maxConcurrency(),
-                            l.profile());
-                }
-                WireSessions s = d.sessions();
-                Sessions sessions = s == null
-                        ? null
-                        : new Sessions(
-                                Lengths.parse("--sessions", s.turns()),
-                                Lengths.parse("--think-time", s.thinkTimeMs()),
-                                s.maxSessions());
-                WireTelemetry t = w.telemetry();
-                return new RunConfig(
-                        new Target(
-                                Target.ServerUrl.parse(w.url()),
-                                w.api(),
-                                w.model(),
-                                w.stream(),
-                                w.ignoreEos(),
-                                w.insecure(),
-                                null,
-                                extras(w)),
-                        load,
-                        new Data(
-                                Lengths.parse("--input-tokens", d.inputTokens(), d.rangeRatio()),
-                                Lengths.parse("--output-tokens", d.outputTokens(), d.rangeRatio()),
-                                d.rangeRatio(),
-                                d.dataset(),
-                                d.datasetFormat(),
-                                d.sharedPrefix(),
-                                d.tokenizer(),
-                                // A configuration recorded before batch sizes existed means one input per request.
-                                d.batchSize() == null ? 1 : d.batchSize(),
-                                d.images()),
-                        sessions,
-                        new Bounds(
-                                w.numRequests(),
-                                w.duration(),
-                                w.warmup(),
-                                w.warmupTime(),
-                                w.timeouts() == null ? Timeouts.defaults() : w.timeouts(),
-                                w.grace(),
-                                w.stopOnSaturation()),
-                        new Client(
-                                w.ioThreads(),
-                                w.segment() == null
-                                        ? null
-                                        : ConfigException.parsing(
-                                                "segment", () -> Segment.parse(w.segment(), Map.of())),
-                                w.startAt(),
-                                w.startAt() == null ? null : w.startInstant()),
-                        Telemetry.of(
-                                t.serverMetrics(),
-                                t.serverKind(),
-                                t.gpuMetrics(),
-                                t.nvidiaSmi() == null ? null : t.nvidiaSmiInterval(),
-                                t.scrapeInterval()),
-                        new Output(
-                                w.outputDir(),
-                                w.exports() == null ? List.of() : w.exports(),
-                                w.metadata() == null ? Map.of() : w.metadata(),
-                                w.notes() == null ? List.of() : w.notes(),
-                                GpuPrice.parse(w.gpuHourPrice())),
-                        SloLimits.parse(w.slo()),
-                        w.seed(),
-                        w.scenario());
-            }
         }
     }
 }

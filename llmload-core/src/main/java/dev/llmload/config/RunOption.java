@@ -10,8 +10,9 @@ import java.util.function.Function;
 /**
  * One run option: a row of {@link OptionTable}, the one place an option is spelled. The command
  * line makes its flag from the row (names, label, help, default), {@link RunConfig.Builder} keeps
- * its value under the row and reads the default from it, a config file's keys and a replayed
- * report.json's values come from it, and {@link #report} says where report.json records it.
+ * its value under the row and reads the default from it, a config file's keys come from it, and
+ * {@link #report} writes it into report.json's {@code config} section and reads it back from there
+ * ({@link ReportLayout}), for a report read again and for a replayed run alike.
  *
  * @param name        the long name without dashes, as YAML files, presets and the CLI spell it
  * @param aliases     other tools' spellings of the same option, without dashes ({@code num-prompts})
@@ -20,12 +21,11 @@ import java.util.function.Function;
  * @param defaultText the default as the user would type it, read once by {@link #defaultValue()};
  *                    null when unset means absent (the help then says what absent means)
  * @param help        the help text; {@code ${DEFAULT-VALUE}} stands for {@code defaultText}
- * @param report      where report.json's {@code config} section records the value, or why it does not
+ * @param report      where report.json's {@code config} section records the value and how it is read
+ *                    back, or why it is not recorded
  * @param use         who reads the value: the run configuration, or only the command line
  * @param choosesLoad whether it chooses the load model (a scenario's load keys yield to any of these)
  * @param point       whether {@code sweep} spells it its own way (as a list, percentiles, a sweep directory)
- * @param replayed    the value in a recorded configuration as the user would type it (a list for a
- *                    repeatable option); null when unset or not repeated
  * @param <T>         the value's type
  */
 public record RunOption<T>(
@@ -35,11 +35,10 @@ public record RunOption<T>(
         Value<T> value,
         String defaultText,
         String help,
-        Report report,
+        Report<T> report,
         Use use,
         boolean choosesLoad,
-        boolean point,
-        Function<RunConfig, Object> replayed) {
+        boolean point) {
 
     public RunOption {
         Objects.requireNonNull(name, "name");
@@ -47,7 +46,6 @@ public record RunOption<T>(
         Objects.requireNonNull(value, name);
         Objects.requireNonNull(report, name);
         Objects.requireNonNull(use, name);
-        Objects.requireNonNull(replayed, name);
         if (help == null || help.isBlank()) {
             throw new IllegalArgumentException("--" + name + " has no help text");
         }
@@ -128,14 +126,49 @@ public record RunOption<T>(
         }
     }
 
-    /** Where report.json's {@code config} section records an option. */
-    public sealed interface Report {
+    /**
+     * Where report.json's {@code config} section records an option, and how its value is read back.
+     *
+     * @param <T> the option's value type
+     */
+    public sealed interface Report<T> {
 
-        /** Recorded under this path of the {@code config} section, dot-separated ({@code data.input_tokens}). */
-        record Key(String path) implements Report {}
+        /**
+         * Recorded under {@code path}.
+         *
+         * @param path     the option's place in the {@code config} section, dot-separated
+         *                 ({@code data.input_tokens}); in one of {@code fields}, or inside one
+         *                 ({@code load.concurrency} in the {@code load} object)
+         * @param fields   the keys written for it, from the typed configuration: usually one at
+         *                 {@code path}; more where earlier versions recorded it in two keys
+         *                 ({@code warmup} and {@code warmup_time}); one shared with other rows where
+         *                 they are recorded in one value ({@code load})
+         * @param read     the option's value in a recorded section, as {@link RunConfig.Builder#set}
+         *                 takes it; null where the recorded configuration did not have it
+         * @param repeated whether a replay of the report takes the value (false for what a repeat
+         *                 chooses anew: its run directory, its start)
+         */
+        record Key<T>(
+                String path, List<ReportLayout.Field> fields, Function<ReportLayout.Section, T> read, boolean repeated)
+                implements Report<T> {
+
+            public Key {
+                Objects.requireNonNull(path, "path");
+                fields = List.copyOf(fields);
+                Objects.requireNonNull(read, path);
+                if (fields.stream().noneMatch(f -> path.equals(f.path()) || path.startsWith(f.path() + "."))) {
+                    throw new IllegalArgumentException("config." + path + " is in none of its row's fields");
+                }
+            }
+
+            /** The same, but a replay does not take the recorded value. */
+            public Key<T> notRepeated() {
+                return new Key<>(path, fields, read, false);
+            }
+        }
 
         /** Not recorded, for the reason given (a way of running, a secret, a file of another command). */
-        record NotRecorded(String reason) implements Report {
+        record NotRecorded<T>(String reason) implements Report<T> {
             public NotRecorded {
                 if (reason == null || reason.isBlank()) {
                     throw new IllegalArgumentException("a row not recorded says why");

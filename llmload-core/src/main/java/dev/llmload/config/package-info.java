@@ -6,7 +6,8 @@
  * {@link dev.llmload.config.Telemetry}, {@link dev.llmload.config.Output},
  * {@link dev.llmload.config.SloLimits}), and {@link dev.llmload.config.OptionTable}, the one table
  * of run options (a {@link dev.llmload.config.RunOption} row each: flag, type, default, help,
- * report.json key), from which the command line, the builder's defaults and replay are made.
+ * report.json key and how it is read back), from which the command line, the builder's defaults,
+ * report.json's {@code config} section ({@link dev.llmload.config.ReportLayout}) and replay are made.
  *
  * <p>The bottom layer of a run: it reads values (shapes, lengths, limits, durations) with the
  * packages that define them and imports nothing from {@code run}, {@code report},

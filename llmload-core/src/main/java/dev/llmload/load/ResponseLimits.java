@@ -40,22 +40,6 @@ public record ResponseLimits(long maxEventBytes, long maxResponseBytes, int toke
                 DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TOKEN_FACTOR, DEFAULT_TOKEN_SLACK);
     }
 
-    /**
-     * Jackson's filter that leaves default limits out of report.json, so a run that did not change
-     * them records its configuration as earlier versions did.
-     */
-    static final class Defaults {
-        @Override
-        public boolean equals(Object value) {
-            return defaults().equals(value);
-        }
-
-        @Override
-        public int hashCode() {
-            return 0;
-        }
-    }
-
     /** The most token events a response to a request for {@code maxTokens} may carry. */
     public int maxTokenEvents(int maxTokens) {
         return (int) Math.min(MAX_HELD_TOKEN_EVENTS, factorBound(maxTokens));

@@ -1,6 +1,5 @@
 package dev.llmload.load;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Duration;
 
 /**
@@ -13,14 +12,7 @@ import java.time.Duration;
  * @param total      from the send to the end of the response
  * @param limits     bytes and tokens one response may bring
  */
-public record Timeouts(
-        Duration connect,
-        Duration firstToken,
-        Duration idle,
-        Duration total,
-
-        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = ResponseLimits.Defaults.class)
-        ResponseLimits limits) {
+public record Timeouts(Duration connect, Duration firstToken, Duration idle, Duration total, ResponseLimits limits) {
 
     public Timeouts {
         // A configuration recorded before response limits existed had the defaults.

@@ -191,7 +191,7 @@ public record RunReport(
      * @param arrival the open loop's arrivals ({@code trace} for a replay); null for a closed loop
      */
     public record Load(
-            Mode mode,
+            dev.llmload.config.Load.Mode mode,
             Integer concurrency,
             Double requestRate,
             dev.llmload.config.Load.Arrival arrival,
@@ -200,21 +200,6 @@ public record RunReport(
             Long numRequests,
             Double durationS,
             int warmup) {
-
-        /**
-         * {@link dev.llmload.config.Load.Mode}, under the name the report's readers use (the console
-         * summary, the vLLM export, the fairness check); written in lower case.
-         */
-        public enum Mode {
-            CLOSED,
-            OPEN;
-
-            @com.fasterxml.jackson.annotation.JsonValue
-            @Override
-            public String toString() {
-                return name().toLowerCase(java.util.Locale.ROOT);
-            }
-        }
 
         /** The load section of a run of this configuration. */
         public static Load of(dev.llmload.config.RunConfig config) {
@@ -229,7 +214,7 @@ public record RunReport(
         public static Load of(dev.llmload.config.Load load, Long numRequests, Double durationS, int warmup) {
             dev.llmload.config.Load.Recorded recorded = load.recorded();
             return new Load(
-                    Mode.valueOf(recorded.mode().name()),
+                    recorded.mode(),
                     recorded.concurrency(),
                     recorded.requestRate(),
                     recorded.arrival(),

@@ -391,7 +391,7 @@ public final class ConsoleSummary {
     private static String describeLoad(RunReport report) {
         RunReport.Load load = report.load();
         Load configured = report.config() == null ? null : report.config().load();
-        if (load.mode() == RunReport.Load.Mode.OPEN) {
+        if (load.mode() == Load.Mode.OPEN) {
             String profile = configured instanceof Load.Open open ? open.profile() : null;
             String text = "open loop, "
                     + (load.requestRate() == null && profile != null

@@ -3,6 +3,7 @@ package dev.llmload.report.format;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmload.config.Load;
 import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.Outcome;
@@ -249,7 +250,7 @@ public final class VllmExport {
      * ramps, traces).
      */
     private static Double burstiness(RunReport.Load load) {
-        if (load.mode() == RunReport.Load.Mode.CLOSED) {
+        if (load.mode() == Load.Mode.CLOSED) {
             return 1.0;
         }
         return switch (load.arrival()) {

@@ -2,6 +2,8 @@ package dev.llmload.sim.server;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,11 +13,14 @@ import dev.llmload.sim.engine.batching.BatchingEngineConfig;
 import dev.llmload.sim.fault.FaultRule;
 import dev.llmload.sim.fault.PauseWindow;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Every knob of the simulated server. Defaults are in {@link #defaults()}; a YAML or JSON file
@@ -171,7 +176,7 @@ public record SimConfig(
         ObjectNode tree = YAML.valueToTree(defaults());
         try {
             if (file != null) {
-                JsonNode fromFile = YAML.readTree(file.toFile());
+                JsonNode fromFile = read(file);
                 if (fromFile != null && !fromFile.isMissingNode() && !fromFile.isNull()) {
                     if (!fromFile.isObject()) {
                         throw new IllegalArgumentException("simulator config " + file + " must be a mapping");
@@ -191,9 +196,45 @@ public record SimConfig(
                 }
             }
             return YAML.treeToValue(tree, SimConfig.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read simulator config: " + e.getMessage(), e);
+        } catch (JsonProcessingException e) {
+            // A key or value the settings do not take: Jackson's message is several lines.
+            throw new IllegalArgumentException(
+                    "simulator config" + (file == null ? "" : " " + file) + ": " + firstLine(e.getOriginalMessage()));
         }
+    }
+
+    /**
+     * The file as a tree. What is wrong with it is one line: a file that is not there or cannot be
+     * read, or YAML that does not parse, at {@code FILE:LINE:COLUMN} as compilers write it (so an
+     * editor or terminal can go there), as the run configuration's files are reported.
+     */
+    private static JsonNode read(Path file) {
+        try {
+            return YAML.readTree(Files.readAllBytes(file));
+        } catch (JsonProcessingException e) {
+            if (e.getCause() instanceof MarkedYAMLException yaml && yaml.getProblemMark() != null) {
+                // The parser's own position is where it stopped, often the line before the problem.
+                Mark mark = yaml.getProblemMark();
+                throw new IllegalArgumentException("simulator config " + file + ":" + (mark.getLine() + 1) + ":"
+                        + (mark.getColumn() + 1) + ": "
+                        + firstLine((yaml.getContext() == null ? "" : yaml.getContext() + ": ") + yaml.getProblem()));
+            }
+            JsonLocation at = e.getLocation();
+            throw new IllegalArgumentException("simulator config " + file
+                    + (at == null || at.getLineNr() < 1 ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr()) + ": "
+                    + firstLine(e.getOriginalMessage()));
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("simulator config " + file + ": no such file");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("simulator config " + file + ": cannot read: "
+                    + (Files.isDirectory(file) ? "a directory, not a file" : firstLine(e.getMessage())));
+        }
+    }
+
+    private static String firstLine(String message) {
+        return message == null
+                ? "cannot read"
+                : message.strip().lines().findFirst().orElse(message);
     }
 
     /**

@@ -46,4 +46,30 @@ class SimConfigTest {
                 .hasMessageContaining("bad fault");
         assertThatThrownBy(() -> SimConfig.load(null, Map.of("jitter", 2))).hasMessageContaining("jitter");
     }
+
+    @Test
+    void aFileThatDoesNotReadIsOneLineThatSaysWhere(@TempDir Path dir) throws Exception {
+        Path yaml = dir.resolve("sim.yaml");
+        Files.writeString(yaml, """
+                model: my-model
+                itlMs: [7.5
+                ttftMs: 3
+                """);
+        assertThatThrownBy(() -> SimConfig.load(yaml, Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("simulator config " + yaml + ":3:")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        Files.writeString(yaml, "model: a\n  itlMs: 2\n");
+        assertThatThrownBy(() -> SimConfig.load(yaml, Map.of()))
+                .hasMessageStartingWith("simulator config " + yaml + ":2:")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        Files.writeString(yaml, "ttftMss: 1\n");
+        assertThatThrownBy(() -> SimConfig.load(yaml, Map.of()))
+                .hasMessageStartingWith("simulator config " + yaml + ": ")
+                .hasMessageContaining("ttftMss")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        Path missing = dir.resolve("nope.yaml");
+        assertThatThrownBy(() -> SimConfig.load(missing, Map.of()))
+                .hasMessage("simulator config " + missing + ": no such file");
+    }
 }
