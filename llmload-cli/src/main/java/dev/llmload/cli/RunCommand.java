@@ -8,6 +8,8 @@ import dev.llmload.compare.Repeats;
 import dev.llmload.config.OptionTable;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Target;
+import dev.llmload.live.LiveMetrics;
+import dev.llmload.live.MetricsEndpoint;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.protocol.RequestExtras;
@@ -17,10 +19,12 @@ import dev.llmload.report.RunReport;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.OutputDirectory;
 import dev.llmload.run.RunException;
+import dev.llmload.segment.Segment;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -278,24 +282,112 @@ public final class RunCommand implements Callable<Integer> {
                 commandLine("llmload run", options.typedArguments(spec)),
                 VersionProvider.version(),
                 progress::record);
-        Signals signals = Signals.install(run::stop);
-        progress.start(run::inFlight);
-        BenchmarkRun.Result result;
-        try {
-            try {
-                result = run.execute();
-            } finally {
-                progress.stop();
-                signals.uninstall();
-            }
-        } catch (RunException e) {
-            // The report files could not be written (a full disk): what they say is printed all the same.
-            if (e.unwrittenReport().isPresent()) {
-                out.print(ConsoleSummary.render(e.unwrittenReport().get(), latencies));
-                out.flush();
-            }
-            throw e;
+        // On a terminal the live view takes the progress line's place; --live-metrics serves the same figures.
+        boolean view = !quiet && !options.value(OptionTable.NO_LIVE) && Progress.onTerminal();
+        InetSocketAddress metricsAddress = liveMetricsAddress();
+        LiveMetrics live = view || metricsAddress != null ? new LiveMetrics() : null;
+        if (view) {
+            live.addListener(
+                    new LiveView(spec.commandLine().getErr(), config.bounds().numRequests())::draw);
         }
+        if (live != null) {
+            run.watch(live);
+        }
+        BenchmarkRun.Result result;
+        try (MetricsEndpoint endpoint = metricsAddress == null ? null : openEndpoint(metricsAddress, live, config)) {
+            Signals signals = Signals.install(run::stop);
+            if (!view) {
+                progress.start(run::inFlight);
+            }
+            try {
+                try {
+                    result = run.execute();
+                } finally {
+                    if (!view) {
+                        progress.stop();
+                    }
+                    signals.uninstall();
+                }
+            } catch (RunException e) {
+                // The report files could not be written (a full disk): what they say is printed all the same.
+                if (e.unwrittenReport().isPresent()) {
+                    out.print(ConsoleSummary.render(e.unwrittenReport().get(), latencies));
+                    out.flush();
+                }
+                throw e;
+            }
+            Outcome outcome = finished(config, result, out, progress, verdict, latencies, signals);
+            if (endpoint != null) {
+                // The final counts stay up for a scraper that comes round within the wait.
+                endpoint.awaitFinalScrape();
+            }
+            return outcome;
+        }
+    }
+
+    /** {@code --live-metrics HOST:PORT}, or a bare PORT on the loopback interface; null without. */
+    private InetSocketAddress liveMetricsAddress() {
+        String text = options.value(OptionTable.LIVE_METRICS);
+        if (text == null) {
+            return null;
+        }
+        String host = "127.0.0.1";
+        String port = text.trim();
+        int colon = port.lastIndexOf(':');
+        if (colon >= 0) {
+            host = port.substring(0, colon);
+            port = port.substring(colon + 1);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+        }
+        int number;
+        try {
+            number = Integer.parseInt(port);
+        } catch (NumberFormatException e) {
+            number = -1;
+        }
+        if (number < 0 || number > 65535 || host.isEmpty()) {
+            throw new UsageException("--live-metrics: give HOST:PORT or PORT (0 to 65535), got '" + text + "'");
+        }
+        return new InetSocketAddress(host, number);
+    }
+
+    private MetricsEndpoint openEndpoint(InetSocketAddress address, LiveMetrics live, RunConfig config)
+            throws RunException {
+        if (address.isUnresolved()) {
+            throw new UsageException("--live-metrics: unknown host " + address.getHostString());
+        }
+        Segment segment = config.client().segment();
+        try {
+            MetricsEndpoint endpoint =
+                    MetricsEndpoint.open(address, live::latest, segment == null ? null : segment.index());
+            InetSocketAddress bound = endpoint.address();
+            spec.commandLine()
+                    .getErr()
+                    .println("Live metrics: http://"
+                            + (bound.getAddress() instanceof java.net.Inet6Address
+                                    ? "[" + bound.getAddress().getHostAddress() + "]"
+                                    : bound.getAddress().getHostAddress())
+                            + ":" + bound.getPort() + "/metrics");
+            spec.commandLine().getErr().flush();
+            return endpoint;
+        } catch (IOException e) {
+            throw new RunException("--live-metrics: cannot listen on " + address.getHostString() + ":"
+                    + address.getPort() + ": " + e.getMessage());
+        }
+    }
+
+    /** The finished run's summary and verdict. */
+    private Outcome finished(
+            RunConfig config,
+            BenchmarkRun.Result result,
+            PrintWriter out,
+            Progress progress,
+            Verdict verdict,
+            ConsoleSummary.Latencies latencies,
+            Signals signals)
+            throws IOException {
         out.print(ConsoleSummary.render(result.report(), latencies));
         if (config.bounds().warmupTime() != null) {
             // A warm-up by time covers as many requests as the load sent in it: say how many.

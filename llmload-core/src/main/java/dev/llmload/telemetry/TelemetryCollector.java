@@ -105,6 +105,13 @@ public final class TelemetryCollector implements AutoCloseable {
      * the thread that calls those two.
      */
     private volatile List<Long> threadIds = List.of();
+    /** The newest reading of the server: written by the owner thread, read by any (the live view). */
+    private volatile ServerReading latestServer;
+
+    /** The newest reading of the server's metrics, or null before the first; any thread, never waits. */
+    public ServerReading latestServerReading() {
+        return latestServer;
+    }
 
     public TelemetryCollector(TelemetryConfig config) {
         this.config = config;
@@ -424,8 +431,10 @@ public final class TelemetryCollector implements AutoCloseable {
                 if (scrape.families().isEmpty()) {
                     gaps.add(new ScrapeGap(page.nanos(), source, "no readable metrics"));
                 } else if (target.server) {
-                    server.add(new ServerReading(
-                            askedNanos, page.nanos(), profile.read(scrape), SimulatorSignals.read(scrape)));
+                    ServerReading reading = new ServerReading(
+                            askedNanos, page.nanos(), profile.read(scrape), SimulatorSignals.read(scrape));
+                    server.add(reading);
+                    latestServer = reading;
                 } else {
                     for (GpuSample sample : DcgmExporter.read(source, scrape)) {
                         gpu.add(new GpuReading(page.nanos(), sample));
