@@ -284,7 +284,7 @@ public final class RunCommand implements Callable<Integer> {
                 progress::record);
         // On a terminal the live view takes the progress line's place; --live-metrics serves the same figures.
         boolean view = !quiet && !options.value(OptionTable.NO_LIVE) && Progress.onTerminal();
-        InetSocketAddress metricsAddress = liveMetricsAddress();
+        InetSocketAddress metricsAddress = LiveEndpoint.address(options.value(OptionTable.LIVE_METRICS));
         LiveMetrics live = view || metricsAddress != null ? new LiveMetrics() : null;
         if (view) {
             live.addListener(
@@ -294,7 +294,14 @@ public final class RunCommand implements Callable<Integer> {
             run.watch(live);
         }
         BenchmarkRun.Result result;
-        try (MetricsEndpoint endpoint = metricsAddress == null ? null : openEndpoint(metricsAddress, live, config)) {
+        Segment segment = config.client().segment();
+        try (MetricsEndpoint endpoint = metricsAddress == null
+                ? null
+                : LiveEndpoint.open(
+                        metricsAddress,
+                        live::latest,
+                        segment == null ? null : segment.index(),
+                        spec.commandLine().getErr())) {
             Signals signals = Signals.install(run::stop);
             if (!view) {
                 progress.start(run::inFlight);
@@ -322,59 +329,6 @@ public final class RunCommand implements Callable<Integer> {
                 endpoint.awaitFinalScrape();
             }
             return outcome;
-        }
-    }
-
-    /** {@code --live-metrics HOST:PORT}, or a bare PORT on the loopback interface; null without. */
-    private InetSocketAddress liveMetricsAddress() {
-        String text = options.value(OptionTable.LIVE_METRICS);
-        if (text == null) {
-            return null;
-        }
-        String host = "127.0.0.1";
-        String port = text.trim();
-        int colon = port.lastIndexOf(':');
-        if (colon >= 0) {
-            host = port.substring(0, colon);
-            port = port.substring(colon + 1);
-            if (host.startsWith("[") && host.endsWith("]")) {
-                host = host.substring(1, host.length() - 1);
-            }
-        }
-        int number;
-        try {
-            number = Integer.parseInt(port);
-        } catch (NumberFormatException e) {
-            number = -1;
-        }
-        if (number < 0 || number > 65535 || host.isEmpty()) {
-            throw new UsageException("--live-metrics: give HOST:PORT or PORT (0 to 65535), got '" + text + "'");
-        }
-        return new InetSocketAddress(host, number);
-    }
-
-    private MetricsEndpoint openEndpoint(InetSocketAddress address, LiveMetrics live, RunConfig config)
-            throws RunException {
-        if (address.isUnresolved()) {
-            throw new UsageException("--live-metrics: unknown host " + address.getHostString());
-        }
-        Segment segment = config.client().segment();
-        try {
-            MetricsEndpoint endpoint =
-                    MetricsEndpoint.open(address, live::latest, segment == null ? null : segment.index());
-            InetSocketAddress bound = endpoint.address();
-            spec.commandLine()
-                    .getErr()
-                    .println("Live metrics: http://"
-                            + (bound.getAddress() instanceof java.net.Inet6Address
-                                    ? "[" + bound.getAddress().getHostAddress() + "]"
-                                    : bound.getAddress().getHostAddress())
-                            + ":" + bound.getPort() + "/metrics");
-            spec.commandLine().getErr().flush();
-            return endpoint;
-        } catch (IOException e) {
-            throw new RunException("--live-metrics: cannot listen on " + address.getHostString() + ":"
-                    + address.getPort() + ": " + e.getMessage());
         }
     }
 

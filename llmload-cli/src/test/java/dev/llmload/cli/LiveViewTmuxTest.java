@@ -1,10 +1,10 @@
 package dev.llmload.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.testsupport.RequiredTool;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * view is there instead of the progress line; at the end it is one block, redrawn in place, whose
  * counts and percentiles are the same run's report.json (a run shorter than the view's window:
  * its last window holds every request). With {@code --no-live} the progress line is back.
- * Skipped where tmux is not installed.
+ * Skipped where tmux is not installed (under CI it must be: {@link RequiredTool}).
  */
 @Tag("process")
 @Tag("loopback")
@@ -51,7 +51,8 @@ class LiveViewTmuxTest {
 
     @Test
     void theViewShowsTheRunAsItGoesAndEndsOnTheReportsFigures() throws Exception {
-        assumeTrue(tmuxPresent(), "tmux not installed (apt-get install tmux); the terminal view's test is skipped");
+        RequiredTool.require(
+                tmuxPresent(), "tmux not installed (apt-get install tmux); the terminal view's test is skipped");
         Path run = dir.resolve("run");
         start(
                 "live",
@@ -114,7 +115,8 @@ class LiveViewTmuxTest {
 
     @Test
     void noLiveKeepsTheProgressLine() throws Exception {
-        assumeTrue(tmuxPresent(), "tmux not installed (apt-get install tmux); the terminal view's test is skipped");
+        RequiredTool.require(
+                tmuxPresent(), "tmux not installed (apt-get install tmux); the terminal view's test is skipped");
         start(
                 "plain",
                 "run",
