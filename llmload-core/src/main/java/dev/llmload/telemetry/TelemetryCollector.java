@@ -44,7 +44,9 @@ import java.util.concurrent.TimeoutException;
  * scrape of each target, then the recording).
  *
  * <p>Threads: every field below the clients is owned by the single thread
- * {@code llmload-telemetry}; the public methods hand their work to it and wait. The pages travel
+ * {@code llmload-telemetry}, which also publishes its newest server reading through a volatile
+ * field for the live view ({@link #latestServerReading}, read by any thread without waiting); the
+ * other public methods hand their work to it and wait. The pages travel
  * on one event loop per scraped host ({@code llmload-telemetry-io-1}, {@link PageFetch} over the
  * load's own {@link LoadHttpClient} code): it timestamps each answer with {@code System.nanoTime()}
  * as its head arrives, gathers the bytes and passes the page to the owner thread, which decodes it
