@@ -14,6 +14,7 @@ builds first.
 import json
 import os
 import statistics
+import shlex
 import subprocess
 import sys
 import time
@@ -24,6 +25,8 @@ LLMLOAD = os.path.join(ROOT, "llmload")
 TICKS = os.sysconf("SC_CLK_TCK")
 # CLIENT=asyncio: measure bench/asyncio-client.py instead of llmload (closed loops only).
 ASYNCIO = os.environ.get("CLIENT", "llmload") == "asyncio"
+# TTY=1: the client runs on a pseudo-terminal (script(1)), where llmload draws its live view.
+TTY = os.environ.get("TTY", "") == "1"
 
 
 def env(name, default):
@@ -32,6 +35,22 @@ def env(name, default):
 
 def taskset(cpus):
     return ["taskset", "-c", cpus] if cpus else []
+
+
+def java_pid(pid):
+    """The java process among pid's descendants (pid itself if none is, or not yet)."""
+    todo = [pid]
+    while todo:
+        current = todo.pop(0)
+        try:
+            with open(f"/proc/{current}/comm") as f:
+                if f.read().strip() == "java":
+                    return current
+            with open(f"/proc/{current}/task/{current}/children") as f:
+                todo.extend(int(child) for child in f.read().split())
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+    return pid
 
 
 def proc_sample(pid):
@@ -118,12 +137,16 @@ def one(name, load, streams, out):
         else:
             command = [LLMLOAD, "run", "--url", url] + load + ["--input-tokens", env("INPUT_TOKENS", "64"), "--output-tokens", str(tokens),
                                                               "--output-dir", run_dir] + env("RUN_ARGS", "").split()
+        if TTY:
+            # On a pseudo-terminal of script(1), as on a person's: the live view is drawn.
+            command = ["script", "-qfec", shlex.join(command), "/dev/null"]
         client = subprocess.Popen(taskset(env("CLIENT_CPU", "1")) + command, stdout=log, stderr=subprocess.STDOUT)
-        # The pid is taskset's, which execs the launcher, which execs java. The counters only grow;
-        # the largest reading is the last one before the process was reaped.
+        # The pid is taskset's, which execs the launcher, which execs java (under script(1), java is
+        # a descendant of it). The counters only grow; the largest reading is the last one before
+        # the process was reaped.
         user = system = rss = 0.0
         while client.poll() is None:
-            sample = proc_sample(client.pid)
+            sample = proc_sample(java_pid(client.pid) if TTY else client.pid)
             if sample:
                 user, system, rss = max(user, sample[0]), max(system, sample[1]), max(rss, sample[2])
             time.sleep(0.05)

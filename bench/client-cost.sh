@@ -14,13 +14,15 @@
 #   RATE="200 500" ROUNDS=20 bench/client-cost.sh        # open loops instead, with the send lag of the first second
 #   CLIENT=asyncio CONCURRENCY=16 bench/client-cost.sh   # the yardstick: a plain asyncio client (bench/asyncio-client.py)
 #   RUN_ARGS="--server-metrics off" bench/client-cost.sh # flags added to llmload run
+#   TTY=1 bench/client-cost.sh                           # the client on a pseudo-terminal: its live view drawn
 #   CONCURRENCY=64 ROUNDS=2 INPUT_TOKENS=256 RUN_ARGS="--api tgi" bench/client-cost.sh   # the first second's case
 #
 # Environment: CONCURRENCY ("64 512 2000"), ROUNDS (8: requests = ROUNDS x concurrency, or ROUNDS x
 # 100 at each RATE), RATE (none: closed loops; else open loops at these requests per second),
 # INPUT_TOKENS (64), OUTPUT_TOKENS (64), TTFT_MS (30), ITL_MS (40), SIM_CPU (0), CLIENT_CPU (1; empty: no pinning),
 # SIM_JAVA_OPTS, LLMLOAD_JAVA_OPTS (the client's, added to the launcher's), PORT (18556), OUT (a temp dir),
-# CLIENT (llmload; asyncio: bench/asyncio-client.py instead, closed loops only), RUN_ARGS (none).
+# CLIENT (llmload; asyncio: bench/asyncio-client.py instead, closed loops only), RUN_ARGS (none),
+# TTY (none; 1: the client on a pseudo-terminal of script(1), so that it draws the live view).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/bin/java-home.sh"

@@ -51,7 +51,7 @@ final class Progress {
      * when output is redirected, and {@code Console.isTerminal()} (not in the JDK 21 API this is
      * compiled against) tells; on JDK 21 a console exists only on a terminal.
      */
-    private static boolean onTerminal() {
+    static boolean onTerminal() {
         java.io.Console console = System.console();
         if (console == null) {
             return false;

@@ -8,6 +8,8 @@ import dev.llmload.compare.Repeats;
 import dev.llmload.config.OptionTable;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Target;
+import dev.llmload.live.LiveMetrics;
+import dev.llmload.live.MetricsEndpoint;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.protocol.RequestExtras;
@@ -17,10 +19,12 @@ import dev.llmload.report.RunReport;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.OutputDirectory;
 import dev.llmload.run.RunException;
+import dev.llmload.segment.Segment;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -278,24 +282,66 @@ public final class RunCommand implements Callable<Integer> {
                 commandLine("llmload run", options.typedArguments(spec)),
                 VersionProvider.version(),
                 progress::record);
-        Signals signals = Signals.install(run::stop);
-        progress.start(run::inFlight);
-        BenchmarkRun.Result result;
-        try {
-            try {
-                result = run.execute();
-            } finally {
-                progress.stop();
-                signals.uninstall();
-            }
-        } catch (RunException e) {
-            // The report files could not be written (a full disk): what they say is printed all the same.
-            if (e.unwrittenReport().isPresent()) {
-                out.print(ConsoleSummary.render(e.unwrittenReport().get(), latencies));
-                out.flush();
-            }
-            throw e;
+        // On a terminal the live view takes the progress line's place; --live-metrics serves the same figures.
+        boolean view = !quiet && !options.value(OptionTable.NO_LIVE) && Progress.onTerminal();
+        InetSocketAddress metricsAddress = LiveEndpoint.address(options.value(OptionTable.LIVE_METRICS));
+        LiveMetrics live = view || metricsAddress != null ? new LiveMetrics() : null;
+        if (view) {
+            live.addListener(
+                    new LiveView(spec.commandLine().getErr(), config.bounds().numRequests())::draw);
         }
+        if (live != null) {
+            run.watch(live);
+        }
+        BenchmarkRun.Result result;
+        Segment segment = config.client().segment();
+        try (MetricsEndpoint endpoint = metricsAddress == null
+                ? null
+                : LiveEndpoint.open(
+                        metricsAddress,
+                        live::latest,
+                        segment == null ? null : segment.index(),
+                        spec.commandLine().getErr())) {
+            Signals signals = Signals.install(run::stop);
+            if (!view) {
+                progress.start(run::inFlight);
+            }
+            try {
+                try {
+                    result = run.execute();
+                } finally {
+                    if (!view) {
+                        progress.stop();
+                    }
+                    signals.uninstall();
+                }
+            } catch (RunException e) {
+                // The report files could not be written (a full disk): what they say is printed all the same.
+                if (e.unwrittenReport().isPresent()) {
+                    out.print(ConsoleSummary.render(e.unwrittenReport().get(), latencies));
+                    out.flush();
+                }
+                throw e;
+            }
+            Outcome outcome = finished(config, result, out, progress, verdict, latencies, signals);
+            if (endpoint != null) {
+                // The final counts stay up for a scraper that comes round within the wait.
+                endpoint.awaitFinalScrape();
+            }
+            return outcome;
+        }
+    }
+
+    /** The finished run's summary and verdict. */
+    private Outcome finished(
+            RunConfig config,
+            BenchmarkRun.Result result,
+            PrintWriter out,
+            Progress progress,
+            Verdict verdict,
+            ConsoleSummary.Latencies latencies,
+            Signals signals)
+            throws IOException {
         out.print(ConsoleSummary.render(result.report(), latencies));
         if (config.bounds().warmupTime() != null) {
             // A warm-up by time covers as many requests as the load sent in it: say how many.

@@ -3,16 +3,20 @@ package dev.llmload.cli;
 import dev.llmload.config.OptionTable;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.SloLimits;
+import dev.llmload.live.LiveMetrics;
+import dev.llmload.live.MetricsEndpoint;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.run.BenchmarkRun;
 import dev.llmload.run.OutputDirectory;
 import dev.llmload.run.RunException;
+import dev.llmload.segment.Segment;
 import dev.llmload.sweep.CapacitySearch;
 import dev.llmload.sweep.SweepMode;
 import dev.llmload.sweep.SweepReport;
 import dev.llmload.sweep.SweepRunner;
 import dev.llmload.sweep.SweepValues;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -242,6 +246,48 @@ public final class SweepCommand implements Callable<Integer> {
             throws Exception {
         AtomicReference<BenchmarkRun> current = new AtomicReference<>();
         String commandLine = RunCommand.commandLine("llmload sweep", run.typedArguments(spec));
+        // --live-metrics serves the point running now; each point's counters start at 0 (a counter reset).
+        InetSocketAddress metricsAddress = LiveEndpoint.address(run.value(OptionTable.LIVE_METRICS));
+        AtomicReference<LiveMetrics> watched = new AtomicReference<>(new LiveMetrics());
+        Segment segment = base.client().segment();
+        try (MetricsEndpoint endpoint = metricsAddress == null
+                ? null
+                : LiveEndpoint.open(
+                        metricsAddress,
+                        () -> watched.get().latest(),
+                        segment == null ? null : segment.index(),
+                        spec.commandLine().getErr())) {
+            int code = sweep(
+                    base,
+                    directory,
+                    mode,
+                    limits,
+                    target,
+                    apiKey,
+                    out,
+                    commandLine,
+                    current,
+                    endpoint == null ? null : watched);
+            if (endpoint != null) {
+                endpoint.awaitFinalScrape();
+            }
+            return code;
+        }
+    }
+
+    /** @param watched where each point's live figures go for --live-metrics; null without */
+    private int sweep(
+            RunConfig base,
+            Path directory,
+            SweepMode mode,
+            PercentileSlo limits,
+            String target,
+            String apiKey,
+            PrintWriter out,
+            String commandLine,
+            AtomicReference<BenchmarkRun> current,
+            AtomicReference<LiveMetrics> watched)
+            throws Exception {
         SweepRunner runner;
         try {
             runner = new SweepRunner(
@@ -255,6 +301,11 @@ public final class SweepCommand implements Callable<Integer> {
                     config -> {
                         BenchmarkRun run = new BenchmarkRun(
                                 config, target, apiKey, commandLine, VersionProvider.version(), r -> {});
+                        if (watched != null) {
+                            LiveMetrics live = new LiveMetrics();
+                            watched.set(live);
+                            run.watch(live);
+                        }
                         current.set(run);
                         return run.execute();
                     },

@@ -103,6 +103,48 @@ class DeploymentFilesTest {
     }
 
     @Test
+    void everySegmentServesItsLiveMetricsWhereScrapeConfigsLook() throws IOException {
+        JsonNode job = single(KUBERNETES.resolve("segments-job.yaml"));
+        JsonNode container = container(job, "llmload");
+        List<String> live = texts(container.path("args")).stream()
+                .filter(arg -> arg.startsWith("--live-metrics="))
+                .toList();
+        assertThat(live).hasSize(1);
+        String address = live.getFirst().substring("--live-metrics=".length());
+        // Every interface of the pod: a bare port (loopback) could not be scraped from outside it.
+        assertThat(address).startsWith("0.0.0.0:");
+        int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+        JsonNode metricsPort = null;
+        for (JsonNode candidate : container.path("ports")) {
+            if (candidate.path("name").asText().equals("metrics")) {
+                metricsPort = candidate;
+            }
+        }
+        assertThat(metricsPort).as("a container port named metrics").isNotNull();
+        assertThat(metricsPort.path("containerPort").asInt()).isEqualTo(port);
+        JsonNode annotations =
+                job.path("spec").path("template").path("metadata").path("annotations");
+        assertThat(annotations.path("prometheus.io/scrape").asText()).isEqualTo("true");
+        assertThat(annotations.path("prometheus.io/port").asText()).isEqualTo(Integer.toString(port));
+        assertThat(annotations.path("prometheus.io/path").asText()).isEqualTo("/metrics");
+
+        // The operator's PodMonitor selects the segment pods by their labels and that port's name.
+        JsonNode monitor = single(KUBERNETES.resolve("podmonitor.yaml"));
+        assertThat(monitor.path("kind").asText()).isEqualTo("PodMonitor");
+        JsonNode podLabels = job.path("spec").path("template").path("metadata").path("labels");
+        monitor.path("spec")
+                .path("selector")
+                .path("matchLabels")
+                .properties()
+                .forEach(label -> assertThat(podLabels.path(label.getKey()).asText())
+                        .as("pod label %s", label.getKey())
+                        .isEqualTo(label.getValue().asText()));
+        JsonNode endpoint = monitor.path("spec").path("podMetricsEndpoints").get(0);
+        assertThat(endpoint.path("port").asText()).isEqualTo("metrics");
+        assertThat(endpoint.path("path").asText()).isEqualTo("/metrics");
+    }
+
+    @Test
     void theNumberOfSegmentsIsWrittenOnceAndCopiedByTheKustomization() throws IOException {
         // In the sources, the only count of segments is the segments Job's spec.completions ...
         List<String> places = new ArrayList<>();

@@ -88,6 +88,18 @@ public final class ClientMonitor {
         return new ClientMonitor(loops, firstSend);
     }
 
+    /**
+     * The most lag any event loop had since the last call, ns, for a live view; 0 when none ticked.
+     * One caller thread at a time; never waits on a loop.
+     */
+    public long takeMaxLoopLagNanos() {
+        long max = 0;
+        for (LoopLagProbe probe : probes) {
+            max = Math.max(max, probe.takeMaxLagNanos());
+        }
+        return max;
+    }
+
     /** The instant the recording's times count from ({@link System#nanoTime()}). */
     public long originNanos() {
         return originNanos;

@@ -5,6 +5,7 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Measures how late one event loop runs: a task due every period on the loop's own timer records,
@@ -14,8 +15,10 @@ import java.util.concurrent.TimeUnit;
  * instants; each one is recorded with its own wait (the stall's length, the stall's length less a
  * period, ...), so a long stall weighs by its length and not as one sample.
  *
- * <p>Owned by its event loop: every field is touched only there; {@link #stop} hands the samples
- * over through a task on the loop. One tick costs a clock read and a timer entry.
+ * <p>Owned by its event loop: every field is touched only there, but for {@link #maxLagNanos},
+ * which the loop raises and one watcher of the live view ({@code llmload-live}) takes and resets
+ * through {@link #takeMaxLagNanos}, without a lock; {@link #stop} hands the samples over through a
+ * task on the loop. One tick costs a clock read, a timer entry and an uncontended compare-and-set.
  */
 final class LoopLagProbe implements Runnable {
 
@@ -30,6 +33,8 @@ final class LoopLagProbe implements Runnable {
 
     private int[] lagMicros = new int[1024];
     private int count;
+    /** The most lag since the watcher last took it, ns: written by the loop, taken by the watcher. */
+    private final AtomicLong maxLagNanos = new AtomicLong();
 
     private LoopLagProbe(EventLoop loop, long periodNanos, long originNanos) {
         this.loop = loop;
@@ -68,6 +73,12 @@ final class LoopLagProbe implements Runnable {
         dueMs[count] = (int) Math.min(Integer.MAX_VALUE, (due - originNanos) / 1_000_000);
         lagMicros[count] = (int) Math.min(Integer.MAX_VALUE, lagNanos / 1_000);
         count++;
+        maxLagNanos.accumulateAndGet(lagNanos, Math::max);
+    }
+
+    /** The most lag recorded since the last call (0 before the first tick), reset to 0. One caller thread. */
+    long takeMaxLagNanos() {
+        return maxLagNanos.getAndSet(0);
     }
 
     /**

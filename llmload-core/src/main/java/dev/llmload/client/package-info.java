@@ -7,7 +7,8 @@
  * loops' way ({@link dev.llmload.client.SchedulingClass}).
  *
  * <p>Threads: each {@code LoopLagProbe} lives on its own event loop and is read only through a
- * task on that loop; {@code llmload-client-monitor} owns the CPU samples; the JVM's notification
+ * task on that loop, but for the most lag since last asked, an atomic the loop raises and the live
+ * view's thread takes ({@link dev.llmload.client.ClientMonitor#takeMaxLoopLagNanos}); {@code llmload-client-monitor} owns the CPU samples; the JVM's notification
  * thread only appends to a concurrent queue of collector pauses. {@link dev.llmload.client.ClientCost}
  * is pure arithmetic.
  */

@@ -1007,6 +1007,36 @@ public final class OptionTable {
             false,
             false);
 
+    // Watching the run.
+
+    public static final RunOption<Boolean> NO_LIVE = new RunOption<>(
+            "no-live",
+            List.of(),
+            null,
+            Value.FLAG,
+            null,
+            "No live view: on a terminal, the progress line instead of the view redrawn every second "
+                    + "(docs/live.md). Off the terminal there is no view anyway.",
+            new Report.NotRecorded("how the run is watched, not what it measures"),
+            COMMAND,
+            false,
+            false,
+            c -> null);
+
+    public static final RunOption<String> LIVE_METRICS = new RunOption<>(
+            "live-metrics",
+            List.of(),
+            "HOST:PORT",
+            Value.TEXT,
+            null,
+            "Serve the run's live counters and histograms at http://HOST:PORT/metrics in Prometheus's text "
+                    + "format while it runs; a bare PORT listens on 127.0.0.1 (docs/live.md).",
+            new Report.NotRecorded("how the run is watched, not what it measures"),
+            COMMAND,
+            false,
+            false,
+            c -> null);
+
     // Where the defaults come from.
 
     public static final RunOption<String> SCENARIO = new RunOption<>(
@@ -1112,6 +1142,8 @@ public final class OptionTable {
             IO_THREADS,
             SEGMENT,
             START_AT,
+            NO_LIVE,
+            LIVE_METRICS,
             SCENARIO,
             CONFIG_FILE,
             SIM_CONFIG);

@@ -11,6 +11,7 @@ import dev.llmload.config.RunConfig;
 import dev.llmload.config.Telemetry;
 import dev.llmload.http.Endpoint;
 import dev.llmload.http.LoadHttpClient;
+import dev.llmload.live.LiveMetrics;
 import dev.llmload.load.LoadPhase;
 import dev.llmload.load.LoadPlan;
 import dev.llmload.metrics.RunResults;
@@ -107,6 +108,8 @@ public final class BenchmarkRun {
     private volatile boolean stopRequested;
     /** Hears the client's event loops once the client is ready, before the load: a test's way onto them. */
     private Consumer<List<EventLoop>> eventLoopHook = loops -> {};
+    /** Watches the load while it runs (the live view, --live-metrics); null without. Set before {@link #execute}. */
+    private LiveMetrics live;
     /** The segment and its start as the report records them; set on the run's thread. */
     private RunReport.SegmentStart segmentStart;
 
@@ -139,6 +142,15 @@ public final class BenchmarkRun {
      */
     void onEventLoops(Consumer<List<EventLoop>> hook) {
         this.eventLoopHook = hook;
+    }
+
+    /**
+     * Lets {@code watcher} see the load as it goes: every journaled request, and from the run's
+     * clock on the in-flight count, the event loops' lag and the server's newest scrape. Call before
+     * {@link #execute}; the run stops it once every request is journaled.
+     */
+    public void watch(LiveMetrics watcher) {
+        this.live = watcher;
     }
 
     /** Stops sending; in-flight requests get the grace period, then the report is written. */
@@ -460,6 +472,14 @@ public final class BenchmarkRun {
                     // while the instant is awaited, so the baseline is at most one interval old.
                     telemetry.start();
                     runStart = startClock();
+                    if (live != null) {
+                        live.start(new LiveMetrics.Sources(
+                                runStart,
+                                phase::inFlight,
+                                monitor::takeMaxLoopLagNanos,
+                                telemetry::latestServerReading,
+                                plan instanceof LoadPlan.OpenLoop open ? open.offsetsNanos() : null));
+                    }
                     phase.send(
                             journal,
                             tokenizer,
@@ -469,7 +489,7 @@ public final class BenchmarkRun {
                             bounds.warmupTime(),
                             bounds.grace(),
                             idPrefix(runId),
-                            watch == null ? progress : progress.andThen(watch));
+                            listener(watch));
                 } catch (DatasetException e) {
                     throw new RunException(e.getMessage(), e);
                 } catch (JournalWriteException e) {
@@ -479,11 +499,23 @@ public final class BenchmarkRun {
                                     + "' rebuilds the report from them once there is room",
                             e);
                 } finally {
-                    cost = monitor.stop();
+                    try {
+                        if (live != null) {
+                            live.stop();
+                        }
+                    } finally {
+                        cost = monitor.stop();
+                    }
                 }
                 return new Sent(runStart, cost, watch == null ? null : watch.note());
             }
         }
+    }
+
+    /** Who hears each journaled request, on the recorder thread: the progress, the live view, the saturation watch. */
+    private Consumer<RequestRecord> listener(SaturationWatch watch) {
+        Consumer<RequestRecord> listener = live == null ? progress : progress.andThen(live::record);
+        return watch == null ? listener : listener.andThen(watch);
     }
 
     /** The connections the load needs from its start, opened before the run's clock starts. */

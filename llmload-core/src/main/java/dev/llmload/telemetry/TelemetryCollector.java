@@ -44,7 +44,9 @@ import java.util.concurrent.TimeoutException;
  * scrape of each target, then the recording).
  *
  * <p>Threads: every field below the clients is owned by the single thread
- * {@code llmload-telemetry}; the public methods hand their work to it and wait. The pages travel
+ * {@code llmload-telemetry}, which also publishes its newest server reading through a volatile
+ * field for the live view ({@link #latestServerReading}, read by any thread without waiting); the
+ * other public methods hand their work to it and wait. The pages travel
  * on one event loop per scraped host ({@code llmload-telemetry-io-1}, {@link PageFetch} over the
  * load's own {@link LoadHttpClient} code): it timestamps each answer with {@code System.nanoTime()}
  * as its head arrives, gathers the bytes and passes the page to the owner thread, which decodes it
@@ -105,6 +107,13 @@ public final class TelemetryCollector implements AutoCloseable {
      * the thread that calls those two.
      */
     private volatile List<Long> threadIds = List.of();
+    /** The newest reading of the server: written by the owner thread, read by any (the live view). */
+    private volatile ServerReading latestServer;
+
+    /** The newest reading of the server's metrics, or null before the first; any thread, never waits. */
+    public ServerReading latestServerReading() {
+        return latestServer;
+    }
 
     public TelemetryCollector(TelemetryConfig config) {
         this.config = config;
@@ -424,8 +433,10 @@ public final class TelemetryCollector implements AutoCloseable {
                 if (scrape.families().isEmpty()) {
                     gaps.add(new ScrapeGap(page.nanos(), source, "no readable metrics"));
                 } else if (target.server) {
-                    server.add(new ServerReading(
-                            askedNanos, page.nanos(), profile.read(scrape), SimulatorSignals.read(scrape)));
+                    ServerReading reading = new ServerReading(
+                            askedNanos, page.nanos(), profile.read(scrape), SimulatorSignals.read(scrape));
+                    server.add(reading);
+                    latestServer = reading;
                 } else {
                     for (GpuSample sample : DcgmExporter.read(source, scrape)) {
                         gpu.add(new GpuReading(page.nanos(), sample));
