@@ -1017,11 +1017,10 @@ public final class OptionTable {
             null,
             "No live view: on a terminal, the progress line instead of the view redrawn every second "
                     + "(docs/live.md). Off the terminal there is no view anyway.",
-            new Report.NotRecorded("how the run is watched, not what it measures"),
+            new Report.NotRecorded<>("how the run is watched, not what it measures"),
             COMMAND,
             false,
-            false,
-            c -> null);
+            false);
 
     public static final RunOption<String> LIVE_METRICS = new RunOption<>(
             "live-metrics",
@@ -1031,11 +1030,10 @@ public final class OptionTable {
             null,
             "Serve the run's live counters and histograms at http://HOST:PORT/metrics in Prometheus's text "
                     + "format while it runs; a bare PORT listens on 127.0.0.1 (docs/live.md).",
-            new Report.NotRecorded("how the run is watched, not what it measures"),
+            new Report.NotRecorded<>("how the run is watched, not what it measures"),
             COMMAND,
             false,
-            false,
-            c -> null);
+            false);
 
     // Where the defaults come from.
 
