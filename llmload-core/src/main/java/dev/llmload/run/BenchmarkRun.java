@@ -256,7 +256,8 @@ public final class BenchmarkRun {
                 RecordSource compact = consumer -> JournalReader.forEachWithoutTokenGaps(journal, consumer);
                 RecordSource full = JournalReader.source(List.of(journal));
                 Measurements measurements = Measurements.derive(compact, full, config);
-                TelemetrySummary summary = summariseTelemetry(recording, sent, compact, measurements, telemetryNotes);
+                TelemetrySummary summary = summariseTelemetry(
+                        recording, sent, compact, measurements, config.load() instanceof Load.Closed, telemetryNotes);
                 ClientCost client = clientCost(sent, measurements);
                 client.note().ifPresent(telemetryNotes::add);
                 RunReport report = report(parts.get(), summary, telemetryNotes, client)
@@ -354,7 +355,12 @@ public final class BenchmarkRun {
 
     /** Telemetry over the measured window: first intended send to last completion of measured requests. */
     private static TelemetrySummary summariseTelemetry(
-            TelemetryRecording recording, Sent sent, RecordSource records, Measurements measurements, List<Note> notes)
+            TelemetryRecording recording,
+            Sent sent,
+            RecordSource records,
+            Measurements measurements,
+            boolean closedLoop,
+            List<Note> notes)
             throws IOException {
         notes.addAll(recording.notes());
         RunResults results = measurements.results();
@@ -382,7 +388,8 @@ public final class BenchmarkRun {
                 tokens[0],
                 tokens[1],
                 results.e2eLatencyMs().p99(),
-                ClientFigures.DEFAULT_HIGH_LATENCY_MS);
+                ClientFigures.DEFAULT_HIGH_LATENCY_MS,
+                closedLoop);
         notes.addAll(TelemetryNotes.evaluate(summary, client));
         return summary;
     }

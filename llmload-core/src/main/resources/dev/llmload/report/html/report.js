@@ -864,6 +864,13 @@
       if (regressions.length) {
         node.appendChild(el('ul', null, regressions.map(function (r) { return el('li', 'regression', [r]); })));
       }
+      // Every other limit's verdict too: a limit that passed or could not be judged says so, and why.
+      var others = (c.verdicts || []).filter(function (v) { return v.outcome !== 'REGRESSION'; });
+      if (others.length) {
+        node.appendChild(el('ul', null, others.map(function (v) {
+          return el('li', null, [v.outcome + '  ' + v.run + ': ' + v.limit + ': ' + v.detail]);
+        })));
+      }
     }
     if ((c.mismatches || []).length) {
       node.appendChild(el('p', 'caption', ['Not like for like (compared anyway): ' + c.mismatches.join('; ')]));
