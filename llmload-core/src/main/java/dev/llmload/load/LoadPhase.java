@@ -187,6 +187,7 @@ public final class LoadPhase implements AutoCloseable {
             String requestIdPrefix,
             Consumer<RequestRecord> progress)
             throws IOException, InterruptedException {
+        journal.anchorWallClock(runStartNanos);
         // A journal that cannot be written ends the run at once: nothing more it finishes could be kept.
         Recorder recorder = new Recorder(journal, tokenizer, runStartNanos, progress, this::stop);
         if (feed != null) {
