@@ -19,6 +19,7 @@ import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
+import dev.llmload.record.InputLog;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.JournalWriteException;
@@ -453,7 +454,8 @@ public final class BenchmarkRun {
                 throw cannotStart(directory.resolve(ReportFiles.RUN_START_JSON), e);
             }
             telemetry.probe();
-            try (Journal journal = createJournal(directory)) {
+            try (Journal journal = createJournal(directory);
+                    InputLog inputs = createInputLog(directory)) {
                 eventLoopHook.accept(client.eventLoops());
                 // Before the monitor: what settling costs (a collection) is start-up's, not the load's.
                 phase.settle();
@@ -476,6 +478,7 @@ public final class BenchmarkRun {
                             bounds.warmupTime(),
                             bounds.grace(),
                             idPrefix(runId),
+                            inputs,
                             watch == null ? progress : progress.andThen(watch));
                 } catch (DatasetException e) {
                     throw new RunException(e.getMessage(), e);
@@ -552,6 +555,14 @@ public final class BenchmarkRun {
             return Files.createDirectories(dir);
         } catch (IOException e) {
             throw cannotStart(dir, e);
+        }
+    }
+
+    private static InputLog createInputLog(Path directory) throws RunException {
+        try {
+            return InputLog.create(directory.resolve(InputLog.FILE_NAME));
+        } catch (IOException e) {
+            throw cannotStart(directory.resolve(InputLog.FILE_NAME), e);
         }
     }
 
