@@ -149,6 +149,26 @@ class RunVerdictTest {
                     .contains("llmload: --fail-if: PASS  unjudged: p90_ttft:+100000%")
                     .contains("--fail-if-unjudged");
         }
+        // llmload compare judges the same two runs alike, and writes each verdict to comparison.json.
+        CapturedRun compare = CapturedRun.of(
+                "compare",
+                baselineDir,
+                dir.resolve("few").toString(),
+                "--fail-if",
+                "p99_ttft:+10%",
+                "--fail-if-unjudged",
+                "--output-dir",
+                dir.resolve("compared").toString());
+        assertThat(compare.exitCode()).as(compare.err()).isEqualTo(CompareCommand.EXIT_UNJUDGED);
+        assertThat(compare.out()).contains("NOT JUDGED  few: p99_ttft:+10%: too few samples for p99");
+        JsonNode verdict = JSON.readTree(
+                        dir.resolve("compared").resolve("comparison.json").toFile())
+                .path("verdicts")
+                .path(0);
+        assertThat(verdict.path("outcome").asText()).isEqualTo("NOT JUDGED");
+        assertThat(verdict.path("limit").asText()).isEqualTo("p99_ttft:+10%");
+        DocSchemas.assertValidAndStrict(
+                "comparison.schema.json", dir.resolve("compared").resolve("comparison.json"));
     }
 
     @Test
