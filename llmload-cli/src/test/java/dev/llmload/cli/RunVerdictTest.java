@@ -117,7 +117,7 @@ class RunVerdictTest {
             assertThat(quietPass.exitCode()).as(quietPass.err()).isZero();
             assertThat(quietPass.out())
                     .containsPattern("NOT JUDGED  few: p99_ttft:\\+10%: too few samples for p99 \\(it needs 100 in each"
-                            + " run\\); measured [0-9.]+ -> [0-9.]+ \\(\\+[0-9.]+%\\)");
+                            + " run\\); measured [0-9.]+ -> [0-9.]+ \\([+-][0-9.]+%\\)");
 
             CapturedRun strict = run(
                     slow,
