@@ -2,6 +2,7 @@ package dev.llmload.cli;
 
 import dev.llmload.compare.Comparison;
 import dev.llmload.compare.FailIf;
+import dev.llmload.compare.Verdict;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunGroup;
 import dev.llmload.report.html.HtmlReport;
@@ -35,13 +36,17 @@ import picocli.CommandLine.Parameters;
             "Compare finished runs side by side against the first (the baseline) and write a comparison directory.",
             "A sweep directory stands for its points. Two repeats directories (run --repeat K) are compared across runs:",
             "a Welch interval of the difference of the per-run means; otherwise the interval covers sampling only.",
+            "Every --fail-if limit is judged PASS, REGRESSION or NOT JUDGED (with why, e.g. too few samples for p99).",
             "Exit codes: 0 compared, 2 bad usage or runs not like for like, 3 a --fail-if threshold was crossed by a",
-            "significant change. See docs/sweep-and-compare.md."
+            "significant change, 5 a limit not judged with --fail-if-unjudged. See docs/sweep-and-compare.md."
         })
 public final class CompareCommand implements Callable<Integer> {
 
     /** The exit code when {@code --fail-if} finds a regression. */
     static final int EXIT_REGRESSION = 3;
+
+    /** The exit code when {@code --fail-if-unjudged} is given and a limit could not be judged (and none regressed). */
+    static final int EXIT_UNJUDGED = 5;
 
     private static final String DEFAULT_CONFIDENCE = "0.95";
     private static final String DEFAULT_RESAMPLES = "1000";
@@ -71,6 +76,12 @@ public final class CompareCommand implements Callable<Integer> {
             description = "Exit 3 when a significant change crosses a threshold, e.g. p99_ttft:+10%%,"
                     + "output_token_throughput:-5%% (+ a rise, - a fall; without %% in the metric's unit).")
     String failIf;
+
+    @Option(
+            names = "--fail-if-unjudged",
+            description = "Exit 5 when a --fail-if limit cannot be judged (a percentile on too few samples, a value a "
+                    + "run lacks) and none regressed; without it such a limit is printed NOT JUDGED and passes.")
+    boolean failIfUnjudged;
 
     @Option(
             names = "--confidence",
@@ -106,6 +117,9 @@ public final class CompareCommand implements Callable<Integer> {
         }
         if (resamples < 100) {
             throw new UsageException("--resamples must be at least 100, got " + resamples);
+        }
+        if (failIfUnjudged && failIf == null) {
+            throw new UsageException("--fail-if-unjudged needs --fail-if: it says what a limit not judged does");
         }
         FailIf thresholds;
         try {
@@ -147,7 +161,20 @@ public final class CompareCommand implements Callable<Integer> {
         out.print(comparison.render());
         out.println("Comparison directory: " + directory);
         out.flush();
-        return comparison.regressions().isEmpty() ? 0 : EXIT_REGRESSION;
+        return exitCode(comparison, failIfUnjudged);
+    }
+
+    /**
+     * The gate's exit code: {@link #EXIT_REGRESSION} when a limit regressed, else
+     * {@link #EXIT_UNJUDGED} when one was not judged and {@code failIfUnjudged}, else 0. Also
+     * {@code run --baseline --fail-if}'s.
+     */
+    static int exitCode(Comparison comparison, boolean failIfUnjudged) {
+        if (!comparison.regressions().isEmpty()) {
+            return EXIT_REGRESSION;
+        }
+        boolean unjudged = comparison.verdicts().stream().anyMatch(v -> v.outcome() == Verdict.Outcome.NOT_JUDGED);
+        return unjudged && failIfUnjudged ? EXIT_UNJUDGED : 0;
     }
 
     private static Path defaultDirectory() {

@@ -101,6 +101,12 @@ public final class RunCommand implements Callable<Integer> {
     String failIf;
 
     @Option(
+            names = "--fail-if-unjudged",
+            description = "Exit 5 when a --fail-if limit cannot be judged (a percentile on too few samples, a value a "
+                    + "run lacks) and none regressed; without it such a limit is printed NOT JUDGED and passes.")
+    boolean failIfUnjudged;
+
+    @Option(
             names = "--baseline",
             paramLabel = "RUN_DIR",
             description = "A finished run (its directory) that --fail-if holds this run against.")
@@ -229,7 +235,8 @@ public final class RunCommand implements Callable<Integer> {
      * @param thresholds {@code --fail-if}; null without
      * @param baseline   the baseline's runs, loaded; null without
      */
-    private record Verdict(Double maxErrorRate, FailIf thresholds, List<RunDirectory> baseline) {}
+    private record Verdict(
+            Double maxErrorRate, FailIf thresholds, List<RunDirectory> baseline, boolean failIfUnjudged) {}
 
     private Verdict verdict() {
         if (maxErrorRate != null && !(maxErrorRate >= 0 && maxErrorRate <= 1)) {
@@ -239,8 +246,12 @@ public final class RunCommand implements Callable<Integer> {
             throw new UsageException(
                     "--fail-if and --baseline go together: the thresholds hold this run against a " + "baseline run");
         }
+        if (failIfUnjudged && failIf == null) {
+            throw new UsageException(
+                    "--fail-if-unjudged needs --fail-if and --baseline: it says what a limit not " + "judged does");
+        }
         if (failIf == null) {
-            return new Verdict(maxErrorRate, null, null);
+            return new Verdict(maxErrorRate, null, null, false);
         }
         FailIf thresholds;
         try {
@@ -254,7 +265,7 @@ public final class RunCommand implements Callable<Integer> {
                 throw new UsageException(
                         "--baseline: give one run's directory, not a sweep's or a repeats directory's");
             }
-            return new Verdict(maxErrorRate, thresholds, runs);
+            return new Verdict(maxErrorRate, thresholds, runs, failIfUnjudged);
         } catch (IOException e) {
             throw new UsageException("--baseline: " + e.getMessage());
         }
@@ -426,11 +437,17 @@ public final class RunCommand implements Callable<Integer> {
                     + String.join("; ", comparison.mismatches()));
             return Main.EXIT_USAGE;
         }
-        if (!comparison.regressions().isEmpty()) {
-            err.println("llmload: --fail-if: " + String.join("; ", comparison.regressions()));
-            return CompareCommand.EXIT_REGRESSION;
+        if (quiet) {
+            // Every limit's verdict is said, also when standard output keeps only the run directory.
+            comparison.verdicts().forEach(v -> err.println("llmload: --fail-if: " + v.line()));
         }
-        return 0;
+        int exit = CompareCommand.exitCode(comparison, verdict.failIfUnjudged());
+        if (exit == CompareCommand.EXIT_REGRESSION) {
+            err.println("llmload: --fail-if: " + String.join("; ", comparison.regressions()));
+        } else if (exit == CompareCommand.EXIT_UNJUDGED) {
+            err.println("llmload: --fail-if-unjudged: a limit was not judged; see NOT JUDGED above");
+        }
+        return exit;
     }
 
     /** A key sent over plain http to another machine can be read on the way: say so, once, before any request. */

@@ -29,8 +29,8 @@ public final class RunOptions {
      * Options of {@code llmload run} itself (how it runs and judges, not what it runs) that a config
      * file may set too; a sweep has its own, so they are points.
      */
-    static final List<String> RUN_COMMAND_KEYS =
-            List.of("repeat", "quiet", "json", "max-error-rate", "fail-if", "baseline", "overwrite");
+    static final List<String> RUN_COMMAND_KEYS = List.of(
+            "repeat", "quiet", "json", "max-error-rate", "fail-if", "fail-if-unjudged", "baseline", "overwrite");
 
     /** The value picocli gave each row (its default included); a row absent here was not given. */
     private final Map<RunOption<?>, Object> values = new HashMap<>();

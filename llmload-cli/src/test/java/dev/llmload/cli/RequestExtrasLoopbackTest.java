@@ -39,7 +39,7 @@ class RequestExtrasLoopbackTest {
     Path dir;
 
     /** One request the server was sent: its headers and its body. */
-    private record Received(Map<String, List<String>> headers, JsonNode body) {}
+    private record Received(Map<String, List<String>> headers, JsonNode body, String raw) {}
 
     private static void answer(HttpExchange exchange, String contentType, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
@@ -66,7 +66,10 @@ class RequestExtrasLoopbackTest {
         });
         server.createContext("/v1/chat/completions", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
-            received.add(new Received(Map.copyOf(exchange.getRequestHeaders()), JSON.readTree(body)));
+            received.add(new Received(
+                    Map.copyOf(exchange.getRequestHeaders()),
+                    JSON.readTree(body),
+                    new String(body, StandardCharsets.UTF_8)));
             answer(exchange, "text/event-stream", """
                     data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}
 
@@ -163,6 +166,22 @@ class RequestExtrasLoopbackTest {
             assertThat(body.path("messages").isArray()).isTrue();
         }
 
+        // inputs.jsonl holds each request of the run byte for byte as the server received it, and no header.
+        Map<String, String> sent = new java.util.HashMap<>();
+        received.forEach(r -> sent.put(r.headers().get("X-request-id").getFirst(), r.raw()));
+        List<String> inputs = Files.readAllLines(runDir.resolve("inputs.jsonl"));
+        assertThat(inputs).hasSize(3);
+        for (String line : inputs) {
+            JsonNode input = JSON.readTree(line);
+            String id = input.path("request_id").asText();
+            assertThat(sent).containsKey(id);
+            String marker = ",\"body\":";
+            assertThat(line.substring(line.indexOf(marker) + marker.length(), line.length() - 1))
+                    .isEqualTo(sent.get(id));
+            assertThat(input.path("index").asLong()).isEqualTo(Long.parseLong(id.substring(id.lastIndexOf('-') + 1)));
+            assertThat(input.fieldNames()).toIterable().containsExactly("index", "request_id", "body");
+        }
+
         JsonNode config = JSON.readTree(runDir.resolve("report.json").toFile()).path("config");
         assertThat(config.at("/headers/x-route").asText()).isEqualTo("pool-a");
         assertThat(config.at("/headers/Authorization").asText()).isEqualTo("[redacted]");
@@ -176,7 +195,7 @@ class RequestExtrasLoopbackTest {
             List<Path> all = files.filter(Files::isRegularFile).toList();
             assertThat(all)
                     .extracting(p -> p.getFileName().toString())
-                    .contains("report.json", "requests.jsonl", "report.html");
+                    .contains("report.json", "requests.jsonl", "inputs.jsonl", "report.html");
             for (Path file : all) {
                 String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
                 assertThat(text).as(file.toString()).doesNotContain(BEARER).doesNotContain(ROUTE_TOKEN);

@@ -161,6 +161,7 @@ class RunRecordTest {
                     .contains(
                             "report.json",
                             "requests.jsonl",
+                            "inputs.jsonl",
                             "run.json",
                             "report.html",
                             "summary.csv",

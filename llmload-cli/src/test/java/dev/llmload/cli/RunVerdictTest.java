@@ -100,12 +100,84 @@ class RunVerdictTest {
         }
     }
 
+    /**
+     * Twenty requests against a baseline of twenty, the second run twenty times slower to its
+     * first token: p99 rests on too few samples to be judged, p50 regresses, a generous limit
+     * passes; each limit's verdict is printed, and only {@code --fail-if-unjudged} lets the
+     * unjudged one fail the run.
+     */
+    @Test
+    void everyLimitIsJudgedAloudAndUnjudgedFailsOnlyWhenAsked() throws Exception {
+        try (SimServer fast = simulator(5, List.of())) {
+            assertThat(run(fast, "baseline").exitCode()).isZero();
+        }
+        String baselineDir = dir.resolve("baseline").toString();
+        try (SimServer slow = simulator(100, List.of())) {
+            CapturedRun quietPass = run(slow, "few", "--baseline", baselineDir, "--fail-if", "p99_ttft:+10%");
+            assertThat(quietPass.exitCode()).as(quietPass.err()).isZero();
+            assertThat(quietPass.out())
+                    .containsPattern("NOT JUDGED  few: p99_ttft:\\+10%: too few samples for p99 \\(it needs 100 in each"
+                            + " run\\); measured [0-9.]+ -> [0-9.]+ \\([+-][0-9.]+%\\)");
+
+            CapturedRun strict = run(
+                    slow,
+                    "strict",
+                    "--baseline",
+                    baselineDir,
+                    "--fail-if",
+                    "p99_ttft:+10%,p50_ttft:+50%,p90_ttft:+100000%",
+                    "--fail-if-unjudged");
+            assertThat(strict.exitCode()).as(strict.err()).isEqualTo(CompareCommand.EXIT_REGRESSION);
+            assertThat(strict.out())
+                    .contains("NOT JUDGED  strict: p99_ttft:+10%")
+                    .contains("REGRESSION  strict: p50_ttft:+50%")
+                    .contains("PASS  strict: p90_ttft:+100000%");
+
+            CapturedRun unjudged = run(
+                    slow,
+                    "unjudged",
+                    "--baseline",
+                    baselineDir,
+                    "--fail-if",
+                    "p99_ttft:+10%,p90_ttft:+100000%",
+                    "--fail-if-unjudged",
+                    "--quiet");
+            assertThat(unjudged.exitCode()).as(unjudged.err()).isEqualTo(CompareCommand.EXIT_UNJUDGED);
+            // --quiet keeps standard output for the run directory; the verdicts go to standard error.
+            assertThat(unjudged.err())
+                    .contains("llmload: --fail-if: NOT JUDGED  unjudged: p99_ttft:+10%")
+                    .contains("llmload: --fail-if: PASS  unjudged: p90_ttft:+100000%")
+                    .contains("--fail-if-unjudged");
+        }
+        // llmload compare judges the same two runs alike, and writes each verdict to comparison.json.
+        CapturedRun compare = CapturedRun.of(
+                "compare",
+                baselineDir,
+                dir.resolve("few").toString(),
+                "--fail-if",
+                "p99_ttft:+10%",
+                "--fail-if-unjudged",
+                "--output-dir",
+                dir.resolve("compared").toString());
+        assertThat(compare.exitCode()).as(compare.err()).isEqualTo(CompareCommand.EXIT_UNJUDGED);
+        assertThat(compare.out()).contains("NOT JUDGED  few: p99_ttft:+10%: too few samples for p99");
+        JsonNode verdict = JSON.readTree(
+                        dir.resolve("compared").resolve("comparison.json").toFile())
+                .path("verdicts")
+                .path(0);
+        assertThat(verdict.path("outcome").asText()).isEqualTo("NOT JUDGED");
+        assertThat(verdict.path("limit").asText()).isEqualTo("p99_ttft:+10%");
+        DocSchemas.assertValidAndStrict(
+                "comparison.schema.json", dir.resolve("compared").resolve("comparison.json"));
+    }
+
     @Test
     void verdictMistakesAreUsageErrorsBeforeAnyRequest() {
         for (String[] args : List.of(
                 new String[] {"--max-error-rate", "2"},
                 new String[] {"--fail-if", "p99_ttft:+10%"},
                 new String[] {"--baseline", dir.toString()},
+                new String[] {"--fail-if-unjudged"},
                 new String[] {"--fail-if", "p99_ttft:10%", "--baseline", dir.toString()},
                 new String[] {
                     "--fail-if",

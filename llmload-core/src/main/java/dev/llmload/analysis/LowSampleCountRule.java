@@ -35,6 +35,8 @@ final class LowSampleCountRule implements NoteRule {
         summaries.put("tpot_ms", results.tpotMs());
         summaries.put("e2e_latency_ms", results.e2eLatencyMs());
         List<String> evidence = new ArrayList<>();
+        // TTFT, TPOT and E2E have one sample a request, so their counts say how many requests to run.
+        long requestsNeeded = 0;
         for (Percentile percentile : List.of(Percentile.P99, Percentile.P99_9)) {
             Map<String, Long> few = new LinkedHashMap<>();
             summaries.forEach((name, summary) -> {
@@ -42,6 +44,9 @@ final class LowSampleCountRule implements NoteRule {
                     few.put(name, summary.count());
                 }
             });
+            if (few.keySet().stream().anyMatch(name -> !name.equals("itl_ms"))) {
+                requestsNeeded = Math.max(requestsNeeded, percentile.minimumConfidentCount());
+            }
             if (!few.isEmpty()) {
                 evidence.add(String.format(
                         Locale.ROOT,
@@ -54,8 +59,14 @@ final class LowSampleCountRule implements NoteRule {
         if (evidence.isEmpty()) {
             return Optional.empty();
         }
+        String remedy = requestsNeeded == 0
+                ? "run more requests"
+                : String.format(
+                        Locale.ROOT,
+                        "measure at least %,d requests (e.g. --num-requests %d, warm-up not counted)",
+                        requestsNeeded,
+                        requestsNeeded);
         return Optional.of(new Note(
-                KIND,
-                String.join("; ", evidence) + ": read those percentiles as rough estimates, or run more requests"));
+                KIND, String.join("; ", evidence) + ": read those percentiles as rough estimates, or " + remedy));
     }
 }

@@ -4,6 +4,7 @@ import dev.llmload.config.Load;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.report.RunDirectory;
 import dev.llmload.report.RunGroup;
+import dev.llmload.stats.Percentile;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +30,8 @@ import java.util.Objects;
  * @param pairs       one per compared run
  * @param failIf      the thresholds given, as written; empty for none
  * @param regressions the thresholds crossed, {@code run: metric ...}
+ * @param verdicts    every threshold's {@link Verdict} on every pair, in the order given: PASS,
+ *                    REGRESSION or NOT JUDGED with why; empty without thresholds
  */
 public record Comparison(
         List<String> runs,
@@ -38,7 +41,8 @@ public record Comparison(
         long seed,
         List<Pair> pairs,
         List<String> failIf,
-        List<String> regressions) {
+        List<String> regressions,
+        List<Verdict> verdicts) {
 
     public static final String FILE_NAME = "comparison.json";
     public static final String CSV_FILE_NAME = "comparison.csv";
@@ -90,6 +94,44 @@ public record Comparison(
          * whole interval lies beyond it (the change is larger than allowed at the interval's
          * confidence, not merely different from 0); otherwise the measured change does.
          */
+        Verdict judge(String run, FailIf.Threshold threshold) {
+            String limit = threshold.toString();
+            String change = format(baseline) + " -> " + format(value) + " (" + percent(relativeDifference) + ")";
+            if (fewSamples) {
+                Percentile percentile = ComparedMetric.byKey(metric).percentile();
+                return new Verdict(
+                        run,
+                        limit,
+                        Verdict.Outcome.NOT_JUDGED,
+                        "too few samples for " + percentile.key() + " (it needs " + percentile.minimumConfidentCount()
+                                + " in each run); measured " + change);
+            }
+            if (baseline == null || value == null) {
+                return new Verdict(
+                        run,
+                        limit,
+                        Verdict.Outcome.NOT_JUDGED,
+                        "no value in " + (baseline == null ? "the baseline" : "the run")
+                                + " (nothing of it was measured)");
+            }
+            if (threshold.relative() && relativeDifference == null) {
+                return new Verdict(
+                        run,
+                        limit,
+                        Verdict.Outcome.NOT_JUDGED,
+                        "the baseline is 0, so a change in % is undefined; give the limit without %");
+            }
+            String interval = ciLow == null
+                    ? ""
+                    : ", interval [" + format(ciLow) + ", " + format(ciHigh) + "]"
+                            + (Boolean.FALSE.equals(significant) ? ", not significant" : "");
+            return new Verdict(
+                    run,
+                    limit,
+                    crosses(threshold) ? Verdict.Outcome.REGRESSION : Verdict.Outcome.PASS,
+                    change + interval);
+        }
+
         boolean crosses(FailIf.Threshold threshold) {
             if (Boolean.FALSE.equals(significant)) {
                 return false;
@@ -160,6 +202,7 @@ public record Comparison(
             }
         }
         List<String> regressions = new ArrayList<>();
+        List<Verdict> verdicts = new ArrayList<>();
         for (Pair pair : pairs) {
             if (failIf != null) {
                 for (FailIf.Threshold threshold : failIf.thresholds()) {
@@ -167,7 +210,9 @@ public record Comparison(
                             .filter(d -> d.metric().equals(threshold.metric()))
                             .findFirst()
                             .orElseThrow();
-                    if (difference.crosses(threshold)) {
+                    Verdict verdict = difference.judge(pair.run(), threshold);
+                    verdicts.add(verdict);
+                    if (verdict.outcome() == Verdict.Outcome.REGRESSION) {
                         regressions.add(pair.run() + ": " + threshold.metric() + " " + format(difference.baseline())
                                 + " -> " + format(difference.value()) + " (" + percent(difference.relativeDifference())
                                 + ") crosses " + threshold);
@@ -187,7 +232,8 @@ public record Comparison(
                         : failIf.thresholds().stream()
                                 .map(FailIf.Threshold::toString)
                                 .toList(),
-                regressions);
+                regressions,
+                verdicts);
     }
 
     private static boolean sameLoad(RunDirectory a, RunDirectory b) {
@@ -433,9 +479,9 @@ public record Comparison(
                     .append("  interval is Welch's of their difference (Student t, Welch-Satterthwaite degrees of\n")
                     .append("  freedom): it covers what differs from run to run.\n");
         }
-        if (!regressions.isEmpty()) {
-            text.append("\nREGRESSION (--fail-if):\n");
-            regressions.forEach(r -> text.append("  ").append(r).append('\n'));
+        if (!verdicts.isEmpty()) {
+            text.append("\n--fail-if:\n");
+            verdicts.forEach(v -> text.append("  ").append(v.line()).append('\n'));
         }
         return text.toString();
     }

@@ -3,6 +3,7 @@ package dev.llmload.load;
 import dev.llmload.http.HttpExchangeRequest;
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.Dialect;
+import dev.llmload.record.InputLog;
 import dev.llmload.workload.RequestSpec;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,6 +36,8 @@ final class Launcher {
     private final String requestIdPrefix;
     private final int warmup;
     private final long warmupEndNanos;
+    /** Hears each body sent; null for none. */
+    private final InputLog inputs;
     /**
      * Requests sent and not yet ended. An execution can end on its event loop before the sending
      * thread has added it (a send due at once that fails at once), so the sender and the ending
@@ -48,6 +51,7 @@ final class Launcher {
      * @param recorder       hears every finished request first, on its event loop
      * @param warmup         the first this many sends are warm-up
      * @param warmupEndNanos so are requests intended to start before this time
+     * @param inputs         hears the body of every request sent ({@code inputs.jsonl}); null for none
      */
     Launcher(
             LoadHttpClient client,
@@ -56,7 +60,8 @@ final class Launcher {
             Consumer<FinishedRequest> recorder,
             String requestIdPrefix,
             int warmup,
-            long warmupEndNanos) {
+            long warmupEndNanos,
+            InputLog inputs) {
         this.client = client;
         this.dialect = dialect;
         this.timeouts = timeouts;
@@ -64,6 +69,7 @@ final class Launcher {
         this.requestIdPrefix = requestIdPrefix;
         this.warmup = warmup;
         this.warmupEndNanos = warmupEndNanos;
+        this.inputs = inputs;
     }
 
     /** A request ready to send: its body encoded in the run's dialect. */
@@ -111,6 +117,10 @@ final class Launcher {
                 : withRequestId(dialect.headers(), requestId);
         execution.started(client.sendAt(
                 new HttpExchangeRequest("POST", dialect.path(), headers, request.body()), execution, startNanos));
+        if (inputs != null) {
+            // Handed over, never written here: this may be an event loop.
+            inputs.sent(request.facts().index(), requestId, request.body());
+        }
         // Added once it can be cancelled; one that ended before this line is cancelled in vain, harmlessly.
         flip(execution, true);
     }

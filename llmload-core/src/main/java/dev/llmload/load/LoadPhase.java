@@ -4,6 +4,7 @@ import dev.llmload.client.ProcessMark;
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.record.FailureClass;
+import dev.llmload.record.InputLog;
 import dev.llmload.record.Journal;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
@@ -171,6 +172,7 @@ public final class LoadPhase implements AutoCloseable {
      * @param duration   send nothing intended after this long (null: no time bound)
      * @param warmup     the first this many requests are warm-up
      * @param warmupTime so are requests intended to start within this time of the run's start (null: none)
+     * @param inputs     hears the body of every request sent ({@code inputs.jsonl}); null for none
      * @param progress   hears each finished request on the recorder thread
      * @throws IOException      the journal could not be written ({@link dev.llmload.record.JournalWriteException}:
      *                          the run stopped at that write)
@@ -185,8 +187,10 @@ public final class LoadPhase implements AutoCloseable {
             Duration warmupTime,
             Duration grace,
             String requestIdPrefix,
+            InputLog inputs,
             Consumer<RequestRecord> progress)
             throws IOException, InterruptedException {
+        journal.anchorWallClock(runStartNanos);
         // A journal that cannot be written ends the run at once: nothing more it finishes could be kept.
         Recorder recorder = new Recorder(journal, tokenizer, runStartNanos, progress, this::stop);
         if (feed != null) {
@@ -204,7 +208,8 @@ public final class LoadPhase implements AutoCloseable {
                 warmupTime,
                 recorder,
                 runStartNanos,
-                requestIdPrefix);
+                requestIdPrefix,
+                inputs);
         Sender chosen = sessions != null ? new SessionDispatcher(context, sessions) : new Dispatcher(context, feed);
         sender = chosen;
         if (stopped) {

@@ -159,7 +159,8 @@ final class RequestWarmUp {
                                         null,
                                         recorder,
                                         start,
-                                        "warm-up-"),
+                                        "warm-up-",
+                                        null),
                                 feed)
                         .run(Duration.ZERO);
                 recorder.finish();

@@ -2,6 +2,7 @@ package dev.llmload.load;
 
 import dev.llmload.http.LoadHttpClient;
 import dev.llmload.protocol.Dialect;
+import dev.llmload.record.InputLog;
 import java.time.Duration;
 import java.util.function.Consumer;
 
@@ -21,6 +22,7 @@ import java.util.function.Consumer;
  * @param recorder        hears every finished request first, on its event loop
  * @param runStartNanos   the clock every record's offsets count from, and the schedule's zero
  * @param requestIdPrefix each request's id is this and the request's index in the whole run
+ * @param inputs          hears the body of every request sent ({@code inputs.jsonl}); null for none
  */
 record SendContext(
         LoadHttpClient client,
@@ -33,7 +35,8 @@ record SendContext(
         Duration warmupTime,
         Consumer<FinishedRequest> recorder,
         long runStartNanos,
-        String requestIdPrefix) {
+        String requestIdPrefix,
+        InputLog inputs) {
 
     /** A {@link Launcher} that sends, tracks and records this context's requests. */
     Launcher launcher() {
@@ -44,7 +47,8 @@ record SendContext(
                 recorder,
                 requestIdPrefix,
                 warmup,
-                warmupTime == null ? runStartNanos : runStartNanos + warmupTime.toNanos());
+                warmupTime == null ? runStartNanos : runStartNanos + warmupTime.toNanos(),
+                inputs);
     }
 
     /** When {@link #duration} ends: nothing intended at or after it is sent; {@link Long#MAX_VALUE} without one. */

@@ -30,7 +30,7 @@ final class TestRequest {
             LoadHttpClient client, Dialect dialect, Timeouts timeouts, String requestId, Duration timeout)
             throws InterruptedException {
         CompletableFuture<FinishedRequest> finished = new CompletableFuture<>();
-        Launcher launcher = new Launcher(client, dialect, timeouts, finished::complete, "", 0, 0);
+        Launcher launcher = new Launcher(client, dialect, timeouts, finished::complete, "", 0, 0, null);
         long now = System.nanoTime();
         launcher.send(launcher.prepare(SPEC), requestId, true, now, now, result -> {});
         try {

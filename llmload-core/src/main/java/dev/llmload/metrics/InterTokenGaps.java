@@ -1,6 +1,7 @@
 package dev.llmload.metrics;
 
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TokenEventsView;
 import dev.llmload.stats.DistributionAccumulator;
 import java.util.List;
@@ -24,20 +25,29 @@ public final class InterTokenGaps {
 
     private final DistributionAccumulator severalTokens;
     private final DistributionAccumulator severalTokensSpread;
+    /** Each request's first gap: its time to second token ({@link RequestMetrics#timeToSecondTokenNanos}). */
+    private final DistributionAccumulator secondToken;
+
     private DistributionAccumulator perEvent;
     private DistributionAccumulator perToken;
 
     public InterTokenGaps() {
-        this(new DistributionAccumulator(), new DistributionAccumulator(), new DistributionAccumulator());
+        this(
+                new DistributionAccumulator(),
+                new DistributionAccumulator(),
+                new DistributionAccumulator(),
+                new DistributionAccumulator());
     }
 
     private InterTokenGaps(
             DistributionAccumulator oneToken,
             DistributionAccumulator severalTokens,
-            DistributionAccumulator severalTokensSpread) {
+            DistributionAccumulator severalTokensSpread,
+            DistributionAccumulator secondToken) {
         this.oneToken = oneToken;
         this.severalTokens = severalTokens;
         this.severalTokensSpread = severalTokensSpread;
+        this.secondToken = secondToken;
     }
 
     /**
@@ -45,7 +55,8 @@ public final class InterTokenGaps {
      * DistributionAccumulator#part}): filled on a thread of its own, merged in any order, the same figures.
      */
     public InterTokenGaps newPart() {
-        return new InterTokenGaps(oneToken.newPart(), severalTokens.newPart(), severalTokensSpread.newPart());
+        return new InterTokenGaps(
+                oneToken.newPart(), severalTokens.newPart(), severalTokensSpread.newPart(), secondToken.newPart());
     }
 
     /** Adds the gaps of {@code part}. */
@@ -53,6 +64,7 @@ public final class InterTokenGaps {
         oneToken.merge(part.oneToken);
         severalTokens.merge(part.severalTokens);
         severalTokensSpread.merge(part.severalTokensSpread);
+        secondToken.merge(part.secondToken);
         perEvent = null;
         perToken = null;
     }
@@ -68,6 +80,10 @@ public final class InterTokenGaps {
                     severalTokensSpread.addNanosAsMillis(gapNanos, tokens);
                 }
             });
+            long ttstNanos = RequestMetrics.timeToSecondTokenNanos(record);
+            if (ttstNanos != RequestTimings.NEVER) {
+                secondToken.addNanosAsMillis(ttstNanos);
+            }
             perEvent = null;
             perToken = null;
         }
@@ -93,6 +109,11 @@ public final class InterTokenGaps {
             perToken = union(oneToken, severalTokensSpread);
         }
         return perToken;
+    }
+
+    /** Each measured, successful request's time to second token ({@code ttst_ms}). */
+    public DistributionAccumulator secondToken() {
+        return secondToken;
     }
 
     private static DistributionAccumulator union(DistributionAccumulator a, DistributionAccumulator b) {

@@ -16,6 +16,13 @@ import dev.llmload.record.TokenEventsView;
  * @param clientQueueMs   actual send minus intended send (waiting at the gate or behind the schedule)
  * @param ttftFromIntendedMs TTFT measured from the intended send: what a user arriving on schedule felt
  * @param e2eFromIntendedMs  E2E measured from the intended send
+ * @param outputTokensPerSecondPerUser (output tokens − 1) / (E2E − TTFT) in tokens per second, i.e.
+ *                      1000 / TPOT: the decode speed one user sees once the first token is in,
+ *                      AIPerf's and GenAI-Perf's {@code output_token_throughput_per_user} (1 / ITL
+ *                      in seconds); null where TPOT is, or when the tokens came all at once
+ *
+ * <p>The time to second token ({@link #timeToSecondTokenNanos}) needs the token events, which a
+ * record kept without its gaps ({@link RequestRecord#withoutTokenGaps}) no longer has.
  */
 public record RequestMetrics(
         Double ttftMs,
@@ -24,7 +31,8 @@ public record RequestMetrics(
         Double tpotMs,
         double clientQueueMs,
         Double ttftFromIntendedMs,
-        Double e2eFromIntendedMs) {
+        Double e2eFromIntendedMs,
+        Double outputTokensPerSecondPerUser) {
 
     private static final double NANOS_PER_MS = 1_000_000.0;
 
@@ -41,8 +49,27 @@ public record RequestMetrics(
             tpot = (e2e - ttft) / (record.outputTokens() - 1);
         }
         double queue = ms(sent - timings.intendedSendNanos());
+        Double perUser = tpot == null || tpot <= 0 ? null : 1000.0 / tpot;
         return new RequestMetrics(
-                ttft, ttfc, e2e, tpot, queue, ttft == null ? null : ttft + queue, e2e == null ? null : e2e + queue);
+                ttft,
+                ttfc,
+                e2e,
+                tpot,
+                queue,
+                ttft == null ? null : ttft + queue,
+                e2e == null ? null : e2e + queue,
+                perUser);
+    }
+
+    /**
+     * The time to second token (TTST) in nanoseconds: the second token-bearing stream event minus
+     * the first, as AIPerf and GenAI-Perf define it ({@code content_responses[1] −
+     * content_responses[0]}), so the first inter-token gap of the request, the one a user waits
+     * after the first token while the server takes the request into its decode batch;
+     * {@link RequestTimings#NEVER} with fewer than two events.
+     */
+    public static long timeToSecondTokenNanos(TokenEventsView events) {
+        return events.events() < 2 ? RequestTimings.NEVER : events.timeNanos(1) - events.timeNanos(0);
     }
 
     /**

@@ -22,6 +22,10 @@ import java.util.Set;
  * @param goodput              share and rate of requests meeting the SLO; null when no SLO was given
  * @param itlMs                inter-token gaps per token-bearing event, pooled over requests
  * @param itlPerTokenMs        the same gaps spread over the tokens each event carried
+ * @param ttstMs               time to second token: each request's first inter-token gap
+ *                             ({@link RequestMetrics#timeToSecondTokenNanos})
+ * @param outputTokenThroughputPerUser each request's decode speed in tokens per second,
+ *                             {@link RequestMetrics#outputTokensPerSecondPerUser} (1000 / TPOT)
  * @param inputTokenThroughput input tokens of successful requests per second (the rate that
  *                             matters for embeddings and rerank)
  * @param serverView           the server's own timings beside the client's; null when the server
@@ -44,6 +48,8 @@ public record RunResults(
         Summary itlMs,
         Summary itlPerTokenMs,
         Summary tpotMs,
+        Summary ttstMs,
+        Summary outputTokenThroughputPerUser,
         Summary e2eLatencyMs,
         Summary clientQueueTimeMs,
         Summary ttftFromIntendedMs,
@@ -98,6 +104,7 @@ public record RunResults(
         private final DistributionAccumulator ttfc = new DistributionAccumulator();
         private final DistributionAccumulator e2e = new DistributionAccumulator();
         private final DistributionAccumulator tpot = new DistributionAccumulator();
+        private final DistributionAccumulator perUser = new DistributionAccumulator();
         private final DistributionAccumulator queue = new DistributionAccumulator();
         private final DistributionAccumulator ttftIntended = new DistributionAccumulator();
         private final DistributionAccumulator e2eIntended = new DistributionAccumulator();
@@ -145,6 +152,7 @@ public record RunResults(
             addIfPresent(ttfc, metrics.ttfcMs());
             addIfPresent(e2e, metrics.e2eMs());
             addIfPresent(tpot, metrics.tpotMs());
+            addIfPresent(perUser, metrics.outputTokensPerSecondPerUser());
             addIfPresent(ttftIntended, metrics.ttftFromIntendedMs());
             addIfPresent(e2eIntended, metrics.e2eFromIntendedMs());
             queue.add(metrics.clientQueueMs());
@@ -177,6 +185,8 @@ public record RunResults(
                     gaps.perEvent().summary(),
                     gaps.perToken().summary(),
                     tpot.summary(),
+                    gaps.secondToken().summary(),
+                    perUser.summary(),
                     e2e.summary(),
                     queue.summary(),
                     ttftIntended.summary(),

@@ -50,6 +50,8 @@ public final class Journal implements AutoCloseable {
 
     private long lines;
     private JournalWriteException failure;
+    /** The run's start in nanoseconds since the Unix epoch; {@link JournalEncoder#NO_EPOCH} until anchored. */
+    private long epochOriginNanos = JournalEncoder.NO_EPOCH;
     /** The SHA-256 of the whole lines written, for the seal. */
     private final MessageDigest written = JournalSeal.digest();
 
@@ -73,13 +75,29 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
+     * From now on, lines also carry their send, first byte and end as nanoseconds since the Unix
+     * epoch ({@code sent_epoch_ns}, {@code first_byte_epoch_ns}, {@code end_epoch_ns}): the wall
+     * clock read now, less the {@link System#nanoTime} elapsed since {@code runStartNanos}, is
+     * the run's start on the wall clock, and every record's offsets count from it. Call before the
+     * first line, on the thread that will write them or before that thread starts.
+     *
+     * @param runStartNanos the {@link System#nanoTime} reading the records' offsets count from
+     */
+    public void anchorWallClock(long runStartNanos) {
+        long monotonicNow = System.nanoTime();
+        java.time.Instant wallNow = java.time.Instant.now();
+        long wallNowNanos = wallNow.getEpochSecond() * 1_000_000_000L + wallNow.getNano();
+        epochOriginNanos = wallNowNanos - (monotonicNow - runStartNanos);
+    }
+
+    /**
      * Writes one whole line and flushes it to the operating system.
      *
      * @return the record as the journal holds it (times at microsecond precision); keep this one,
      *         so that statistics computed now and from the file later are the same
      */
     public RequestRecord append(RequestRecord record) throws IOException {
-        String line = writeLine(JournalEncoder.toJson(record, false));
+        String line = writeLine(JournalEncoder.toJson(record, false, epochOriginNanos));
         // What reading the line back would give, without reading it; a line with a text that
         // does not come back as it is (a lone surrogate, written as '?') is read back as written.
         return JournalEncoder.carriedAsIs(record)
@@ -92,7 +110,7 @@ public final class Journal implements AutoCloseable {
      * until {@link #append} writes the same index's whole line.
      */
     public void appendPending(RequestRecord record) throws IOException {
-        writeLine(JournalEncoder.toJson(record, true));
+        writeLine(JournalEncoder.toJson(record, true, epochOriginNanos));
     }
 
     /** Writes {@code line} as one whole line, or cuts a failed write back to the last whole line. */

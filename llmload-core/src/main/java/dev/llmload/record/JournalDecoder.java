@@ -68,7 +68,7 @@ final class JournalDecoder {
                     case FIRST_BYTE_MS -> l.firstByte = nanos(json, value);
                     case TTFT_MS -> l.firstToken = nanos(json, value);
                     case TTFC_MS -> l.firstContent = nanos(json, value);
-                    case E2E_LATENCY_MS -> json.skipChildren();
+                    case E2E_LATENCY_MS, SENT_EPOCH_NS, FIRST_BYTE_EPOCH_NS, END_EPOCH_NS -> json.skipChildren();
                     case END_MS -> l.end = nanos(json, value);
                     case TOKEN_TIMES_MS -> {
                         l.tokenTimes = longs(json, value);

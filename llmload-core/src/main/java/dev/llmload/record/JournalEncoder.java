@@ -17,12 +17,19 @@ final class JournalEncoder {
 
     private JournalEncoder() {}
 
+    /** What {@code epochOriginNanos} is when the wall-clock time of the run's start is not known. */
+    static final long NO_EPOCH = Long.MIN_VALUE;
+
     static String toJson(RequestRecord r) {
-        return toJson(r, false);
+        return toJson(r, false, NO_EPOCH);
     }
 
-    /** @param pending mark the line provisional ({@link Field#COUNTS_PENDING}) */
-    static String toJson(RequestRecord r, boolean pending) {
+    /**
+     * @param pending          mark the line provisional ({@link Field#COUNTS_PENDING})
+     * @param epochOriginNanos the run's start (offset 0 of the record's timings) in nanoseconds
+     *                         since the Unix epoch, for the {@code *_epoch_ns} fields; {@link #NO_EPOCH} for none
+     */
+    static String toJson(RequestRecord r, boolean pending, long epochOriginNanos) {
         StringWriter text = new StringWriter(256 + r.tokenEventCounts().length * 12);
         try (JsonGenerator json = JournalFormat.JSON.createGenerator(text)) {
             json.writeStartObject();
@@ -62,6 +69,11 @@ final class JournalEncoder {
             writeRelative(json, Field.TTFC_MS, t.firstContentNanos(), t.sentNanos());
             writeRelative(json, Field.E2E_LATENCY_MS, r.streamed() ? t.lastTokenNanos() : t.endNanos(), t.sentNanos());
             writeRelative(json, Field.END_MS, t.endNanos(), t.sentNanos());
+            if (epochOriginNanos != NO_EPOCH) {
+                writeEpoch(json, Field.SENT_EPOCH_NS, t.sentNanos(), epochOriginNanos);
+                writeEpoch(json, Field.FIRST_BYTE_EPOCH_NS, t.firstByteNanos(), epochOriginNanos);
+                writeEpoch(json, Field.END_EPOCH_NS, t.endNanos(), epochOriginNanos);
+            }
             json.writeArrayFieldStart(Field.TOKEN_TIMES_MS.key);
             for (long time : t.tokenEventNanos()) {
                 writeMillis(json, micros(time - t.sentNanos()));
@@ -107,6 +119,16 @@ final class JournalEncoder {
     /** A server's timing at the three decimals the line holds. */
     private static double reported(double ms) {
         return Double.isNaN(ms) ? Double.NaN : Math.round(ms * 1000.0) / 1000.0;
+    }
+
+    /** A moment (an offset from the run's start, or {@link RequestTimings#NEVER}) as epoch nanoseconds, or null. */
+    private static void writeEpoch(JsonGenerator json, Field field, long nanos, long epochOriginNanos)
+            throws IOException {
+        if (nanos == RequestTimings.NEVER) {
+            json.writeNullField(field.key);
+        } else {
+            json.writeNumberField(field.key, epochOriginNanos + nanos);
+        }
     }
 
     private static void writeMs(JsonGenerator json, Field field, long nanos) throws IOException {

@@ -59,6 +59,18 @@ final class JournalFormat {
         /** Written for the reader of the file; the decoders derive it and skip it. */
         E2E_LATENCY_MS("e2e_latency_ms"),
         END_MS("end_ms"),
+        /**
+         * The send ({@link #SENT_MS}) as nanoseconds since the Unix epoch, for joining with other
+         * tools' records and logs; this and the next two are written for the reader of the file
+         * only (the decoders skip them), and only where the writer knew the wall-clock time of the
+         * run's start ({@link Journal#anchorWallClock}): a journal of an older llmload or one
+         * merged from segments has none.
+         */
+        SENT_EPOCH_NS("sent_epoch_ns"),
+        /** The response head ({@link #FIRST_BYTE_MS}) since the Unix epoch, ns; null when it never came. */
+        FIRST_BYTE_EPOCH_NS("first_byte_epoch_ns"),
+        /** The end of the response or the failure ({@link #END_MS}) since the Unix epoch, ns. */
+        END_EPOCH_NS("end_epoch_ns"),
         /** Each token-bearing event's time from the send. */
         TOKEN_TIMES_MS("token_times_ms"),
         /** Each event's tokens. */

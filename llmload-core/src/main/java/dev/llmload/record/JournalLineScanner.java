@@ -135,6 +135,7 @@ final class JournalLineScanner {
                 case TTFC_MS -> l.firstContent = nanos();
                 case E2E_LATENCY_MS -> nanos();
                 case END_MS -> l.end = nanos();
+                case SENT_EPOCH_NS, FIRST_BYTE_EPOCH_NS, END_EPOCH_NS -> skipInteger();
                 case TOKEN_TIMES_MS -> {
                     l.tokenTimes = nanosArray();
                     l.tokenTimesLength = arrayLength;
@@ -279,6 +280,23 @@ final class JournalLineScanner {
             throw OTHER_FORM;
         }
         return negative ? -value : value;
+    }
+
+    /** A JSON integer of any length, or null, passed over: a field written for the reader of the file. */
+    private void skipInteger() {
+        if (isNull()) {
+            return;
+        }
+        if (b[i] == '-') {
+            i++;
+        }
+        int start = i;
+        while (b[i] >= '0' && b[i] <= '9') {
+            i++;
+        }
+        if (i == start || b[i] == '.' || b[i] == 'e' || b[i] == 'E') {
+            throw OTHER_FORM;
+        }
     }
 
     private int smallInteger() {

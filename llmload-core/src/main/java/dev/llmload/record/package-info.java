@@ -9,7 +9,8 @@
  * {@code JournalDecoder} reads a line in any JSON spelling and {@code JournalLineScanner} the
  * encoder's own spelling from bytes, both into a {@code JournalLine}; the writer
  * {@link dev.llmload.record.Journal} appends lines; {@link dev.llmload.record.JournalReader}
- * reads a file back on parsing threads of its own.
+ * reads a file back on parsing threads of its own. Beside it, {@link dev.llmload.record.InputLog}
+ * keeps the exact body of each request sent ({@code inputs.jsonl}), on a thread of its own.
  *
  * <p>Records are immutable values, made on the recorder thread and read anywhere afterwards. A
  * {@link dev.llmload.record.Journal} is written by one thread (the recorder's) and flushed line by

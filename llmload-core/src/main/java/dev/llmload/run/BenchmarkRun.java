@@ -20,6 +20,7 @@ import dev.llmload.protocol.ApiKind;
 import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.protocol.RequestOptions;
+import dev.llmload.record.InputLog;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.JournalWriteException;
@@ -268,7 +269,8 @@ public final class BenchmarkRun {
                 RecordSource compact = consumer -> JournalReader.forEachWithoutTokenGaps(journal, consumer);
                 RecordSource full = JournalReader.source(List.of(journal));
                 Measurements measurements = Measurements.derive(compact, full, config);
-                TelemetrySummary summary = summariseTelemetry(recording, sent, compact, measurements, telemetryNotes);
+                TelemetrySummary summary = summariseTelemetry(
+                        recording, sent, compact, measurements, config.load() instanceof Load.Closed, telemetryNotes);
                 ClientCost client = clientCost(sent, measurements);
                 client.note().ifPresent(telemetryNotes::add);
                 RunReport report = report(parts.get(), summary, telemetryNotes, client)
@@ -366,7 +368,12 @@ public final class BenchmarkRun {
 
     /** Telemetry over the measured window: first intended send to last completion of measured requests. */
     private static TelemetrySummary summariseTelemetry(
-            TelemetryRecording recording, Sent sent, RecordSource records, Measurements measurements, List<Note> notes)
+            TelemetryRecording recording,
+            Sent sent,
+            RecordSource records,
+            Measurements measurements,
+            boolean closedLoop,
+            List<Note> notes)
             throws IOException {
         notes.addAll(recording.notes());
         RunResults results = measurements.results();
@@ -394,7 +401,8 @@ public final class BenchmarkRun {
                 tokens[0],
                 tokens[1],
                 results.e2eLatencyMs().p99(),
-                ClientFigures.DEFAULT_HIGH_LATENCY_MS);
+                ClientFigures.DEFAULT_HIGH_LATENCY_MS,
+                closedLoop);
         notes.addAll(TelemetryNotes.evaluate(summary, client));
         return summary;
     }
@@ -458,7 +466,8 @@ public final class BenchmarkRun {
                 throw cannotStart(directory.resolve(ReportFiles.RUN_START_JSON), e);
             }
             telemetry.probe();
-            try (Journal journal = createJournal(directory)) {
+            try (Journal journal = createJournal(directory);
+                    InputLog inputs = createInputLog(directory)) {
                 eventLoopHook.accept(client.eventLoops());
                 // Before the monitor: what settling costs (a collection) is start-up's, not the load's.
                 phase.settle();
@@ -489,6 +498,7 @@ public final class BenchmarkRun {
                             bounds.warmupTime(),
                             bounds.grace(),
                             idPrefix(runId),
+                            inputs,
                             listener(watch));
                 } catch (DatasetException e) {
                     throw new RunException(e.getMessage(), e);
@@ -577,6 +587,14 @@ public final class BenchmarkRun {
             return Files.createDirectories(dir);
         } catch (IOException e) {
             throw cannotStart(dir, e);
+        }
+    }
+
+    private static InputLog createInputLog(Path directory) throws RunException {
+        try {
+            return InputLog.create(directory.resolve(InputLog.FILE_NAME));
+        } catch (IOException e) {
+            throw cannotStart(directory.resolve(InputLog.FILE_NAME), e);
         }
     }
 

@@ -183,12 +183,12 @@ class NoteDetectorTest {
     void fewSamplesForTailPercentilesAreNoted() {
         List<Note> notes = detect(clean(40), OPEN);
         assertThat(notes)
-                .containsExactly(
-                        new Note(
-                                NoteDetector.LOW_SAMPLE_COUNT,
-                                "p99 rests on fewer than 100 samples for ttft_ms 40, itl_ms 40, tpot_ms 40, e2e_latency_ms 40; "
-                                        + "p99_9 rests on fewer than 1,000 samples for ttft_ms 40, itl_ms 40, tpot_ms 40, "
-                                        + "e2e_latency_ms 40: read those percentiles as rough estimates, or run more requests"));
+                .containsExactly(new Note(
+                        NoteDetector.LOW_SAMPLE_COUNT,
+                        "p99 rests on fewer than 100 samples for ttft_ms 40, itl_ms 40, tpot_ms 40, e2e_latency_ms 40; "
+                                + "p99_9 rests on fewer than 1,000 samples for ttft_ms 40, itl_ms 40, tpot_ms 40, "
+                                + "e2e_latency_ms 40: read those percentiles as rough estimates, or measure at least 1,000"
+                                + " requests (e.g. --num-requests 1000, warm-up not counted)"));
     }
 
     @Test

@@ -64,7 +64,8 @@ class ClosedLoopRampTest {
                                     null,
                                     finished::add,
                                     runStart,
-                                    "ramp-"),
+                                    "ramp-",
+                                    null),
                             feed)
                     .run(Duration.ofSeconds(10));
         }

@@ -69,7 +69,8 @@ class FeedStarvationTest {
                             null,
                             finished::add,
                             System.nanoTime(),
-                            "starved-"),
+                            "starved-",
+                            null),
                     feed);
             FeedWaitProbe probe = new FeedWaitProbe();
             probe.start();

@@ -36,7 +36,8 @@ class LauncherTest {
         try (ScriptedSseServer server = new ScriptedSseServer(ANSWER);
                 LoadHttpClient client = client(server)) {
             CompletableFuture<FinishedRequest> recorded = new CompletableFuture<>();
-            Launcher launcher = new Launcher(client, dialect, Timeouts.defaults(), recorded::complete, "t-", 0, 0);
+            Launcher launcher =
+                    new Launcher(client, dialect, Timeouts.defaults(), recorded::complete, "t-", 0, 0, null);
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
             launcher.send(launcher.prepare(SPEC), "t-0", false, start, start, finished -> {});
 
@@ -53,7 +54,8 @@ class LauncherTest {
         try (ScriptedSseServer server = new ScriptedSseServer(ANSWER);
                 LoadHttpClient client = client(server)) {
             CompletableFuture<FinishedRequest> recorded = new CompletableFuture<>();
-            Launcher launcher = new Launcher(client, dialect, Timeouts.defaults(), recorded::complete, "t-", 0, 0);
+            Launcher launcher =
+                    new Launcher(client, dialect, Timeouts.defaults(), recorded::complete, "t-", 0, 0, null);
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
             launcher.send(launcher.prepare(SPEC), "t-0", false, start, start, finished -> {});
             launcher.cancelInFlight("the run was stopped");

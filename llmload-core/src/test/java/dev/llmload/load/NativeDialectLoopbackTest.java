@@ -256,7 +256,7 @@ class NativeDialectLoopbackTest {
                         Duration.ofSeconds(5),
                         false)) {
             CompletableFuture<FinishedRequest> recorded = new CompletableFuture<>();
-            Launcher launcher = new Launcher(client, dialect, Timeouts.defaults(), recorded::complete, "", 0, 0);
+            Launcher launcher = new Launcher(client, dialect, Timeouts.defaults(), recorded::complete, "", 0, 0, null);
             long now = System.nanoTime();
             launcher.send(PreparedRequest.encode(turn, dialect), "turn", false, now, now, finished -> {});
             FinishedRequest f = recorded.get(20, TimeUnit.SECONDS);

@@ -114,7 +114,7 @@ class JournalReadTest {
                 "5",
                 new SessionTurn(7, 2),
                 new ServerTimings(1.5, 2, 2.25, 4, 64));
-        String line = JournalEncoder.toJson(every, true);
+        String line = JournalEncoder.toJson(every, true, 1_765_000_000_000_000_000L);
 
         List<String> keys = new ArrayList<>();
         JsonNode json = new ObjectMapper().readTree(line);

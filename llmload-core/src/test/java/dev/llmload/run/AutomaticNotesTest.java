@@ -106,6 +106,29 @@ class AutomaticNotesTest {
         }
     }
 
+    /**
+     * The first demo run's shape: the built-in simulator's default engine under a closed loop of 16
+     * at 512 tokens in, 128 out. Its waiting queue fills as the sixteen arrive and stays bounded by
+     * them; that is the load the client chose, not a server falling behind, so no
+     * {@code queue_building}; and the sample-count note says how many requests make the tail count.
+     */
+    @Test
+    void aClosedLoopGetsNoQueueBuildingNoteAndTheDemoNotesSayWhatToDo() throws Exception {
+        try (SimServer sim = simulator(Map.of())) {
+            RunReport report = run(sim, Load.closed(16), 100, 512, 128, Timeouts.defaults());
+            assertThat(report.telemetry())
+                    .as("the server's metrics were scraped")
+                    .isNotNull();
+            assertThat(kinds(report)).doesNotContain("queue_building");
+            assertThat(report.notes())
+                    .filteredOn(n -> n.kind().equals("low_sample_count"))
+                    .singleElement()
+                    .extracting(Note::message)
+                    .asString()
+                    .endsWith("or measure at least 1,000 requests (e.g. --num-requests 1000, warm-up not counted)");
+        }
+    }
+
     @Test
     void rateLimitingWithItsRetryAfter() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("http-429@0.3"), "seed", 3))) {

@@ -11,9 +11,17 @@ package dev.llmload.telemetry.analysis;
  * @param latencyP99Ms     client end-to-end latency p99, ms
  * @param highLatencyMs    latency p99 above which the run counts as slow (the e2e SLO when one is
  *                         given; {@link #DEFAULT_HIGH_LATENCY_MS} otherwise)
+ * @param closedLoop       the load was a closed loop: the client itself holds the requests in
+ *                         flight to its concurrency, so the server's waiting queue is bounded by it
+ *                         and cannot grow past what the client chose
  */
 public record ClientFigures(
-        Double ttftP50Ms, Long promptTokens, Long generationTokens, Double latencyP99Ms, double highLatencyMs) {
+        Double ttftP50Ms,
+        Long promptTokens,
+        Long generationTokens,
+        Double latencyP99Ms,
+        double highLatencyMs,
+        boolean closedLoop) {
 
     public static final double DEFAULT_HIGH_LATENCY_MS = 5000;
 }

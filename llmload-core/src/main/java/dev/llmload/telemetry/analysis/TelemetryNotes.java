@@ -39,7 +39,12 @@ public final class TelemetryNotes {
     public static List<Note> evaluate(TelemetrySummary summary, ClientFigures client) {
         List<Note> notes = new ArrayList<>();
         kvSaturated(summary, notes);
-        queueBuilding(summary.requestsWaiting(), notes);
+        if (!client.closedLoop()) {
+            // A closed loop's waiting queue is the share of its own fixed concurrency the server
+            // does not run at once: it fills as the run starts and cannot grow without bound, so a
+            // rise says how the client set the load, not that the server fell behind it.
+            queueBuilding(summary.requestsWaiting(), notes);
+        }
         preemptions(summary.preemptions(), notes);
         gpuUnderused(summary, client, notes);
         gpuMemory(summary, notes);

@@ -17,12 +17,70 @@
   };
   var LATENCIES = [
     ['ttft_ms', 'TTFT', 'ms'], ['itl_ms', 'ITL', 'ms'], ['tpot_ms', 'TPOT', 'ms'], ['e2e_latency_ms', 'E2E latency', 'ms']];
+  // Each summary row: its key in results, its name, and what it measures (the row's title on hover).
   var SUMMARIES = [
-    ['ttft_ms', 'TTFT (ms)'], ['ttfc_ms', 'Time to first content (ms)'], ['itl_ms', 'ITL per event (ms)'],
-    ['itl_per_token_ms', 'ITL per token (ms)'], ['tpot_ms', 'TPOT (ms)'], ['e2e_latency_ms', 'E2E latency (ms)'],
-    ['client_queue_time_ms', 'Client queue time (ms)'], ['ttft_from_intended_ms', 'TTFT from intended send (ms)'],
-    ['e2e_from_intended_ms', 'E2E from intended send (ms)'], ['input_tokens', 'Input tokens'],
-    ['output_tokens', 'Output tokens']];
+    ['ttft_ms', 'TTFT (ms)', 'time to first token: the first stream event carrying generated text, from the send'],
+    ['ttfc_ms', 'Time to first content (ms)', 'the first event carrying answer text (not reasoning), from the send'],
+    ['itl_ms', 'ITL per event (ms)', 'gaps between consecutive token-bearing events, first token excluded, pooled'],
+    ['itl_per_token_ms', 'ITL per token (ms)', 'the same gaps spread over the tokens each event carried'],
+    ['tpot_ms', 'TPOT (ms)', 'time per output token: per request (E2E \u2212 TTFT) / (output tokens \u2212 1)'],
+    ['e2e_latency_ms', 'E2E latency (ms)', 'the last token-bearing event (or the end of an unstreamed response), from the send'],
+    ['ttst_ms', 'Time to second token (ms)', 'per request, the second token-bearing event minus the first (AIPerf\u2019s TTST)'],
+    ['output_token_throughput_per_user', 'Output tokens/s per user',
+      'per request 1000 / TPOT: the decode speed one user sees after the first token (AIPerf\u2019s per-user throughput)'],
+    ['client_queue_time_ms', 'Client queue time (ms)', 'actual send minus intended send: waiting at the gate or behind the schedule'],
+    ['ttft_from_intended_ms', 'TTFT from intended send (ms)', 'TTFT counted from the intended send: what a user arriving on schedule felt'],
+    ['e2e_from_intended_ms', 'E2E from intended send (ms)', 'E2E latency counted from the intended send'],
+    ['input_tokens', 'Input tokens', 'the server\u2019s usage.prompt_tokens, else the workload\u2019s own count'],
+    ['output_tokens', 'Output tokens', 'the server\u2019s usage.completion_tokens, else the local tokenizer\u2019s count']];
+  /** What each row of the record panels says, shown on hover (the row's title). */
+  var EXPLAIN = {
+    'name': 'the model served, as the server names it', 'parameters': 'the model\u2019s parameter count',
+    'precision': 'the weights\u2019 number format', 'quantization': 'how the weights were quantised',
+    'url': 'the server the requests went to', 'api': 'the API llmload spoke (--api)',
+    'framework': 'the serving engine, as it reports itself', 'version': 'the serving engine\u2019s version',
+    'launch args': 'how the server was started (--metadata service.launch_args)',
+    'streaming': 'whether answers were streamed (TTFT and ITL need it)',
+    'GPU': 'the server\u2019s GPU model', 'GPU count': 'GPUs serving the model',
+    'GPU memory (GiB)': 'memory of one GPU', 'CPU': 'the server\u2019s CPU', 'RAM (GiB)': 'the server\u2019s memory',
+    'mode': 'closed loop (a fixed number in flight) or open loop (a request rate)',
+    'concurrency': 'requests kept in flight by the closed loop', 'request rate (req/s)': 'the open loop\u2019s rate',
+    'arrival': 'how the open loop spaces its sends (poisson, gamma, constant)',
+    'burstiness': 'the gamma arrivals\u2019 shape: below 1 burstier than Poisson',
+    'max concurrency': 'the most requests in flight the open loop allows; the rest wait at the client',
+    'requests': 'the run\u2019s bound on requests (--num-requests)', 'duration (s)': 'the run\u2019s bound on time (--duration)',
+    'warm-up requests': 'requests sent first and left out of every statistic',
+    'source': 'where the prompts came from', 'content hash': 'a hash of the prompts: equal hashes, equal prompts',
+    'input tokens': 'the prompt lengths asked for, and measured', 'output tokens': 'the answer lengths asked for, and measured',
+    'id': 'the run\u2019s id (its directory\u2019s name)', 'started': 'when the run started (UTC)',
+    'ended': 'when the run ended (UTC)', 'command line': 'the command that ran it, secrets redacted',
+    'seed': 'seeds the prompts, lengths and arrivals: the same seed, the same workload',
+    'interrupted': 'whether the run was stopped before its bounds (Ctrl-C, SIGTERM)',
+    'client': 'the machine llmload ran on',
+    'attempted / succeeded / failed / timed out': 'measured requests: sent, answered in full, failed (any class), of those timed out',
+    'success rate': 'succeeded / attempted', 'error rate': 'failed / attempted', 'timeout rate': 'timed out / attempted',
+    'duration (s)': 'the first intended send of the measured requests to their last completion',
+    'request throughput (req/s)': 'succeeded requests / duration',
+    'output token throughput (tokens/s)': 'output tokens of succeeded requests / duration: the system\u2019s rate, all users together',
+    'total token throughput (tokens/s)': 'input and output tokens of succeeded requests / duration',
+    'offered concurrency': 'the requests the closed loop kept in flight',
+    'offered / scheduled rate (req/s)': 'the rate asked for, and the rate the schedule drew',
+    'arrival window (s)': 'from the first intended send to the last',
+    'achieved request rate (req/s)': 'requests ended per second over the arrival window',
+    'backlog at last arrival: in flight / queued': 'requests at the server and waiting at the client when the last was due',
+    'backlog of a server keeping up': 'the backlog a server serving the offered load would have (Little\u2019s law)',
+    'drain after last arrival (s)': 'how long the backlog took to finish after the last arrival',
+    'saturated': 'whether the server fell behind the offered load (its backlog grew past a keeping-up one)',
+    'window (s from start)': 'the steady stretch MSER-5 found, after the start-up transient',
+    'window': 'the steady stretch MSER-5 looks for, after the start-up transient',
+    'TTFT p50 / p99 (ms)': 'in the steady window, and over the whole run',
+    'TPOT p50 / p99 (ms)': 'in the steady window, and over the whole run',
+    'E2E p50 / p99 (ms)': 'in the steady window, and over the whole run',
+    'limits': 'the --slo limits a request must all meet',
+    'requests meeting them / attempted': 'succeeded requests within every limit, of all measured',
+    'request goodput (req/s)': 'requests meeting the SLO / duration',
+    'output token goodput (tokens/s)': 'output tokens of requests meeting the SLO / duration'
+  };
   // Percentile columns with the sample count below which each is an interpolation towards the maximum.
   var PERCENTILES = [['p50', 'p50', 2], ['p90', 'p90', 10], ['p95', 'p95', 20], ['p99', 'p99', 100], ['p99_9', 'p99.9', 1000]];
 
@@ -65,9 +123,22 @@
     return el('div', 'wide', [el('table', null, [el('thead', null, [headRow]), el('tbody', null, body)])]);
   }
 
+  /** No value: none given, or the dash the number formats write for one. */
+  function empty(value) {
+    return value === null || value === undefined || value === '' || value === '\u2013';
+  }
+
+  /**
+   * A titled panel of key and value rows, each explained on hover (EXPLAIN, or the pair's own third
+   * element); rows without a value are left out, and a panel left with none is null (folded away).
+   */
   function keyValues(title, pairs) {
-    return el('div', null, [el('h3', null, [title]), el('table', 'kv', pairs.map(function (pair) {
-      return el('tr', null, [el('td', null, [pair[0]]), el('td', null, [pair[1]])]);
+    var shown = pairs.filter(function (pair) { return !empty(pair[1]); });
+    if (shown.length === 0) return null;
+    return el('div', null, [el('h3', null, [title]), el('table', 'kv', shown.map(function (pair) {
+      var row = el('tr', null, [el('td', null, [pair[0]]), el('td', null, [pair[1]])]);
+      row.title = pair[2] || EXPLAIN[pair[0]] || '';
+      return row;
     }))]);
   }
 
@@ -132,6 +203,21 @@
     opts.width = Math.max(300, plot.clientWidth || 600);
     opts.height = opts.height || 240;
     opts.legend = opts.legend || {live: true};
+    // A series of a single value (a run shorter than two scrapes) has no line to draw: show its point.
+    opts.series.forEach(function (s, i) {
+      if (i > 0 && columns[i] && columns[i].filter(function (v) { return v !== null && v !== undefined; }).length === 1) {
+        s.points = {show: true, size: 7};
+      }
+    });
+    // The legend shows values under the cursor, and nothing (not uPlot's "--") while there is none.
+    opts.series.forEach(function (s) {
+      if (typeof s.value === 'string') return;
+      var own = s.value;
+      s.value = function (u, v, seriesIdx, dataIdx) {
+        if (dataIdx === null || dataIdx === undefined) return '';
+        return own ? own(u, v, seriesIdx, dataIdx) : v === null || v === undefined ? '' : num(v);
+      };
+    });
     var colors = opts.series.slice(1).map(function (s) { return rgb(s.stroke); }).filter(function (c) { return c; });
     var u = new uPlot(opts, columns, plot);
     charts.push({id: id, title: title, plot: u, box: plot, colors: colors});
@@ -238,10 +324,17 @@
   function summaryRows(results, keys) {
     return keys.filter(function (k) { return results[k[0]]; }).map(function (k) {
       var s = results[k[0]];
-      return [k[1], String(s.count), num(s.mean), num(s.std), num(s.min)]
+      return [k[2] ? {node: explained(k[1], k[2])} : k[1], String(s.count), num(s.mean), num(s.std), num(s.min)]
         .concat(PERCENTILES.map(function (p) { return {value: num(s[p[0]]), low: s.count > 0 && s.count < p[2]}; }))
         .concat([num(s.max)]);
     });
+  }
+
+  /** A row name with its explanation on hover. */
+  function explained(name, explanation) {
+    var span = el('span', null, [name]);
+    span.title = explanation;
+    return span;
   }
 
   /** A percentile's table cell, marked (*) where report.json lists it as resting on too few samples. */
@@ -264,9 +357,12 @@
       return (t.requested ? t.requested + '; ' : '') + 'measured mean ' + num(m.mean, 1) + ', p50 ' + num(m.p50, 0)
         + ', p99 ' + num(m.p99, 0) + ' (n=' + text(m.count) + ')';
     }
+    // The model's name heads the page: a panel of it alone (the simulator's) says nothing more.
+    var modelDetails = [['parameters', model.parameters], ['precision', model.precision],
+      ['quantization', model.quantization]];
     var boxes = [
-      keyValues('Model', [['name', model.name], ['parameters', model.parameters], ['precision', model.precision],
-        ['quantization', model.quantization]]),
+      modelDetails.every(function (pair) { return empty(pair[1]); }) ? null
+        : keyValues('Model', [['name', model.name]].concat(modelDetails)),
       keyValues('Service', [['url', service.url], ['api', service.api], ['framework', service.framework],
         ['version', service.version], ['launch args', service.launch_args],
         ['streaming', service.streaming === undefined ? null : String(service.streaming)]]),
@@ -285,9 +381,11 @@
           .filter(function (v) { return v; }).join(', ')]])];
     var metadata = get(report, 'config.metadata');
     if (metadata && Object.keys(metadata).length > 0) {
-      boxes.push(keyValues('Metadata', Object.keys(metadata).sort().map(function (k) { return [k, metadata[k]]; })));
+      boxes.push(keyValues('Metadata', Object.keys(metadata).sort().map(function (k) {
+        return [k, metadata[k], 'given with --metadata ' + k];
+      })));
     }
-    return el('div', 'records', boxes);
+    return el('div', 'records', boxes.filter(function (box) { return box !== null; }));
   }
 
   // ---- run page ----
@@ -864,6 +962,13 @@
       if (regressions.length) {
         node.appendChild(el('ul', null, regressions.map(function (r) { return el('li', 'regression', [r]); })));
       }
+      // Every other limit's verdict too: a limit that passed or could not be judged says so, and why.
+      var others = (c.verdicts || []).filter(function (v) { return v.outcome !== 'REGRESSION'; });
+      if (others.length) {
+        node.appendChild(el('ul', null, others.map(function (v) {
+          return el('li', null, [v.outcome + '  ' + v.run + ': ' + v.limit + ': ' + v.detail]);
+        })));
+      }
     }
     if ((c.mismatches || []).length) {
       node.appendChild(el('p', 'caption', ['Not like for like (compared anyway): ' + c.mismatches.join('; ')]));
@@ -942,8 +1047,32 @@
       errors: check.errors,
       dialogs: check.dialogs,
       heading: document.getElementById('title').textContent,
-      title: document.title
+      title: document.title,
+      layout: layout()
     });
+  }
+
+  /**
+   * What a reader sees of the page's tables: legend values showing uPlot's placeholder, record
+   * panels (by title), rows of the record panels and the summaries without an explanation on hover,
+   * and the widest strip of white space a record panel leaves right of its table (px).
+   */
+  function layout() {
+    var placeholders = 0;
+    Array.prototype.forEach.call(document.querySelectorAll('.u-legend .u-value'), function (v) {
+      if (/^\s*(--|\u2013)\s*$/.test(v.textContent)) placeholders++;
+    });
+    var untitled = [];
+    Array.prototype.forEach.call(document.querySelectorAll('table.kv tr'), function (row) {
+      if (!row.title) untitled.push(row.textContent);
+    });
+    var panels = [], trailing = 0;
+    Array.prototype.forEach.call(document.querySelectorAll('.records > div'), function (box) {
+      panels.push(box.querySelector('h3').textContent);
+      var table = box.querySelector('table');
+      trailing = Math.max(trailing, box.getBoundingClientRect().width - table.getBoundingClientRect().width);
+    });
+    return {legendPlaceholders: placeholders, untitledRows: untitled, panels: panels, trailingWhitePx: trailing};
   }
 
   var data = null;

@@ -9,6 +9,7 @@ import dev.llmload.analysis.Saturation;
 import dev.llmload.compare.Comparison;
 import dev.llmload.compare.FailIf;
 import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.metrics.Slo;
@@ -18,6 +19,9 @@ import dev.llmload.report.ReportFiles;
 import dev.llmload.report.ReportFixtures;
 import dev.llmload.report.RunDirectory;
 import dev.llmload.report.RunReport;
+import dev.llmload.run.BenchmarkRun;
+import dev.llmload.sim.server.SimConfig;
+import dev.llmload.sim.server.SimServer;
 import dev.llmload.testsupport.RequiredTool;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -366,6 +370,55 @@ class HtmlReportBrowserTest {
         assertThat(drawn).contains("<td>mean_ttft</td>");
         assertThat(ttft.significant()).isTrue();
         assertThat(drawn.indexOf(">Differences<")).isLessThan(drawn.indexOf(">Notes<"));
+    }
+
+    /**
+     * A real run's page: the built-in simulator under a closed loop, its report.html as the run
+     * wrote it. It reads clean: no legend showing uPlot's placeholder values, the model and hardware
+     * panels (the simulator has neither beyond its name) folded away, every row of the record panels
+     * and of the summaries explained on hover, and each record panel as wide as its table.
+     */
+    @Test
+    void aRealRunsPageReadsClean() throws Exception {
+        RequiredTool.require(chromium != null, HeadlessChromium.MISSING);
+        Path runDir = dir.resolve("run");
+        try (SimServer sim = SimServer.start(SimConfig.load(null, Map.of()))) {
+            RunConfig config = RunConfig.builder()
+                    .url(sim.url())
+                    .load(Load.closed(4))
+                    .numRequests(40L)
+                    .inputTokens("64")
+                    .outputTokens("16")
+                    .tokenizer("cl100k_base")
+                    .seed(7)
+                    .grace(java.time.Duration.ofSeconds(5))
+                    .outputDir(runDir)
+                    .ioThreads(2)
+                    .build();
+            new BenchmarkRun(config, sim.url(), null, "llmload run (test)", "test", r -> {}).execute();
+        }
+        Opened page = open("real-run.html", Files.readString(runDir.resolve(HtmlReport.FILE_NAME)));
+
+        page.assertClean();
+        JsonNode layout = page.check.get("layout");
+        assertThat(layout.get("legendPlaceholders").asInt())
+                .as("legend values showing --")
+                .isZero();
+        assertThat(page.dom).doesNotContain(">--<");
+        assertThat(layout.get("panels"))
+                .extracting(JsonNode::asText)
+                .contains("Service", "Load", "Data", "Run")
+                .doesNotContain("Model", "Hardware (server)");
+        assertThat(layout.get("untitledRows")).as("rows without an explanation").isEmpty();
+        assertThat(layout.get("trailingWhitePx").asDouble())
+                .as("white space right of a record panel's table")
+                .isLessThan(24);
+        // No empty row in a record panel; the summaries' rows carry their definitions.
+        assertThat(page.drawn()).doesNotContain("<td>–</td>");
+        assertThat(page.drawn())
+                .contains(
+                        "title=\"time to first token: the first stream event carrying generated text, from the send\"")
+                .contains(">Time to second token (ms)<");
     }
 
     private Opened open(String name, String html) throws IOException, InterruptedException {

@@ -16,7 +16,7 @@ class TelemetryNotesTest {
 
     @Test
     void eachRuleFiresWithItsEvidence() {
-        List<Note> notes = TelemetryNotes.evaluate(busy, new ClientFigures(900.0, null, 2100L, 10_000.0, 5000));
+        List<Note> notes = TelemetryNotes.evaluate(busy, new ClientFigures(900.0, null, 2100L, 10_000.0, 5000, false));
 
         assertThat(notes)
                 .extracting(Note::kind)
@@ -45,11 +45,25 @@ class TelemetryNotesTest {
                                 + " the difference is spent outside the engine (network, proxy or gateway, client queueing)");
     }
 
+    /**
+     * The same window under a closed loop: the waiting queue rising from 0 to 4 is the client's own
+     * concurrency filling the server, not a load the server cannot sustain.
+     */
+    @Test
+    void aClosedLoopGetsNoQueueBuildingNoteAboutItsOwnConcurrency() {
+        List<Note> open = TelemetryNotes.evaluate(busy, new ClientFigures(900.0, null, 2100L, 10_000.0, 5000, false));
+        List<Note> closed = TelemetryNotes.evaluate(busy, new ClientFigures(900.0, null, 2100L, 10_000.0, 5000, true));
+
+        assertThat(open).extracting(Note::kind).contains("queue_building");
+        assertThat(closed).extracting(Note::kind).doesNotContain("queue_building");
+        assertThat(closed).hasSize(open.size() - 1);
+    }
+
     @Test
     void aSimulatorThatRanBehindIsNamedAndOneThatKeptUpIsNot() {
         TelemetrySummary behind = WindowAnalysis.summarise(
                 WindowAnalysisTest.simulatorRecording(), WindowAnalysisTest.START, WindowAnalysisTest.END);
-        ClientFigures client = new ClientFigures(null, null, null, null, 5000);
+        ClientFigures client = new ClientFigures(null, null, null, null, 5000, false);
 
         assertThat(TelemetryNotes.evaluate(behind, client))
                 .containsExactly(
@@ -79,7 +93,7 @@ class TelemetryNotesTest {
     @Test
     void closeFiguresRaiseNoMismatch() {
         // 2180 vs 2200 is 0.9% apart; 320 ms vs 300 ms is within 1.5x and 50 ms
-        List<Note> notes = TelemetryNotes.evaluate(busy, new ClientFigures(320.0, null, 2180L, 10_000.0, 5000));
+        List<Note> notes = TelemetryNotes.evaluate(busy, new ClientFigures(320.0, null, 2180L, 10_000.0, 5000, false));
 
         assertThat(notes).extracting(Note::kind).doesNotContain("token_count_mismatch", "ttft_mismatch");
     }
@@ -96,13 +110,13 @@ class TelemetryNotesTest {
                 List.of());
         TelemetrySummary summary = WindowAnalysis.summarise(quiet, WindowAnalysisTest.START, WindowAnalysisTest.END);
 
-        assertThat(TelemetryNotes.evaluate(summary, new ClientFigures(null, null, null, 8000.0, 5000)))
+        assertThat(TelemetryNotes.evaluate(summary, new ClientFigures(null, null, null, 8000.0, 5000, false)))
                 .containsExactly(new Note(
                         "gpu_underused",
                         "GPUs were busy 25% of the time on average"
                                 + " (utilization) while client latency p99 was 8000 ms (over 5000 ms): the bottleneck is likely"
                                 + " CPU, network or scheduling rather than the GPU"));
-        assertThat(TelemetryNotes.evaluate(summary, new ClientFigures(null, null, null, 4000.0, 5000)))
+        assertThat(TelemetryNotes.evaluate(summary, new ClientFigures(null, null, null, 4000.0, 5000, false)))
                 .isEmpty();
     }
 }
