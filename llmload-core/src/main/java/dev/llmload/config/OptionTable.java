@@ -523,6 +523,20 @@ public final class OptionTable {
             false,
             c -> c.load() instanceof Load.Trace trace ? trace.speed() : null);
 
+    public static final RunOption<String> TRACE_FORMAT = new RunOption<>(
+            "trace-format",
+            List.of(),
+            "NAME",
+            Value.TEXT,
+            null,
+            "The --trace file's format: mooncake (independent requests) or llmload-sessions (sessions of turns "
+                    + "with delays, tool waits and subagents; docs/workloads.md). Default: told by the first entry.",
+            key("data.trace_format"),
+            CONFIG,
+            false,
+            false,
+            c -> c.load() instanceof Load.Trace trace ? trace.format() : null);
+
     public static final RunOption<String> SESSIONS = new RunOption<>(
             "sessions",
             List.of(),
@@ -1003,6 +1017,7 @@ public final class OptionTable {
             SHARED_PREFIX,
             TRACE,
             TRACE_SPEED,
+            TRACE_FORMAT,
             SESSIONS,
             THINK_TIME,
             MAX_SESSIONS,

@@ -283,6 +283,10 @@ public record RunConfig(
             return set(OptionTable.TRACE_SPEED, value);
         }
 
+        public Builder traceFormat(String value) {
+            return set(OptionTable.TRACE_FORMAT, value);
+        }
+
         public Builder numRequests(Long value) {
             return set(OptionTable.NUM_REQUESTS, value);
         }
@@ -602,6 +606,7 @@ public record RunConfig(
             Integer maxConcurrency = get(OptionTable.MAX_CONCURRENCY);
             Path trace = get(OptionTable.TRACE);
             double traceSpeed = get(OptionTable.TRACE_SPEED);
+            String traceFormat = get(OptionTable.TRACE_FORMAT);
             String sessions = get(OptionTable.SESSIONS);
             Integer maxSessions = get(OptionTable.MAX_SESSIONS);
             Load.Arrival shaped = ramp != null
@@ -655,7 +660,7 @@ public record RunConfig(
                 if (burstiness != null) {
                     throw new ConfigException("--burstiness applies to gamma arrivals, not --trace");
                 }
-                return new Load.Trace(trace, traceSpeed, maxConcurrency);
+                return new Load.Trace(trace, traceSpeed, maxConcurrency, traceFormat);
             }
             Load.Arrival kind = shaped != null ? shaped : arrival == null ? null : Load.Arrival.parse(arrival);
             String profile = ramp != null ? ramp : stages != null ? stages : bursts;
@@ -776,6 +781,7 @@ public record RunConfig(
                 String sharedPrefix,
                 Path trace,
                 Double traceSpeed,
+                @JsonInclude(JsonInclude.Include.NON_NULL) String traceFormat,
                 String tokenizer,
                 WireSessions sessions,
                 @JsonInclude(JsonInclude.Include.NON_NULL) Integer batchSize,
@@ -802,6 +808,7 @@ public record RunConfig(
                 Sessions s = c.sessions();
                 Path trace = c.load() instanceof Load.Trace replay ? replay.file() : null;
                 double speed = c.load() instanceof Load.Trace replay ? replay.speed() : 1.0;
+                String traceFormat = c.load() instanceof Load.Trace replay ? replay.format() : null;
                 WireData data = new WireData(
                         d.inputTokens().text(),
                         d.outputTokens().text(),
@@ -811,6 +818,7 @@ public record RunConfig(
                         d.sharedPrefix(),
                         trace,
                         speed,
+                        traceFormat,
                         d.tokenizer(),
                         s == null
                                 ? null
@@ -908,7 +916,11 @@ public record RunConfig(
                 if (l.mode() == Load.Mode.CLOSED) {
                     load = Load.Closed.of(l.concurrency(), l.profile());
                 } else if (l.arrival() == Load.Arrival.TRACE) {
-                    load = new Load.Trace(d.trace(), d.traceSpeed() == null ? 1.0 : d.traceSpeed(), l.maxConcurrency());
+                    load = new Load.Trace(
+                            d.trace(),
+                            d.traceSpeed() == null ? 1.0 : d.traceSpeed(),
+                            l.maxConcurrency(),
+                            d.traceFormat());
                 } else {
                     Load.Arrival arrival = l.arrival() == null ? Load.Arrival.POISSON : l.arrival();
                     // A shape sets its own rates: a rate recorded beside one was never used.

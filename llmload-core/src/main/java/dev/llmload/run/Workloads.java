@@ -8,6 +8,8 @@ import dev.llmload.workload.length.LengthDistribution;
 import dev.llmload.workload.prompt.SyntheticPrompts;
 import dev.llmload.workload.session.SessionPlan;
 import dev.llmload.workload.session.SessionSource;
+import dev.llmload.workload.session.SessionSupply;
+import dev.llmload.workload.session.TraceSessions;
 import dev.llmload.workload.source.JsonlSource;
 import dev.llmload.workload.source.OutputLengths;
 import dev.llmload.workload.source.RequestSource;
@@ -48,11 +50,15 @@ final class Workloads {
     }
 
     /**
-     * The sessions of a {@code --sessions} run, or null when there are none.
+     * The sessions of a {@code --sessions} run or of a session trace, or null when there are none.
+     *
+     * @throws DatasetException for a bad session trace
      */
-    public static SessionSource openSessions(Sessions sessions, Data data, Tokenizer tokenizer, long seed) {
+    public static SessionSupply openSessions(Sessions sessions, Data data, Load load, Tokenizer tokenizer, long seed) {
         if (sessions == null) {
-            return null;
+            return load instanceof Load.Trace trace && isSessionTrace(trace)
+                    ? new TraceSessions(trace.file(), SyntheticPrompts.of(tokenizer), seed, trace.speed())
+                    : null;
         }
         SessionPlan plan = new SessionPlan(
                 sessions.turns().distribution(),
@@ -101,6 +107,13 @@ final class Workloads {
         } catch (IOException e) {
             throw DatasetException.in(data.dataset(), "cannot read: " + e.getMessage());
         }
+    }
+
+    /** Whether a trace is in llmload's session format: as {@code --trace-format} says, else by its first entry. */
+    static boolean isSessionTrace(Load.Trace trace) {
+        return trace.format() == null
+                ? TraceSessions.detect(trace.file())
+                : trace.format().equals(TraceSessions.FORMAT);
     }
 
     /** The send offsets a trace asks for, or null when the data is not a trace. */

@@ -1,0 +1,135 @@
+package dev.llmload.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.config.Data;
+import dev.llmload.config.Load;
+import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.sim.server.SimServer;
+import dev.llmload.workload.Fixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A session trace with subagents replayed over loopback (src/test/resources/dev/llmload/workload/agent-sessions.jsonl):
+ * every turn's send time against the hand-computed one from the answers' ends, the join, and
+ * the history the simulator's ground-truth log saw.
+ */
+@Tag("loopback")
+class SessionTraceLoopbackTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long MS = 1_000_000L;
+    /** The journal keeps microseconds, each time rounded on its own. */
+    private static final long ROUNDING_NANOS = 1_000L;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void turnsForksAndJoinsAreSentInOrderAfterTheirAnswersAndPauses() throws Exception {
+        Path truth = dir.resolve("truth.jsonl");
+        Path out = dir.resolve("run");
+        try (SimServer sim =
+                SimulatorRuns.fixedSimulator(5, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
+            SimulatorRuns.run(ScheduleFidelityLoopbackTest.openLoop(
+                    sim.url(),
+                    new Load.Trace(Fixtures.path("agent-sessions.jsonl"), 1.0, null),
+                    -1,
+                    Data.synthetic("16", "2", "cl100k_base"),
+                    3,
+                    out));
+        }
+
+        List<RequestRecord> journal = JournalReader.read(out.resolve(Journal.FILE_NAME));
+        assertThat(journal).hasSize(8).allMatch(RequestRecord::succeeded);
+        Map<String, RequestRecord> turns = new HashMap<>();
+        String[] names = {"main", "explore", "test", "review"};
+        for (RequestRecord r : journal) {
+            turns.put(names[(int) r.session().sessionId()] + r.session().turn(), r);
+        }
+        assertThat(turns)
+                .containsOnlyKeys("main1", "main2", "main3", "explore1", "explore2", "test1", "review1", "review2");
+
+        // Root sessions start at their timestamps.
+        assertThat(intended(turns, "main1")).isCloseTo(0, within(ROUNDING_NANOS));
+        assertThat(intended(turns, "review1")).isCloseTo(100 * MS, within(ROUNDING_NANOS));
+        // main's turn 2: tool wait 30 ms and delay 10 ms after its first answer.
+        assertThat(intended(turns, "main2")).isCloseTo(end(turns, "main1") + 40 * MS, within(2 * ROUNDING_NANOS));
+        // The forks after main's turn 2: explore 5 ms after the answer, test at once.
+        assertThat(intended(turns, "explore1")).isCloseTo(end(turns, "main2") + 5 * MS, within(2 * ROUNDING_NANOS));
+        assertThat(intended(turns, "test1")).isCloseTo(end(turns, "main2"), within(2 * ROUNDING_NANOS));
+        assertThat(intended(turns, "explore2")).isCloseTo(end(turns, "explore1") + 20 * MS, within(2 * ROUNDING_NANOS));
+        // The join: main's turn 3 waits for both forks' ends, then its 15 ms tool wait.
+        long join = Math.max(end(turns, "explore2"), end(turns, "test1"));
+        assertThat(end(turns, "explore2")).isGreaterThan(end(turns, "test1"));
+        assertThat(intended(turns, "main3")).isCloseTo(join + 15 * MS, within(2 * ROUNDING_NANOS));
+        assertThat(turns.get("main3").timings().sentNanos()).isGreaterThanOrEqualTo(join + 15 * MS - ROUNDING_NANOS);
+        // review's turn 2 has an absolute timestamp: 400 ms, or its answer's end if that is later.
+        assertThat(intended(turns, "review2"))
+                .isCloseTo(Math.max(400 * MS, end(turns, "review1")), within(2 * ROUNDING_NANOS));
+
+        // What the server saw: each turn the history of its own session, a fork its parent's.
+        Map<String, JsonNode> truthById = new HashMap<>();
+        for (String line : Files.readAllLines(truth)) {
+            JsonNode entry = JSON.readTree(line);
+            truthById.put(entry.get("request_id").asText(), entry);
+        }
+        Map<String, Integer> messages = Map.of(
+                "main1",
+                1,
+                "main2",
+                3,
+                "explore1",
+                5,
+                "explore2",
+                7,
+                "test1",
+                5,
+                "main3",
+                5,
+                "review1",
+                1,
+                "review2",
+                3);
+        messages.forEach((turn, count) -> assertThat(truthById
+                        .get(turns.get(turn).requestId())
+                        .get("num_messages")
+                        .asInt())
+                .as("messages of %s", turn)
+                .isEqualTo(count));
+        JsonNode main2 = truthById.get(turns.get("main2").requestId());
+        int context = main2.get("prompt_tokens").asInt()
+                + main2.get("completion_tokens").asInt();
+        // The fork's prompt is the parent's prompt, its answer and 20 (explore) or 16 (test) new
+        // tokens; main's turn 3 adds 10. Template tokens and the re-tokenized answer allow a little slack.
+        for (Object[] expected : new Object[][] {{"explore1", 20}, {"test1", 16}, {"main3", 10}}) {
+            int prompt = truthById
+                    .get(turns.get((String) expected[0]).requestId())
+                    .get("prompt_tokens")
+                    .asInt();
+            assertThat(prompt)
+                    .as("prompt tokens of %s", expected[0])
+                    .isBetween(context + (int) expected[1] - 2, context + (int) expected[1] + 6);
+        }
+    }
+
+    private static long intended(Map<String, RequestRecord> turns, String turn) {
+        return turns.get(turn).timings().intendedSendNanos();
+    }
+
+    private static long end(Map<String, RequestRecord> turns, String turn) {
+        return turns.get(turn).timings().endNanos();
+    }
+}
