@@ -570,6 +570,57 @@ public final class OptionTable {
                     ? null
                     : c.sessions().thinkTimeMs().text());
 
+    public static final RunOption<Integer> SYSTEM_PROMPT_TOKENS = new RunOption<>(
+            "system-prompt-tokens",
+            List.of(),
+            "N",
+            Value.INT,
+            null,
+            "With --sessions: every session starts with the same system prompt of N tokens (an agent's "
+                    + "instructions and tool schemas), a prefix all sessions share. Default: none.",
+            key("data.sessions.system_prompt_tokens"),
+            CONFIG,
+            false,
+            false,
+            c -> c.sessions() == null || c.sessions().agent() == null
+                    ? null
+                    : c.sessions().agent().systemPromptTokens());
+
+    public static final RunOption<Double> SUBAGENT_PROBABILITY = new RunOption<>(
+            "subagent-probability",
+            List.of(),
+            "P",
+            Value.DOUBLE,
+            null,
+            "With --sessions: the chance that a turn before a session's last forks subagents; each starts "
+                    + "from the session's context with its own turns, and the session's next turn waits for them "
+                    + "all. Default: 0.",
+            key("data.sessions.subagent_probability"),
+            CONFIG,
+            false,
+            false,
+            c -> c.sessions() == null || c.sessions().agent() == null
+                    ? null
+                    : c.sessions().agent().subagentProbability());
+
+    public static final RunOption<String> SUBAGENT_FANOUT = new RunOption<>(
+            "subagent-fanout",
+            List.of(),
+            "DIST",
+            Value.TEXT,
+            null,
+            "With --subagent-probability: subagents per fork, a length distribution (e.g. 2 or uniform:1:3). "
+                    + "Default: 1.",
+            key("data.sessions.subagent_fanout"),
+            CONFIG,
+            false,
+            false,
+            c -> c.sessions() == null
+                            || c.sessions().agent() == null
+                            || c.sessions().agent().subagentFanout() == null
+                    ? null
+                    : c.sessions().agent().subagentFanout().text());
+
     public static final RunOption<Integer> MAX_SESSIONS = new RunOption<>(
             "max-sessions",
             List.of(),
@@ -945,7 +996,7 @@ public final class OptionTable {
             "NAME",
             Value.TEXT,
             null,
-            "Defaults for a common question: chat, batch, long-doc, online or capacity (docs/cli.md). "
+            "Defaults for a common question: chat, batch, long-doc, online, capacity or agentic (docs/cli.md). "
                     + "Flags and --config still win.",
             key("scenario"),
             CONFIG,
@@ -1021,6 +1072,9 @@ public final class OptionTable {
             SESSIONS,
             THINK_TIME,
             MAX_SESSIONS,
+            SYSTEM_PROMPT_TOKENS,
+            SUBAGENT_PROBABILITY,
+            SUBAGENT_FANOUT,
             TOKENIZER,
             SEED,
             CONNECT_TIMEOUT,

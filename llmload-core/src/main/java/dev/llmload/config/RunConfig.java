@@ -704,9 +704,14 @@ public record RunConfig(
             String sessions = get(OptionTable.SESSIONS);
             String thinkTime = get(OptionTable.THINK_TIME);
             Integer maxSessions = get(OptionTable.MAX_SESSIONS);
+            Integer systemPromptTokens = get(OptionTable.SYSTEM_PROMPT_TOKENS);
+            Double subagentProbability = get(OptionTable.SUBAGENT_PROBABILITY);
+            String subagentFanout = get(OptionTable.SUBAGENT_FANOUT);
+            boolean agent = systemPromptTokens != null || subagentProbability != null || subagentFanout != null;
             if (sessions == null) {
-                if (thinkTime != null || maxSessions != null) {
-                    throw new ConfigException("--think-time and --max-sessions apply only with --sessions");
+                if (thinkTime != null || maxSessions != null || agent) {
+                    throw new ConfigException("--think-time, --max-sessions, --system-prompt-tokens and the subagent "
+                            + "options apply only with --sessions");
                 }
                 return null;
             }
@@ -717,7 +722,19 @@ public record RunConfig(
             return new Sessions(
                     Lengths.parse("--sessions", sessions),
                     Lengths.parse("--think-time", thinkTime),
-                    chosen instanceof Load.Closed closed ? Integer.valueOf(closed.concurrency()) : maxSessions);
+                    chosen instanceof Load.Closed closed ? Integer.valueOf(closed.concurrency()) : maxSessions,
+                    agent ? agent(systemPromptTokens, subagentProbability, subagentFanout) : null);
+        }
+
+        static Sessions.Agent agent(Integer systemPromptTokens, Double probability, String fanout) {
+            if (fanout != null && (probability == null || probability == 0)) {
+                throw new ConfigException("--subagent-fanout needs a --subagent-probability above 0");
+            }
+            double p = probability == null ? 0 : probability;
+            return new Sessions.Agent(
+                    systemPromptTokens == null ? 0 : systemPromptTokens,
+                    p,
+                    p == 0 ? null : Lengths.parse("--subagent-fanout", fanout == null ? "1" : fanout));
         }
     }
 
@@ -787,7 +804,13 @@ public record RunConfig(
                 @JsonInclude(JsonInclude.Include.NON_NULL) Integer batchSize,
                 @JsonInclude(JsonInclude.Include.NON_NULL) ImageInputs images) {}
 
-        record WireSessions(String turns, String thinkTimeMs, Integer maxSessions) {}
+        record WireSessions(
+                String turns,
+                String thinkTimeMs,
+                Integer maxSessions,
+                @JsonInclude(JsonInclude.Include.NON_NULL) Integer systemPromptTokens,
+                @JsonInclude(JsonInclude.Include.NON_NULL) Double subagentProbability,
+                @JsonInclude(JsonInclude.Include.NON_NULL) String subagentFanout) {}
 
         /** @param nvidiaSmi {@code nvidia-smi} when it is polled, else null */
         record WireTelemetry(
@@ -827,7 +850,12 @@ public record RunConfig(
                                         s.thinkTimeMs() == null
                                                 ? null
                                                 : s.thinkTimeMs().text(),
-                                        s.maxSessions()),
+                                        s.maxSessions(),
+                                        s.agent() == null ? null : s.agent().systemPromptTokens(),
+                                        s.agent() == null ? null : s.agent().subagentProbability(),
+                                        s.agent() == null || s.agent().subagentFanout() == null
+                                                ? null
+                                                : s.agent().subagentFanout().text()),
                         // Written only when used, so a run without them records what earlier versions did.
                         d.batchSize() == 1 ? null : d.batchSize(),
                         d.images());
@@ -937,7 +965,11 @@ public record RunConfig(
                         : new Sessions(
                                 Lengths.parse("--sessions", s.turns()),
                                 Lengths.parse("--think-time", s.thinkTimeMs()),
-                                s.maxSessions());
+                                s.maxSessions(),
+                                s.systemPromptTokens() == null && s.subagentProbability() == null
+                                        ? null
+                                        : Builder.agent(
+                                                s.systemPromptTokens(), s.subagentProbability(), s.subagentFanout()));
                 WireTelemetry t = w.telemetry();
                 return new RunConfig(
                         new Target(

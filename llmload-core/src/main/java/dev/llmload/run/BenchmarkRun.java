@@ -43,6 +43,7 @@ import dev.llmload.telemetry.analysis.WindowAnalysis;
 import dev.llmload.telemetry.gpu.Hardware;
 import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
+import dev.llmload.workload.session.AgenticSessions;
 import dev.llmload.workload.session.SessionSource;
 import dev.llmload.workload.session.SessionSupply;
 import dev.llmload.workload.session.TraceSessions;
@@ -168,6 +169,12 @@ public final class BenchmarkRun {
         SessionSupply sessions = switch (allSessions) {
             case null -> null;
             case SessionSource chat -> segment == null ? chat : SegmentPart.sessions(chat, segment);
+            case AgenticSessions agents -> {
+                if (segment != null) {
+                    throw new RunException("agent sessions run on one host: --segment does not apply to them");
+                }
+                yield agents;
+            }
             case TraceSessions trace -> {
                 if (segment != null) {
                     throw new RunException("a session trace runs on one host: --segment does not apply to it");

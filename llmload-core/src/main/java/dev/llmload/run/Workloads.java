@@ -6,6 +6,7 @@ import dev.llmload.config.Sessions;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.length.LengthDistribution;
 import dev.llmload.workload.prompt.SyntheticPrompts;
+import dev.llmload.workload.session.AgenticSessions;
 import dev.llmload.workload.session.SessionPlan;
 import dev.llmload.workload.session.SessionSource;
 import dev.llmload.workload.session.SessionSupply;
@@ -66,6 +67,18 @@ final class Workloads {
                 data.outputTokens().distribution(),
                 sessions.thinkTimeMs() == null ? null : sessions.thinkTimeMs().distribution(),
                 sessions.maxSessions() == null ? Integer.MAX_VALUE : sessions.maxSessions());
+        Sessions.Agent agent = sessions.agent();
+        if (agent != null) {
+            return new AgenticSessions(
+                    plan,
+                    agent.systemPromptTokens(),
+                    agent.subagentProbability(),
+                    agent.subagentFanout() == null
+                            ? null
+                            : agent.subagentFanout().distribution(),
+                    SyntheticPrompts.of(tokenizer),
+                    seed);
+        }
         return new SessionSource(plan, SyntheticPrompts.of(tokenizer), seed);
     }
 

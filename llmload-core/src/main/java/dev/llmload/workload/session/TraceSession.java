@@ -12,8 +12,9 @@ import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 
 /**
- * One session of a session trace ({@link TraceSessions}): its turns' new inputs, answer lengths,
- * pauses and timestamps come from the file; the history is what was really sent and answered. A
+ * One session of a session trace ({@link TraceSessions}) or of synthetic agent sessions
+ * ({@link AgenticSessions}): its turns' new inputs, answer lengths, pauses and timestamps come
+ * from the file or were drawn; the history is what was really sent and answered. A
  * subagent starts from its parent's history up to and including the answer it forks after.
  *
  * <p>Not thread-safe: a session is driven by one thread at a time, turn after turn.
