@@ -1,12 +1,14 @@
 package dev.llmload.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.llmload.config.Data;
 import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
+import dev.llmload.metrics.SessionCounts;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
@@ -14,6 +16,7 @@ import dev.llmload.sim.server.SimServer;
 import dev.llmload.workload.Fixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,15 +44,20 @@ class SessionTraceLoopbackTest {
     void turnsForksAndJoinsAreSentInOrderAfterTheirAnswersAndPauses() throws Exception {
         Path truth = dir.resolve("truth.jsonl");
         Path out = dir.resolve("run");
+        BenchmarkRun.Result result;
         try (SimServer sim =
                 SimulatorRuns.fixedSimulator(5, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
-            SimulatorRuns.run(ScheduleFidelityLoopbackTest.openLoop(
-                    sim.url(),
-                    new Load.Trace(Fixtures.path("agent-sessions.jsonl"), 1.0, null),
-                    -1,
-                    Data.synthetic("16", "2", "cl100k_base"),
-                    3,
-                    out));
+            RunConfig config = RunConfig.builder()
+                    .url(sim.url())
+                    .load(new Load.Trace(Fixtures.path("agent-sessions.jsonl"), 1.0, null))
+                    .warmup("0")
+                    .seed(3)
+                    .serverMetrics("off")
+                    .grace(Duration.ofSeconds(5))
+                    .outputDir(out)
+                    .ioThreads(2)
+                    .build();
+            result = SimulatorRuns.run(config);
         }
 
         List<RequestRecord> journal = JournalReader.read(out.resolve(Journal.FILE_NAME));
@@ -79,6 +87,43 @@ class SessionTraceLoopbackTest {
         // review's turn 2 has an absolute timestamp: 400 ms, or its answer's end if that is later.
         assertThat(intended(turns, "review2"))
                 .isCloseTo(Math.max(400 * MS, end(turns, "review1")), within(2 * ROUNDING_NANOS));
+
+        // The session metrics, against the trace and the journal's own times.
+        SessionCounts sessions = result.report().results().sessions();
+        assertThat(List.of(sessions.sessions(), sessions.turns(), sessions.sessionsAllSucceeded()))
+                .containsExactly(4L, 8L, 4L);
+        assertThat(sessions.turnsPerSessionMax()).isEqualTo(3);
+        assertThat(sessions.byTurn())
+                .extracting(SessionCounts.TurnLatency::turn, SessionCounts.TurnLatency::count)
+                .containsExactly(tuple(1, 4L), tuple(2, 3L), tuple(3, 1L));
+        // main: first intended send to last end; its server time is its own three turns only.
+        assertThat(sessions.durationMs().max())
+                .isCloseTo((end(turns, "main3") - intended(turns, "main1")) / 1e6, within(0.002));
+        double mainServerMs = 0;
+        for (String turn : List.of("main1", "main2", "main3")) {
+            mainServerMs += (end(turns, turn) - turns.get(turn).timings().sentNanos()) / 1e6;
+        }
+        double mainBetweenMs = (end(turns, "main3") - intended(turns, "main1")) / 1e6 - mainServerMs;
+        // Between main's calls: at least its 40 and 15 ms of pauses and both forks' whole run.
+        assertThat(mainBetweenMs)
+                .isGreaterThanOrEqualTo(55 + (end(turns, "explore2") - end(turns, "main2")) / 1e6 - 0.01);
+        // Every session's pauses at least: main's, explore's 20 ms, review's wait for 400 ms.
+        double pausesMs = mainBetweenMs + 20 + (400 * MS - end(turns, "review1")) / 1e6;
+        assertThat(sessions.betweenCallsMsMean() * 4).isGreaterThanOrEqualTo(pausesMs - 0.01);
+        // Turns 2 and 3 resend the turn before: main2, main3, explore2 and review2.
+        long resent = 0;
+        long input = 0;
+        for (String[] pair :
+                new String[][] {{"main1", "main2"}, {"main2", "main3"}, {"explore1", "explore2"}, {"review1", "review2"}
+                }) {
+            RequestRecord before = turns.get(pair[0]);
+            resent += Math.min(turns.get(pair[1]).inputTokens(), before.inputTokens() + before.outputTokens());
+        }
+        for (RequestRecord r : journal) {
+            input += r.inputTokens();
+        }
+        assertThat(sessions.intendedPrefixShare()).isCloseTo((double) resent / input, within(1e-9));
+        assertThat(sessions.intendedPrefixShare()).isPositive();
 
         // What the server saw: each turn the history of its own session, a fork its parent's.
         Map<String, JsonNode> truthById = new HashMap<>();
