@@ -66,7 +66,30 @@ enum Scenarios {
                     "ramp",
                     "1:40:120s",
                     "duration",
-                    "120s"));
+                    "120s")),
+    AGENTIC(
+            "agentic",
+            "session duration, time in the server against tool waits, and TTFT as the context grows: "
+                    + "how long an agent task takes and how much of it is the server",
+            Map.of(
+                    "sessions",
+                    "uniform:5:25",
+                    "think-time",
+                    "lognormal:1500:2000",
+                    "input-tokens",
+                    "lognormal:600:800",
+                    "output-tokens",
+                    "lognormal:200:150",
+                    "system-prompt-tokens",
+                    "6000",
+                    "subagent-probability",
+                    "0.1",
+                    "subagent-fanout",
+                    "uniform:1:3",
+                    "max-sessions",
+                    "8",
+                    "num-requests",
+                    "400"));
 
     private final String cliName;
     private final String leadsWith;
@@ -99,6 +122,6 @@ enum Scenarios {
             }
         }
         throw new UsageException(
-                "unknown --scenario '" + name + "' (expected chat, batch, long-doc, online or capacity)");
+                "unknown --scenario '" + name + "' (expected chat, batch, long-doc, online, capacity or agentic)");
     }
 }

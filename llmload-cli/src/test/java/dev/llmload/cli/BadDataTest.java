@@ -92,4 +92,20 @@ class BadDataTest {
 
         assertStoppedWithOneLine(runAgainstSimulator("--trace", trace), "trace.csv", "empty trace");
     }
+
+    @Test
+    void aBadSessionTraceLineIsNamedWithItsNumber() throws Exception {
+        Path trace = dir.resolve("agent.jsonl");
+        Files.writeString(
+                trace,
+                "{\"session_id\": \"a\", \"turn\": 1, \"input_tokens\": 5, \"output_tokens\": 2}\n"
+                        + "{\"session_id\": \"b\", \"parent_session\": \"x\", \"parent_turn\": 1, \"turn\": 1, "
+                        + "\"input_tokens\": 5, \"output_tokens\": 2}\n");
+
+        Outcome outcome = runAgainstSimulator("--trace", trace);
+        assertStoppedWithOneLine(outcome, "agent.jsonl:2:", "parent session 'x' is not on an earlier line");
+        assertThat(outcome.exitCode())
+                .as("a bad data file, as docs/cli.md says")
+                .isEqualTo(1);
+    }
 }

@@ -37,6 +37,12 @@ class ConfigReplayTest {
                 {"timestamp": 20, "input_length": 24, "output_length": 3}
                 {"timestamp": 45, "input_length": 16, "output_length": 2}
                 """);
+        Path sessionTrace = dir.resolve("agent.jsonl");
+        Files.writeString(sessionTrace, """
+                {"session_id": "a", "turn": 1, "input_tokens": 16, "output_tokens": 2}
+                {"session_id": "b", "parent_session": "a", "parent_turn": 1, "turn": 1, "input_tokens": 8, "output_tokens": 2}
+                {"session_id": "a", "turn": 2, "tool_wait_ms": 5, "input_tokens": 8, "output_tokens": 2}
+                """);
         try (SimServer sim =
                 SimServer.start(SimConfig.load(null, Map.of("engine", "fixed", "ttftMs", 2, "itlMs", 1)))) {
             Map<String, List<String>> runs = Map.of(
@@ -93,6 +99,21 @@ class ConfigReplayTest {
                                     "8",
                                     "--no-stream"),
                     "trace", List.of("--trace", trace.toString(), "--trace-speed", "2"),
+                    "session-trace", List.of("--trace", sessionTrace.toString(), "--trace-format", "llmload-sessions"),
+                    "agentic",
+                            List.of(
+                                    "--scenario",
+                                    "agentic",
+                                    "--sessions",
+                                    "2",
+                                    "--think-time",
+                                    "5",
+                                    "--system-prompt-tokens",
+                                    "20",
+                                    "--max-sessions",
+                                    "2",
+                                    "--num-requests",
+                                    "8"),
                     "sessions",
                             List.of(
                                     "--sessions",
@@ -147,6 +168,18 @@ class ConfigReplayTest {
                 .isEqualTo(2);
         assertThat(report(dir.resolve("trace")).at("/config/load/arrival").asText())
                 .isEqualTo("trace");
+        assertThat(report(dir.resolve("session-trace"))
+                        .at("/config/data/trace_format")
+                        .asText())
+                .isEqualTo("llmload-sessions");
+        assertThat(report(dir.resolve("agentic"))
+                        .at("/config/data/sessions/subagent_fanout")
+                        .asText())
+                .isEqualTo("uniform:1:3");
+        assertThat(report(dir.resolve("agentic"))
+                        .at("/config/data/sessions/system_prompt_tokens")
+                        .asInt())
+                .isEqualTo(20);
         assertThat(report(dir.resolve("closed")).at("/config/metadata/team").asText())
                 .isEqualTo("perf");
         // Commas inside a header value or a stop string survive the repeat (compared whole above).

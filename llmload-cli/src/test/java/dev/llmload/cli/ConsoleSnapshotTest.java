@@ -155,6 +155,8 @@ class ConsoleSnapshotTest {
         assertSnapshot("sessions", run.console());
         assertClientFigures(run);
         assertThat(run.value("Sessions / turns:")).isEqualTo("turns 3, think time 5 ms, at most 2 sessions in flight");
+        // Metrics off: the workload's intended reuse is there, the server's hit rate is not.
+        assertThat(run.value("Prefix reuse intended / cache hit rate:")).endsWith(" / n/a (not scraped)");
         // What ran, against requests.jsonl read here: distinct sessions, and the most turns of one.
         Map<Long, Integer> turns = new java.util.HashMap<>();
         ObjectMapper json = new ObjectMapper();

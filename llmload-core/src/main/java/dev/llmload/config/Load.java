@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * How the load is applied (DESIGN.md §5 {@code load}): a closed loop that keeps requests in
@@ -249,10 +250,23 @@ public sealed interface Load {
      * @param file           the trace (JSONL or CSV)
      * @param speed          how much faster than recorded it is replayed
      * @param maxConcurrency at most this many requests in flight; null for no gate
+     * @param format         {@code mooncake} or {@code llmload-sessions}; null to tell by the file's first entry
      */
-    record Trace(Path file, double speed, Integer maxConcurrency) implements Load {
+    record Trace(Path file, double speed, Integer maxConcurrency, String format) implements Load {
+
+        /** The formats {@code --trace-format} names. */
+        public static final List<String> FORMATS = List.of("mooncake", "llmload-sessions");
+
+        /** A trace whose format is told by its first entry. */
+        public Trace(Path file, double speed, Integer maxConcurrency) {
+            this(file, speed, maxConcurrency, null);
+        }
 
         public Trace {
+            if (format != null && !FORMATS.contains(format)) {
+                throw new ConfigException(
+                        "--trace-format must be " + String.join(" or ", FORMATS) + ", not '" + format + "'");
+            }
             if (file == null) {
                 throw new ConfigException("--arrival trace needs --trace FILE");
             }

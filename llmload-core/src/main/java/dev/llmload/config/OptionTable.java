@@ -50,6 +50,15 @@ public final class OptionTable {
                         ? null
                         : c.sessions().thinkTimeMs().text());
         sessions.put("max_sessions", c.sessions().maxSessions());
+        Sessions.Agent agent = c.sessions().agent();
+        // Written only for agent sessions, so a chat-session run records what earlier versions did.
+        if (agent != null) {
+            sessions.put("system_prompt_tokens", agent.systemPromptTokens());
+            sessions.put("subagent_probability", agent.subagentProbability());
+            if (agent.subagentFanout() != null) {
+                sessions.put("subagent_fanout", agent.subagentFanout().text());
+            }
+        }
         return sessions;
     });
 
@@ -585,6 +594,22 @@ public final class OptionTable {
             false,
             false);
 
+    public static final RunOption<String> TRACE_FORMAT = new RunOption<>(
+            "trace-format",
+            List.of(),
+            "NAME",
+            Value.TEXT,
+            null,
+            "The --trace file's format: mooncake (independent requests) or llmload-sessions (sessions of turns "
+                    + "with delays, tool waits and subagents; docs/workloads.md). Default: told by the first entry.",
+            whenSet(
+                    "data.trace_format",
+                    String.class,
+                    c -> c.load() instanceof Load.Trace trace ? trace.format() : null),
+            CONFIG,
+            false,
+            false);
+
     public static final RunOption<String> SESSIONS = new RunOption<>(
             "sessions",
             List.of(),
@@ -610,6 +635,46 @@ public final class OptionTable {
             "With --sessions: pause in ms between an answer's end and the next turn, a length distribution "
                     + "(e.g. 2000 or uniform:1000:5000). Default: none.",
             inSessions("data.sessions.think_time_ms", String.class),
+            CONFIG,
+            false,
+            false);
+
+    public static final RunOption<Integer> SYSTEM_PROMPT_TOKENS = new RunOption<>(
+            "system-prompt-tokens",
+            List.of(),
+            "N",
+            Value.INT,
+            null,
+            "With --sessions: every session starts with the same system prompt of N tokens (an agent's "
+                    + "instructions and tool schemas), a prefix all sessions share. Default: none.",
+            inSessions("data.sessions.system_prompt_tokens", Integer.class),
+            CONFIG,
+            false,
+            false);
+
+    public static final RunOption<Double> SUBAGENT_PROBABILITY = new RunOption<>(
+            "subagent-probability",
+            List.of(),
+            "P",
+            Value.DOUBLE,
+            null,
+            "With --sessions: the chance that a turn before a session's last forks subagents; each starts "
+                    + "from the session's context with its own turns, and the session's next turn waits for them "
+                    + "all. Default: 0.",
+            inSessions("data.sessions.subagent_probability", Double.class),
+            CONFIG,
+            false,
+            false);
+
+    public static final RunOption<String> SUBAGENT_FANOUT = new RunOption<>(
+            "subagent-fanout",
+            List.of(),
+            "DIST",
+            Value.TEXT,
+            null,
+            "With --subagent-probability: subagents per fork, a length distribution (e.g. 2 or uniform:1:3). "
+                    + "Default: 1.",
+            inSessions("data.sessions.subagent_fanout", String.class),
             CONFIG,
             false,
             false);
@@ -1043,7 +1108,7 @@ public final class OptionTable {
             "NAME",
             Value.TEXT,
             null,
-            "Defaults for a common question: chat, batch, long-doc, online or capacity (docs/cli.md). "
+            "Defaults for a common question: chat, batch, long-doc, online, capacity or agentic (docs/cli.md). "
                     + "Flags and --config still win.",
             always("scenario", String.class, RunConfig::scenario),
             CONFIG,
@@ -1112,9 +1177,13 @@ public final class OptionTable {
             SHARED_PREFIX,
             TRACE,
             TRACE_SPEED,
+            TRACE_FORMAT,
             SESSIONS,
             THINK_TIME,
             MAX_SESSIONS,
+            SYSTEM_PROMPT_TOKENS,
+            SUBAGENT_PROBABILITY,
+            SUBAGENT_FANOUT,
             TOKENIZER,
             SEED,
             CONNECT_TIMEOUT,

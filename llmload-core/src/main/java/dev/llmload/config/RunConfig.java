@@ -277,6 +277,10 @@ public record RunConfig(
             return set(OptionTable.TRACE_SPEED, value);
         }
 
+        public Builder traceFormat(String value) {
+            return set(OptionTable.TRACE_FORMAT, value);
+        }
+
         public Builder numRequests(Long value) {
             return set(OptionTable.NUM_REQUESTS, value);
         }
@@ -335,6 +339,18 @@ public record RunConfig(
 
         public Builder maxSessions(Integer value) {
             return set(OptionTable.MAX_SESSIONS, value);
+        }
+
+        public Builder systemPromptTokens(Integer value) {
+            return set(OptionTable.SYSTEM_PROMPT_TOKENS, value);
+        }
+
+        public Builder subagentProbability(Double value) {
+            return set(OptionTable.SUBAGENT_PROBABILITY, value);
+        }
+
+        public Builder subagentFanout(String value) {
+            return set(OptionTable.SUBAGENT_FANOUT, value);
         }
 
         public Builder seed(long value) {
@@ -613,6 +629,7 @@ public record RunConfig(
             Integer maxConcurrency = get(OptionTable.MAX_CONCURRENCY);
             Path trace = get(OptionTable.TRACE);
             double traceSpeed = get(OptionTable.TRACE_SPEED);
+            String traceFormat = get(OptionTable.TRACE_FORMAT);
             String sessions = get(OptionTable.SESSIONS);
             Integer maxSessions = get(OptionTable.MAX_SESSIONS);
             Load.Arrival shaped = ramp != null
@@ -666,7 +683,7 @@ public record RunConfig(
                 if (burstiness != null) {
                     throw new ConfigException("--burstiness applies to gamma arrivals, not --trace");
                 }
-                return new Load.Trace(trace, traceSpeed, maxConcurrency);
+                return new Load.Trace(trace, traceSpeed, maxConcurrency, traceFormat);
             }
             Load.Arrival kind = shaped != null ? shaped : arrival == null ? null : Load.Arrival.parse(arrival);
             String profile = ramp != null ? ramp : stages != null ? stages : bursts;
@@ -710,9 +727,14 @@ public record RunConfig(
             String sessions = get(OptionTable.SESSIONS);
             String thinkTime = get(OptionTable.THINK_TIME);
             Integer maxSessions = get(OptionTable.MAX_SESSIONS);
+            Integer systemPromptTokens = get(OptionTable.SYSTEM_PROMPT_TOKENS);
+            Double subagentProbability = get(OptionTable.SUBAGENT_PROBABILITY);
+            String subagentFanout = get(OptionTable.SUBAGENT_FANOUT);
+            boolean agent = systemPromptTokens != null || subagentProbability != null || subagentFanout != null;
             if (sessions == null) {
-                if (thinkTime != null || maxSessions != null) {
-                    throw new ConfigException("--think-time and --max-sessions apply only with --sessions");
+                if (thinkTime != null || maxSessions != null || agent) {
+                    throw new ConfigException("--think-time, --max-sessions, --system-prompt-tokens and the subagent "
+                            + "options apply only with --sessions");
                 }
                 return null;
             }
@@ -723,7 +745,19 @@ public record RunConfig(
             return new Sessions(
                     Lengths.parse("--sessions", sessions),
                     Lengths.parse("--think-time", thinkTime),
-                    chosen instanceof Load.Closed closed ? Integer.valueOf(closed.concurrency()) : maxSessions);
+                    chosen instanceof Load.Closed closed ? Integer.valueOf(closed.concurrency()) : maxSessions,
+                    agent ? agent(systemPromptTokens, subagentProbability, subagentFanout) : null);
+        }
+
+        static Sessions.Agent agent(Integer systemPromptTokens, Double probability, String fanout) {
+            if (fanout != null && (probability == null || probability == 0)) {
+                throw new ConfigException("--subagent-fanout needs a --subagent-probability above 0");
+            }
+            double p = probability == null ? 0 : probability;
+            return new Sessions.Agent(
+                    systemPromptTokens == null ? 0 : systemPromptTokens,
+                    p,
+                    p == 0 ? null : Lengths.parse("--subagent-fanout", fanout == null ? "1" : fanout));
         }
     }
 }

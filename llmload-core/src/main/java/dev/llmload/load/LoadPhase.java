@@ -10,7 +10,7 @@ import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.workload.DatasetException;
-import dev.llmload.workload.session.SessionSource;
+import dev.llmload.workload.session.SessionSupply;
 import dev.llmload.workload.source.RequestSource;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import java.io.IOException;
@@ -34,7 +34,7 @@ public final class LoadPhase implements AutoCloseable {
     private final Timeouts timeouts;
     private final LoadPlan plan;
     private final long count;
-    private final SessionSource sessions;
+    private final SessionSupply sessions;
     private final PreparedFeed feed;
     /** The sender once {@link #send} made it; {@link #stop} reaches it through this. */
     private volatile Sender sender;
@@ -49,7 +49,7 @@ public final class LoadPhase implements AutoCloseable {
             Timeouts timeouts,
             LoadPlan plan,
             long count,
-            SessionSource sessions,
+            SessionSupply sessions,
             PreparedFeed feed) {
         this.client = client;
         this.dialect = dialect;
@@ -68,7 +68,7 @@ public final class LoadPhase implements AutoCloseable {
      */
     public static LoadPhase open(
             RequestSource source,
-            SessionSource sessions,
+            SessionSupply sessions,
             LoadHttpClient client,
             Dialect dialect,
             Timeouts timeouts,

@@ -2,13 +2,15 @@ package dev.llmload.load;
 
 import dev.llmload.record.Outcome;
 import dev.llmload.schedule.ConcurrencyPlan;
-import dev.llmload.workload.RequestSpec;
 import dev.llmload.workload.session.Session;
-import dev.llmload.workload.session.SessionSource;
+import dev.llmload.workload.session.SessionSupply;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -19,6 +21,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * is sent once the previous answer has ended plus the session's think time, and carries the whole
  * history with the answer as the client received it. A failed turn ends its session: there is no
  * answer to build on.
+ *
+ * <p>Subagents: when a session {@linkplain Session#forks forks} after an answered turn, each fork
+ * is sent its first turn after its own pause from that answer's end, runs on its own, and the
+ * forking session's next turn waits for the join: the end of the last fork (however it ended),
+ * then its own pause. A session with forks in flight has ended only once they all have. Only
+ * sessions that were started (roots) take a session slot; their forks run inside it.
  *
  * <p>The thread that calls {@link #run} (the dispatcher thread) owns every session, the timer
  * queue of due turns and all counters; I/O threads only hand finished requests over through a
@@ -39,7 +47,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class SessionDispatcher implements Sender {
 
     private final Launcher launcher;
-    private final SessionSource sessions;
+    private final SessionSupply sessions;
     /** Open loop: session start offsets; null for a closed loop. */
     private final long[] startOffsets;
     /** Sessions in flight at most (a session is in flight from its first send to its end). */
@@ -57,6 +65,10 @@ final class SessionDispatcher implements Sender {
             .thenComparingLong(t -> t.request().facts().index()));
     /** Open loop: intended start times of sessions waiting for a free session slot. */
     private final ArrayDeque<Long> waitingStarts = new ArrayDeque<>();
+    /** Each running fork's forking session. */
+    private final Map<Session, Session> parents = new IdentityHashMap<>();
+    /** Each session waiting for its forks to end. */
+    private final Map<Session, Join> joins = new IdentityHashMap<>();
 
     private int nextStart;
     private int activeSessions;
@@ -69,18 +81,31 @@ final class SessionDispatcher implements Sender {
 
     private record Completion(Session session, FinishedRequest finished) {}
 
+    /** A session waiting for its forks. Owned by the dispatcher thread. */
+    private static final class Join {
+        final String answer;
+        int pending;
+        long lastEndNanos;
+
+        Join(String answer, int pending, long lastEndNanos) {
+            this.answer = answer;
+            this.pending = pending;
+            this.lastEndNanos = lastEndNanos;
+        }
+    }
+
     /**
      * @param context its plan, open loop: each offset starts a session, gated by the session
      *                plan's {@code maxActiveSessions}; closed loop: a fixed concurrency, the sessions
      *                kept in flight. Its {@code maxRequests} counts turns.
      */
-    SessionDispatcher(SendContext context, SessionSource sessions) {
+    SessionDispatcher(SendContext context, SessionSupply sessions) {
         this.launcher = context.launcher();
         this.sessions = sessions;
         switch (context.plan()) {
             case LoadPlan.OpenLoop open -> {
                 this.startOffsets = open.offsetsNanos();
-                this.maxSessions = sessions.plan().maxActiveSessions();
+                this.maxSessions = sessions.maxActiveSessions();
             }
             case LoadPlan.ClosedLoop closed -> {
                 if (!(closed.concurrency() instanceof ConcurrencyPlan.Fixed fixed)) {
@@ -200,15 +225,15 @@ final class SessionDispatcher implements Sender {
             if (sent < maxRequests && turn.intendedNanos() < deadlineNanos) {
                 send(turn.session(), turn.request(), turn.intendedNanos());
             } else {
-                endSession();
+                endSession(turn.session(), now);
             }
         }
     }
 
     private void dropDueTurns() {
+        long now = System.nanoTime();
         while (!due.isEmpty()) {
-            due.poll();
-            endSession();
+            endSession(due.poll().session(), now);
         }
     }
 
@@ -257,35 +282,78 @@ final class SessionDispatcher implements Sender {
         end.wakeDispatcher();
     }
 
-    /** Schedules each finished turn's successor, or ends its session. */
+    /** Schedules each finished turn's forks or successor, or ends its session. */
     private void drainCompletions() {
         Completion completion;
         while ((completion = completions.poll()) != null) {
             Session session = completion.session();
             FinishedRequest finished = completion.finished();
-            if (end.stopping()
-                    || !(finished.outcome() instanceof Outcome.Success)
-                    || !session.hasNextTurn()
-                    || sent >= maxRequests) {
-                endSession();
+            long endNanos = finished.timings().endNanos();
+            if (end.stopping() || !(finished.outcome() instanceof Outcome.Success) || sent >= maxRequests) {
+                endSession(session, endNanos);
                 continue;
             }
-            long intended = finished.timings().endNanos()
-                    + session.thinkTimeBeforeNextTurn().toNanos();
-            if (intended >= deadlineNanos) {
-                endSession();
+            String answer = finished.tokenEventTexts().whole();
+            List<Session> forks = session.forks(answer);
+            if (forks.isEmpty()) {
+                continueSession(session, answer, endNanos);
                 continue;
             }
-            RequestSpec next = session.nextTurn(finished.tokenEventTexts().whole());
-            due.add(new Turn(session, launcher.prepare(next), intended));
+            joins.put(session, new Join(answer, forks.size(), endNanos));
+            for (Session fork : forks) {
+                parents.put(fork, session);
+                long intended = dueAt(fork, endNanos);
+                if (intended >= deadlineNanos) {
+                    endSession(fork, endNanos);
+                } else {
+                    due.add(new Turn(fork, launcher.prepare(fork.firstTurn()), intended));
+                }
+            }
         }
     }
 
+    /** Schedules the session's next turn after {@code fromNanos} (an answer's end or a join), or ends it. */
+    private void continueSession(Session session, String answer, long fromNanos) {
+        if (!session.hasNextTurn()) {
+            endSession(session, fromNanos);
+            return;
+        }
+        long intended = dueAt(session, fromNanos);
+        if (intended >= deadlineNanos) {
+            endSession(session, fromNanos);
+            return;
+        }
+        due.add(new Turn(session, launcher.prepare(session.nextTurn(answer)), intended));
+    }
+
+    /** When the session's next turn is due: its pause after {@code fromNanos}, and not before its timestamp. */
+    private long dueAt(Session session, long fromNanos) {
+        long intended = fromNanos + session.thinkTimeBeforeNextTurn().toNanos();
+        OptionalLong notBefore = session.nextTurnNotBeforeNanos();
+        return notBefore.isPresent() ? Math.max(intended, runStartNanos + notBefore.getAsLong()) : intended;
+    }
+
     /**
-     * A session ended: its slot goes to the longest-waiting start (open loop). Starts still waiting
+     * A session ended at {@code endNanos}. A fork's end counts towards its parent's join, and the
+     * last one lets the parent go on (or end, once the run is stopping or its budget is spent). A
+     * started session's slot goes to the longest-waiting start (open loop); starts still waiting
      * once the request budget is planned out were never part of the run, and are dropped.
      */
-    private void endSession() {
+    private void endSession(Session session, long endNanos) {
+        Session parent = parents.remove(session);
+        if (parent != null) {
+            Join join = joins.get(parent);
+            join.lastEndNanos = Math.max(join.lastEndNanos, endNanos);
+            if (--join.pending == 0) {
+                joins.remove(parent);
+                if (end.stopping() || end.cancelled() || sent >= maxRequests) {
+                    endSession(parent, join.lastEndNanos);
+                } else {
+                    continueSession(parent, join.answer, join.lastEndNanos);
+                }
+            }
+            return;
+        }
         activeSessions--;
         if (plannedTurns >= maxRequests) {
             waitingStarts.clear();

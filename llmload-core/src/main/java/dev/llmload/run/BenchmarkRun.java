@@ -45,7 +45,10 @@ import dev.llmload.telemetry.analysis.WindowAnalysis;
 import dev.llmload.telemetry.gpu.Hardware;
 import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
+import dev.llmload.workload.session.AgenticSessions;
 import dev.llmload.workload.session.SessionSource;
+import dev.llmload.workload.session.SessionSupply;
+import dev.llmload.workload.session.TraceSessions;
 import dev.llmload.workload.source.RequestSource;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import dev.llmload.workload.tokenizer.Tokenizers;
@@ -175,15 +178,39 @@ public final class BenchmarkRun {
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
         Segment segment = config.client().segment();
-        SessionSource allSessions = openSessions(tokenizer);
-        SessionSource sessions =
-                segment == null || allSessions == null ? allSessions : SegmentPart.sessions(allSessions, segment);
+        SessionSupply allSessions = openSessions(tokenizer);
+        SessionSupply sessions = switch (allSessions) {
+            case null -> null;
+            case SessionSource chat -> segment == null ? chat : SegmentPart.sessions(chat, segment);
+            case AgenticSessions agents -> {
+                if (segment != null) {
+                    throw new RunException("agent sessions run on one host: --segment does not apply to them");
+                }
+                yield agents;
+            }
+            case TraceSessions trace -> {
+                if (segment != null) {
+                    throw new RunException("a session trace runs on one host: --segment does not apply to it");
+                }
+                if (config.load() instanceof Load.Trace replay && replay.maxConcurrency() != null) {
+                    throw new RunException("a session trace starts its sessions at their timestamps: "
+                            + "--max-concurrency does not apply to it");
+                }
+                yield trace;
+            }
+        };
         RequestSource whole = sessions == null ? openSource(tokenizer) : null;
         try (RequestSource source = segment == null || whole == null ? whole : SegmentPart.requests(whole, segment)) {
             LoadPlan plan;
             try {
                 plan = Traffic.plan(
-                        config.load(), count, config.bounds().duration(), config.seed(), Workloads.traceOffsets(whole));
+                        config.load(),
+                        count,
+                        config.bounds().duration(),
+                        config.seed(),
+                        sessions instanceof TraceSessions trace
+                                ? trace.startOffsetsNanos()
+                                : Workloads.traceOffsets(whole));
                 if (segment != null) {
                     plan = SegmentPart.plan(plan, segment);
                     count = SegmentPart.count(plan, count, segment, sessions != null);
@@ -416,7 +443,7 @@ public final class BenchmarkRun {
      */
     private Sent send(
             RequestSource source,
-            SessionSource sessions,
+            SessionSupply sessions,
             Dialect dialect,
             Endpoint endpoint,
             LoadPlan plan,
@@ -620,10 +647,10 @@ public final class BenchmarkRun {
         }
     }
 
-    private SessionSource openSessions(Tokenizer tokenizer) throws RunException {
+    private SessionSupply openSessions(Tokenizer tokenizer) throws RunException {
         try {
-            return Workloads.openSessions(config.sessions(), config.data(), tokenizer, config.seed());
-        } catch (IllegalArgumentException e) {
+            return Workloads.openSessions(config.sessions(), config.data(), config.load(), tokenizer, config.seed());
+        } catch (DatasetException | IllegalArgumentException e) {
             throw new RunException(e.getMessage(), e);
         }
     }

@@ -6,8 +6,11 @@ import dev.llmload.config.Sessions;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.length.LengthDistribution;
 import dev.llmload.workload.prompt.SyntheticPrompts;
+import dev.llmload.workload.session.AgenticSessions;
 import dev.llmload.workload.session.SessionPlan;
 import dev.llmload.workload.session.SessionSource;
+import dev.llmload.workload.session.SessionSupply;
+import dev.llmload.workload.session.TraceSessions;
 import dev.llmload.workload.source.JsonlSource;
 import dev.llmload.workload.source.OutputLengths;
 import dev.llmload.workload.source.RequestSource;
@@ -48,11 +51,15 @@ final class Workloads {
     }
 
     /**
-     * The sessions of a {@code --sessions} run, or null when there are none.
+     * The sessions of a {@code --sessions} run or of a session trace, or null when there are none.
+     *
+     * @throws DatasetException for a bad session trace
      */
-    public static SessionSource openSessions(Sessions sessions, Data data, Tokenizer tokenizer, long seed) {
+    public static SessionSupply openSessions(Sessions sessions, Data data, Load load, Tokenizer tokenizer, long seed) {
         if (sessions == null) {
-            return null;
+            return load instanceof Load.Trace trace && isSessionTrace(trace)
+                    ? new TraceSessions(trace.file(), SyntheticPrompts.of(tokenizer), seed, trace.speed())
+                    : null;
         }
         SessionPlan plan = new SessionPlan(
                 sessions.turns().distribution(),
@@ -60,6 +67,18 @@ final class Workloads {
                 data.outputTokens().distribution(),
                 sessions.thinkTimeMs() == null ? null : sessions.thinkTimeMs().distribution(),
                 sessions.maxSessions() == null ? Integer.MAX_VALUE : sessions.maxSessions());
+        Sessions.Agent agent = sessions.agent();
+        if (agent != null) {
+            return new AgenticSessions(
+                    plan,
+                    agent.systemPromptTokens(),
+                    agent.subagentProbability(),
+                    agent.subagentFanout() == null
+                            ? null
+                            : agent.subagentFanout().distribution(),
+                    SyntheticPrompts.of(tokenizer),
+                    seed);
+        }
         return new SessionSource(plan, SyntheticPrompts.of(tokenizer), seed);
     }
 
@@ -101,6 +120,13 @@ final class Workloads {
         } catch (IOException e) {
             throw DatasetException.in(data.dataset(), "cannot read: " + e.getMessage());
         }
+    }
+
+    /** Whether a trace is in llmload's session format: as {@code --trace-format} says, else by its first entry. */
+    static boolean isSessionTrace(Load.Trace trace) {
+        return trace.format() == null
+                ? TraceSessions.detect(trace.file())
+                : trace.format().equals(TraceSessions.FORMAT);
     }
 
     /** The send offsets a trace asks for, or null when the data is not a trace. */

@@ -4,6 +4,7 @@ import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.SessionTurn;
 import dev.llmload.record.TimeoutKind;
 import dev.llmload.record.TokenSource;
 import java.util.Arrays;
@@ -161,5 +162,26 @@ public final class Records {
                 r.retryAfter(),
                 r.session(),
                 server);
+    }
+
+    /** {@code r} as turn {@code turn} of session {@code session}. */
+    public static RequestRecord inSession(RequestRecord r, long session, int turn) {
+        return new RequestRecord(
+                r.index(),
+                r.requestId(),
+                r.warmup(),
+                r.timings(),
+                r.tokenEventCounts(),
+                r.httpStatus(),
+                r.outcome(),
+                r.inputTokens(),
+                r.inputTokensFromServer(),
+                r.outputTokens(),
+                r.outputTokenSource(),
+                r.finishReason(),
+                r.streamed(),
+                r.retryAfter(),
+                new SessionTurn(session, turn),
+                r.serverTimings());
     }
 }

@@ -54,6 +54,18 @@ class ReportSchemaTest {
     }
 
     @Test
+    void aSessionRunsReportIsValid() throws IOException {
+        List<RequestRecord> turns = List.of(
+                Records.inSession(Records.ok(0, 0, 0, 100, 300, 600), 0, 1),
+                Records.inSession(Records.ok(1, 650, 650, 700, 720), 0, 2),
+                Records.inSession(Records.failed(2, 30, FailureClass.HTTP_5XX, 500, "boom"), 1, 1));
+        String json = ReportFiles.JSON.writeValueAsString(Reports.of(turns, Load.closed(2), null));
+
+        assertThat(json).contains("\"by_context\"", "\"intended_prefix_share\"");
+        assertThat(validate(json)).isEmpty();
+    }
+
+    @Test
     void aReportMissingAKeyOrWithABadValueIsInvalid() throws IOException {
         ObjectNode report = ReportFiles.JSON.valueToTree(Reports.of(RECORDS, Load.closed(2), null));
         ObjectNode missingNotes = report.deepCopy();

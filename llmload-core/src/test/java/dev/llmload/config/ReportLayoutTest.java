@@ -93,11 +93,22 @@ class ReportLayoutTest {
                 RunConfig.builder().stages("5:10s,10:10s"),
                 RunConfig.builder().bursts("2:20:10s").duration(Duration.ofSeconds(30)),
                 RunConfig.builder().concurrencyProfile("ramp:1:4:10s"),
-                RunConfig.builder().trace(trace).traceSpeed(2.0).maxConcurrency(4),
+                RunConfig.builder()
+                        .trace(trace)
+                        .traceSpeed(2.0)
+                        .maxConcurrency(4)
+                        .traceFormat("mooncake"),
                 RunConfig.builder().api("embeddings").batchSize(4),
                 // Sessions, closed (sessions in flight) and open (started at a rate).
                 RunConfig.builder().sessions("3").thinkTime("uniform:100:200").maxSessions(4),
-                RunConfig.builder().sessions("2").requestRate(2.0).numRequests(20L));
+                RunConfig.builder().sessions("2").requestRate(2.0).numRequests(20L),
+                // Agent sessions: a shared system prompt and subagents.
+                RunConfig.builder()
+                        .sessions("4")
+                        .maxSessions(2)
+                        .systemPromptTokens(256)
+                        .subagentProbability(0.25)
+                        .subagentFanout("uniform:1:3"));
 
         Map<RunOption<?>, Object> plain =
                 recorded(ReportFiles.JSON.valueToTree(RunConfig.builder().build()));

@@ -1,11 +1,13 @@
 package dev.llmload.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.llmload.analysis.Records;
 import dev.llmload.record.FailureClass;
+import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
-import dev.llmload.record.SessionTurn;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,40 +17,88 @@ class SessionCountsTest {
     @Test
     void countsSessionsTurnsAndCleanSessions() {
         List<RequestRecord> records = List.of(
-                turn(Records.ok(0, 0, 0, 10), 0, 1),
-                turn(Records.ok(1, 20, 20, 30), 0, 2),
-                turn(Records.ok(2, 40, 40, 50), 0, 3),
-                turn(Records.ok(3, 0, 0, 10), 1, 1),
-                turn(Records.ok(4, 0, 0, 10), 2, 1),
-                turn(Records.failed(5, 30, FailureClass.HTTP_5XX, 500, "boom"), 2, 2));
+                Records.inSession(Records.ok(0, 0, 0, 10), 0, 1),
+                Records.inSession(Records.ok(1, 20, 20, 30), 0, 2),
+                Records.inSession(Records.ok(2, 40, 40, 50), 0, 3),
+                Records.inSession(Records.ok(3, 0, 0, 10), 1, 1),
+                Records.inSession(Records.ok(4, 0, 0, 10), 2, 1),
+                Records.inSession(Records.failed(5, 30, FailureClass.HTTP_5XX, 500, "boom"), 2, 2));
 
         SessionCounts counts = SessionCounts.of(records);
 
-        assertThat(counts).isEqualTo(new SessionCounts(3, 6, 2.0, 3, 2));
+        assertThat(List.of(
+                        counts.sessions(),
+                        counts.turns(),
+                        counts.turnsPerSessionMean(),
+                        counts.turnsPerSessionMax(),
+                        counts.sessionsAllSucceeded()))
+                .containsExactly(3L, 6L, 2.0, 3, 2L);
+        // Durations 50, 10 and 35 ms (the failed turn ended at 35); in the server 30, 10 and 15.
+        assertThat(counts.durationMs().max()).isEqualTo(50.0);
+        assertThat(counts.durationMs().min()).isEqualTo(10.0);
+        assertThat(counts.durationMs().mean()).isCloseTo(95.0 / 3, within(1e-9));
+        assertThat(counts.serverMsMean()).isCloseTo(55.0 / 3, within(1e-9));
+        assertThat(counts.betweenCallsMsMean()).isCloseTo(40.0 / 3, within(1e-9));
+        assertThat(counts.serverShare()).isCloseTo(55.0 / 95, within(1e-9));
+        // Turns 2 and 3 of session 0 and turn 2 of session 2 resend their 100 tokens: 300 of 600.
+        assertThat(counts.intendedPrefixShare()).isCloseTo(0.5, within(1e-9));
+        assertThat(counts.byTurn())
+                .extracting(SessionCounts.TurnLatency::turn, SessionCounts.TurnLatency::count)
+                .containsExactly(tuple(1, 3L), tuple(2, 1L), tuple(3, 1L));
+    }
+
+    @Test
+    void durationsServerTimePrefixReuseAndLatencyByTurnAndContextByHand() {
+        // One session of three turns whose context grows from 400 to 900 to 2000 tokens.
+        List<RequestRecord> records = List.of(
+                Records.inSession(
+                        Records.streamed(
+                                10, false, 0, 1, new double[] {21, 23, 25}, ones(3), Outcome.SUCCESS, 200, 400),
+                        7,
+                        1),
+                Records.inSession(
+                        Records.streamed(
+                                11, false, 125, 126, new double[] {156, 160}, ones(2), Outcome.SUCCESS, 200, 900),
+                        7,
+                        2),
+                Records.inSession(
+                        Records.streamed(
+                                12, false, 300, 300, new double[] {340, 341}, ones(2), Outcome.SUCCESS, 200, 2000),
+                        7,
+                        3));
+
+        SessionCounts counts = SessionCounts.of(records);
+
+        assertThat(counts.durationMs().p50()).isCloseTo(341.0, within(1e-9));
+        // Send to end: 24, 34 and 41 ms.
+        assertThat(counts.serverMsMean()).isCloseTo(99.0, within(1e-9));
+        assertThat(counts.betweenCallsMsMean()).isCloseTo(242.0, within(1e-9));
+        assertThat(counts.serverShare()).isCloseTo(99.0 / 341, within(1e-9));
+        // Turn 2 resends 400 + 3 tokens, turn 3 900 + 2, of 3300 input tokens in all.
+        assertThat(counts.intendedPrefixShare()).isCloseTo(1305.0 / 3300, within(1e-9));
+        List<SessionCounts.TurnLatency> byTurn = counts.byTurn();
+        assertThat(byTurn).extracting(SessionCounts.TurnLatency::turn).containsExactly(1, 2, 3);
+        assertThat(byTurn).extracting(t -> t.ttftMs().p50()).containsExactly(20.0, 30.0, 40.0);
+        // TPOT: (24 − 20) / 2, (34 − 30) / 1, (41 − 40) / 1.
+        assertThat(byTurn).extracting(t -> t.tpotMs().p50()).containsExactly(2.0, 4.0, 1.0);
+        assertThat(counts.byContext())
+                .extracting(
+                        SessionCounts.ContextLatency::fromTokens,
+                        SessionCounts.ContextLatency::toTokens,
+                        SessionCounts.ContextLatency::count,
+                        c -> c.ttftMs().p50())
+                .containsExactly(
+                        tuple(0L, 512L, 1L, 20.0), tuple(512L, 1024L, 1L, 30.0), tuple(1024L, 2048L, 1L, 40.0));
+    }
+
+    private static int[] ones(int n) {
+        int[] counts = new int[n];
+        java.util.Arrays.fill(counts, 1);
+        return counts;
     }
 
     @Test
     void requestsOutsideSessionsHaveNone() {
         assertThat(SessionCounts.of(List.of(Records.ok(0, 0, 0, 10)))).isNull();
-    }
-
-    private static RequestRecord turn(RequestRecord r, long session, int turn) {
-        return new RequestRecord(
-                r.index(),
-                r.requestId(),
-                r.warmup(),
-                r.timings(),
-                r.tokenEventCounts(),
-                r.httpStatus(),
-                r.outcome(),
-                r.inputTokens(),
-                r.inputTokensFromServer(),
-                r.outputTokens(),
-                r.outputTokenSource(),
-                r.finishReason(),
-                r.streamed(),
-                r.retryAfter(),
-                new SessionTurn(session, turn),
-                r.serverTimings());
     }
 }

@@ -115,6 +115,25 @@ public final class ConsoleSummary {
                     out,
                     "Turns run (per session mean / max):",
                     ran.turns() + " (" + number(ran.turnsPerSessionMean()) + " / " + ran.turnsPerSessionMax() + ")");
+            line(
+                    out,
+                    "Session duration (ms, p50 / p99):",
+                    ran.durationMs().isEmpty()
+                            ? null
+                            : number(ran.durationMs().p50()) + " / "
+                                    + number(ran.durationMs().p99()));
+            line(
+                    out,
+                    "In server / between calls (ms, mean):",
+                    number(ran.serverMsMean()) + " / " + number(ran.betweenCallsMsMean()) + " (server "
+                            + percent(ran.serverShare()) + ")");
+            Double hitRate =
+                    report.telemetry() == null ? null : report.telemetry().prefixCacheHitRate();
+            line(
+                    out,
+                    "Prefix reuse intended / cache hit rate:",
+                    percent(ran.intendedPrefixShare()) + " / " + percent(hitRate)
+                            + (hitRate == null ? " (not scraped)" : " (scraped)"));
         }
         if (report.run().interrupted()) {
             line(out, "Interrupted:", "yes: only finished requests are counted");

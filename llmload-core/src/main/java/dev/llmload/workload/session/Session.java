@@ -1,118 +1,60 @@
 package dev.llmload.workload.session;
 
-import dev.llmload.record.SessionTurn;
-import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
-import dev.llmload.workload.prompt.SyntheticPrompts;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
-import java.util.function.LongSupplier;
+import java.util.OptionalLong;
 
 /**
- * One multi-turn conversation of a {@link SessionPlan}. The dispatcher sends {@link #firstTurn},
- * then, after {@link #thinkTimeBeforeNextTurn} has passed since the answer, {@link #nextTurn} with
- * the text the model actually answered, until {@link #hasNextTurn} is false. If a turn fails the
- * dispatcher ends the session; there is no answer to build on.
- *
- * <p>User messages, turn count and think times depend only on the seed and the session id; the
- * history also holds the live answers, so its length depends on the server. A turn's
- * {@link RequestSpec#inputTokens()} is the sum of the token counts of all its message contents,
- * without chat-template tokens.
+ * One conversation the session dispatcher drives turn by turn: it sends {@link #firstTurn}, then,
+ * once the answer has ended and {@link #thinkTimeBeforeNextTurn} has passed (and not before
+ * {@link #nextTurnNotBeforeNanos}), {@link #nextTurn} with the text the model actually answered,
+ * until {@link #hasNextTurn} is false. After each answered turn it asks for the {@link #forks}
+ * that start there: subagent sessions that begin from this session's history, run on their own,
+ * and must all have ended before this session's next turn is sent (the join).
  *
  * <p>Not thread-safe: a session is driven by one thread at a time, turn after turn.
  */
-public final class Session {
+public sealed interface Session permits ChatSession, TraceSession {
 
-    private final long id;
-    private final SessionPlan plan;
-    private final SyntheticPrompts prompts;
-    private final SplittableRandom random;
-    private final LongSupplier requestIndexes;
-    private final int turns;
-    private final Duration[] thinkTimes;
-    private final List<ChatMessage> history = new ArrayList<>();
-    private int historyTokens;
-    private int sent;
+    /** 0-based: the order a synthetic source made sessions, or a trace's order of first appearance. */
+    long id();
 
-    Session(long id, SessionPlan plan, SyntheticPrompts prompts, SplittableRandom random, LongSupplier requestIndexes) {
-        this.id = id;
-        this.plan = plan;
-        this.prompts = prompts;
-        this.random = random;
-        this.requestIndexes = requestIndexes;
-        this.turns = plan.turns().sample(random);
-        this.thinkTimes = new Duration[turns];
-        for (int i = 0; i < turns; i++) {
-            thinkTimes[i] = i == 0 || plan.thinkTimeMillis() == null
-                    ? Duration.ZERO
-                    : Duration.ofMillis(plan.thinkTimeMillis().sample(random));
-        }
-    }
-
-    /** 0-based, in the order the source made sessions. */
-    public long id() {
-        return id;
-    }
-
-    /** Turns this session will have in all. */
-    public int turns() {
-        return turns;
-    }
+    /** Turns this session and every session forking from it will send in all. */
+    int turns();
 
     /** Turns made so far. */
-    public int turnsSent() {
-        return sent;
-    }
+    int turnsSent();
 
-    public boolean hasNextTurn() {
-        return sent < turns;
-    }
+    boolean hasNextTurn();
 
-    /** The pause before the next turn: zero before the first. */
-    public Duration thinkTimeBeforeNextTurn() {
-        if (!hasNextTurn()) {
-            throw new IllegalStateException("session " + id + " has no turn left");
-        }
-        return thinkTimes[sent];
-    }
-
-    /** The first turn: one new user message. */
-    public RequestSpec firstTurn() {
-        if (sent != 0) {
-            throw new IllegalStateException("session " + id + " already started");
-        }
-        return turn();
-    }
+    /** The pause before the next turn, from the end of the answer (or join) it follows. */
+    Duration thinkTimeBeforeNextTurn();
 
     /**
-     * The next turn: the history so far, the model's answer to the last turn, and a new user message.
+     * The earliest send time of the next turn in nanoseconds after the run's start (a trace's
+     * absolute timestamp), or empty when only the answer and the pause decide.
+     */
+    default OptionalLong nextTurnNotBeforeNanos() {
+        return OptionalLong.empty();
+    }
+
+    /** The first turn. */
+    RequestSpec firstTurn();
+
+    /**
+     * The next turn: the history so far, the model's answer to the last turn, and the new input.
      *
      * @param previousAnswer the text the model answered to the last turn sent
      */
-    public RequestSpec nextTurn(String previousAnswer) {
-        if (sent == 0) {
-            throw new IllegalStateException("session " + id + " has not sent its first turn");
-        }
-        if (!hasNextTurn()) {
-            throw new IllegalStateException("session " + id + " has no turn left");
-        }
-        history.add(new ChatMessage("assistant", previousAnswer));
-        historyTokens += prompts.tokenizer().count(previousAnswer);
-        return turn();
-    }
+    RequestSpec nextTurn(String previousAnswer);
 
-    private RequestSpec turn() {
-        int userTokens = plan.userTokens().sample(random);
-        history.add(ChatMessage.user(prompts.generate(userTokens, random)));
-        historyTokens += userTokens;
-        sent++;
-        return new RequestSpec(
-                requestIndexes.getAsLong(),
-                history,
-                historyTokens,
-                plan.outputTokens().sample(random),
-                new SessionTurn(id, sent));
+    /**
+     * The sessions that fork after the turn just answered, each starting from this session's
+     * history and {@code answer}; empty when none does. Called once per answered turn, before
+     * {@link #nextTurn}.
+     */
+    default List<Session> forks(String answer) {
+        return List.of();
     }
 }

@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An endless supply of synthetic {@link Session}s following one {@link SessionPlan}. Session i
+ * An endless supply of synthetic {@link ChatSession}s following one {@link SessionPlan}. Session i
  * depends only on the seed and the plan. Request indexes are handed out across all sessions in
  * the order turns are made, so they stay unique when sessions interleave.
  *
@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>{@link #nextSession} is called from one thread; sessions may then be driven from others.
  */
-public final class SessionSource {
+public final class SessionSource implements SessionSupply {
 
     private final SessionPlan plan;
     /** The whole supply's plan: what every part describes and hashes, so that the parts of one run agree. */
@@ -70,6 +70,7 @@ public final class SessionSource {
         return plan;
     }
 
+    @Override
     public Session nextSession() {
         while (true) {
             long id = next++;
@@ -77,18 +78,25 @@ public final class SessionSource {
             // that session i is the same in every part and in the whole.
             SplittableRandom random = master.split();
             if (id % partCount == partIndex) {
-                return new Session(id, plan, prompts, random, () -> requests.getAndIncrement() * partCount + partIndex);
+                return new ChatSession(
+                        id, plan, prompts, random, () -> requests.getAndIncrement() * partCount + partIndex);
             }
         }
     }
 
-    /** One line for the report. */
+    @Override
+    public int maxActiveSessions() {
+        return plan.maxActiveSessions();
+    }
+
+    @Override
     public String describe() {
         return "sessions " + wholePlan.describe() + " tokenizer="
                 + prompts.tokenizer().name() + " seed=" + seed;
     }
 
     /** SHA-256 of the plan, tokenizer, vocabulary and seed: equal for runs that sent comparable sessions. */
+    @Override
     public String contentHash() {
         StringBuilder parameters =
                 new StringBuilder(describe()).append(" vocabulary=").append(prompts.vocabularySize());

@@ -1,5 +1,7 @@
 /**
- * Multi-turn chat sessions: their plan, each session's turns with the model's real answers folded
- * into the history, and the seeded source of sessions. Owned by the session dispatcher's thread.
+ * Sessions: chains of turns in which each turn carries the history with the model's real answers.
+ * Synthetic chat sessions ({@code --sessions}: their plan and seeded source) and session traces
+ * (llmload's JSONL format, with tool waits, timestamps and subagents that fork from a parent's
+ * answer). Owned by the session dispatcher's thread.
  */
 package dev.llmload.workload.session;

@@ -7,13 +7,13 @@ import dev.llmload.workload.DatasetException;
 import java.nio.file.Path;
 
 /** Reads one line of a JSON Lines file as an object, or fails naming the file and line. */
-final class JsonLine {
+public final class JsonLine {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private JsonLine() {}
 
-    static JsonNode object(Path file, long line, String text) {
+    public static JsonNode object(Path file, long line, String text) {
         JsonNode node;
         try {
             node = JSON.readTree(text);

@@ -404,6 +404,32 @@
     return items;
   }
 
+  /** A session run: what the sessions took, where their time went, and TTFT by turn and by context length. */
+  function sessionTables(parent, sessions, hitRate) {
+    var duration = sessions.duration_ms || {};
+    parent.appendChild(keyValues('Sessions (every subagent counts as one)', [
+      ['sessions / all turns succeeded', text(sessions.sessions) + ' / ' + text(sessions.sessions_all_succeeded)],
+      ['turns (per session mean / max)', text(sessions.turns) + ' (' + num(sessions.turns_per_session_mean) + ' / '
+        + text(sessions.turns_per_session_max) + ')'],
+      ['session duration p50 / p99 (ms)', num(duration.p50) + ' / ' + num(duration.p99)],
+      ['in server / between calls per session (ms, mean)', num(sessions.server_ms_mean) + ' / '
+        + num(sessions.between_calls_ms_mean) + ' (server ' + percent(sessions.server_share) + ')'],
+      ['prefix reuse: intended by the workload / server cache hit rate (scraped)',
+        percent(sessions.intended_prefix_share) + ' / ' + percent(hitRate)]]));
+    parent.appendChild(el('h3', null, ['By turn (successful turns)']));
+    parent.appendChild(table(['turn', 'count', 'TTFT p50 (ms)', 'TTFT p99 (ms)', 'TPOT p50 (ms)', 'TPOT p99 (ms)'],
+      (sessions.by_turn || []).map(function (t) {
+        return [text(t.turn), text(t.count), num(get(t, 'ttft_ms.p50')), num(get(t, 'ttft_ms.p99')),
+          num(get(t, 'tpot_ms.p50')), num(get(t, 'tpot_ms.p99'))];
+      }), 0));
+    parent.appendChild(el('h3', null, ['TTFT by input length (successful turns)']));
+    parent.appendChild(table(['input tokens', 'count', 'TTFT p50 (ms)', 'TTFT p90 (ms)', 'TTFT p99 (ms)'],
+      (sessions.by_context || []).map(function (c) {
+        return [text(c.from_tokens) + ' to ' + text(c.to_tokens), text(c.count), num(get(c, 'ttft_ms.p50')),
+          num(get(c, 'ttft_ms.p90')), num(get(c, 'ttft_ms.p99'))];
+      }), 1));
+  }
+
   function runPage(data) {
     var report = data.report, results = report.results || {}, requests = data.requests;
     var modelName = get(report, 'model.name') || 'unknown model';
@@ -480,6 +506,9 @@
     }
     if (sat && sat.stages) {
       res.appendChild(stagesTable(sat.stages));
+    }
+    if (results.sessions) {
+      sessionTables(res, results.sessions, get(report, 'telemetry.prefix_cache_hit_rate'));
     }
     var steady = report.steady_state;
     if (steady) {

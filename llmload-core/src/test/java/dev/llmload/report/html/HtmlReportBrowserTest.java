@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.analysis.LoadStage;
+import dev.llmload.analysis.Records;
 import dev.llmload.analysis.Saturation;
 import dev.llmload.compare.Comparison;
 import dev.llmload.compare.FailIf;
@@ -12,6 +13,7 @@ import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
+import dev.llmload.metrics.SessionCounts;
 import dev.llmload.metrics.Slo;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.Efficiency;
@@ -204,6 +206,33 @@ class HtmlReportBrowserTest {
 
         page.assertClean();
         assertThat(page.chartIds()).hasSize(16).noneMatch(id -> id.startsWith("telemetry"));
+    }
+
+    @Test
+    void runPageOfSessionsShowsTheirTimeAndLatencyByTurnAndContext() throws Exception {
+        List<RequestRecord> plain = ReportFixtures.records(200, 8, 2);
+        List<RequestRecord> records = new ArrayList<>();
+        // Sessions of four turns, in the records' order.
+        for (int i = 0; i < plain.size(); i++) {
+            records.add(Records.inSession(plain.get(i), i / 4, i % 4 + 1));
+        }
+        RunReport report = ReportFixtures.report("qwen", 8, records);
+        SessionCounts sessions = report.results().sessions();
+
+        Opened page = open("sessions.html", HtmlReport.forRun(report, records));
+
+        page.assertClean();
+        String drawn = page.drawn();
+        assertThat(drawn)
+                .contains(
+                        "Sessions (every subagent counts as one)",
+                        "By turn (successful turns)",
+                        "TTFT by input length (successful turns)",
+                        // The rows as the report has them: four turns, and the first input bin.
+                        ">4<",
+                        sessions.byContext().getFirst().fromTokens() + " to "
+                                + sessions.byContext().getFirst().toTokens());
+        assertThat(sessions.byTurn()).hasSize(4);
     }
 
     @Test

@@ -25,12 +25,22 @@ public final class MetricsSink implements TokenSink {
 
     @Override
     public void scheduled(long nanos) {
+        observeScheduled(nanos);
+        next.scheduled(nanos);
+    }
+
+    @Override
+    public void scheduled(long nanos, int cachedPromptTokens) {
+        observeScheduled(nanos);
+        next.scheduled(nanos, cachedPromptTokens);
+    }
+
+    private void observeScheduled(long nanos) {
         // Only the first scheduling counts; a preempted request is scheduled again later.
         if (scheduled < 0) {
             scheduled = nanos;
             metrics.observeQueued(arrival, nanos);
         }
-        next.scheduled(nanos);
     }
 
     @Override

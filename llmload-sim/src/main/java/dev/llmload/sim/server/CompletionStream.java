@@ -69,6 +69,9 @@ final class CompletionStream implements TokenSink {
     private final int tokensPerEvent;
 
     private Long scheduledNanos;
+    /** Prompt tokens the engine found in its prefix cache at the first scheduling; null from an engine without one. */
+    private Integer cachedTokens;
+
     private int written;
     private int pending;
     private double[] tokenTimesMs = new double[16];
@@ -124,6 +127,14 @@ final class CompletionStream implements TokenSink {
     @Override
     public void scheduled(long nanos) {
         inbox.post(() -> scheduledNanos = nanos);
+    }
+
+    @Override
+    public void scheduled(long nanos, int cachedPromptTokens) {
+        inbox.post(() -> {
+            scheduledNanos = nanos;
+            cachedTokens = cachedPromptTokens;
+        });
     }
 
     @Override
@@ -442,6 +453,7 @@ final class CompletionStream implements TokenSink {
                             scheduledNanos == null ? null : (scheduledNanos - submittedNanos) / 1e6,
                             Arrays.copyOf(tokenTimesMs, tokenWrites),
                             promptTokens,
+                            cachedTokens,
                             written,
                             request.numMessages(),
                             reason == null ? null : reason.wireName(),

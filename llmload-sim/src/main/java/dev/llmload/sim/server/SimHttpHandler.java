@@ -416,6 +416,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                             null,
                             new double[0],
                             0,
+                            null,
                             0,
                             0,
                             null,

@@ -21,7 +21,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 public final class GroundTruthLog implements AutoCloseable {
 
     private static final GroundTruthRecord END =
-            new GroundTruthRecord("", 0, 0, null, null, null, new double[0], 0, 0, 0, null, "", null);
+            new GroundTruthRecord("", 0, 0, null, null, null, new double[0], 0, null, 0, 0, null, "", null);
 
     private final BlockingQueue<GroundTruthRecord> queue = new LinkedBlockingQueue<>();
     private final BufferedWriter out;
@@ -88,6 +88,7 @@ public final class GroundTruthLog implements AutoCloseable {
             b.append(i == 0 ? "" : ",").append(millis(r.tokenTimesMs()[i]));
         }
         b.append("],\"prompt_tokens\":").append(r.promptTokens());
+        b.append(",\"cached_prompt_tokens\":").append(r.cachedPromptTokens());
         b.append(",\"completion_tokens\":").append(r.completionTokens());
         b.append(",\"num_messages\":").append(r.numMessages());
         b.append(",\"finish_reason\":");

@@ -16,6 +16,9 @@ package dev.llmload.sim.truth;
  * @param tokenTimesMs      offsets from arrival of every token-bearing write, each taken on the event
  *                          loop once the socket write that carries it returned
  * @param promptTokens      prompt length in tokens (cl100k_base)
+ * @param cachedPromptTokens prompt tokens the engine found in its prefix cache when it first
+ *                          scheduled the request; null from an engine without a prefix cache, or
+ *                          for a request never scheduled
  * @param completionTokens  tokens written to the client
  * @param numMessages       chat messages in the request (1 for completions)
  * @param finishReason      {@code stop}, {@code length}, {@code abort}, or null when it never finished
@@ -34,6 +37,7 @@ public record GroundTruthRecord(
         Double engineQueueMs,
         double[] tokenTimesMs,
         int promptTokens,
+        Integer cachedPromptTokens,
         int completionTokens,
         int numMessages,
         String finishReason,

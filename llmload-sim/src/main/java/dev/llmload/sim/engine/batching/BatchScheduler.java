@@ -348,7 +348,7 @@ final class BatchScheduler {
             if (!s.started) {
                 s.started = true;
                 try {
-                    s.sink.scheduled(now);
+                    s.sink.scheduled(now, hitTokens);
                 } catch (RuntimeException e) {
                     sinkFailed(s, e);
                 }

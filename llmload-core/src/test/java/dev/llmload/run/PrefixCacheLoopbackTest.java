@@ -1,0 +1,137 @@
+package dev.llmload.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.config.Load;
+import dev.llmload.config.RunConfig;
+import dev.llmload.record.Journal;
+import dev.llmload.record.JournalReader;
+import dev.llmload.record.RequestRecord;
+import dev.llmload.sim.server.SimConfig;
+import dev.llmload.sim.server.SimServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The batching simulator's prefix cache sees the reuse a session's history and a trace's
+ * {@code hash_ids} offer: the cached prompt tokens its ground-truth log reports, and the TTFT that
+ * falls with them, against the same length sent uncached.
+ */
+@Tag("loopback")
+class PrefixCacheLoopbackTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The simulator's default KV block. */
+    private static final int BLOCK = 16;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSessionsNextTurnFindsItsHistoryCachedAndItsFirstTokenSooner() throws Exception {
+        Path trace = dir.resolve("sessions.jsonl");
+        Files.writeString(trace, """
+                {"session_id": "main", "turn": 1, "timestamp_ms": 0, "input_tokens": 3000, "output_tokens": 4}
+                {"session_id": "main", "turn": 2, "input_tokens": 16, "output_tokens": 4}
+                {"session_id": "fresh", "turn": 1, "timestamp_ms": 1500, "input_tokens": 3020, "output_tokens": 4}
+                """);
+        Map<String, Turn> turns = run(trace);
+
+        Turn first = turns.get("0.1");
+        Turn second = turns.get("0.2");
+        Turn fresh = turns.get("1.1");
+        assertThat(first.cached()).isZero();
+        assertThat(fresh.cached()).isZero();
+        // Turn 2 resends turn 1's prompt and answer: every whole block of turn 1's prompt is found.
+        assertThat(second.cached()).isBetween(first.prompt() / BLOCK * BLOCK - BLOCK, second.prompt() - 1);
+        assertThat(second.prompt())
+                .isGreaterThanOrEqualTo(fresh.prompt() - 20)
+                .isLessThanOrEqualTo(fresh.prompt() + 20);
+        // About the same length, a small part of it computed: the first token comes sooner, at the
+        // server (ground truth) and at the client (the journal).
+        assertThat(second.engineTtftMs()).isLessThan(fresh.engineTtftMs() / 2);
+        assertThat(second.clientTtftMs()).isLessThan(fresh.clientTtftMs());
+        // Never faster than the engine's model allows for the tokens it computed (docs/simulator.md).
+        assertThat(second.engineTtftMs()).isGreaterThanOrEqualTo(prefillMs(second.prompt() - second.cached()) - 0.5);
+    }
+
+    @Test
+    void traceRequestsSharingHashIdsFindTheSharedBlocksCached() throws Exception {
+        Path trace = dir.resolve("mooncake.jsonl");
+        Files.writeString(trace, """
+                {"timestamp": 0, "input_length": 2048, "output_length": 4, "hash_ids": [1, 2, 3, 4]}
+                {"timestamp": 800, "input_length": 2048, "output_length": 4, "hash_ids": [1, 2, 3, 5]}
+                {"timestamp": 1600, "input_length": 2048, "output_length": 4, "hash_ids": [6, 7, 8, 9]}
+                """);
+        Map<String, Turn> requests = run(trace);
+
+        Turn sharing = requests.get("1");
+        Turn unrelated = requests.get("2");
+        assertThat(requests.get("0").cached()).isZero();
+        // Three shared blocks of 512 tokens, found whole blocks of the simulator at a time.
+        assertThat(sharing.cached()).isBetween(3 * 512 - BLOCK, 3 * 512 + BLOCK);
+        assertThat(unrelated.cached()).isLessThan(BLOCK);
+        assertThat(sharing.engineTtftMs()).isLessThan(unrelated.engineTtftMs());
+        assertThat(sharing.clientTtftMs()).isLessThan(unrelated.clientTtftMs());
+    }
+
+    /** A request as the simulator saw it and as the client measured it. */
+    private record Turn(int prompt, int cached, double engineTtftMs, double clientTtftMs) {}
+
+    /** Runs the trace against the batching simulator; by {@code session.turn}, or by request index outside sessions. */
+    private Map<String, Turn> run(Path trace) throws Exception {
+        Path truth = dir.resolve(trace.getFileName() + ".truth.jsonl");
+        Path out = dir.resolve(trace.getFileName() + ".run");
+        try (SimServer sim = SimServer.start(
+                SimConfig.load(null, Map.of("seed", 1, "groundTruth", truth.toString(), "jitter", 0.0)))) {
+            RunConfig config = RunConfig.builder()
+                    .url(sim.url())
+                    .load(new Load.Trace(trace, 1.0, null))
+                    .warmup("0")
+                    .seed(3)
+                    .serverMetrics("off")
+                    .grace(Duration.ofSeconds(5))
+                    .outputDir(out)
+                    .ioThreads(2)
+                    .build();
+            SimulatorRuns.run(config);
+        }
+        Map<String, JsonNode> truthById = new HashMap<>();
+        for (String line : Files.readAllLines(truth)) {
+            JsonNode entry = JSON.readTree(line);
+            truthById.put(entry.get("request_id").asText(), entry);
+        }
+        List<RequestRecord> journal = JournalReader.read(out.resolve(Journal.FILE_NAME));
+        assertThat(journal).allMatch(RequestRecord::succeeded);
+        Map<String, Turn> byKey = new HashMap<>();
+        for (RequestRecord r : journal) {
+            JsonNode server = truthById.get(r.requestId());
+            String key = r.session() == null
+                    ? String.valueOf(r.index())
+                    : r.session().sessionId() + "." + r.session().turn();
+            byKey.put(
+                    key,
+                    new Turn(
+                            server.get("prompt_tokens").asInt(),
+                            server.get("cached_prompt_tokens").asInt(),
+                            server.get("token_times_ms").get(0).asDouble()
+                                    - server.get("scheduled_ms").asDouble(),
+                            (r.timings().firstTokenNanos() - r.timings().sentNanos()) / 1e6));
+        }
+        return byKey;
+    }
+
+    /** The default (dynamo) profile's prefill time of one step of {@code tokens} tokens. */
+    private static double prefillMs(int tokens) {
+        return 4.209989e-7 * tokens * tokens + 1.518344e-2 * tokens + 16.50142;
+    }
+}
