@@ -11,6 +11,7 @@ import dev.llmload.twin.fit.RunInput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -65,7 +66,30 @@ public final class RunLoader {
                 timelines.add(t);
             }
         });
-        return new RunInput(dir.toString(), timelines, origin[0] == Long.MAX_VALUE ? 0 : origin[0], kvUsage(dir));
+        JsonNode report = readReport(dir);
+        return new RunInput(
+                dir.toString(),
+                timelines,
+                origin[0] == Long.MAX_VALUE ? 0 : origin[0],
+                kvUsage(report),
+                scrapeIntervalNanos(report));
+    }
+
+    private static JsonNode readReport(Path dir) throws IOException {
+        Path report = dir.resolve(ReportFiles.REPORT_JSON);
+        return Files.isRegularFile(report) ? ReportFiles.JSON.readTree(report.toFile()) : null;
+    }
+
+    /** {@code config.telemetry.scrape_interval}; a second when absent or unreadable. */
+    private static long scrapeIntervalNanos(JsonNode report) {
+        JsonNode interval = report == null ? null : report.at("/config/telemetry/scrape_interval");
+        try {
+            return interval != null && interval.isTextual()
+                    ? Duration.parse(interval.asText()).toNanos()
+                    : 1_000_000_000L;
+        } catch (java.time.format.DateTimeParseException e) {
+            return 1_000_000_000L;
+        }
     }
 
     /** The request as the fit sees it; null for a failed or unstreamed one, or one with no token. */
@@ -78,13 +102,12 @@ public final class RunLoader {
     }
 
     /** {@code telemetry.per_second[].kv_cache_usage} by second; empty when the run scraped no KV use. */
-    private static List<Double> kvUsage(Path dir) throws IOException {
-        Path report = dir.resolve(ReportFiles.REPORT_JSON);
+    private static List<Double> kvUsage(JsonNode report) {
         List<Double> usage = new ArrayList<>();
-        if (!Files.isRegularFile(report)) {
+        if (report == null) {
             return usage;
         }
-        JsonNode perSecond = ReportFiles.JSON.readTree(report.toFile()).at("/telemetry/per_second");
+        JsonNode perSecond = report.at("/telemetry/per_second");
         boolean any = false;
         for (JsonNode row : perSecond) {
             int second = row.path("second").asInt(-1);

@@ -15,6 +15,12 @@ public final class CapacityFit {
     /** The batch must sit at its peak while others wait for at least this many typical steps. */
     static final int QUEUED_AT_PEAK_STEPS = 20;
 
+    /** The peak batch must have been held for this many typical steps in all ... */
+    static final int PEAK_STEPS = 5;
+
+    /** ... and for this share of the time the batch was not empty. */
+    static final double PEAK_SHARE = 0.01;
+
     /** Seconds with a KV reading below this share carry too little signal for the ratio. */
     static final double MIN_KV_USAGE = 0.02;
 
@@ -23,7 +29,8 @@ public final class CapacityFit {
     /**
      * @param maxNumSeqs   the most running sequences
      * @param numBlocks    the KV cache size in blocks
-     * @param peakBatch    per run: the largest batch seen
+     * @param peakBatch    per run: the largest batch held for a while (5 typical steps and 1% of
+     *                     the busy time, so that a late read of one token does not count)
      * @param queuedAtPeakMs per run: time the batch sat at its peak while requests waited, ms
      * @param peakBlocks   per run: the most KV blocks the batch held
      * @param kvSeconds    per run: seconds with a KV reading used for {@code numBlocks}
@@ -69,20 +76,35 @@ public final class CapacityFit {
             }
             // At one instant, arrivals before departures: the step holds both.
             events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(b[1], a[1]));
+            // Time spent at each batch size, and at each size with requests waiting.
+            long[] atSize = new long[run.requests().size() + 2];
+            long[] waitingAtSize = new long[atSize.length];
             int batch = 0;
-            for (long[] e : events) {
-                batch += (int) e[1];
-                peak[r] = Math.max(peak[r], batch);
-            }
-            batch = 0;
             int waiting = 0;
-            long atPeakNanos = 0;
-            for (int i = 0; i < events.size(); i++) {
+            for (int i = 0; i + 1 < events.size(); i++) {
                 long[] e = events.get(i);
                 batch += (int) e[1];
                 waiting += (int) e[2];
-                if (i + 1 < events.size() && batch == peak[r] && waiting > 0) {
-                    atPeakNanos += events.get(i + 1)[0] - e[0];
+                long span = events.get(i + 1)[0] - e[0];
+                if (batch > 0) {
+                    atSize[batch] += span;
+                    if (waiting > 0) {
+                        waitingAtSize[batch] += span;
+                    }
+                }
+            }
+            // The peak is the largest size the batch held for a while: a client that reads one
+            // request's last token late counts it beside its successor for an instant.
+            long busy = Arrays.stream(atSize).sum();
+            long floor = Math.max((long) (PEAK_STEPS * stepMs * 1e6), (long) (PEAK_SHARE * busy));
+            long atOrAbove = 0;
+            long atPeakNanos = 0;
+            for (int b = atSize.length - 1; b >= 1; b--) {
+                atOrAbove += atSize[b];
+                atPeakNanos += waitingAtSize[b];
+                if (atOrAbove >= floor) {
+                    peak[r] = b;
+                    break;
                 }
             }
             queuedAtPeak[r] = atPeakNanos / 1e6;
@@ -92,8 +114,9 @@ public final class CapacityFit {
                 if (u == null || u < MIN_KV_USAGE) {
                     continue;
                 }
-                long from = run.originNanos() + s * 1_000_000_000L;
-                double b = meanBlocks(run.requests(), from, from + 1_000_000_000L, blockSize);
+                // The reading is the second's last: within one scrape interval of its end.
+                long to = run.originNanos() + (s + 1) * 1_000_000_000L;
+                double b = meanBlocks(run.requests(), to - run.scrapeIntervalNanos(), to, blockSize, 2 * halfStep);
                 sumBu += b * u;
                 sumUu += u * u;
                 pairs.add(new double[] {b, u});
@@ -186,25 +209,28 @@ public final class CapacityFit {
     static long peakBlocks(List<RequestTimeline> requests, int blockSize) {
         long most = 0;
         for (RequestTimeline q : requests) {
-            most = Math.max(most, blocksAt(requests, q.lastTokenNanos() - 1, blockSize));
+            most = Math.max(most, blocksAt(requests, q.lastTokenNanos() - 1, blockSize, 0));
         }
         return most;
     }
 
-    /** Mean blocks held over [from, to), sampled at 50 evenly spaced instants. */
-    static double meanBlocks(List<RequestTimeline> requests, long from, long to, int blockSize) {
+    /**
+     * Mean blocks held over [from, to), sampled at 50 evenly spaced instants; a request holds its
+     * prompt's blocks from {@code prefillNanos} before its first token (its prefill step).
+     */
+    static double meanBlocks(List<RequestTimeline> requests, long from, long to, int blockSize, long prefillNanos) {
         int samples = 50;
         double sum = 0;
         for (int i = 0; i < samples; i++) {
-            sum += blocksAt(requests, from + (to - from) * (2L * i + 1) / (2L * samples), blockSize);
+            sum += blocksAt(requests, from + (to - from) * (2L * i + 1) / (2L * samples), blockSize, prefillNanos);
         }
         return sum / samples;
     }
 
-    static long blocksAt(List<RequestTimeline> requests, long t, int blockSize) {
+    static long blocksAt(List<RequestTimeline> requests, long t, int blockSize, long prefillNanos) {
         long blocks = 0;
         for (RequestTimeline q : requests) {
-            if (q.firstTokenNanos() <= t && q.lastTokenNanos() > t) {
+            if (q.firstTokenNanos() - prefillNanos <= t && q.lastTokenNanos() > t) {
                 blocks += Math.ceilDiv(q.inputTokens() + q.tokensBy(t), blockSize);
             }
         }

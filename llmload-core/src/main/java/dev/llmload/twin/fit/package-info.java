@@ -45,9 +45,11 @@
  *
  * {@code CapacityFit}. A request is in the batch from half a step before its first token (its
  * prefill step) to its last token, and waiting from its send to 1.5 steps before its first token
- * (longer than its own prefill step). The largest batch B* bounds {@code maxNumSeqs} from below;
- * it is identified, as B*, when the batch sat at B* while requests waited for at least 20
- * typical steps: the engine left them waiting with B* running.
+ * (longer than its own prefill step). The largest batch B* held for a while (5 typical steps
+ * and 1% of the busy time: a token read late makes a request overlap its successor for an
+ * instant) bounds {@code maxNumSeqs} from below; it is identified, as B*, when the batch sat at
+ * B* while requests waited for at least 20 typical steps: the engine left them waiting with B*
+ * running.
  *
  * <p>A running request holds ⌈(ISL + n(t)) / 16⌉ blocks. Without the server's metrics the client
  * sees only the most blocks held at once, a lower bound on {@code numBlocks}. With the server's KV

@@ -89,8 +89,8 @@ class StepTimeFitTest {
     @Test
     void theBatchLimitIsIdentifiedOnlyWhenRequestsWaitedAtIt() {
         List<RunInput> runs = new ArrayList<>();
-        runs.add(new RunInput("c4", closedLoop(engine(8, 4096), 4, 60, 30, 1), 0, List.of()));
-        runs.add(new RunInput("c12", closedLoop(engine(8, 4096), 12, 60, 30, 1), 0, List.of()));
+        runs.add(new RunInput("c4", closedLoop(engine(8, 4096), 4, 60, 30, 1), 0, List.of(), 1_000_000_000L));
+        runs.add(new RunInput("c12", closedLoop(engine(8, 4096), 12, 60, 30, 1), 0, List.of(), 1_000_000_000L));
         double[] gaps = StepTimeFit.fit(
                         List.of(runs.get(0).requests(), runs.get(1).requests()), 0)
                 .medianGapMs();
@@ -112,7 +112,7 @@ class StepTimeFitTest {
         // One request of 320 prompt tokens, its tokens at 0, 2 s and 3 s: it holds ⌈321/16⌉ = 21
         // blocks through seconds 0 and 1, and ⌈322/16⌉ = 21 through second 2.
         RequestTimeline q = timeline(0, 320, 0, 2 * s, 3 * s);
-        RunInput run = new RunInput("r", List.of(q), 0, List.of(0.2, 0.2, 0.21));
+        RunInput run = new RunInput("r", List.of(q), 0, List.of(0.2, 0.2, 0.21), 1_000_000_000L);
         CapacityFit.Result r = CapacityFit.fit(List.of(run), new double[] {1000}, 16);
         assertThat(r.kvSeconds()).containsExactly(3);
         // b = 21 each second against u = 0.2, 0.2, 0.21: numBlocks = Σ b·u / Σ u² = 21·0.61 / 0.1241.
