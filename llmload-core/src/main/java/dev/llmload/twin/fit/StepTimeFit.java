@@ -35,13 +35,16 @@ public record StepTimeFit(
             "prefill_ms_per_token",
             "prefill_ms_per_token_sq");
 
-    /** A coefficient is identified when its 95% interval is within this share of its value either way. */
-    public static final double IDENTIFIED_HALF_WIDTH = 0.2;
+    /** A parameter is identified when its 95% interval is within this share of its value either way. */
+    public static final double IDENTIFIED_HALF_WIDTH = 0.1;
 
     static final int BOOTSTRAP_REPLICATES = 200;
 
-    /** Gaps further than this many robust standard deviations from the first fit are dropped. */
+    /** Gaps further than this many robust standard deviations from the fit are dropped. */
     static final double OUTLIER_SIGMAS = 5;
+
+    /** Fits after the first, each judging every gap against the one before. */
+    static final int TRIM_PASSES = 3;
 
     /** Columns dropped, in this order, when the rest cannot be told apart: the finest effect first. */
     private static final int[] DROP_ORDER = {4, 2, 1, 3};
@@ -64,18 +67,27 @@ public record StepTimeFit(
             }
         }
         double[] beta = solveDropping(all, used, whyNot, everyRow);
-        // One pass of outlier removal: a client or host stall shows up as one huge gap.
-        double[] residuals = residuals(all, beta, everyRow);
-        double[] abs = Arrays.stream(residuals).map(Math::abs).sorted().toArray();
-        double robustSigma = 1.4826 * abs[abs.length / 2];
-        List<Integer> kept = new ArrayList<>();
-        for (int i = 0; i < residuals.length; i++) {
-            if (Math.abs(residuals[i]) <= OUTLIER_SIGMAS * robustSigma || robustSigma == 0) {
-                kept.add(i);
+        // Outlier removal: a client or host stall shows up as one huge gap (and a burst of tiny ones
+        // as the engine catches up). Repeated, with every row judged against the latest fit, so that
+        // a step of a rare shape (a long prefill) that the first, contaminated fit missed comes back.
+        int[] keptRows = everyRow;
+        for (int pass = 0; pass < TRIM_PASSES; pass++) {
+            double[] keptResiduals = residuals(all, beta, keptRows);
+            double[] abs = Arrays.stream(keptResiduals).map(Math::abs).sorted().toArray();
+            double robustSigma = 1.4826 * abs[abs.length / 2];
+            if (robustSigma == 0) {
+                break;
             }
+            double[] residuals = residuals(all, beta, everyRow);
+            List<Integer> kept = new ArrayList<>();
+            for (int i = 0; i < residuals.length; i++) {
+                if (Math.abs(residuals[i]) <= OUTLIER_SIGMAS * robustSigma) {
+                    kept.add(i);
+                }
+            }
+            keptRows = kept.stream().mapToInt(Integer::intValue).toArray();
+            beta = solveDropping(all, used, whyNot, keptRows);
         }
-        int[] keptRows = kept.stream().mapToInt(Integer::intValue).toArray();
-        beta = solveDropping(all, used, whyNot, keptRows);
 
         double[][] replicates = bootstrap(all, used, keptRows, seed);
         List<Estimate> estimates = new ArrayList<>();

@@ -29,15 +29,17 @@
  * </ul>
  * So each gap is one row (1, B, C/1000, P, P²) → T of a linear model, and (1) is fitted by least
  * squares ({@code StepRows}, {@code StepTimeFit}). A step is seen once by each of its D decoding
- * requests; weighting each row by 1/D makes every step count once. One pass drops gaps further
- * than 5 robust standard deviations (1.4826 · median |residual|) from the first fit: a stalled
- * client shows one enormous gap that would otherwise pull every coefficient.
+ * requests; weighting each row by 1/D makes every step count once. Gaps further than 5 robust
+ * standard deviations (1.4826 · median |residual| of the rows kept) from the fit are dropped and
+ * the fit repeated, three times, each time judging every gap against the latest fit: a stalled
+ * client shows one enormous gap that would otherwise pull every coefficient, while a step of a
+ * rare shape (a long prefill) that the first, contaminated fit missed comes back once it is right.
  *
  * <p>Uncertainty: the gaps of one request are not independent (they share its context), so the
  * bootstrap resamples requests, not gaps: 200 replicates, each the fit of the rows of n requests
  * drawn with replacement from the n. The standard error is the replicates' standard deviation,
  * the 95% interval their 2.5th and 97.5th percentiles. A coefficient is identified when that
- * interval lies within ±20% of the estimate. A regressor that never varies (no prefill in any
+ * interval lies within ±10% of the estimate. A regressor that never varies (no prefill in any
  * gap) is left out at 0; when the rest cannot be told apart (a singular system) the finest terms
  * are left out first (P², then context, then batch, then P), each with a warning.
  *
