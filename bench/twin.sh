@@ -53,10 +53,10 @@ echo "held out: $HELD_OUT_RATE req/s, $HELD_OUT_REQUESTS requests of $HELD_OUT_I
 isl=$(python3 -c "import json;print(round(json.load(open('$OUT/held-out/report.json'))['results']['input_tokens']['mean']))")
 start=$(date +%s.%N)
 "${llmload[@]}" whatif --profile "$OUT/profile.yaml" --rate "$HELD_OUT_RATE" --input-tokens "$isl" \
-    --output-tokens "$OUTPUT" --num-requests 5000 --slo "$SLO" >"$OUT/whatif.txt"
+    --output-tokens "$OUTPUT" --num-requests "$HELD_OUT_REQUESTS" --slo "$SLO" >"$OUT/whatif.txt"
 whatif_s=$(echo "$(date +%s.%N) - $start" | bc)
 "${llmload[@]}" whatif --profile "$OUT/hidden.yaml" --rate "$HELD_OUT_RATE" --input-tokens "$isl" \
-    --output-tokens "$OUTPUT" --num-requests 5000 --slo "$SLO" >"$OUT/whatif-hidden.txt"
+    --output-tokens "$OUTPUT" --num-requests "$HELD_OUT_REQUESTS" --slo "$SLO" >"$OUT/whatif-hidden.txt"
 
 python3 - "$OUT" "$fit_s" "$whatif_s" <<'PY'
 import json, re, sys

@@ -48,7 +48,11 @@ public record TwinFit(
             double observedItlP50Ms,
             double predictedItlP50Ms,
             double observedE2eP50Ms,
-            double predictedE2eP50Ms) {}
+            double predictedE2eP50Ms,
+            double observedTtftP99Ms,
+            double predictedTtftP99Ms,
+            double observedItlP99Ms,
+            double predictedItlP99Ms) {}
 
     public static TwinFit fit(List<RunInput> runs, long seed) {
         List<List<RequestTimeline>> requests = new ArrayList<>();
@@ -94,7 +98,8 @@ public record TwinFit(
         return e.identified() ? value : Math.max(value, fallback);
     }
 
-    static Replay replay(BatchingEngineConfig config, RunInput run) {
+    /** {@code run}'s requests sent through {@code config}'s engine at their own times, with their own lengths. */
+    public static Replay replay(BatchingEngineConfig config, RunInput run) {
         VirtualEngine engine = new VirtualEngine(config);
         List<RequestTimeline> reqs = run.requests();
         long origin = reqs.stream().mapToLong(RequestTimeline::sentNanos).min().orElse(0);
@@ -121,7 +126,11 @@ public record TwinFit(
                 p50(itl),
                 p.itlMs().p50(),
                 p50(e2e),
-                p.e2eMs().p50());
+                p.e2eMs().p50(),
+                percentile(ttft, 99),
+                p.ttftMs().p99(),
+                percentile(itl, 99),
+                p.itlMs().p99());
     }
 
     /** The profile file: a simulator configuration, with the fit's figures as comments. */
@@ -252,7 +261,11 @@ public record TwinFit(
     }
 
     private static double p50(List<Double> values) {
+        return percentile(values, 50);
+    }
+
+    private static double percentile(List<Double> values, double p) {
         double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return v.length == 0 ? Double.NaN : Statistics.percentile(v, 50);
+        return v.length == 0 ? Double.NaN : Statistics.percentile(v, p);
     }
 }

@@ -109,6 +109,7 @@ public final class CapacityFit {
             }
             queuedAtPeak[r] = atPeakNanos / 1e6;
             peakBlocks[r] = peakBlocks(run.requests(), blockSize);
+            long[] admitted = admissions(run.requests(), stepMs);
             for (int s = 0; s < run.kvUsage().size(); s++) {
                 Double u = run.kvUsage().get(s);
                 if (u == null || u < MIN_KV_USAGE) {
@@ -116,7 +117,7 @@ public final class CapacityFit {
                 }
                 // The reading is the second's last: within one scrape interval of its end.
                 long to = run.originNanos() + (s + 1) * 1_000_000_000L;
-                double b = meanBlocks(run.requests(), to - run.scrapeIntervalNanos(), to, blockSize, 2 * halfStep);
+                double b = meanBlocks(run.requests(), admitted, to - run.scrapeIntervalNanos(), to, blockSize);
                 sumBu += b * u;
                 sumUu += u * u;
                 pairs.add(new double[] {b, u});
@@ -209,28 +210,50 @@ public final class CapacityFit {
     static long peakBlocks(List<RequestTimeline> requests, int blockSize) {
         long most = 0;
         for (RequestTimeline q : requests) {
-            most = Math.max(most, blocksAt(requests, q.lastTokenNanos() - 1, blockSize, 0));
+            most = Math.max(most, blocksAt(requests, null, q.lastTokenNanos() - 1, blockSize));
         }
         return most;
     }
 
     /**
-     * Mean blocks held over [from, to), sampled at 50 evenly spaced instants; a request holds its
-     * prompt's blocks from {@code prefillNanos} before its first token (its prefill step).
+     * When each request entered the batch: the start of the step that gave its first token, which
+     * is the end of the step before, the last token event of the run more than 0.3 typical steps
+     * before its first token (or its send, when none came between).
      */
-    static double meanBlocks(List<RequestTimeline> requests, long from, long to, int blockSize, long prefillNanos) {
+    static long[] admissions(List<RequestTimeline> requests, double stepMs) {
+        long[] events = requests.stream()
+                .flatMapToLong(q -> Arrays.stream(q.tokenNanos()))
+                .sorted()
+                .toArray();
+        long[] admitted = new long[requests.size()];
+        long margin = (long) (0.3 * stepMs * 1e6);
+        for (int i = 0; i < admitted.length; i++) {
+            RequestTimeline q = requests.get(i);
+            int at = Arrays.binarySearch(events, q.firstTokenNanos() - margin);
+            int before = at >= 0 ? at : -at - 2; // the last event at or before first − margin
+            admitted[i] = before >= 0 ? Math.max(q.sentNanos(), events[before]) : q.sentNanos();
+        }
+        return admitted;
+    }
+
+    /**
+     * Mean blocks held over [from, to), sampled at 50 evenly spaced instants; a request holds its
+     * prompt's blocks from its admission ({@link #admissions}).
+     */
+    static double meanBlocks(List<RequestTimeline> requests, long[] admitted, long from, long to, int blockSize) {
         int samples = 50;
         double sum = 0;
         for (int i = 0; i < samples; i++) {
-            sum += blocksAt(requests, from + (to - from) * (2L * i + 1) / (2L * samples), blockSize, prefillNanos);
+            sum += blocksAt(requests, admitted, from + (to - from) * (2L * i + 1) / (2L * samples), blockSize);
         }
         return sum / samples;
     }
 
-    static long blocksAt(List<RequestTimeline> requests, long t, int blockSize, long prefillNanos) {
+    static long blocksAt(List<RequestTimeline> requests, long[] admitted, long t, int blockSize) {
         long blocks = 0;
-        for (RequestTimeline q : requests) {
-            if (q.firstTokenNanos() - prefillNanos <= t && q.lastTokenNanos() > t) {
+        for (int i = 0; i < requests.size(); i++) {
+            RequestTimeline q = requests.get(i);
+            if ((admitted == null ? q.firstTokenNanos() : admitted[i]) <= t && q.lastTokenNanos() > t) {
                 blocks += Math.ceilDiv(q.inputTokens() + q.tokensBy(t), blockSize);
             }
         }

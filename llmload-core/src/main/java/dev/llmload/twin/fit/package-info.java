@@ -53,10 +53,13 @@
  * B* while requests waited for at least 20 typical steps: the engine left them waiting with B*
  * running.
  *
- * <p>A running request holds ⌈(ISL + n(t)) / 16⌉ blocks. Without the server's metrics the client
+ * <p>A running request holds ⌈(ISL + n(t)) / 16⌉ blocks, from its admission (the start of the
+ * step that gave its first token: the run's last token event more than 0.3 typical steps before
+ * that token) to its last token. Without the server's metrics the client
  * sees only the most blocks held at once, a lower bound on {@code numBlocks}. With the server's KV
  * cache use u_k per second (0–1), and b_k the blocks the client's view of the batch held on
- * average in the same second, b_k = numBlocks · u_k, so
+ * average over the last scrape interval of the same second (u_k is the second's last reading),
+ * b_k = numBlocks · u_k, so
  * <pre>
  *   numBlocks = Σ b_k u_k / Σ u_k²,   se = √( Σ (b_k − numBlocks·u_k)² / (K − 1) / Σ u_k² )
  * </pre>
