@@ -24,7 +24,7 @@ public final class Main implements Runnable {
      * reach: {@code llmload run ...} builds {@code run} alone, {@code llmload --version} none.
      */
     private static final List<String> SUBCOMMANDS =
-            List.of("run", "sweep", "compare", "report", "merge", "sim", "help");
+            List.of("run", "sweep", "compare", "report", "merge", "sim", "fit", "whatif", "help");
 
     private static Object subcommand(String name) {
         return switch (name) {
@@ -35,6 +35,8 @@ public final class Main implements Runnable {
             case "report" -> new ReportCommand();
             case "merge" -> new MergeCommand();
             case "sim" -> new SimCommand();
+            case "fit" -> new FitCommand();
+            case "whatif" -> new WhatIfCommand();
             case "help" -> new CommandLine.HelpCommand();
             default -> throw new IllegalArgumentException(name);
         };

@@ -2,6 +2,7 @@ package dev.llmload.cli;
 
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -55,8 +56,9 @@ public final class SimCommand implements Callable<Integer> {
 
     @Option(
             names = "--profile",
-            paramLabel = "NAME",
-            description = "batching: step-time model, dynamo (default) or h100-llama3-8b")
+            paramLabel = "NAME|FILE",
+            description = "batching: step-time model, dynamo (default), h100-llama3-8b or linear; or a profile file "
+                    + "written by 'llmload fit' (any simulator config file; then no --config)")
     String profile;
 
     @Option(
@@ -179,6 +181,10 @@ public final class SimCommand implements Callable<Integer> {
 
     /** The configuration these flags describe: defaults, then {@code --config}, then the flags. */
     SimConfig resolve() {
+        Path profileFile = profileFile();
+        if (profileFile != null && config != null) {
+            throw new IllegalArgumentException("give --config or a --profile file, not both");
+        }
         Map<String, Object> overrides = new HashMap<>();
         overrides.put("port", port);
         put(overrides, "host", host);
@@ -205,7 +211,7 @@ public final class SimCommand implements Callable<Integer> {
         // Merged key by key into the file's batching section (and its coefficients), so a flag
         // changes one setting without resetting the others the file gave.
         Map<String, Object> batching = new HashMap<>();
-        put(batching, "profile", profile);
+        put(batching, "profile", profileFile == null ? profile : null);
         put(batching, "coefficients", coefficients);
         put(batching, "numBlocks", numBlocks);
         put(batching, "blockSize", blockSize);
@@ -217,7 +223,16 @@ public final class SimCommand implements Callable<Integer> {
         if (!batching.isEmpty()) {
             overrides.put("batching", batching);
         }
-        return SimConfig.load(config, overrides);
+        return SimConfig.load(profileFile != null ? profileFile : config, overrides);
+    }
+
+    /** {@code --profile} as a file: a name ending in .yaml, .yml or .json, or any existing file. */
+    private Path profileFile() {
+        if (profile == null) {
+            return null;
+        }
+        Path p = Path.of(profile);
+        return profile.matches(".*\\.(ya?ml|json)$") || Files.isRegularFile(p) ? p : null;
     }
 
     private static void put(Map<String, Object> overrides, String key, Object value) {

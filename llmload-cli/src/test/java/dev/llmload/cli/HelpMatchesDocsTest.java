@@ -21,6 +21,8 @@ class HelpMatchesDocsTest {
             "run", "cli.md",
             "report", "cli.md",
             "sim", "simulator.md",
+            "fit", "cli.md",
+            "whatif", "cli.md",
             "sweep", "sweep-and-compare.md",
             "compare", "sweep-and-compare.md");
 

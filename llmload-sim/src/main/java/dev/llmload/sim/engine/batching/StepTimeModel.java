@@ -73,6 +73,59 @@ public sealed interface StepTimeModel {
     }
 
     /**
+     * A model linear in what a step computes, the form {@code llmload fit} estimates from a
+     * server's runs (docs/simulator.md, "Fitting a profile"):
+     * <pre>
+     * step_ms = stepMs + perSequenceMs·batch + contextMsPer1k·contextTokens/1000
+     *         + prefillMsPerToken·P + prefillMsPerTokenSq·P²
+     * </pre>
+     * for a non-empty step prefilling P tokens. The first three terms are the cost of a decode
+     * step (weights, per-sequence overhead, attention reading the KV context); the last two the
+     * cost of the prompt tokens, the quadratic one the growth of attention with the prompt.
+     */
+    record Linear(
+            double stepMs,
+            double perSequenceMs,
+            double contextMsPer1k,
+            double prefillMsPerToken,
+            double prefillMsPerTokenSq)
+            implements StepTimeModel {
+
+        static Linear of(Map<String, Double> c) {
+            return new Linear(
+                    c.get("step_ms"),
+                    c.get("per_sequence_ms"),
+                    c.get("context_ms_per_1k_tokens"),
+                    c.get("prefill_ms_per_token"),
+                    c.get("prefill_ms_per_token_sq"));
+        }
+
+        @Override
+        public double stepMillis(StepShape step) {
+            if (step.batchSize() == 0) {
+                return 0;
+            }
+            double p = step.prefillTokens();
+            return stepMs
+                    + perSequenceMs * step.batchSize()
+                    + contextMsPer1k * step.contextTokens() / 1000.0
+                    + prefillMsPerToken * p
+                    + prefillMsPerTokenSq * p * p;
+        }
+
+        @Override
+        public Map<String, Double> coefficients() {
+            Map<String, Double> c = new LinkedHashMap<>();
+            c.put("step_ms", stepMs);
+            c.put("per_sequence_ms", perSequenceMs);
+            c.put("context_ms_per_1k_tokens", contextMsPer1k);
+            c.put("prefill_ms_per_token", prefillMsPerToken);
+            c.put("prefill_ms_per_token_sq", prefillMsPerTokenSq);
+            return c;
+        }
+    }
+
+    /**
      * A roofline model of a dense transformer: a step reads the weights and the KV context it
      * attends to from memory, and computes 2 FLOPs per parameter per token; it takes the longer of
      * the two, plus fixed per-step and per-sequence overheads:

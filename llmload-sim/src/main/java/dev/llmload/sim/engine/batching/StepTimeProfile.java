@@ -49,7 +49,22 @@ public enum StepTimeProfile {
                     "memory_bandwidth", 3.35e12,
                     "bandwidth_efficiency", 0.75,
                     "peak_flops", 989.5e12,
-                    "mfu", 0.5));
+                    "mfu", 0.5)),
+
+    /**
+     * The linear model that {@code llmload fit} estimates; its defaults are a rough 8B-class
+     * server on one H100 (decode step 6 ms alone, 1k-token prefill about 21 ms), to be replaced by
+     * a fitted profile's coefficients.
+     */
+    LINEAR(
+            "linear",
+            StepTimeModel.Linear::of,
+            coefficients(
+                    "step_ms", 5.5,
+                    "per_sequence_ms", 0.02,
+                    "context_ms_per_1k_tokens", 0.1,
+                    "prefill_ms_per_token", 0.015,
+                    "prefill_ms_per_token_sq", 4e-7));
 
     private final String id;
     private final Function<Map<String, Double>, StepTimeModel> factory;

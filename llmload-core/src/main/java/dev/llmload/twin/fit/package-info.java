@@ -1,0 +1,75 @@
+/**
+ * Estimating a continuous-batching engine from what a client measured: pure arithmetic, no I/O.
+ *
+ * <h2>The model</h2>
+ *
+ * The engine runs steps back to back while it has work. A step of batch size B, reading C KV
+ * tokens of context and prefilling P prompt tokens, takes
+ * <pre>
+ *   T = s + b·B + c·C/1000 + p·P + q·P²                                       (1)
+ * </pre>
+ * ({@code StepTimeModel.Linear} in llmload-sim; {@code s} = step_ms, {@code b} = per_sequence_ms,
+ * {@code c} = context_ms_per_1k_tokens, {@code p} = prefill_ms_per_token, {@code q} =
+ * prefill_ms_per_token_sq). Every step emits one token to each sequence that decodes in it, and the
+ * first token to each sequence whose prefill completes in it. The batch holds at most
+ * {@code maxNumSeqs} sequences, and their KV at most {@code numBlocks} blocks of 16 tokens.
+ *
+ * <h2>Steps seen from the client</h2>
+ *
+ * A request that is decoding gets a token at the end of every step, so the gap between two of its
+ * consecutive token events, (t0, t1], is the duration T of the step that ended at t1. Every other
+ * request of the same run is on the same clock, so the step's shape follows from their timelines
+ * at the same moments, with a tolerance τ = 0.3·(t1 − t0) for the client's read jitter:
+ * <ul>
+ *   <li>request j decoded in the step when its first token came by t0 + τ and its last not
+ *       before t1 − τ; it read ISL_j + n_j(t0 + τ) KV tokens, n_j(t) its tokens received by t
+ *       (the prompt and every token but the one this step computes, plus that one);
+ *   <li>request j was prefilled in the step when its first token came in (t0 + τ, t1 + τ]: it
+ *       added ISL_j prefill tokens and ISL_j context tokens.
+ * </ul>
+ * So each gap is one row (1, B, C/1000, P, P²) → T of a linear model, and (1) is fitted by least
+ * squares ({@code StepRows}, {@code StepTimeFit}). A step is seen once by each of its D decoding
+ * requests; weighting each row by 1/D makes every step count once. Gaps further than 5 robust
+ * standard deviations (1.4826 · median |residual| of the rows kept) from the fit are dropped and
+ * the fit repeated, three times, each time judging every gap against the latest fit: a stalled
+ * client shows one enormous gap that would otherwise pull every coefficient, while a step of a
+ * rare shape (a long prefill) that the first, contaminated fit missed comes back once it is right.
+ *
+ * <p>Uncertainty: the gaps of one request are not independent (they share its context), so the
+ * bootstrap resamples requests, not gaps: 200 replicates, each the fit of the rows of n requests
+ * drawn with replacement from the n. The standard error is the replicates' standard deviation,
+ * the 95% interval their 2.5th and 97.5th percentiles. A coefficient is identified when that
+ * interval lies within ±10% of the estimate. A regressor that never varies (no prefill in any
+ * gap) is left out at 0; when the rest cannot be told apart (a singular system) the finest terms
+ * are left out first (P², then context, then batch, then P), each with a warning.
+ *
+ * <h2>Capacity</h2>
+ *
+ * {@code CapacityFit}. A request is in the batch from half a step before its first token (its
+ * prefill step) to its last token, and waiting from its send to 1.5 steps before its first token
+ * (longer than its own prefill step). The largest batch B* held for a while (5 typical steps
+ * and 1% of the busy time: a token read late makes a request overlap its successor for an
+ * instant) bounds {@code maxNumSeqs} from below; it is identified, as B*, when the batch sat at
+ * B* while requests waited for at least 20 typical steps: the engine left them waiting with B*
+ * running.
+ *
+ * <p>A running request holds ⌈(ISL + n(t)) / 16⌉ blocks, from its admission (the start of the
+ * step that gave its first token: the run's last token event more than 0.3 typical steps before
+ * that token) to its last token. Without the server's metrics the client
+ * sees only the most blocks held at once, a lower bound on {@code numBlocks}. With the server's KV
+ * cache use u_k per second (0–1), and b_k the blocks the client's view of the batch held on
+ * average over the last scrape interval of the same second (u_k is the second's last reading),
+ * b_k = numBlocks · u_k, so
+ * <pre>
+ *   numBlocks = Σ b_k u_k / Σ u_k²,   se = √( Σ (b_k − numBlocks·u_k)² / (K − 1) / Σ u_k² )
+ * </pre>
+ * (least squares through the origin over the K seconds with u_k ≥ 0.02).
+ *
+ * <h2>Limits</h2>
+ *
+ * Prefix-cache hits are invisible to the client (P counts the whole prompt); a prompt prefilled
+ * in chunks over several steps shows only its last chunk's step; a preempted request looks like
+ * one that decodes slowly. Events that carry several tokens (a server that coalesces its stream)
+ * give no rows. The network's own delay adds to TTFT, not to the gaps.
+ */
+package dev.llmload.twin.fit;
