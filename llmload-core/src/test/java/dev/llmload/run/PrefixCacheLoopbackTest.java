@@ -11,6 +11,7 @@ import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
+import dev.llmload.testsupport.HostLoad;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,7 +60,7 @@ class PrefixCacheLoopbackTest {
         // About the same length, a small part of it computed: the first token comes sooner, at the
         // server (ground truth) and at the client (the journal).
         assertThat(second.engineTtftMs()).isLessThan(fresh.engineTtftMs() / 2);
-        assertThat(second.clientTtftMs()).isLessThan(fresh.clientTtftMs());
+        assertClientSawTheSaving(second, fresh);
         // Never faster than the engine's model allows for the tokens it computed (docs/simulator.md).
         assertThat(second.engineTtftMs()).isGreaterThanOrEqualTo(prefillMs(second.prompt() - second.cached()) - 0.5);
     }
@@ -81,7 +82,20 @@ class PrefixCacheLoopbackTest {
         assertThat(sharing.cached()).isBetween(3 * 512 - BLOCK, 3 * 512 + BLOCK);
         assertThat(unrelated.cached()).isLessThan(BLOCK);
         assertThat(sharing.engineTtftMs()).isLessThan(unrelated.engineTtftMs());
-        assertThat(sharing.clientTtftMs()).isLessThan(unrelated.clientTtftMs());
+        assertClientSawTheSaving(sharing, unrelated);
+    }
+
+    /**
+     * The client measured the engine's saving too, give or take its own lateness: a wall-clock
+     * bound, widened with the host's load and skipped where it would mean nothing (on a host at
+     * load 14 the client's TTFT of the cached request came out 8.6 ms longer than the other's).
+     */
+    private static void assertClientSawTheSaving(Turn cached, Turn other) {
+        assertThat(cached.clientTtftMs() - other.clientTtftMs())
+                .as(
+                        "client TTFT difference; the engine's %.3f ms, %s",
+                        cached.engineTtftMs() - other.engineTtftMs(), HostLoad.describe())
+                .isLessThan(cached.engineTtftMs() - other.engineTtftMs() + HostLoad.slackMs(2.0));
     }
 
     /** A request as the simulator saw it and as the client measured it. */
