@@ -78,8 +78,9 @@ public final class VllmOptions {
             names = "--percentile-metrics",
             paramLabel = "METRICS",
             split = ",",
-            description = "As vLLM's: the latencies whose percentiles the summary prints, of ttft, tpot, itl, e2el "
-                    + "and client_queue_time, e.g. ttft,tpot,itl,e2el. Default: all. report.json keeps them all.")
+            description =
+                    "As vLLM's: the latencies whose percentiles the summary prints, of ttft, tpot, itl, ttst "
+                            + "(time to second token), e2el and client_queue_time, e.g. ttft,tpot,itl,e2el. Default: all. report.json keeps them all.")
     List<String> percentileMetrics;
 
     @Option(
@@ -172,12 +173,13 @@ public final class VllmOptions {
                             case "ttft" -> ConsoleSummary.Latencies.Latency.TTFT;
                             case "tpot" -> ConsoleSummary.Latencies.Latency.TPOT;
                             case "itl" -> ConsoleSummary.Latencies.Latency.ITL;
+                            case "ttst" -> ConsoleSummary.Latencies.Latency.TTST;
                             case "e2el", "e2e" -> ConsoleSummary.Latencies.Latency.E2E;
                             case "client_queue_time", "queue" -> ConsoleSummary.Latencies.Latency.QUEUE;
                             default ->
                                 throw new UsageException(
-                                        "--percentile-metrics: llmload prints ttft, tpot, itl, e2el and "
-                                                + "client_queue_time; '" + name.strip() + "' is not one of them");
+                                        "--percentile-metrics: llmload prints ttft, tpot, itl, ttst, e2el "
+                                                + "and client_queue_time; '" + name.strip() + "' is not one of them");
                         });
             }
         }

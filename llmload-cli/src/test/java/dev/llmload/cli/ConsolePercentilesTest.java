@@ -105,7 +105,7 @@ class ConsolePercentilesTest {
                 "run", "--percentile-metrics", "ttft,e2el_including_client_queue", "--url", "http://127.0.0.1:1");
         assertThat(metric.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(metric.err().strip())
-                .isEqualTo("llmload: --percentile-metrics: llmload prints ttft, tpot, itl, e2el "
+                .isEqualTo("llmload: --percentile-metrics: llmload prints ttft, tpot, itl, ttst, e2el "
                         + "and client_queue_time; 'e2el_including_client_queue' is not one of them");
     }
 

@@ -4,6 +4,8 @@ import dev.llmload.metrics.DoubleList;
 import dev.llmload.metrics.RequestMetrics;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.RequestTimings;
+import dev.llmload.record.TokenEventsView;
 import dev.llmload.stats.Percentile;
 import dev.llmload.stats.Summary;
 import java.util.ArrayList;
@@ -19,7 +21,8 @@ import java.util.function.Function;
  * @param key       the name used in {@code --fail-if}, the JSON and the CSV, e.g. {@code p99_ttft}
  * @param title     the row's name in the console table
  * @param family    the per-request values behind it ({@code ttft}, {@code itl}, {@code tpot},
- *                  {@code e2e}, {@code error}), or null for a throughput
+ *                  {@code ttst}, {@code output_token_throughput_per_user}, {@code e2e},
+ *                  {@code error}), or null for a throughput of the run
  * @param statistic how the family's pooled values give the metric; null for a throughput
  * @param percentile the percentile it is, whose minimum sample count a significant difference
  *                   needs (p99: 100); null for a mean, rate or throughput
@@ -55,6 +58,13 @@ public record ComparedMetric(
         latency(metrics, "ttft", "TTFT", RunResults::ttftMs);
         latency(metrics, "itl", "ITL", RunResults::itlMs);
         latency(metrics, "tpot", "TPOT", RunResults::tpotMs);
+        latency(metrics, "ttst", "TTST", RunResults::ttstMs);
+        perRequest(
+                metrics,
+                "output_token_throughput_per_user",
+                "output per user",
+                "tok/s",
+                RunResults::outputTokenThroughputPerUser);
         latency(metrics, "e2e", "E2E", RunResults::e2eLatencyMs);
         metrics.add(new ComparedMetric(
                 "error_rate", "Error rate", RunResults::errorRate, "error", Bootstrap.Statistic.mean(), null));
@@ -63,9 +73,19 @@ public record ComparedMetric(
 
     private static void latency(
             List<ComparedMetric> metrics, String family, String name, Function<RunResults, Summary> summary) {
+        perRequest(metrics, family, name, "ms", summary);
+    }
+
+    /** The mean, p50, p90 and p99 of a per-request value in {@code unit}. */
+    private static void perRequest(
+            List<ComparedMetric> metrics,
+            String family,
+            String name,
+            String unit,
+            Function<RunResults, Summary> summary) {
         metrics.add(new ComparedMetric(
                 "mean_" + family,
-                "Mean " + name + " (ms)",
+                "Mean " + name + " (" + unit + ")",
                 r -> summary.apply(r).mean(),
                 family,
                 Bootstrap.Statistic.mean(),
@@ -73,7 +93,7 @@ public record ComparedMetric(
         for (Percentile p : new Percentile[] {Percentile.P50, Percentile.P90, Percentile.P99}) {
             metrics.add(new ComparedMetric(
                     p.key() + "_" + family,
-                    "P" + p.key().substring(1) + " " + name + " (ms)",
+                    "P" + p.key().substring(1) + " " + name + " (" + unit + ")",
                     r -> summary.apply(r).percentile(p),
                     family,
                     Bootstrap.Statistic.percentile(p.value()),
@@ -113,6 +133,11 @@ public record ComparedMetric(
                 case "ttft" -> metrics.ttftMs();
                 case "tpot" -> metrics.tpotMs();
                 case "e2e" -> metrics.e2eMs();
+                case "output_token_throughput_per_user" -> metrics.outputTokensPerSecondPerUser();
+                case "ttst" -> {
+                    long ttstNanos = RequestMetrics.timeToSecondTokenNanos(TokenEventsView.of(record));
+                    yield ttstNanos == RequestTimings.NEVER ? null : ttstNanos / 1e6;
+                }
                 default -> null;
             };
             if (family.equals("itl")) {

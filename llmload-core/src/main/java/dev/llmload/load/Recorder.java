@@ -4,6 +4,7 @@ import dev.llmload.client.SchedulingClass;
 import dev.llmload.protocol.Usage;
 import dev.llmload.record.Journal;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.TextCounts;
 import dev.llmload.record.TokenSource;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import java.io.IOException;
@@ -203,6 +204,11 @@ final class Recorder implements Consumer<FinishedRequest> {
             localOutput += count;
         }
         boolean serverInput = usage != null && usage.promptTokens() >= 0;
+        int outputTokens = serverOutput ? usage.completionTokens() : localOutput;
+        TokenTexts texts = f.tokenEventTexts();
+        // Tokens counted by the server with no token event to carry their text (a tool call's
+        // arguments, say): the answer's text is not known, so neither are its words.
+        boolean outputTextKnown = !(events == 0 && outputTokens > 0);
         return new RequestRecord(
                 f.request().index(),
                 f.requestId(),
@@ -213,13 +219,18 @@ final class Recorder implements Consumer<FinishedRequest> {
                 f.outcome(),
                 serverInput ? usage.promptTokens() : f.request().inputTokens(),
                 serverInput,
-                serverOutput ? usage.completionTokens() : localOutput,
+                outputTokens,
                 serverOutput ? TokenSource.SERVER : TokenSource.LOCAL_TOKENIZER,
                 f.finishReason(),
                 f.streamed(),
                 f.retryAfter(),
                 f.request().session(),
-                f.serverTimings());
+                f.serverTimings(),
+                new TextCounts(
+                        f.request().inputWords(),
+                        f.request().inputCharacters(),
+                        outputTextKnown ? texts.words() : TextCounts.UNKNOWN,
+                        outputTextKnown ? texts.characters() : TextCounts.UNKNOWN));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.llmload.load;
 
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.TextCounts;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -49,6 +50,11 @@ final class TokenEvents {
 
     private int lastTextFrom;
 
+    /** Words and characters of every event's text, counted as it arrives, before any is dropped. */
+    private final TextCounts.Counter counted = new TextCounts.Counter();
+    /** An event came without text: a token whose text the server did not send, so no count is true. */
+    private boolean textMissing;
+
     /**
      * Adds one event, {@code sinceSendNanos} after the request's send, with the text of its
      * channels (each may be null): reasoning first, then content.
@@ -67,9 +73,14 @@ final class TokenEvents {
         writeVarint(chars);
         if (reasoning != null) {
             append(reasoning);
+            counted.add(reasoning);
         }
         if (content != null) {
             append(content);
+            counted.add(content);
+        }
+        if (chars == 0) {
+            textMissing = true;
         }
         size++;
     }
@@ -148,7 +159,11 @@ final class TokenEvents {
         String text = utf16 != null
                 ? new String(utf16, 0, textLength)
                 : new String(latin1, 0, textLength, StandardCharsets.ISO_8859_1);
-        return new TokenTexts(text, ends);
+        return new TokenTexts(
+                text,
+                ends,
+                textMissing ? TextCounts.UNKNOWN : counted.words(),
+                textMissing ? TextCounts.UNKNOWN : counted.characters());
     }
 
     private int skipVarint(int at) {

@@ -3,6 +3,7 @@ package dev.llmload.metrics;
 import dev.llmload.record.FailureClass;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
+import dev.llmload.record.TextCounts;
 import dev.llmload.stats.DistributionAccumulator;
 import dev.llmload.stats.Summary;
 import java.util.EnumMap;
@@ -26,6 +27,10 @@ import java.util.Set;
  *                             ({@link RequestMetrics#timeToSecondTokenNanos})
  * @param outputTokenThroughputPerUser each request's decode speed in tokens per second,
  *                             {@link RequestMetrics#outputTokensPerSecondPerUser} (1000 / TPOT)
+ * @param inputWords           words of each prompt ({@link TextCounts}), over the requests whose
+ *                             prompt text was known; the next three likewise
+ * @param outputCharacters     characters of each answer, over the requests whose stream carried
+ *                             the text of every token
  * @param inputTokenThroughput input tokens of successful requests per second (the rate that
  *                             matters for embeddings and rerank)
  * @param serverView           the server's own timings beside the client's; null when the server
@@ -56,6 +61,10 @@ public record RunResults(
         Summary e2eFromIntendedMs,
         Summary inputTokens,
         Summary outputTokens,
+        Summary inputWords,
+        Summary inputCharacters,
+        Summary outputWords,
+        Summary outputCharacters,
         Double inputTokenThroughput,
         ServerView serverView,
         SessionCounts sessions) {
@@ -110,6 +119,10 @@ public record RunResults(
         private final DistributionAccumulator e2eIntended = new DistributionAccumulator();
         private final DistributionAccumulator inputTokens = new DistributionAccumulator();
         private final DistributionAccumulator outputTokens = new DistributionAccumulator();
+        private final DistributionAccumulator inputWords = new DistributionAccumulator();
+        private final DistributionAccumulator inputCharacters = new DistributionAccumulator();
+        private final DistributionAccumulator outputWords = new DistributionAccumulator();
+        private final DistributionAccumulator outputCharacters = new DistributionAccumulator();
         private long attempted;
         private long succeeded;
         private long timedOut;
@@ -158,6 +171,11 @@ public record RunResults(
             queue.add(metrics.clientQueueMs());
             inputTokens.add(record.inputTokens());
             outputTokens.add(record.outputTokens());
+            TextCounts text = record.text();
+            addIfKnown(inputWords, text.inputWords());
+            addIfKnown(inputCharacters, text.inputCharacters());
+            addIfKnown(outputWords, text.outputWords());
+            addIfKnown(outputCharacters, text.outputCharacters());
             inputSum += record.inputTokens();
             outputSum += record.outputTokens();
         }
@@ -193,6 +211,10 @@ public record RunResults(
                     e2eIntended.summary(),
                     inputTokens.summary(),
                     outputTokens.summary(),
+                    inputWords.summary(),
+                    inputCharacters.summary(),
+                    outputWords.summary(),
+                    outputCharacters.summary(),
                     timed ? inputSum / duration : null,
                     serverView.result(),
                     sessions.result());
@@ -227,6 +249,12 @@ public record RunResults(
 
     private static Double rate(long part, long whole) {
         return whole == 0 ? null : (double) part / whole;
+    }
+
+    private static void addIfKnown(DistributionAccumulator list, int count) {
+        if (count != TextCounts.UNKNOWN) {
+            list.add(count);
+        }
     }
 
     private static void addIfPresent(DistributionAccumulator list, Double value) {

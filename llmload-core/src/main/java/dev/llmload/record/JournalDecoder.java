@@ -80,6 +80,10 @@ final class JournalDecoder {
                     }
                     case SERVER_TIMINGS -> l.serverTimings = serverTimings(json, value);
                     case COUNTS_PENDING -> l.countsPending = value == JsonToken.VALUE_TRUE;
+                    case INPUT_WORDS -> l.inputWords = count(json, value);
+                    case INPUT_CHARACTERS -> l.inputCharacters = count(json, value);
+                    case OUTPUT_WORDS -> l.outputWords = count(json, value);
+                    case OUTPUT_CHARACTERS -> l.outputCharacters = count(json, value);
                 }
             }
         }
@@ -94,6 +98,11 @@ final class JournalDecoder {
 
     private static String text(JsonParser json, JsonToken value) throws IOException {
         return value == JsonToken.VALUE_NULL ? null : json.getValueAsString();
+    }
+
+    /** A count of {@link TextCounts}; {@link TextCounts#UNKNOWN} for JSON null. */
+    private static int count(JsonParser json, JsonToken value) throws IOException {
+        return value == JsonToken.VALUE_NULL ? TextCounts.UNKNOWN : json.getIntValue();
     }
 
     /** Milliseconds at microsecond precision as nanoseconds; null for JSON null. */

@@ -90,11 +90,26 @@ final class JournalEncoder {
             if (pending) {
                 json.writeBooleanField(Field.COUNTS_PENDING.key, true);
             }
+            if (r.text().anyKnown()) {
+                writeCount(json, Field.INPUT_WORDS, r.text().inputWords());
+                writeCount(json, Field.INPUT_CHARACTERS, r.text().inputCharacters());
+                writeCount(json, Field.OUTPUT_WORDS, r.text().outputWords());
+                writeCount(json, Field.OUTPUT_CHARACTERS, r.text().outputCharacters());
+            }
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return text.toString();
+    }
+
+    /** A count of {@link TextCounts}, null where it was not known. */
+    private static void writeCount(JsonGenerator json, Field field, int count) throws IOException {
+        if (count == TextCounts.UNKNOWN) {
+            json.writeNullField(field.key);
+        } else {
+            json.writeNumberField(field.key, count);
+        }
     }
 
     /** The server's own timings, as it reported them (milliseconds); fields it did not report are left out. */
@@ -204,7 +219,8 @@ final class JournalEncoder {
                 r.streamed(),
                 r.retryAfter(),
                 r.session(),
-                server);
+                server,
+                r.text());
     }
 
     /** A moment as {@link #writeRelative} writes it and the decoder reads it back. */

@@ -78,7 +78,18 @@ final class JournalFormat {
         /** An object of {@link ServerField}s, only where the server reported its timings. */
         SERVER_TIMINGS("server_timings"),
         /** {@code true} on a provisional line only ({@link Journal#appendPending}). */
-        COUNTS_PENDING("counts_pending");
+        COUNTS_PENDING("counts_pending"),
+        /**
+         * The words of the prompt ({@link TextCounts}); this and the next three are left out where
+         * nothing was counted (a journal of an older llmload), and null where one was not known.
+         */
+        INPUT_WORDS("input_words"),
+        /** The prompt's characters (Unicode code points). */
+        INPUT_CHARACTERS("input_characters"),
+        /** The answer's words; null where the server's stream carried a token without its text. */
+        OUTPUT_WORDS("output_words"),
+        /** The answer's characters; null likewise. */
+        OUTPUT_CHARACTERS("output_characters");
 
         private static final Field[] ALL = values();
         private static final Map<String, Field> BY_KEY = new HashMap<>();

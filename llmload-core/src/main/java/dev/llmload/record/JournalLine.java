@@ -48,6 +48,12 @@ final class JournalLine {
 
     ServerTimings serverTimings;
     boolean countsPending;
+    /** The {@link TextCounts}, each {@link TextCounts#UNKNOWN} where the line has none. */
+    int inputWords = TextCounts.UNKNOWN;
+
+    int inputCharacters = TextCounts.UNKNOWN;
+    int outputWords = TextCounts.UNKNOWN;
+    int outputCharacters = TextCounts.UNKNOWN;
 
     /** The record of the line; once: it takes the line's token times as its own. */
     RequestRecord record() throws IOException {
@@ -112,7 +118,8 @@ final class JournalLine {
                 need(streamed, Field.STREAMED),
                 retryAfter,
                 sessionId == null ? null : new SessionTurn(sessionId, turn),
-                serverTimings);
+                serverTimings,
+                new TextCounts(inputWords, inputCharacters, outputWords, outputCharacters));
     }
 
     /**

@@ -145,6 +145,10 @@ final class JournalLineScanner {
                     l.tokenCountsLength = arrayLength;
                 }
                 case COUNTS_PENDING -> l.countsPending = bool();
+                case INPUT_WORDS -> l.inputWords = count();
+                case INPUT_CHARACTERS -> l.inputCharacters = count();
+                case OUTPUT_WORDS -> l.outputWords = count();
+                case OUTPUT_CHARACTERS -> l.outputCharacters = count();
                 // The server's timings are Jackson's.
                 case SERVER_TIMINGS -> throw OTHER_FORM;
             }
@@ -181,12 +185,11 @@ final class JournalLineScanner {
         }
         int length = i - start;
         i++;
-        Field next = Field.at(guess);
-        if (next != null && matches(next.keyBytes, start, length)) {
-            return next;
-        }
-        for (int n = 0; n < Field.count(); n++) {
-            Field field = Field.at(n);
+        // From the guess on, then from the start: a field the writer leaves out (the server's
+        // timings, the pending mark) costs the next one a comparison or two, not a walk from the first.
+        int fields = Field.count();
+        for (int n = 0; n < fields; n++) {
+            Field field = Field.at((guess + n) % fields);
             if (matches(field.keyBytes, start, length)) {
                 return field;
             }
@@ -297,6 +300,11 @@ final class JournalLineScanner {
         if (i == start || b[i] == '.' || b[i] == 'e' || b[i] == 'E') {
             throw OTHER_FORM;
         }
+    }
+
+    /** A count of {@link TextCounts}, or {@link TextCounts#UNKNOWN} for null. */
+    private int count() {
+        return isNull() ? TextCounts.UNKNOWN : smallInteger();
     }
 
     private int smallInteger() {

@@ -11,6 +11,8 @@ package dev.llmload.record;
  * @param retryAfter       the response's {@code Retry-After} header, when it had one (rate limiting)
  * @param session          the session and turn of a multi-turn request; null outside sessions
  * @param serverTimings    the server's own timings of the request (native APIs that report them); null otherwise
+ * @param text             the words and characters of its prompt and answer; {@link TextCounts#NONE} where not
+ *                         counted (a journal of an older llmload)
  */
 public record RequestRecord(
         long index,
@@ -28,7 +30,52 @@ public record RequestRecord(
         boolean streamed,
         String retryAfter,
         SessionTurn session,
-        ServerTimings serverTimings) {
+        ServerTimings serverTimings,
+        TextCounts text) {
+
+    public RequestRecord {
+        if (text == null) {
+            text = TextCounts.NONE;
+        }
+    }
+
+    /** A record whose words and characters were not counted ({@link TextCounts#NONE}). */
+    public RequestRecord(
+            long index,
+            String requestId,
+            boolean warmup,
+            RequestTimings timings,
+            int[] tokenEventCounts,
+            int httpStatus,
+            Outcome outcome,
+            int inputTokens,
+            boolean inputTokensFromServer,
+            int outputTokens,
+            TokenSource outputTokenSource,
+            String finishReason,
+            boolean streamed,
+            String retryAfter,
+            SessionTurn session,
+            ServerTimings serverTimings) {
+        this(
+                index,
+                requestId,
+                warmup,
+                timings,
+                tokenEventCounts,
+                httpStatus,
+                outcome,
+                inputTokens,
+                inputTokensFromServer,
+                outputTokens,
+                outputTokenSource,
+                finishReason,
+                streamed,
+                retryAfter,
+                session,
+                serverTimings,
+                TextCounts.NONE);
+    }
 
     public boolean succeeded() {
         return outcome instanceof Outcome.Success;
@@ -77,6 +124,7 @@ public record RequestRecord(
                 streamed,
                 retryAfter,
                 session,
-                serverTimings);
+                serverTimings,
+                text);
     }
 }

@@ -7,6 +7,7 @@ import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.record.ServerTimings;
+import dev.llmload.record.TextCounts;
 import dev.llmload.record.TokenSource;
 import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.RequestSpec;
@@ -81,5 +82,70 @@ class RecorderTokenCountsTest {
         ServerTimings server = new ServerTimings(1, 2, 3, 4, 5);
         assertThat(record(finished(List.of("a"), null, new Usage(1, 1), server)).serverTimings())
                 .isEqualTo(server);
+    }
+
+    @Test
+    void wordsAndCharactersOfThePromptAndTheStreamedAnswer() {
+        RequestSpec spec = new RequestSpec(
+                4, List.of(new ChatMessage("system", "Be brief."), ChatMessage.user("Why is the sky blue?")), 12, 16);
+        FinishedRequest f = finished(List.of(" Ray", "leigh scat", "tering."), null, new Usage(12, 3), null);
+        RequestRecord r = record(new FinishedRequest(
+                RequestFacts.of(spec),
+                f.requestId(),
+                false,
+                f.timings(),
+                f.tokenEventTexts(),
+                null,
+                200,
+                Outcome.SUCCESS,
+                f.usage(),
+                "stop",
+                true,
+                null,
+                true,
+                null));
+        // "Be brief." and "Why is the sky blue?": 2 + 5 words, 9 + 20 characters (each message on its own).
+        // " Rayleigh scattering.": 2 words, 21 characters.
+        assertThat(r.text()).isEqualTo(new TextCounts(7, 29, 2, 21));
+    }
+
+    @Test
+    void tokensWithoutTextLeaveTheAnswersCountsUnknown() {
+        // Output tokens the server counted, but no token event carried their text (a tool call's arguments).
+        RequestTimings timings = new RequestTimings(0, 0, 500, -1, -1, 900, new long[0]);
+        FinishedRequest f = new FinishedRequest(
+                RequestFacts.of(SPEC),
+                "r",
+                false,
+                timings,
+                TokenTexts.none(),
+                null,
+                200,
+                Outcome.SUCCESS,
+                new Usage(7, 20),
+                "tool_calls",
+                true,
+                null,
+                true,
+                null);
+        RequestRecord r = record(f);
+        assertThat(r.text()).isEqualTo(new TextCounts(1, 2, TextCounts.UNKNOWN, TextCounts.UNKNOWN));
+        // An answer of no tokens is known to be empty.
+        RequestRecord empty = record(new FinishedRequest(
+                RequestFacts.of(SPEC),
+                "r",
+                false,
+                timings,
+                TokenTexts.none(),
+                null,
+                200,
+                Outcome.SUCCESS,
+                new Usage(7, 0),
+                "stop",
+                true,
+                null,
+                true,
+                null));
+        assertThat(empty.text()).isEqualTo(new TextCounts(1, 2, 0, 0));
     }
 }

@@ -7,6 +7,7 @@ import dev.llmload.record.Journal;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
+import dev.llmload.record.TextCounts;
 import dev.llmload.record.TokenSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,6 +132,20 @@ class TokenEventsTest {
                         SEND_NANOS + 3_000,
                         SEND_NANOS + 4_000_000_000L,
                         SEND_NANOS + 5_000_000_000L);
+        // The words and characters are of all the text that streamed, the dropped text included, as
+        // one text: " The" + "thinking sky is" + " blü猫" + " x" × 100 + " end" is "Thethinking",
+        // "sky", "is", "blü猫", 100 × "x", "end": 105 words; 4 + 15 + 5 + 200 + 4 = 228 characters.
+        assertThat(events.texts().words()).isEqualTo(105);
+        assertThat(events.texts().characters()).isEqualTo(228);
+    }
+
+    @Test
+    void anEventWithoutTextLeavesTheAnswersCountsUnknown() {
+        TokenEvents events = new TokenEvents();
+        events.add(1_000, null, " The");
+        events.add(2_000, null, "");
+        assertThat(events.texts().words()).isEqualTo(TextCounts.UNKNOWN);
+        assertThat(events.texts().characters()).isEqualTo(TextCounts.UNKNOWN);
     }
 
     @Test
@@ -140,6 +155,8 @@ class TokenEventsTest {
         assertThat(events.texts().size()).isZero();
         assertThat(TokenTexts.none().size()).isZero();
         assertThat(TokenTexts.none().whole()).isEmpty();
+        assertThat(events.texts().words()).isZero();
+        assertThat(events.texts().characters()).isZero();
     }
 
     /** The events one by one, for assertions. */

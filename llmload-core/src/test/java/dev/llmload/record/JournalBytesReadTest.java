@@ -142,7 +142,15 @@ class JournalBytesReadTest {
                     i % 11 != 0,
                     i % 13 == 0 ? "5" : null,
                     i % 6 == 0 ? new SessionTurn(i / 6, i % 4) : null,
-                    i % 17 == 0 ? new ServerTimings(1.5, Double.NaN, 3.25, 4, 64) : null));
+                    i % 17 == 0 ? new ServerTimings(1.5, Double.NaN, 3.25, 4, 64) : null,
+                    // Counted, counted without the answer's text, and not counted (an older journal's line).
+                    i % 5 == 4
+                            ? TextCounts.NONE
+                            : new TextCounts(
+                                    7 * i,
+                                    40 * i + 3,
+                                    i % 5 == 2 ? TextCounts.UNKNOWN : 2 * events,
+                                    i % 5 == 2 ? TextCounts.UNKNOWN : 9 * events)));
         }
         return records;
     }
@@ -183,8 +191,18 @@ class JournalBytesReadTest {
     void theWritersFormIsScannedAndEveryOtherFormLeftToJackson() throws IOException {
         List<RequestRecord> records = writerRecords();
         byte[] plain = JournalEncoder.toJson(records.get(1)).getBytes(StandardCharsets.UTF_8);
-        assertThat(JournalLineScanner.scan(plain, 0, plain.length, false, false, new JournalLineScanner.Scratch()))
-                .isNotNull();
+        JournalLine scanned =
+                JournalLineScanner.scan(plain, 0, plain.length, false, false, new JournalLineScanner.Scratch());
+        assertThat(scanned).isNotNull();
+        assertThat(scanned.record().text()).isEqualTo(records.get(1).text());
+        // A line with the answer's counts null, and one of an older llmload without any, are the scanner's too.
+        for (int older : new int[] {2, 4}) {
+            byte[] line = JournalEncoder.toJson(records.get(older)).getBytes(StandardCharsets.UTF_8);
+            JournalLine read =
+                    JournalLineScanner.scan(line, 0, line.length, false, false, new JournalLineScanner.Scratch());
+            assertThat(read).as(new String(line, StandardCharsets.UTF_8)).isNotNull();
+            assertThat(read.record().text()).isEqualTo(records.get(older).text());
+        }
         assertThat(records.get(1).timings().tokenEventNanos().length).isGreaterThan(1);
         assertThat(JournalLineScanner.scan(plain, 0, plain.length, true, false, new JournalLineScanner.Scratch())
                         .tokenTimes)

@@ -113,7 +113,8 @@ class JournalReadTest {
                 true,
                 "5",
                 new SessionTurn(7, 2),
-                new ServerTimings(1.5, 2, 2.25, 4, 64));
+                new ServerTimings(1.5, 2, 2.25, 4, 64),
+                new TextCounts(5, 30, 1, 6));
         String line = JournalEncoder.toJson(every, true, 1_765_000_000_000_000_000L);
 
         List<String> keys = new ArrayList<>();

@@ -49,6 +49,7 @@ public final class ConsoleSummary {
             TTFT,
             ITL,
             TPOT,
+            TTST,
             E2E,
             QUEUE
         }
@@ -143,6 +144,8 @@ public final class ConsoleSummary {
         line(out, "Request throughput (req/s):", number(r.requestThroughput()));
         line(out, "Output token throughput (tok/s):", number(r.outputTokenThroughput()));
         line(out, "Total token throughput (tok/s):", number(r.totalTokenThroughput()));
+        // One user's decode speed, beside the system's: not comparable with the lines above.
+        line(out, "Output tok/s per user (mean/p50/p99):", perUser(r.outputTokenThroughputPerUser()));
         if (report.timeseries() != null && !report.timeseries().seconds().isEmpty()) {
             line(
                     out,
@@ -163,6 +166,8 @@ public final class ConsoleSummary {
                 r.itlMs(),
                 Latencies.Latency.TPOT,
                 r.tpotMs(),
+                Latencies.Latency.TTST,
+                r.ttstMs(),
                 Latencies.Latency.E2E,
                 r.e2eLatencyMs(),
                 Latencies.Latency.QUEUE,
@@ -432,6 +437,7 @@ public final class ConsoleSummary {
             case TTFT -> "Time to First Token";
             case ITL -> "Inter-token Latency";
             case TPOT -> "Time per Output Token (excl. 1st token)";
+            case TTST -> "Time to Second Token";
             case E2E -> "End-to-end Latency";
             case QUEUE -> "Client Queue Time (gate and schedule lag)";
         };
@@ -471,6 +477,13 @@ public final class ConsoleSummary {
             return "n/a";
         }
         return String.format(Locale.ROOT, "%.1f / %.0f / %.0f", summary.mean(), summary.p50(), summary.p99());
+    }
+
+    private static String perUser(Summary summary) {
+        if (summary == null || summary.isEmpty()) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "%.2f / %.2f / %.2f", summary.mean(), summary.p50(), summary.p99());
     }
 
     static String number(Double value) {

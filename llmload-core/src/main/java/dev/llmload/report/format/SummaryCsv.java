@@ -60,6 +60,8 @@ public final class SummaryCsv {
         addSummary(columns, "ttft_ms", RunResults::ttftMs);
         addSummary(columns, "itl_ms", RunResults::itlMs);
         addSummary(columns, "tpot_ms", RunResults::tpotMs);
+        addSummary(columns, "ttst_ms", RunResults::ttstMs);
+        addSummary(columns, "output_token_throughput_per_user", RunResults::outputTokenThroughputPerUser);
         addSummary(columns, "e2e_latency_ms", RunResults::e2eLatencyMs);
         addSummary(columns, "client_queue_time_ms", RunResults::clientQueueTimeMs);
         addSummary(columns, "ttft_from_intended_ms", RunResults::ttftFromIntendedMs);

@@ -41,6 +41,12 @@ class SummaryCsvTest {
                 .isEqualTo(String.valueOf(report.results().ttftFromIntendedMs().p50()));
         assertThat(row.get("e2e_from_intended_ms_p99"))
                 .isEqualTo(String.valueOf(report.results().e2eFromIntendedMs().p99()));
+        assertThat(report.results().ttstMs().count()).isPositive();
+        assertThat(row.get("ttst_ms_p50"))
+                .isEqualTo(String.valueOf(report.results().ttstMs().p50()));
+        assertThat(row.get("output_token_throughput_per_user_mean"))
+                .isEqualTo(String.valueOf(
+                        report.results().outputTokenThroughputPerUser().mean()));
         // No SLO, no telemetry, no price: empty cells, never 0.
         assertThat(row.get("request_goodput")).isEmpty();
         assertThat(row.get("kv_cache_usage_mean")).isEmpty();
