@@ -16,6 +16,7 @@ final class JournalLine {
     Boolean warmup;
     Long sessionId;
     int turn;
+    Long parentSessionId;
     String outcome;
     String error;
     String timeoutKind;
@@ -111,7 +112,7 @@ final class JournalLine {
                 finishReason,
                 need(streamed, Field.STREAMED),
                 retryAfter,
-                sessionId == null ? null : new SessionTurn(sessionId, turn),
+                sessionId == null ? null : new SessionTurn(sessionId, turn, parentSessionId),
                 serverTimings);
     }
 
