@@ -195,7 +195,7 @@ public record RunResults(
                     outputTokens.summary(),
                     timed ? inputSum / duration : null,
                     serverView.result(),
-                    sessions.result());
+                    sessions.result(gaps));
         }
     }
 

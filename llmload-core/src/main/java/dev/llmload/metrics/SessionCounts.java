@@ -38,7 +38,7 @@ import java.util.TreeMap;
  *                              turn was not measured counts none, and a prefix shared across
  *                              sessions (a common system prompt) counts only within a session
  * @param tasks                 the agent tasks: each root session with all its subagents
- * @param byTurn                TTFT and TPOT of successful turns by turn number
+ * @param byTurn                TTFT, TPOT and ITL of successful turns by turn number
  * @param byContext             TTFT of successful turns by input length
  */
 public record SessionCounts(
@@ -63,7 +63,7 @@ public record SessionCounts(
     public static final int FIRST_CONTEXT_BIN_TOKENS = 512;
 
     /** Values kept exactly per row before a row's percentiles come from its histogram (0.1 % error). */
-    private static final int ROW_EXACT_CAPACITY = 1 << 16;
+    static final int ROW_EXACT_CAPACITY = 1 << 16;
 
     public SessionCounts {
         byTurn = List.copyOf(byTurn);
@@ -102,8 +102,11 @@ public record SessionCounts(
      * @param count   successful turns of this number
      * @param ttftMs  their TTFT
      * @param tpotMs  their mean inter-token latency each (TPOT), where they have one
+     * @param itlMs   their inter-token gaps, one per token-bearing event after the first, pooled
+     *                over all of them: the gaps a user of this turn waited, where TPOT averages
+     *                each request's first
      */
-    public record TurnLatency(int turn, long count, Summary ttftMs, Summary tpotMs) {}
+    public record TurnLatency(int turn, long count, Summary ttftMs, Summary tpotMs, Summary itlMs) {}
 
     /**
      * @param fromTokens input tokens, inclusive
@@ -117,7 +120,7 @@ public record SessionCounts(
     public static SessionCounts of(List<RequestRecord> measured) {
         Tally tally = new Tally();
         measured.forEach(tally::add);
-        return tally.result();
+        return tally.result(InterTokenGaps.of(measured));
     }
 
     /** The bin of an input length: 0 below {@link #FIRST_CONTEXT_BIN_TOKENS}, then one per doubling. */
@@ -215,8 +218,11 @@ public record SessionCounts(
             return new DistributionAccumulator(ROW_EXACT_CAPACITY, DistributionAccumulator.DEFAULT_RELATIVE_ERROR);
         }
 
-        /** @return null when no record belonged to a session */
-        public SessionCounts result() {
+        /**
+         * @param gaps the inter-token gaps of the same records, pooled from their full form
+         * @return null when no record belonged to a session
+         */
+        public SessionCounts result(InterTokenGaps gaps) {
             if (bySession.isEmpty()) {
                 return null;
             }
@@ -238,8 +244,12 @@ public record SessionCounts(
             int sessions = bySession.size();
             Tasks tasks = tasks();
             List<TurnLatency> turnRows = new ArrayList<>();
-            byTurn.forEach((turn, rows) ->
-                    turnRows.add(new TurnLatency(turn, rows[0].count(), rows[0].summary(), rows[1].summary())));
+            byTurn.forEach((turn, rows) -> turnRows.add(new TurnLatency(
+                    turn,
+                    rows[0].count(),
+                    rows[0].summary(),
+                    rows[1].summary(),
+                    gaps.perEventByTurn().getOrDefault(turn, row()).summary())));
             List<ContextLatency> contextRows = new ArrayList<>();
             byContext.forEach((bin, row) -> contextRows.add(
                     new ContextLatency(binFromTokens(bin), binFromTokens(bin + 1), row.count(), row.summary())));

@@ -138,7 +138,15 @@ final class JournalLine {
         need(outputTokens, Field.OUTPUT_TOKENS);
         need(outputFromServer, Field.OUTPUT_TOKENS_SOURCE);
         need(streamed, Field.STREAMED);
-        view.fill(lineIndex, lineWarmup, succeeded, sentNanos, times, counts, tokenTimesLength);
+        view.fill(
+                lineIndex,
+                lineWarmup,
+                succeeded,
+                sessionId == null ? 0 : turn,
+                sentNanos,
+                times,
+                counts,
+                tokenTimesLength);
     }
 
     private Outcome outcome() throws IOException {

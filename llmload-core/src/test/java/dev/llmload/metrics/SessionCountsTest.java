@@ -126,6 +126,30 @@ class SessionCountsTest {
         assertThat(counts.intendedPrefixShare()).isCloseTo(458.0 / 800, within(1e-9));
     }
 
+    @Test
+    void interTokenLatencyByTurnPoolsEveryGapOfTheTurnsRequests() {
+        // Turn 1 of two sessions: gaps of 1 and 8 ms (TPOT 4.5) and of 2 ms (TPOT 2); turn 2 one
+        // request with gaps of 3 and 3 ms.
+        List<RequestRecord> records = List.of(
+                Records.inSession(streamed(0, 0, 0, 100, 10, 11, 19), 0, 1),
+                Records.inSession(streamed(1, 0, 0, 100, 10, 12), 1, 1),
+                Records.inSession(streamed(2, 30, 30, 300, 40, 43, 46), 0, 2));
+
+        List<SessionCounts.TurnLatency> byTurn = SessionCounts.of(records).byTurn();
+
+        SessionCounts.TurnLatency first = byTurn.getFirst();
+        assertThat(first.itlMs().count()).isEqualTo(3);
+        assertThat(List.of(
+                        first.itlMs().min(), first.itlMs().p50(), first.itlMs().max()))
+                .containsExactly(1.0, 2.0, 8.0);
+        assertThat(first.itlMs().mean()).isCloseTo(11.0 / 3, within(1e-9));
+        // TPOT averages within each request: its largest is 4.5, where a user waited 8 ms.
+        assertThat(first.tpotMs().max()).isEqualTo(4.5);
+        assertThat(first.tpotMs().count()).isEqualTo(2);
+        assertThat(List.of(byTurn.get(1).itlMs().count(), byTurn.get(1).itlMs().p50()))
+                .containsExactly(2L, 3.0);
+    }
+
     /** A successful streamed record of one token per event ending at its last token. */
     private static RequestRecord streamed(long index, double intendedMs, double sentMs, int input, double... tokenMs) {
         return Records.streamed(

@@ -97,9 +97,15 @@ class SessionTraceLoopbackTest {
         assertThat(sessions.byTurn())
                 .extracting(SessionCounts.TurnLatency::turn, SessionCounts.TurnLatency::count)
                 .containsExactly(tuple(1, 4L), tuple(2, 3L), tuple(3, 1L));
-        // main: first intended send to last end; its server time is its own three turns only.
+        // main: first intended send to last end; its server time is its own three turns only. The
+        // longest session is main or review (which waits for 400 ms), as the server's speed decides.
         assertThat(sessions.durationMs().max())
-                .isCloseTo((end(turns, "main3") - intended(turns, "main1")) / 1e6, within(0.002));
+                .isCloseTo(
+                        Math.max(
+                                        end(turns, "main3") - intended(turns, "main1"),
+                                        end(turns, "review2") - intended(turns, "review1"))
+                                / 1e6,
+                        within(0.002));
         double mainServerMs = 0;
         for (String turn : List.of("main1", "main2", "main3")) {
             mainServerMs += (end(turns, turn) - turns.get(turn).timings().sentNanos()) / 1e6;
@@ -131,6 +137,18 @@ class SessionTraceLoopbackTest {
         }
         assertThat(sessions.intendedPrefixShare()).isCloseTo((double) resent / input, within(1e-9));
         assertThat(sessions.intendedPrefixShare()).isPositive();
+
+        // ITL by turn pools every gap of the turns of that number, read from the journal's token times.
+        for (SessionCounts.TurnLatency row : sessions.byTurn()) {
+            long gaps = 0;
+            for (RequestRecord r : journal) {
+                if (r.session().turn() == row.turn()) {
+                    gaps += Math.max(0, r.timings().tokenEventNanos().length - 1);
+                }
+            }
+            assertThat(row.itlMs().count()).as("gaps of turn %d", row.turn()).isEqualTo(gaps);
+        }
+        assertThat(sessions.byTurn().getFirst().itlMs().count()).isPositive();
 
         // The journal names each subagent's parent; the two tasks are main with its forks, and review.
         for (RequestRecord r : journal) {

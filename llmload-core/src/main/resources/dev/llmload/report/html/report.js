@@ -414,13 +414,20 @@
       ['session duration p50 / p99 (ms)', num(duration.p50) + ' / ' + num(duration.p99)],
       ['in server / between calls per session (ms, mean)', num(sessions.server_ms_mean) + ' / '
         + num(sessions.between_calls_ms_mean) + ' (server ' + percent(sessions.server_share) + ')'],
+      ['agent tasks: a root session with its subagents (turns per task mean / max)', text(get(sessions, 'tasks.tasks'))
+        + ' (' + num(get(sessions, 'tasks.turns_per_task_mean')) + ' / ' + text(get(sessions, 'tasks.turns_per_task_max')) + ')'],
+      ['task duration p50 / p99 (ms)', num(get(sessions, 'tasks.duration_ms.p50')) + ' / '
+        + num(get(sessions, 'tasks.duration_ms.p99'))],
+      ['task in server / waiting (ms, mean)', num(get(sessions, 'tasks.server_ms_mean')) + ' / '
+        + num(get(sessions, 'tasks.waiting_ms_mean')) + ' (server ' + percent(get(sessions, 'tasks.server_share')) + ')'],
       ['prefix reuse: intended by the workload / server cache hit rate (scraped)',
         percent(sessions.intended_prefix_share) + ' / ' + percent(hitRate)]]));
     parent.appendChild(el('h3', null, ['By turn (successful turns)']));
-    parent.appendChild(table(['turn', 'count', 'TTFT p50 (ms)', 'TTFT p99 (ms)', 'TPOT p50 (ms)', 'TPOT p99 (ms)'],
+    parent.appendChild(table(['turn', 'count', 'TTFT p50 (ms)', 'TTFT p99 (ms)', 'TPOT p50 (ms)', 'ITL p50 (ms)',
+      'ITL p99 (ms)'],
       (sessions.by_turn || []).map(function (t) {
         return [text(t.turn), text(t.count), num(get(t, 'ttft_ms.p50')), num(get(t, 'ttft_ms.p99')),
-          num(get(t, 'tpot_ms.p50')), num(get(t, 'tpot_ms.p99'))];
+          num(get(t, 'tpot_ms.p50')), num(get(t, 'itl_ms.p50')), num(get(t, 'itl_ms.p99'))];
       }), 0));
     parent.appendChild(el('h3', null, ['TTFT by input length (successful turns)']));
     parent.appendChild(table(['input tokens', 'count', 'TTFT p50 (ms)', 'TTFT p90 (ms)', 'TTFT p99 (ms)'],
