@@ -429,12 +429,42 @@
         return [text(t.turn), text(t.count), num(get(t, 'ttft_ms.p50')), num(get(t, 'ttft_ms.p99')),
           num(get(t, 'tpot_ms.p50')), num(get(t, 'itl_ms.p50')), num(get(t, 'itl_ms.p99'))];
       }), 0));
-    parent.appendChild(el('h3', null, ['TTFT by input length (successful turns)']));
-    parent.appendChild(table(['input tokens', 'count', 'TTFT p50 (ms)', 'TTFT p90 (ms)', 'TTFT p99 (ms)'],
-      (sessions.by_context || []).map(function (c) {
-        return [text(c.from_tokens) + ' to ' + text(c.to_tokens), text(c.count), num(get(c, 'ttft_ms.p50')),
-          num(get(c, 'ttft_ms.p90')), num(get(c, 'ttft_ms.p99'))];
-      }), 1));
+    // The table and, beside it, the same percentiles drawn against the bins' upper ends.
+    var contexts = sessions.by_context || [];
+    var grid = el('div', 'grid');
+    parent.appendChild(grid);
+    grid.appendChild(el('div', null, [el('h3', null, ['TTFT by input length (successful turns)']),
+      table(['input tokens', 'count', 'TTFT p50 (ms)', 'TTFT p90 (ms)', 'TTFT p99 (ms)'],
+        contexts.map(function (c) {
+          return [text(c.from_tokens) + ' to ' + text(c.to_tokens), text(c.count), num(get(c, 'ttft_ms.p50')),
+            num(get(c, 'ttft_ms.p90')), num(get(c, 'ttft_ms.p99'))];
+        }), 1)]));
+    if (contexts.length > 0) sessionContextChart(grid, contexts);
+  }
+
+  /** TTFT p50 / p90 / p99 of each input-length bin at the bin's upper end, on a log2 axis (the bins double). */
+  function sessionContextChart(grid, contexts) {
+    function tokens(x) { return text(Math.round(Math.pow(2, x))); }
+    chart(grid, 'session-ttft-context', 'TTFT against input length', 'Each input-length bin of the table at its'
+      + ' upper end (tokens, log scale): how TTFT grows with the context.', {
+        scales: {x: {time: false, range: function (u, min, max) { return [min - 0.5, max + 0.5]; }},
+          y: {range: fromZero}},
+        axes: [axis('input tokens (bin end)', {
+          splits: function (u, i, min, max) {
+            var splits = [];
+            for (var x = Math.ceil(min); x <= max; x++) splits.push(x);
+            return splits;
+          },
+          values: function (u, splits) { return splits.map(tokens); }
+        }), axis('ms')],
+        series: [{label: 'input tokens', value: function (u, x) { return x === null ? '–' : tokens(x); }},
+          line('p50', COLORS[0], {points: {show: true, size: 5}}),
+          line('p90', COLORS[2], {points: {show: true, size: 5}}),
+          line('p99', COLORS[1], {points: {show: true, size: 5}})]
+      }, [contexts.map(function (c) { return Math.log2(c.to_tokens); }),
+        contexts.map(function (c) { return get(c, 'ttft_ms.p50'); }),
+        contexts.map(function (c) { return get(c, 'ttft_ms.p90'); }),
+        contexts.map(function (c) { return get(c, 'ttft_ms.p99'); })]);
   }
 
   function runPage(data) {

@@ -235,6 +235,7 @@ class HtmlReportBrowserTest {
                         sessions.byContext().getFirst().fromTokens() + " to "
                                 + sessions.byContext().getFirst().toTokens());
         assertThat(sessions.byTurn()).hasSize(4);
+        assertThat(page.chartIds()).contains("session-ttft-context");
     }
 
     @Test
