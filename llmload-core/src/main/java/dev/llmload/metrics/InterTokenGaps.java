@@ -4,14 +4,18 @@ import dev.llmload.record.RequestRecord;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.record.TokenEventsView;
 import dev.llmload.stats.DistributionAccumulator;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The inter-token gaps of a run's measured, successful requests, pooled as records stream past
  * (the ITL distributions of {@link RunResults}), in the bounded memory of their accumulators: the
  * one part of the results that needs each record's token events, so the records themselves can be
- * kept without them ({@link RequestRecord#withoutTokenGaps}). Owned by one thread; parts filled
- * on other threads merge in ({@link #newPart}).
+ * kept without them ({@link RequestRecord#withoutTokenGaps}); beside them, the per-event gaps of
+ * session turns by turn number ({@link SessionCounts}). Owned by one thread; parts filled on other
+ * threads merge in ({@link #newPart}).
  */
 public final class InterTokenGaps {
 
@@ -28,6 +32,11 @@ public final class InterTokenGaps {
     /** Each request's first gap: its time to second token ({@link RequestMetrics#timeToSecondTokenNanos}). */
     private final DistributionAccumulator secondToken;
 
+    /** Per-event gaps of session turns by turn number, the last row pooling later turns. */
+    private final Map<Integer, DistributionAccumulator> byTurn = new TreeMap<>();
+    /** Whether this is a part: its turn rows are made as parts too. */
+    private final boolean part;
+
     private DistributionAccumulator perEvent;
     private DistributionAccumulator perToken;
 
@@ -36,18 +45,21 @@ public final class InterTokenGaps {
                 new DistributionAccumulator(),
                 new DistributionAccumulator(),
                 new DistributionAccumulator(),
-                new DistributionAccumulator());
+                new DistributionAccumulator(),
+                false);
     }
 
     private InterTokenGaps(
             DistributionAccumulator oneToken,
             DistributionAccumulator severalTokens,
             DistributionAccumulator severalTokensSpread,
-            DistributionAccumulator secondToken) {
+            DistributionAccumulator secondToken,
+            boolean part) {
         this.oneToken = oneToken;
         this.severalTokens = severalTokens;
         this.severalTokensSpread = severalTokensSpread;
         this.secondToken = secondToken;
+        this.part = part;
     }
 
     /**
@@ -56,7 +68,11 @@ public final class InterTokenGaps {
      */
     public InterTokenGaps newPart() {
         return new InterTokenGaps(
-                oneToken.newPart(), severalTokens.newPart(), severalTokensSpread.newPart(), secondToken.newPart());
+                oneToken.newPart(),
+                severalTokens.newPart(),
+                severalTokensSpread.newPart(),
+                secondToken.newPart(),
+                true);
     }
 
     /** Adds the gaps of {@code part}. */
@@ -65,6 +81,7 @@ public final class InterTokenGaps {
         severalTokens.merge(part.severalTokens);
         severalTokensSpread.merge(part.severalTokensSpread);
         secondToken.merge(part.secondToken);
+        part.byTurn.forEach((turn, gaps) -> turnRow(turn).merge(gaps));
         perEvent = null;
         perToken = null;
     }
@@ -72,7 +89,12 @@ public final class InterTokenGaps {
     /** Adds one request's gaps, when it is measured and succeeded; warm-up and failed ones add none. */
     public void add(TokenEventsView record) {
         if (!record.warmup() && record.succeeded()) {
+            DistributionAccumulator turn =
+                    record.turn() == 0 ? null : turnRow(Math.min(record.turn(), SessionCounts.LAST_TURN_ROW));
             RequestMetrics.collectInterTokenLatencies(record, (gapNanos, tokens) -> {
+                if (turn != null) {
+                    turn.addNanosAsMillis(gapNanos);
+                }
                 if (tokens == 1) {
                     oneToken.addNanosAsMillis(gapNanos, 1);
                 } else {
@@ -93,6 +115,25 @@ public final class InterTokenGaps {
         InterTokenGaps gaps = new InterTokenGaps();
         records.forEach(record -> gaps.add(TokenEventsView.of(record)));
         return gaps;
+    }
+
+    /**
+     * The per-event gaps of session turns by turn number ({@code results.sessions.by_turn[].itl_ms}):
+     * every gap of every successful turn of that number, pooled; turn {@link
+     * SessionCounts#LAST_TURN_ROW} holds later turns too.
+     */
+    public Map<Integer, DistributionAccumulator> perEventByTurn() {
+        return Collections.unmodifiableMap(byTurn);
+    }
+
+    private DistributionAccumulator turnRow(int turn) {
+        return byTurn.computeIfAbsent(
+                turn,
+                t -> part
+                        ? DistributionAccumulator.part(
+                                SessionCounts.ROW_EXACT_CAPACITY, DistributionAccumulator.DEFAULT_RELATIVE_ERROR)
+                        : new DistributionAccumulator(
+                                SessionCounts.ROW_EXACT_CAPACITY, DistributionAccumulator.DEFAULT_RELATIVE_ERROR));
     }
 
     /** One gap per token-bearing event after the first ({@code itl_ms}). */

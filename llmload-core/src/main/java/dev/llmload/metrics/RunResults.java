@@ -217,7 +217,7 @@ public record RunResults(
                     outputCharacters.summary(),
                     timed ? inputSum / duration : null,
                     serverView.result(),
-                    sessions.result());
+                    sessions.result(gaps));
         }
     }
 

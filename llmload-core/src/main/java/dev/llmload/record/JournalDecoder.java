@@ -48,6 +48,8 @@ final class JournalDecoder {
                     case WARMUP -> l.warmup = json.getBooleanValue();
                     case SESSION_ID -> l.sessionId = value == JsonToken.VALUE_NULL ? null : json.getLongValue();
                     case TURN -> l.turn = value == JsonToken.VALUE_NULL ? 0 : json.getIntValue();
+                    case PARENT_SESSION_ID ->
+                        l.parentSessionId = value == JsonToken.VALUE_NULL ? null : json.getLongValue();
                     case OUTCOME -> l.outcome = text(json, value);
                     case ERROR -> l.error = text(json, value);
                     case TIMEOUT_KIND -> l.timeoutKind = text(json, value);

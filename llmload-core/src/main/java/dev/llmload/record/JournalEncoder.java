@@ -39,6 +39,10 @@ final class JournalEncoder {
             if (r.session() != null) {
                 json.writeNumberField(Field.SESSION_ID.key, r.session().sessionId());
                 json.writeNumberField(Field.TURN.key, r.session().turn());
+                if (r.session().parentSessionId() != null) {
+                    json.writeNumberField(
+                            Field.PARENT_SESSION_ID.key, r.session().parentSessionId());
+                }
             }
             json.writeStringField(Field.OUTCOME.key, r.outcome().key());
             if (r.outcome() instanceof Outcome.Failure failure) {

@@ -32,6 +32,8 @@ final class JournalFormat {
         /** With {@link #TURN}, only for a turn of a multi-turn session. */
         SESSION_ID("session_id"),
         TURN("turn"),
+        /** Only for a turn of a subagent: the session it forked from. */
+        PARENT_SESSION_ID("parent_session_id"),
         /** {@code success} or the failure class's key ({@link Outcome#key}). */
         OUTCOME("outcome"),
         /** With {@link #TIMEOUT_KIND} (a timeout only), only for a failure. */

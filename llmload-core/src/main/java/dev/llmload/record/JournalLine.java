@@ -16,6 +16,7 @@ final class JournalLine {
     Boolean warmup;
     Long sessionId;
     int turn;
+    Long parentSessionId;
     String outcome;
     String error;
     String timeoutKind;
@@ -117,7 +118,7 @@ final class JournalLine {
                 finishReason,
                 need(streamed, Field.STREAMED),
                 retryAfter,
-                sessionId == null ? null : new SessionTurn(sessionId, turn),
+                sessionId == null ? null : new SessionTurn(sessionId, turn, parentSessionId),
                 serverTimings,
                 new TextCounts(inputWords, inputCharacters, outputWords, outputCharacters));
     }
@@ -144,7 +145,15 @@ final class JournalLine {
         need(outputTokens, Field.OUTPUT_TOKENS);
         need(outputFromServer, Field.OUTPUT_TOKENS_SOURCE);
         need(streamed, Field.STREAMED);
-        view.fill(lineIndex, lineWarmup, succeeded, sentNanos, times, counts, tokenTimesLength);
+        view.fill(
+                lineIndex,
+                lineWarmup,
+                succeeded,
+                sessionId == null ? 0 : turn,
+                sentNanos,
+                times,
+                counts,
+                tokenTimesLength);
     }
 
     private Outcome outcome() throws IOException {

@@ -117,6 +117,7 @@ final class JournalLineScanner {
                 case WARMUP -> l.warmup = bool();
                 case SESSION_ID -> l.sessionId = isNull() ? null : integer();
                 case TURN -> l.turn = isNull() ? 0 : smallInteger();
+                case PARENT_SESSION_ID -> l.parentSessionId = isNull() ? null : integer();
                 case OUTCOME -> l.outcome = word();
                 case ERROR -> l.error = string();
                 case TIMEOUT_KIND -> l.timeoutKind = string();

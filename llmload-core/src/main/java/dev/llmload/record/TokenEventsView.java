@@ -2,7 +2,7 @@ package dev.llmload.record;
 
 /**
  * What the token events of one request give the statistics that need them (inter-token gaps,
- * tokens per second): its index, whether it is warm-up and whether it succeeded, and its token
+ * tokens per second): its index, whether it is warm-up and whether it succeeded, its session turn, and its token
  * events, each a time (nanoseconds from the run's start) and its tokens. A journal's token pass
  * reads each line into one view reused from line to line ({@link JournalReader#fold}), so that a big
  * journal's hundreds of millions of token times cost no record and no array per line; a record in
@@ -14,6 +14,7 @@ public final class TokenEventsView {
     private long index;
     private boolean warmup;
     private boolean succeeded;
+    private int turn;
     private long[] timesNanos;
     private int[] counts;
     private int events;
@@ -33,6 +34,7 @@ public final class TokenEventsView {
         index = record.index();
         warmup = record.warmup();
         succeeded = record.succeeded();
+        turn = record.session() == null ? 0 : record.session().turn();
         timesNanos = record.timings().tokenEventNanos();
         counts = record.tokenEventCounts();
         events = timesNanos.length;
@@ -48,6 +50,7 @@ public final class TokenEventsView {
             long index,
             boolean warmup,
             boolean succeeded,
+            int turn,
             long sentNanos,
             long[] relativeNanos,
             int[] counts,
@@ -55,6 +58,7 @@ public final class TokenEventsView {
         this.index = index;
         this.warmup = warmup;
         this.succeeded = succeeded;
+        this.turn = turn;
         this.events = events;
         if (!owned || timesNanos.length < events) {
             timesNanos = new long[Math.max(256, events)];
@@ -77,6 +81,11 @@ public final class TokenEventsView {
 
     public boolean succeeded() {
         return succeeded;
+    }
+
+    /** The request's turn in its session (1-based); 0 for a request outside sessions. */
+    public int turn() {
+        return turn;
     }
 
     /** How many token events the request had. */

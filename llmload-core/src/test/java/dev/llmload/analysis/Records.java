@@ -166,6 +166,15 @@ public final class Records {
 
     /** {@code r} as turn {@code turn} of session {@code session}. */
     public static RequestRecord inSession(RequestRecord r, long session, int turn) {
+        return inSession(r, new SessionTurn(session, turn));
+    }
+
+    /** {@code r} as turn {@code turn} of subagent session {@code session}, forked from {@code parent}. */
+    public static RequestRecord inSubagent(RequestRecord r, long session, int turn, long parent) {
+        return inSession(r, new SessionTurn(session, turn, parent));
+    }
+
+    private static RequestRecord inSession(RequestRecord r, SessionTurn session) {
         return new RequestRecord(
                 r.index(),
                 r.requestId(),
@@ -181,7 +190,7 @@ public final class Records {
                 r.finishReason(),
                 r.streamed(),
                 r.retryAfter(),
-                new SessionTurn(session, turn),
+                session,
                 r.serverTimings());
     }
 }

@@ -61,7 +61,7 @@ class ReportSchemaTest {
                 Records.inSession(Records.failed(2, 30, FailureClass.HTTP_5XX, 500, "boom"), 1, 1));
         String json = ReportFiles.JSON.writeValueAsString(Reports.of(turns, Load.closed(2), null));
 
-        assertThat(json).contains("\"by_context\"", "\"intended_prefix_share\"");
+        assertThat(json).contains("\"by_context\"", "\"intended_prefix_share\"", "\"waiting_ms_mean\"");
         assertThat(validate(json)).isEmpty();
     }
 

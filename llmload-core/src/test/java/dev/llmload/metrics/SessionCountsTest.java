@@ -91,6 +91,71 @@ class SessionCountsTest {
                         tuple(0L, 512L, 1L, 20.0), tuple(512L, 1024L, 1L, 30.0), tuple(1024L, 2048L, 1L, 40.0));
     }
 
+    @Test
+    void tasksTakeEachRootWithItsSubagentsAndForksShareTheParentsContext() {
+        // Task of session 0: its turn 1 (0–12 ms, 100 input tokens, 2 output), then subagents 1
+        // (two turns) and 2 (one turn) forked after it, joined before its turn 2 at 60 ms. Task of
+        // session 3: one turn sent 5 ms late. In journal order, each record after its end.
+        List<RequestRecord> records = List.of(
+                Records.inSession(streamed(0, 0, 0, 100, 10, 12), 0, 1),
+                Records.inSubagent(streamed(1, 12, 12, 120, 20), 2, 1, 0),
+                Records.inSession(streamed(2, 0, 5, 100, 25), 3, 1),
+                Records.inSubagent(streamed(3, 12, 15, 150, 30, 31), 1, 1, 0),
+                Records.inSubagent(streamed(4, 41, 41, 200, 50), 1, 2, 0),
+                Records.inSession(streamed(5, 60, 60, 130, 70, 71), 0, 2));
+
+        SessionCounts counts = SessionCounts.of(records);
+
+        assertThat(counts.sessions()).isEqualTo(4);
+        SessionCounts.Tasks tasks = counts.tasks();
+        assertThat(List.of(tasks.tasks(), tasks.turnsPerTaskMean(), tasks.turnsPerTaskMax()))
+                .containsExactly(2L, 3.0, 5);
+        // Task 0 from 0 to 71 ms; task 3 from 0 to 25 ms.
+        assertThat(List.of(
+                        tasks.durationMs().min(),
+                        tasks.durationMs().max(),
+                        tasks.durationMs().mean()))
+                .containsExactly(25.0, 71.0, 48.0);
+        // Task 0 in the server: 0–12, 12–20 and 15–31 overlap into 0–31, then 41–50 and 60–71:
+        // 51 ms, 20 waiting. Task 3: 5–25, 20 ms, 5 waiting.
+        assertThat(tasks.serverMsMean()).isCloseTo(35.5, within(1e-9));
+        assertThat(tasks.waitingMsMean()).isCloseTo(12.5, within(1e-9));
+        assertThat(tasks.serverShare()).isCloseTo(71.0 / 96, within(1e-9));
+        // Resent: both subagents' first turns the parent's 102-token context, subagent 1's turn 2
+        // its own 152, session 0's turn 2 its 102; of 800 input tokens.
+        assertThat(counts.intendedPrefixShare()).isCloseTo(458.0 / 800, within(1e-9));
+    }
+
+    @Test
+    void interTokenLatencyByTurnPoolsEveryGapOfTheTurnsRequests() {
+        // Turn 1 of two sessions: gaps of 1 and 8 ms (TPOT 4.5) and of 2 ms (TPOT 2); turn 2 one
+        // request with gaps of 3 and 3 ms.
+        List<RequestRecord> records = List.of(
+                Records.inSession(streamed(0, 0, 0, 100, 10, 11, 19), 0, 1),
+                Records.inSession(streamed(1, 0, 0, 100, 10, 12), 1, 1),
+                Records.inSession(streamed(2, 30, 30, 300, 40, 43, 46), 0, 2));
+
+        List<SessionCounts.TurnLatency> byTurn = SessionCounts.of(records).byTurn();
+
+        SessionCounts.TurnLatency first = byTurn.getFirst();
+        assertThat(first.itlMs().count()).isEqualTo(3);
+        assertThat(List.of(
+                        first.itlMs().min(), first.itlMs().p50(), first.itlMs().max()))
+                .containsExactly(1.0, 2.0, 8.0);
+        assertThat(first.itlMs().mean()).isCloseTo(11.0 / 3, within(1e-9));
+        // TPOT averages within each request: its largest is 4.5, where a user waited 8 ms.
+        assertThat(first.tpotMs().max()).isEqualTo(4.5);
+        assertThat(first.tpotMs().count()).isEqualTo(2);
+        assertThat(List.of(byTurn.get(1).itlMs().count(), byTurn.get(1).itlMs().p50()))
+                .containsExactly(2L, 3.0);
+    }
+
+    /** A successful streamed record of one token per event ending at its last token. */
+    private static RequestRecord streamed(long index, double intendedMs, double sentMs, int input, double... tokenMs) {
+        return Records.streamed(
+                index, false, intendedMs, sentMs, tokenMs, ones(tokenMs.length), Outcome.SUCCESS, 200, input);
+    }
+
     private static int[] ones(int n) {
         int[] counts = new int[n];
         java.util.Arrays.fill(counts, 1);

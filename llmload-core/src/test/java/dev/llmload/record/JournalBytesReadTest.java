@@ -141,7 +141,7 @@ class JournalBytesReadTest {
                     i % 9 == 0 ? null : "length",
                     i % 11 != 0,
                     i % 13 == 0 ? "5" : null,
-                    i % 6 == 0 ? new SessionTurn(i / 6, i % 4) : null,
+                    i % 6 == 0 ? new SessionTurn(i / 6, i % 4, i % 12 == 0 ? Long.valueOf(i) : null) : null,
                     i % 17 == 0 ? new ServerTimings(1.5, Double.NaN, 3.25, 4, 64) : null,
                     // Counted, counted without the answer's text, and not counted (an older journal's line).
                     i % 5 == 4

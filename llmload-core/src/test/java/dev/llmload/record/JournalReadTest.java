@@ -40,7 +40,7 @@ class JournalReadTest {
                 "length",
                 true,
                 null,
-                new SessionTurn(7, 2),
+                new SessionTurn(7, 2, 3L),
                 null);
         RequestRecord failure = new RequestRecord(
                 1,
@@ -81,7 +81,7 @@ class JournalReadTest {
             assertThat(read.get(i).tokenEventCounts()).isEqualTo(written.get(i).tokenEventCounts());
             assertThat(JournalEncoder.toJson(read.get(i))).isEqualTo(JournalEncoder.toJson(written.get(i)));
         }
-        assertThat(read.get(0).session()).isEqualTo(new SessionTurn(7, 2));
+        assertThat(read.get(0).session()).isEqualTo(new SessionTurn(7, 2, 3L));
         assertThat(read.get(1).retryAfter()).isEqualTo("5");
         assertThat(read.get(1).serverTimings().decodeMs()).isEqualTo(2.25);
         assertThat(read.get(1).serverTimings().prefillMs()).isNaN();
@@ -112,7 +112,7 @@ class JournalReadTest {
                 "length",
                 true,
                 "5",
-                new SessionTurn(7, 2),
+                new SessionTurn(7, 2, 3L),
                 new ServerTimings(1.5, 2, 2.25, 4, 64),
                 new TextCounts(5, 30, 1, 6));
         String line = JournalEncoder.toJson(every, true, 1_765_000_000_000_000_000L);

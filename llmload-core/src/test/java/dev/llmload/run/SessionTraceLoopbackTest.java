@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -118,12 +119,18 @@ class SessionTraceLoopbackTest {
         // Every session's pauses at least: main's, explore's 20 ms, review's wait for 400 ms.
         double pausesMs = mainBetweenMs + 20 + (400 * MS - end(turns, "review1")) / 1e6;
         assertThat(sessions.betweenCallsMsMean() * 4).isGreaterThanOrEqualTo(pausesMs - 0.01);
-        // Turns 2 and 3 resend the turn before: main2, main3, explore2 and review2.
+        // Turns 2 and 3 resend the turn before: main2, main3, explore2 and review2; the forks'
+        // first turns resend main's context up to its second answer.
         long resent = 0;
         long input = 0;
-        for (String[] pair :
-                new String[][] {{"main1", "main2"}, {"main2", "main3"}, {"explore1", "explore2"}, {"review1", "review2"}
-                }) {
+        for (String[] pair : new String[][] {
+            {"main1", "main2"},
+            {"main2", "main3"},
+            {"explore1", "explore2"},
+            {"review1", "review2"},
+            {"main2", "explore1"},
+            {"main2", "test1"}
+        }) {
             RequestRecord before = turns.get(pair[0]);
             resent += Math.min(turns.get(pair[1]).inputTokens(), before.inputTokens() + before.outputTokens());
         }
@@ -132,6 +139,41 @@ class SessionTraceLoopbackTest {
         }
         assertThat(sessions.intendedPrefixShare()).isCloseTo((double) resent / input, within(1e-9));
         assertThat(sessions.intendedPrefixShare()).isPositive();
+
+        // ITL by turn pools every gap of the turns of that number, read from the journal's token times.
+        for (SessionCounts.TurnLatency row : sessions.byTurn()) {
+            long gaps = 0;
+            for (RequestRecord r : journal) {
+                if (r.session().turn() == row.turn()) {
+                    gaps += Math.max(0, r.timings().tokenEventNanos().length - 1);
+                }
+            }
+            assertThat(row.itlMs().count()).as("gaps of turn %d", row.turn()).isEqualTo(gaps);
+        }
+        assertThat(sessions.byTurn().getFirst().itlMs().count()).isPositive();
+
+        // The journal names each subagent's parent; the two tasks are main with its forks, and review.
+        for (RequestRecord r : journal) {
+            String name = names[(int) r.session().sessionId()];
+            assertThat(r.session().parentSessionId())
+                    .as("parent of %s", name)
+                    .isEqualTo(name.equals("explore") || name.equals("test") ? Long.valueOf(0) : null);
+        }
+        SessionCounts.Tasks tasks = sessions.tasks();
+        assertThat(List.of(tasks.tasks(), tasks.turnsPerTaskMean(), tasks.turnsPerTaskMax()))
+                .containsExactly(2L, 4.0, 6);
+        double mainTaskMs = (end(turns, "main3") - intended(turns, "main1")) / 1e6;
+        double reviewTaskMs = (end(turns, "review2") - intended(turns, "review1")) / 1e6;
+        assertThat(tasks.durationMs().max()).isCloseTo(Math.max(mainTaskMs, reviewTaskMs), within(0.002));
+        assertThat(tasks.durationMs().min()).isCloseTo(Math.min(mainTaskMs, reviewTaskMs), within(0.002));
+        double mainInServerMs = inServerMs(turns, "main1", "main2", "explore1", "explore2", "test1", "main3");
+        double reviewInServerMs = inServerMs(turns, "review1", "review2");
+        assertThat(tasks.serverMsMean()).isCloseTo((mainInServerMs + reviewInServerMs) / 2, within(1e-6));
+        assertThat(tasks.waitingMsMean())
+                .isCloseTo((mainTaskMs + reviewTaskMs - mainInServerMs - reviewInServerMs) / 2, within(0.002));
+        // The forks ran while main waited: main's task spent less time in the server than its
+        // sessions' server times summed.
+        assertThat(mainInServerMs).isLessThanOrEqualTo(mainServerMs + serverMs(turns, "explore1", "explore2", "test1"));
 
         // What the server saw: each turn the history of its own session, a fork its parent's.
         Map<String, JsonNode> truthById = new HashMap<>();
@@ -176,6 +218,37 @@ class SessionTraceLoopbackTest {
                     .as("prompt tokens of %s", expected[0])
                     .isBetween(context + (int) expected[1] - 2, context + (int) expected[1] + 6);
         }
+    }
+
+    /**
+     * The time in which at least one of the turns was sent and not yet ended, by a sweep over the
+     * sends (one more open) and ends (one fewer): a stretch counts once, however many turns cover it.
+     */
+    private static double inServerMs(Map<String, RequestRecord> turns, String... names) {
+        TreeMap<Long, Integer> changes = new TreeMap<>();
+        for (String name : names) {
+            changes.merge(turns.get(name).timings().sentNanos(), 1, Integer::sum);
+            changes.merge(end(turns, name), -1, Integer::sum);
+        }
+        long covered = 0;
+        int open = 0;
+        long since = 0;
+        for (Map.Entry<Long, Integer> change : changes.entrySet()) {
+            if (open > 0) {
+                covered += change.getKey() - since;
+            }
+            open += change.getValue();
+            since = change.getKey();
+        }
+        return covered / 1e6;
+    }
+
+    private static double serverMs(Map<String, RequestRecord> turns, String... names) {
+        double sum = 0;
+        for (String name : names) {
+            sum += (end(turns, name) - turns.get(name).timings().sentNanos()) / 1e6;
+        }
+        return sum;
     }
 
     private static long intended(Map<String, RequestRecord> turns, String turn) {

@@ -128,6 +128,25 @@ public final class ConsoleSummary {
                     "In server / between calls (ms, mean):",
                     number(ran.serverMsMean()) + " / " + number(ran.betweenCallsMsMean()) + " (server "
                             + percent(ran.serverShare()) + ")");
+            SessionCounts.Tasks tasks = ran.tasks();
+            // Without subagents a task is a session, and the lines above already say it all.
+            if (tasks.tasks() < ran.sessions()) {
+                line(
+                        out,
+                        "Agent tasks (turns per task mean / max):",
+                        tasks.tasks() + " (" + number(tasks.turnsPerTaskMean()) + " / " + tasks.turnsPerTaskMax()
+                                + ")");
+                line(
+                        out,
+                        "Task duration (ms, p50 / p99):",
+                        number(tasks.durationMs().p50()) + " / "
+                                + number(tasks.durationMs().p99()));
+                line(
+                        out,
+                        "Task in server / waiting (ms, mean):",
+                        number(tasks.serverMsMean()) + " / " + number(tasks.waitingMsMean()) + " (server "
+                                + percent(tasks.serverShare()) + ")");
+            }
             Double hitRate =
                     report.telemetry() == null ? null : report.telemetry().prefixCacheHitRate();
             line(

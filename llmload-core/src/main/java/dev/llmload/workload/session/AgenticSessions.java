@@ -80,7 +80,7 @@ public final class AgenticSessions implements SessionSupply {
         }
         SplittableRandom random = master.split();
         TraceSessions.Spec root = spec(random, true);
-        return new TraceSession(root, prompts, seed, requests::getAndIncrement, system, systemPromptTokens);
+        return new TraceSession(root, null, prompts, seed, requests::getAndIncrement, system, systemPromptTokens);
     }
 
     @Override

@@ -22,6 +22,9 @@ import java.util.function.LongSupplier;
 public final class TraceSession implements Session {
 
     private final TraceSessions.Spec spec;
+    /** The session this one forked from; null for a root. */
+    private final Long parentId;
+
     private final SyntheticPrompts prompts;
     private final long seed;
     private final SplittableRandom random;
@@ -32,12 +35,14 @@ public final class TraceSession implements Session {
 
     TraceSession(
             TraceSessions.Spec spec,
+            Long parentId,
             SyntheticPrompts prompts,
             long seed,
             LongSupplier requestIndexes,
             List<ChatMessage> history,
             int historyTokens) {
         this.spec = spec;
+        this.parentId = parentId;
         this.prompts = prompts;
         this.seed = seed;
         // A function of the seed and the session alone, so that a session's text does not depend
@@ -116,7 +121,7 @@ public final class TraceSession implements Session {
         int contextTokens = historyTokens + prompts.tokenizer().count(answer);
         List<Session> forks = new ArrayList<>(children.size());
         for (TraceSessions.Spec child : children) {
-            forks.add(new TraceSession(child, prompts, seed, requestIndexes, context, contextTokens));
+            forks.add(new TraceSession(child, spec.id(), prompts, seed, requestIndexes, context, contextTokens));
         }
         return forks;
     }
@@ -139,6 +144,6 @@ public final class TraceSession implements Session {
                 history,
                 historyTokens,
                 turn.outputTokens(),
-                new SessionTurn(spec.id(), sent));
+                new SessionTurn(spec.id(), sent, parentId));
     }
 }

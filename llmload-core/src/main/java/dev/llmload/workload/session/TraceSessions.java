@@ -190,7 +190,7 @@ public final class TraceSessions implements SessionSupply {
         if (next == roots.size()) {
             throw new NoSuchElementException("the trace's " + roots.size() + " root sessions have all started");
         }
-        return new TraceSession(roots.get(next++), prompts, seed, requests::getAndIncrement, List.of(), 0);
+        return new TraceSession(roots.get(next++), null, prompts, seed, requests::getAndIncrement, List.of(), 0);
     }
 
     /** A trace's sessions start at their timestamps, whatever is in flight. */

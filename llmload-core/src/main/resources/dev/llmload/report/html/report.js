@@ -414,20 +414,57 @@
       ['session duration p50 / p99 (ms)', num(duration.p50) + ' / ' + num(duration.p99)],
       ['in server / between calls per session (ms, mean)', num(sessions.server_ms_mean) + ' / '
         + num(sessions.between_calls_ms_mean) + ' (server ' + percent(sessions.server_share) + ')'],
+      ['agent tasks: a root session with its subagents (turns per task mean / max)', text(get(sessions, 'tasks.tasks'))
+        + ' (' + num(get(sessions, 'tasks.turns_per_task_mean')) + ' / ' + text(get(sessions, 'tasks.turns_per_task_max')) + ')'],
+      ['task duration p50 / p99 (ms)', num(get(sessions, 'tasks.duration_ms.p50')) + ' / '
+        + num(get(sessions, 'tasks.duration_ms.p99'))],
+      ['task in server / waiting (ms, mean)', num(get(sessions, 'tasks.server_ms_mean')) + ' / '
+        + num(get(sessions, 'tasks.waiting_ms_mean')) + ' (server ' + percent(get(sessions, 'tasks.server_share')) + ')'],
       ['prefix reuse: intended by the workload / server cache hit rate (scraped)',
         percent(sessions.intended_prefix_share) + ' / ' + percent(hitRate)]]));
     parent.appendChild(el('h3', null, ['By turn (successful turns)']));
-    parent.appendChild(table(['turn', 'count', 'TTFT p50 (ms)', 'TTFT p99 (ms)', 'TPOT p50 (ms)', 'TPOT p99 (ms)'],
+    parent.appendChild(table(['turn', 'count', 'TTFT p50 (ms)', 'TTFT p99 (ms)', 'TPOT p50 (ms)', 'ITL p50 (ms)',
+      'ITL p99 (ms)'],
       (sessions.by_turn || []).map(function (t) {
         return [text(t.turn), text(t.count), num(get(t, 'ttft_ms.p50')), num(get(t, 'ttft_ms.p99')),
-          num(get(t, 'tpot_ms.p50')), num(get(t, 'tpot_ms.p99'))];
+          num(get(t, 'tpot_ms.p50')), num(get(t, 'itl_ms.p50')), num(get(t, 'itl_ms.p99'))];
       }), 0));
-    parent.appendChild(el('h3', null, ['TTFT by input length (successful turns)']));
-    parent.appendChild(table(['input tokens', 'count', 'TTFT p50 (ms)', 'TTFT p90 (ms)', 'TTFT p99 (ms)'],
-      (sessions.by_context || []).map(function (c) {
-        return [text(c.from_tokens) + ' to ' + text(c.to_tokens), text(c.count), num(get(c, 'ttft_ms.p50')),
-          num(get(c, 'ttft_ms.p90')), num(get(c, 'ttft_ms.p99'))];
-      }), 1));
+    // The table and, beside it, the same percentiles drawn against the bins' upper ends.
+    var contexts = sessions.by_context || [];
+    var grid = el('div', 'grid');
+    parent.appendChild(grid);
+    grid.appendChild(el('div', null, [el('h3', null, ['TTFT by input length (successful turns)']),
+      table(['input tokens', 'count', 'TTFT p50 (ms)', 'TTFT p90 (ms)', 'TTFT p99 (ms)'],
+        contexts.map(function (c) {
+          return [text(c.from_tokens) + ' to ' + text(c.to_tokens), text(c.count), num(get(c, 'ttft_ms.p50')),
+            num(get(c, 'ttft_ms.p90')), num(get(c, 'ttft_ms.p99'))];
+        }), 1)]));
+    if (contexts.length > 0) sessionContextChart(grid, contexts);
+  }
+
+  /** TTFT p50 / p90 / p99 of each input-length bin at the bin's upper end, on a log2 axis (the bins double). */
+  function sessionContextChart(grid, contexts) {
+    function tokens(x) { return text(Math.round(Math.pow(2, x))); }
+    chart(grid, 'session-ttft-context', 'TTFT against input length', 'Each input-length bin of the table at its'
+      + ' upper end (tokens, log scale): how TTFT grows with the context.', {
+        scales: {x: {time: false, range: function (u, min, max) { return [min - 0.5, max + 0.5]; }},
+          y: {range: fromZero}},
+        axes: [axis('input tokens (bin end)', {
+          splits: function (u, i, min, max) {
+            var splits = [];
+            for (var x = Math.ceil(min); x <= max; x++) splits.push(x);
+            return splits;
+          },
+          values: function (u, splits) { return splits.map(tokens); }
+        }), axis('ms')],
+        series: [{label: 'input tokens', value: function (u, x) { return x === null ? '–' : tokens(x); }},
+          line('p50', COLORS[0], {points: {show: true, size: 5}}),
+          line('p90', COLORS[2], {points: {show: true, size: 5}}),
+          line('p99', COLORS[1], {points: {show: true, size: 5}})]
+      }, [contexts.map(function (c) { return Math.log2(c.to_tokens); }),
+        contexts.map(function (c) { return get(c, 'ttft_ms.p50'); }),
+        contexts.map(function (c) { return get(c, 'ttft_ms.p90'); }),
+        contexts.map(function (c) { return get(c, 'ttft_ms.p99'); })]);
   }
 
   function runPage(data) {

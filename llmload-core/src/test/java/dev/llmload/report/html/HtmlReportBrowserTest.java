@@ -228,11 +228,14 @@ class HtmlReportBrowserTest {
                         "Sessions (every subagent counts as one)",
                         "By turn (successful turns)",
                         "TTFT by input length (successful turns)",
+                        "ITL p99 (ms)",
+                        "task duration p50 / p99 (ms)",
                         // The rows as the report has them: four turns, and the first input bin.
                         ">4<",
                         sessions.byContext().getFirst().fromTokens() + " to "
                                 + sessions.byContext().getFirst().toTokens());
         assertThat(sessions.byTurn()).hasSize(4);
+        assertThat(page.chartIds()).contains("session-ttft-context");
     }
 
     @Test

@@ -78,7 +78,7 @@ class TraceSessionsTest {
         assertThat(exploreFirst.messages().get(3)).isEqualTo(new ChatMessage("assistant", answer2));
         assertThat(exploreFirst.messages()).hasSize(5);
         assertThat(exploreFirst.inputTokens()).isEqualTo(second.inputTokens() + TOKENIZER.count(answer2) + 20);
-        assertThat(exploreFirst.session()).isEqualTo(new SessionTurn(1, 1));
+        assertThat(exploreFirst.session()).isEqualTo(new SessionTurn(1, 1, 0L));
         assertThat(explore.thinkTimeBeforeNextTurn()).isEqualTo(Duration.ofMillis(20));
         assertThat(explore.nextTurn("six").messages()).hasSize(7);
         assertThat(explore.hasNextTurn()).isFalse();
