@@ -51,6 +51,7 @@ final class PeerSpellings {
         peer("AIPerf's", "--streaming", "--no-stream (streaming is the default)");
         peer("AIPerf's", "--artifact-dir", "--output-dir");
         peer("AIPerf's", "--input-file", "--dataset");
+        peer("AIPerf's", "--custom-dataset-type", "--trace-format");
         peer("AIPerf's", "--arrival-pattern", "--arrival");
         peer("AIPerf's", "--request-rate-mode", "--arrival");
         peer("AIPerf's", "--arrival-smoothness", "--burstiness");

@@ -8,6 +8,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -25,7 +27,7 @@ class BadDataTest {
 
     private record Outcome(int exitCode, String err, long requestsSeen) {}
 
-    private Outcome runAgainstSimulator(String dataFlag, Path file) throws Exception {
+    private Outcome runAgainstSimulator(String dataFlag, Path file, String... more) throws Exception {
         Path truth = dir.resolve("truth.jsonl");
         StringWriter err = new StringWriter();
         int code;
@@ -34,7 +36,7 @@ class BadDataTest {
             var commandLine = Main.commandLine();
             commandLine.setOut(new PrintWriter(new StringWriter(), true));
             commandLine.setErr(new PrintWriter(err, true));
-            code = commandLine.execute(
+            List<String> args = new ArrayList<>(List.of(
                     "run",
                     "--url",
                     sim.url(),
@@ -45,7 +47,9 @@ class BadDataTest {
                     "--server-metrics",
                     "off",
                     "--output-dir",
-                    dir.resolve("run").toString());
+                    dir.resolve("run").toString()));
+            args.addAll(List.of(more));
+            code = commandLine.execute(args.toArray(String[]::new));
         }
         // Closing the simulator flushed its log: a line per request it saw.
         long seen = Files.exists(truth)
@@ -107,5 +111,31 @@ class BadDataTest {
         assertThat(outcome.exitCode())
                 .as("a bad data file, as docs/cli.md says")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void aBadAiperfMooncakeLineIsNamedWithItsNumber() throws Exception {
+        Path trace = dir.resolve("aiperf.jsonl");
+        Files.writeString(
+                trace,
+                "{\"session_id\": \"a\", \"timestamp\": 0, \"input_length\": 5, \"output_length\": 2}\n"
+                        + "{\"session_id\": \"b\", \"delay\": 100, \"input_length\": 5, \"output_length\": 2}\n");
+
+        Outcome outcome = runAgainstSimulator("--trace", trace, "--trace-format", "aiperf-mooncake");
+        assertStoppedWithOneLine(outcome, "aiperf.jsonl:2:", "\"delay\" needs a turn before it");
+        assertThat(outcome.exitCode()).isEqualTo(1);
+    }
+
+    @Test
+    void aBadAiperfMultiTurnLineIsNamedWithItsNumber() throws Exception {
+        Path trace = dir.resolve("multi.jsonl");
+        Files.writeString(
+                trace,
+                "{\"session_id\": \"a\", \"turns\": [{\"text\": \"hi\", \"output_length\": 2}]}\n"
+                        + "{\"session_id\": \"b\", \"turns\": [{\"text\": \"hi\"}, {\"output_length\": 2}]}\n");
+
+        Outcome outcome = runAgainstSimulator("--trace", trace, "--trace-format", "aiperf-multi-turn");
+        assertStoppedWithOneLine(outcome, "multi.jsonl:2:", "turn 2: needs \"text\"");
+        assertThat(outcome.exitCode()).isEqualTo(1);
     }
 }

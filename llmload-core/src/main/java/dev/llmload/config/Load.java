@@ -250,12 +250,13 @@ public sealed interface Load {
      * @param file           the trace (JSONL or CSV)
      * @param speed          how much faster than recorded it is replayed
      * @param maxConcurrency at most this many requests in flight; null for no gate
-     * @param format         {@code mooncake} or {@code llmload-sessions}; null to tell by the file's first entry
+     * @param format         one of {@link #FORMATS}; null to tell by the file's first entry
      */
     record Trace(Path file, double speed, Integer maxConcurrency, String format) implements Load {
 
         /** The formats {@code --trace-format} names. */
-        public static final List<String> FORMATS = List.of("mooncake", "llmload-sessions");
+        public static final List<String> FORMATS =
+                List.of("mooncake", "llmload-sessions", "aiperf-mooncake", "aiperf-multi-turn");
 
         /** A trace whose format is told by its first entry. */
         public Trace(Path file, double speed, Integer maxConcurrency) {
@@ -265,7 +266,7 @@ public sealed interface Load {
         public Trace {
             if (format != null && !FORMATS.contains(format)) {
                 throw new ConfigException(
-                        "--trace-format must be " + String.join(" or ", FORMATS) + ", not '" + format + "'");
+                        "--trace-format must be one of " + String.join(", ", FORMATS) + ", not '" + format + "'");
             }
             if (file == null) {
                 throw new ConfigException("--arrival trace needs --trace FILE");

@@ -600,8 +600,10 @@ public final class OptionTable {
             "NAME",
             Value.TEXT,
             null,
-            "The --trace file's format: mooncake (independent requests) or llmload-sessions (sessions of turns "
-                    + "with delays, tool waits and subagents; docs/workloads.md). Default: told by the first entry.",
+            "The --trace file's format: mooncake (independent requests), llmload-sessions (sessions of turns "
+                    + "with delays, tool waits and subagents), aiperf-mooncake (AIPerf's mooncake_trace records, "
+                    + "grouped by session_id) or aiperf-multi-turn (AIPerf's multi_turn sessions); "
+                    + "docs/workloads.md. Default: told by the first entry (mooncake or llmload-sessions).",
             whenSet(
                     "data.trace_format",
                     String.class,

@@ -58,7 +58,13 @@ final class Workloads {
     public static SessionSupply openSessions(Sessions sessions, Data data, Load load, Tokenizer tokenizer, long seed) {
         if (sessions == null) {
             return load instanceof Load.Trace trace && isSessionTrace(trace)
-                    ? new TraceSessions(trace.file(), SyntheticPrompts.of(tokenizer), seed, trace.speed())
+                    ? new TraceSessions(
+                            trace.file(),
+                            trace.format() == null ? TraceSessions.FORMAT : trace.format(),
+                            SyntheticPrompts.of(tokenizer),
+                            data.outputTokens().distribution(),
+                            seed,
+                            trace.speed())
                     : null;
         }
         SessionPlan plan = new SessionPlan(
@@ -122,11 +128,20 @@ final class Workloads {
         }
     }
 
-    /** Whether a trace is in llmload's session format: as {@code --trace-format} says, else by its first entry. */
+    /**
+     * Whether a trace is read as sessions: as {@code --trace-format} says, else by its first entry.
+     * AIPerf's {@code mooncake_trace} records are sessions when any names a {@code session_id},
+     * else independent requests read as Mooncake's.
+     */
     static boolean isSessionTrace(Load.Trace trace) {
-        return trace.format() == null
-                ? TraceSessions.detect(trace.file())
-                : trace.format().equals(TraceSessions.FORMAT);
+        if (trace.format() == null) {
+            return TraceSessions.detect(trace.file());
+        }
+        return switch (trace.format()) {
+            case TraceSessions.FORMAT, TraceSessions.AIPERF_MULTI_TURN -> true;
+            case TraceSessions.AIPERF_MOONCAKE -> TraceSessions.hasSessionIds(trace.file());
+            default -> false;
+        };
     }
 
     /** The send offsets a trace asks for, or null when the data is not a trace. */

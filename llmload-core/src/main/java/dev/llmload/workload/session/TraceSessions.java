@@ -3,6 +3,7 @@ package dev.llmload.workload.session;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
+import dev.llmload.workload.length.LengthDistribution;
 import dev.llmload.workload.prompt.SyntheticPrompts;
 import dev.llmload.workload.source.JsonLine;
 import java.io.BufferedReader;
@@ -31,6 +32,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * forks from the parent's history once that turn is answered, and the parent's next turn waits
  * until every such subagent has ended.
  *
+ * <p>AIPerf's {@code mooncake_trace} records with sessions and its {@code multi_turn} sessions
+ * ({@link AiperfTraceLines}) are read into the same sessions: root sessions without forks, whose
+ * turns wait for the previous answer plus their delay or for their timestamp.
+ *
  * <p>The whole file is read and checked when it is opened, so a bad line stops the run with its
  * line number before any load; the trace is then held in memory (a line costs some tens of bytes
  * without a fixed prompt). The root sessions start at their first turn's {@code timestamp_ms},
@@ -43,6 +48,12 @@ public final class TraceSessions implements SessionSupply {
 
     /** The {@code --trace-format} name of this format. */
     public static final String FORMAT = "llmload-sessions";
+
+    /** The {@code --trace-format} name of AIPerf's {@code mooncake_trace} records with sessions. */
+    public static final String AIPERF_MOONCAKE = "aiperf-mooncake";
+
+    /** The {@code --trace-format} name of AIPerf's {@code multi_turn} sessions. */
+    public static final String AIPERF_MULTI_TURN = "aiperf-multi-turn";
 
     private final Path file;
     private final SyntheticPrompts prompts;
@@ -79,13 +90,33 @@ public final class TraceSessions implements SessionSupply {
         }
     }
 
+    /** Reads and checks a trace in llmload's format. */
+    public TraceSessions(Path file, SyntheticPrompts prompts, long seed, double speed) {
+        this(file, FORMAT, prompts, null, seed, speed);
+    }
+
     /**
      * Reads and checks the trace.
      *
-     * @param speed replay this many times faster (&gt; 0)
+     * @param format        {@link #FORMAT}, {@link #AIPERF_MOONCAKE} or {@link #AIPERF_MULTI_TURN}
+     * @param defaultOutput the answer length of an AIPerf {@code multi_turn} turn that gives none;
+     *                      null to require one
+     * @param speed         replay this many times faster (&gt; 0)
      * @throws DatasetException at the first bad line, naming it, or when the trace has no turn
      */
-    public TraceSessions(Path file, SyntheticPrompts prompts, long seed, double speed) {
+    public TraceSessions(
+            Path file,
+            String format,
+            SyntheticPrompts prompts,
+            LengthDistribution defaultOutput,
+            long seed,
+            double speed) {
+        AiperfTraceLines aiperf = switch (format) {
+            case FORMAT -> null;
+            case AIPERF_MOONCAKE -> new AiperfTraceLines(file, true, prompts, defaultOutput, seed);
+            case AIPERF_MULTI_TURN -> new AiperfTraceLines(file, false, prompts, defaultOutput, seed);
+            default -> throw new IllegalArgumentException("not a session trace format: " + format);
+        };
         if (!(speed > 0) || Double.isInfinite(speed)) {
             throw new IllegalArgumentException("speed " + speed + " must be a positive number");
         }
@@ -101,8 +132,16 @@ public final class TraceSessions implements SessionSupply {
             long number = 0;
             while ((line = in.readLine()) != null) {
                 number++;
-                if (!line.isBlank()) {
-                    read(JsonLine.object(file, number, line), number, drafts);
+                if (line.isBlank()) {
+                    continue;
+                }
+                JsonNode node = JsonLine.object(file, number, line);
+                if (aiperf == null) {
+                    read(node, number, drafts);
+                } else {
+                    for (AiperfTraceLines.Turn turn : aiperf.read(node, number)) {
+                        append(turn, drafts);
+                    }
                 }
             }
         } catch (IOException e) {
@@ -170,6 +209,14 @@ public final class TraceSessions implements SessionSupply {
         }
     }
 
+    /**
+     * Whether an AIPerf {@code mooncake_trace} file has sessions: any record names a
+     * {@code session_id}. One without is independent requests, for the Mooncake reader.
+     */
+    public static boolean hasSessionIds(Path file) {
+        return AiperfTraceLines.hasSessions(file);
+    }
+
     /** When root session i starts, in nanoseconds after the first, before the speed; a new array each call. */
     public long[] startOffsetsNanos() {
         return startOffsetsNanos.clone();
@@ -211,17 +258,41 @@ public final class TraceSessions implements SessionSupply {
         return sha256;
     }
 
+    /** Appends an AIPerf turn to its session, a new root session when it is the first. */
+    private void append(AiperfTraceLines.Turn turn, Map<String, Draft> drafts) {
+        Draft draft = drafts.get(turn.key());
+        boolean first = draft == null;
+        if (first) {
+            if (turn.delayMillis() >= 0) {
+                throw DatasetException.at(
+                        file,
+                        turn.line(),
+                        "a session's first turn starts at \"timestamp\"; \"delay\" needs a turn before it");
+            }
+            draft = new Draft(drafts.size(), turn.name(), null, 0, turn.line());
+            drafts.put(turn.key(), draft);
+            draft.startMillis = Math.max(0, turn.timestampMillis());
+        }
+        draft.turns.add(new DraftTurn(
+                first ? -1 : turn.timestampMillis(),
+                Math.max(0, turn.delayMillis()),
+                0,
+                turn.inputTokens(),
+                turn.outputTokens(),
+                turn.prompt()));
+    }
+
     private void read(JsonNode node, long line, Map<String, Draft> drafts) {
-        String name = name(node, "session_id", line);
+        String name = name(file, node, "session_id", line);
         if (name == null) {
             throw DatasetException.at(file, line, "needs \"session_id\"");
         }
-        int turn = whole(node, "turn", line, 1);
+        int turn = whole(file, node, "turn", line, 1);
         if (turn < 1) {
             throw DatasetException.at(file, line, "needs a whole number \"turn\" ≥ 1");
         }
         Draft draft = drafts.get(name);
-        String parentName = name(node, "parent_session", line);
+        String parentName = name(file, node, "parent_session", line);
         boolean parentTurnGiven = node.hasNonNull("parent_turn");
         if (draft == null) {
             if (turn != 1) {
@@ -241,7 +312,7 @@ public final class TraceSessions implements SessionSupply {
                 if (!parentTurnGiven) {
                     throw DatasetException.at(file, line, "\"parent_session\" needs \"parent_turn\"");
                 }
-                parentTurn = whole(node, "parent_turn", line, 1);
+                parentTurn = whole(file, node, "parent_turn", line, 1);
             }
             draft = new Draft(drafts.size(), name, parent, parentTurn, line);
             drafts.put(name, draft);
@@ -257,8 +328,8 @@ public final class TraceSessions implements SessionSupply {
                 throw DatasetException.at(file, line, "\"parent_session\" belongs on a session's first turn only");
             }
         }
-        double timestampMillis = millis(node, "timestamp_ms", line);
-        double delayMillis = millis(node, "delay_ms", line);
+        double timestampMillis = millis(file, node, "timestamp_ms", line);
+        double delayMillis = millis(file, node, "delay_ms", line);
         if (timestampMillis >= 0 && delayMillis >= 0) {
             throw DatasetException.at(file, line, "give \"timestamp_ms\" or \"delay_ms\", not both");
         }
@@ -269,7 +340,7 @@ public final class TraceSessions implements SessionSupply {
                     line,
                     "a session's first turn starts at \"timestamp_ms\"; \"delay_ms\" needs a turn before it");
         }
-        double toolWaitMillis = millis(node, "tool_wait_ms", line);
+        double toolWaitMillis = millis(file, node, "tool_wait_ms", line);
         String prompt = null;
         JsonNode text = node.get("prompt");
         if (text != null && !text.isNull()) {
@@ -281,8 +352,9 @@ public final class TraceSessions implements SessionSupply {
             }
             prompt = text.asText();
         }
-        int inputTokens = prompt != null ? prompts.tokenizer().count(prompt) : whole(node, "input_tokens", line, 1);
-        int outputTokens = whole(node, "output_tokens", line, 1);
+        int inputTokens =
+                prompt != null ? prompts.tokenizer().count(prompt) : whole(file, node, "input_tokens", line, 1);
+        int outputTokens = whole(file, node, "output_tokens", line, 1);
         if (rootStart) {
             draft.startMillis = Math.max(0, timestampMillis);
         }
@@ -296,7 +368,7 @@ public final class TraceSessions implements SessionSupply {
     }
 
     /** A string or whole-number field as text; null when absent. */
-    private String name(JsonNode node, String field, long line) {
+    static String name(Path file, JsonNode node, String field, long line) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             return null;
@@ -308,7 +380,7 @@ public final class TraceSessions implements SessionSupply {
     }
 
     /** A required whole number of at least {@code min}. */
-    private int whole(JsonNode node, String field, long line, int min) {
+    static int whole(Path file, JsonNode node, String field, long line, int min) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             throw DatasetException.at(file, line, "needs \"" + field + "\"");
@@ -321,7 +393,7 @@ public final class TraceSessions implements SessionSupply {
     }
 
     /** An optional time in milliseconds ≥ 0, fractions allowed; -1 when absent. */
-    private double millis(JsonNode node, String field, long line) {
+    static double millis(Path file, JsonNode node, String field, long line) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             return -1;
