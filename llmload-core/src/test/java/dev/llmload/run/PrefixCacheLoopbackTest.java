@@ -86,16 +86,18 @@ class PrefixCacheLoopbackTest {
     }
 
     /**
-     * The client measured the engine's saving too, give or take its own lateness: a wall-clock
-     * bound, widened with the host's load and skipped where it would mean nothing (on a host at
-     * load 14 the client's TTFT of the cached request came out 8.6 ms longer than the other's).
+     * The client measured at least half of the engine's saving, give or take its own lateness. Not
+     * all of it: the client's TTFT also holds what the server does before its engine, which grows
+     * with the prompt whether it is cached or not (a session's turn 2 saved 48.2 ms in the engine
+     * and 30.4 at the client on a quiet host). A wall-clock bound, widened with the host's load and
+     * skipped where it would mean nothing (at load 14 the cached request's client TTFT came out
+     * 8.6 ms longer than the other's).
      */
     private static void assertClientSawTheSaving(Turn cached, Turn other) {
-        assertThat(cached.clientTtftMs() - other.clientTtftMs())
-                .as(
-                        "client TTFT difference; the engine's %.3f ms, %s",
-                        cached.engineTtftMs() - other.engineTtftMs(), HostLoad.describe())
-                .isLessThan(cached.engineTtftMs() - other.engineTtftMs() + HostLoad.slackMs(2.0));
+        double engineSavingMs = other.engineTtftMs() - cached.engineTtftMs();
+        assertThat(other.clientTtftMs() - cached.clientTtftMs())
+                .as("client TTFT saving; the engine's %.3f ms, %s", engineSavingMs, HostLoad.describe())
+                .isGreaterThan(engineSavingMs / 2 - HostLoad.slackMs(2.0));
     }
 
     /** A request as the simulator saw it and as the client measured it. */
