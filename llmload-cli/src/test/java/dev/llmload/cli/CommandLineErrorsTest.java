@@ -55,7 +55,9 @@ class CommandLineErrorsTest {
         CapturedRun outcome = CapturedRun.of("run", "--think-time", "500");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertOneLineWithoutStackTrace(outcome.err());
-        assertThat(outcome.err()).contains("--think-time, --max-sessions, --system-prompt-tokens and the subagent options apply only with --sessions");
+        assertThat(outcome.err())
+                .contains(
+                        "--think-time, --max-sessions, --system-prompt-tokens and the subagent options apply only with --sessions");
     }
 
     @Test
