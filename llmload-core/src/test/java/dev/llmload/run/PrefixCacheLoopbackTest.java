@@ -41,9 +41,9 @@ class PrefixCacheLoopbackTest {
     void aSessionsNextTurnFindsItsHistoryCachedAndItsFirstTokenSooner() throws Exception {
         Path trace = dir.resolve("sessions.jsonl");
         Files.writeString(trace, """
-                {"session_id": "main", "turn": 1, "timestamp_ms": 0, "input_tokens": 3000, "output_tokens": 4}
+                {"session_id": "main", "turn": 1, "timestamp_ms": 0, "input_tokens": 6000, "output_tokens": 4}
                 {"session_id": "main", "turn": 2, "input_tokens": 16, "output_tokens": 4}
-                {"session_id": "fresh", "turn": 1, "timestamp_ms": 1500, "input_tokens": 3020, "output_tokens": 4}
+                {"session_id": "fresh", "turn": 1, "timestamp_ms": 1500, "input_tokens": 6020, "output_tokens": 4}
                 """);
         Map<String, Turn> turns = run(trace);
 
@@ -57,12 +57,18 @@ class PrefixCacheLoopbackTest {
         assertThat(second.prompt())
                 .isGreaterThanOrEqualTo(fresh.prompt() - 20)
                 .isLessThanOrEqualTo(fresh.prompt() + 20);
-        // About the same length, a small part of it computed: the first token comes sooner, at the
-        // server (ground truth) and at the client (the journal).
-        assertThat(second.engineTtftMs()).isLessThan(fresh.engineTtftMs() / 2);
-        assertClientSawTheSaving(second, fresh);
         // Never faster than the engine's model allows for the tokens it computed (docs/simulator.md).
         assertThat(second.engineTtftMs()).isGreaterThanOrEqualTo(prefillMs(second.prompt() - second.cached()) - 0.5);
+        // About the same length, a small part of it computed: the first token comes sooner, at the
+        // server (ground truth) and at the client (the journal). The simulator's steps take wall-clock
+        // time, so a busy host makes them late: with 3,000-token prompts a cached turn took 44 ms
+        // against the other's 79 at a load average of 11 on 2 cores, where the model says 17 and 66.
+        // At 6,000 tokens the model's 17 ms against 123 leaves 45 ms of lateness before the bound,
+        // which widens further with the host's load.
+        assertThat(second.engineTtftMs())
+                .as("engine TTFT of the cached turn; %s", HostLoad.describe())
+                .isLessThan(fresh.engineTtftMs() / 2 + HostLoad.slackMs(2.0) - 2.0);
+        assertClientSawTheSaving(second, fresh);
     }
 
     @Test
@@ -81,7 +87,10 @@ class PrefixCacheLoopbackTest {
         // Three shared blocks of 512 tokens, found whole blocks of the simulator at a time.
         assertThat(sharing.cached()).isBetween(3 * 512 - BLOCK, 3 * 512 + BLOCK);
         assertThat(unrelated.cached()).isLessThan(BLOCK);
-        assertThat(sharing.engineTtftMs()).isLessThan(unrelated.engineTtftMs());
+        // The model's 24 ms against 49 ms; late steps on a busy host widen the bound as above.
+        assertThat(sharing.engineTtftMs())
+                .as("engine TTFT of the request sharing blocks; %s", HostLoad.describe())
+                .isLessThan(unrelated.engineTtftMs() + HostLoad.slackMs(2.0) - 2.0);
         assertClientSawTheSaving(sharing, unrelated);
     }
 
