@@ -1,19 +1,16 @@
 package dev.llmload.workload.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.length.LengthDistribution;
 import dev.llmload.workload.prompt.SyntheticPrompts;
+import dev.llmload.workload.source.HashedLines;
 import dev.llmload.workload.source.JsonLine;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -124,33 +121,20 @@ public final class TraceSessions implements SessionSupply {
         this.prompts = prompts;
         this.seed = seed;
         this.speed = speed;
-        MessageDigest digest = ContentHash.sha256();
         Map<String, Draft> drafts = new LinkedHashMap<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                new DigestInputStream(Files.newInputStream(file), digest), StandardCharsets.UTF_8))) {
-            String line;
-            long number = 0;
-            while ((line = in.readLine()) != null) {
-                number++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                JsonNode node = JsonLine.object(file, number, line);
-                if (aiperf == null) {
-                    read(node, number, drafts);
-                } else {
-                    for (AiperfTraceLines.Turn turn : aiperf.read(node, number)) {
-                        append(turn, drafts);
-                    }
+        this.sha256 = HashedLines.read(file, (number, line) -> {
+            JsonNode node = JsonLine.object(file, number, line);
+            if (aiperf == null) {
+                read(node, number, drafts);
+            } else {
+                for (AiperfTraceLines.Turn turn : aiperf.read(node, number)) {
+                    append(turn, drafts);
                 }
             }
-        } catch (IOException e) {
-            throw DatasetException.in(file, "cannot read (" + e.getMessage() + ")");
-        }
+        });
         if (drafts.isEmpty()) {
             throw DatasetException.in(file, "empty trace");
         }
-        this.sha256 = ContentHash.hex(digest);
         List<Draft> all = new ArrayList<>(drafts.values());
         for (Draft draft : all) {
             if (draft.parent != null && draft.parentTurn > draft.parent.turns.size()) {

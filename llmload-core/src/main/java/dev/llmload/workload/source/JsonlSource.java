@@ -2,18 +2,14 @@ package dev.llmload.workload.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmload.workload.ChatMessage;
-import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.RequestSpec;
 import dev.llmload.workload.tokenizer.Tokenizer;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -59,26 +55,15 @@ public final class JsonlSource extends FileSource {
      * @throws DatasetException at the first bad line, or when the file has no entry
      */
     public static DatasetScan prescan(Path file) {
-        MessageDigest digest = ContentHash.sha256();
-        long entries = 0;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                new DigestInputStream(Files.newInputStream(file), digest), StandardCharsets.UTF_8))) {
-            String line;
-            long number = 0;
-            while ((line = in.readLine()) != null) {
-                number++;
-                if (!line.isBlank()) {
-                    parse(file, number, line);
-                    entries++;
-                }
-            }
-        } catch (IOException e) {
-            throw DatasetException.in(file, "cannot read (" + e.getMessage() + ")");
-        }
-        if (entries == 0) {
+        long[] entries = {0};
+        String sha256 = HashedLines.read(file, (number, line) -> {
+            parse(file, number, line);
+            entries[0]++;
+        });
+        if (entries[0] == 0) {
             throw DatasetException.in(file, "no entries");
         }
-        return new DatasetScan(file, entries, 0, ContentHash.hex(digest));
+        return new DatasetScan(file, entries[0], 0, sha256);
     }
 
     @Override

@@ -2,18 +2,14 @@ package dev.llmload.workload.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmload.workload.ChatMessage;
-import dev.llmload.workload.ContentHash;
 import dev.llmload.workload.DatasetException;
 import dev.llmload.workload.RequestSpec;
 import dev.llmload.workload.prompt.SyntheticPrompts;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -75,46 +71,47 @@ public final class TraceSource implements RequestSource {
         this.seed = seed;
         this.csv = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv");
         this.master = new SplittableRandom(seed);
-        MessageDigest digest = ContentHash.sha256();
-        long[] offsets = new long[1024];
-        int rows = 0;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                new DigestInputStream(Files.newInputStream(file), digest), StandardCharsets.UTF_8))) {
-            Columns header = null;
-            String line;
-            long number = 0;
-            long first = 0;
-            long previous = Long.MIN_VALUE;
-            while ((line = in.readLine()) != null) {
-                number++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                if (csv && header == null) {
-                    header = Columns.of(file, number, line);
-                    continue;
-                }
-                Row row = csv ? header.parse(file, number, line) : parseJson(file, number, line);
-                if (row.timestampNanos() < previous) {
-                    throw DatasetException.at(file, number, "timestamp goes backwards");
-                }
-                if (rows == 0) {
-                    first = row.timestampNanos();
-                }
-                previous = row.timestampNanos();
-                if (rows == offsets.length) {
-                    offsets = Arrays.copyOf(offsets, rows * 2);
-                }
-                offsets[rows++] = row.timestampNanos() - first;
-            }
-        } catch (IOException e) {
-            throw DatasetException.in(file, "cannot read (" + e.getMessage() + ")");
-        }
-        if (rows == 0) {
+        Offsets offsets = new Offsets(file, csv);
+        this.sha256 = HashedLines.read(file, offsets::add);
+        if (offsets.rows == 0) {
             throw DatasetException.in(file, "empty trace");
         }
-        this.offsetsNanos = Arrays.copyOf(offsets, rows);
-        this.sha256 = ContentHash.hex(digest);
+        this.offsetsNanos = Arrays.copyOf(offsets.nanos, offsets.rows);
+    }
+
+    /** The first pass: each row checked, its timestamp kept as an offset from the first row's. */
+    private static final class Offsets {
+        private final Path file;
+        private final boolean csv;
+        private Columns header;
+        private long[] nanos = new long[1024];
+        private int rows;
+        private long firstNanos;
+        private long previousNanos = Long.MIN_VALUE;
+
+        Offsets(Path file, boolean csv) {
+            this.file = file;
+            this.csv = csv;
+        }
+
+        void add(long number, String line) {
+            if (csv && header == null) {
+                header = Columns.of(file, number, line);
+                return;
+            }
+            Row row = csv ? header.parse(file, number, line) : parseJson(file, number, line);
+            if (row.timestampNanos() < previousNanos) {
+                throw DatasetException.at(file, number, "timestamp goes backwards");
+            }
+            if (rows == 0) {
+                firstNanos = row.timestampNanos();
+            }
+            previousNanos = row.timestampNanos();
+            if (rows == nanos.length) {
+                nanos = Arrays.copyOf(nanos, rows * 2);
+            }
+            nanos[rows++] = row.timestampNanos() - firstNanos;
+        }
     }
 
     /** Intended send time of request i, in nanoseconds after the first request's; a new array each call. */
