@@ -43,9 +43,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * may end early). {@code maxStarts} counts root sessions: a closed loop starts that many and
  * ends when they have ended, an open loop takes that many of its arrivals (a start that waits for
  * a slot is one of them) and leaves the rest unscheduled; forks come with their root and are not
- * counted. Whichever of the two is reached first ends the starts. Nothing is sent at or after the deadline. When the run stops, due turns are
- * dropped (they were never scheduled), and session starts that waited for a slot are recorded
- * as cancelled, like requests that waited at the {@link Dispatcher}'s gate.
+ * counted. Whichever of the two is reached first ends the starts. Nothing is sent at or after the
+ * deadline. When the run stops, due turns are dropped (they were never scheduled), and session
+ * starts that waited for a slot are recorded as cancelled, like requests that waited at the
+ * {@link Dispatcher}'s gate.
  */
 final class SessionDispatcher implements Sender {
 
@@ -75,7 +76,7 @@ final class SessionDispatcher implements Sender {
     /** Each session waiting for its forks to end. */
     private final Map<Session, Join> joins = new IdentityHashMap<>();
 
-    /** Root sessions due so far: the next one's index in {@code startOffsets} (open loop), or those started (closed). */
+    /** Root sessions due so far: the next one's index in {@code startOffsets} (open loop), or those started. */
     private int nextStart;
 
     private int activeSessions;
