@@ -55,7 +55,7 @@ final class PeerSpellings {
         peer("AIPerf's", "--arrival-pattern", "--arrival");
         peer("AIPerf's", "--request-rate-mode", "--arrival");
         peer("AIPerf's", "--arrival-smoothness", "--burstiness");
-        peer("AIPerf's", "--num-sessions", "--sessions");
+        peer("AIPerf's", "--conversation-num", "--num-sessions");
         peer("AIPerf's", "--session-turns-mean", "--sessions");
         peer("AIPerf's", "--session-turn-delay-mean", "--think-time");
         peer("AIPerf's", "--request-timeout-seconds", "--request-timeout");

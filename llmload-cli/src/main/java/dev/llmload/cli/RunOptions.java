@@ -236,6 +236,11 @@ public final class RunOptions {
             if (loadChosen) {
                 loadKeys.forEach(fromPreset::remove);
             }
+            // A count of sessions is the run's bound: the preset's request count would cut its sessions short.
+            String sessionCount = ConfigFile.normalise(OptionTable.NUM_SESSIONS.name());
+            if (given.contains(sessionCount) || (file != null && file.sets(sessionCount))) {
+                fromPreset.remove(ConfigFile.normalise(OptionTable.NUM_REQUESTS.name()));
+            }
         }
         List<String> merged = new ArrayList<>();
         if (scenario == null && scenarioName != null) {

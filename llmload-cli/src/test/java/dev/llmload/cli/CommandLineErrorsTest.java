@@ -61,6 +61,46 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void aCountOfSessionsBelowOneOrNotANumberIsAUsageError() {
+        CapturedRun zero = CapturedRun.of("run", "--sessions", "3", "--num-sessions", "0");
+        assertThat(zero.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertOneLineWithoutStackTrace(zero.err());
+        assertThat(zero.err()).contains("--num-sessions must be at least 1, got 0");
+        CapturedRun negative = CapturedRun.of("run", "--sessions", "3", "--num-sessions", "-2");
+        assertThat(negative.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertOneLineWithoutStackTrace(negative.err());
+        assertThat(negative.err()).contains("--num-sessions must be at least 1, got -2");
+        CapturedRun words = CapturedRun.of("run", "--sessions", "3", "--num-sessions", "five");
+        assertThat(words.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertOneLineWithoutStackTrace(words.err());
+        assertThat(words.err()).contains("--num-sessions");
+    }
+
+    @Test
+    void aCountOfSessionsWithoutSessionsIsRefused(@TempDir Path dir) throws Exception {
+        CapturedRun alone = CapturedRun.of("run", "--num-sessions", "5");
+        assertThat(alone.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertOneLineWithoutStackTrace(alone.err());
+        assertThat(alone.err())
+                .contains("--num-sessions counts sessions: it applies with --sessions (or --scenario agentic) "
+                        + "or a session --trace");
+        // A trace whose first entry tells independent requests is refused when it is read, before any load.
+        Path trace = Files.writeString(
+                dir.resolve("requests.jsonl"), "{\"timestamp\":0,\"input_length\":8,\"output_length\":4}\n");
+        CapturedRun requests = CapturedRun.of(
+                "run",
+                "--trace",
+                trace.toString(),
+                "--num-sessions",
+                "5",
+                "--output-dir",
+                dir.resolve("run").toString());
+        assertThat(requests.exitCode()).isEqualTo(Main.EXIT_CANNOT_START);
+        assertOneLineWithoutStackTrace(requests.err());
+        assertThat(requests.err()).contains("--num-sessions counts sessions, and the --trace " + trace);
+    }
+
+    @Test
     void badDurationIsAUsageError() {
         CapturedRun outcome = CapturedRun.of("run", "--duration", "soon");
         assertThat(outcome.exitCode()).isEqualTo(Main.EXIT_USAGE);

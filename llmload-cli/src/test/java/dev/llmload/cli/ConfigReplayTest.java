@@ -123,7 +123,21 @@ class ConfigReplayTest {
                                     "--max-sessions",
                                     "2",
                                     "--num-requests",
-                                    "6"));
+                                    "6"),
+                    "agentic-tasks",
+                            List.of(
+                                    "--scenario",
+                                    "agentic",
+                                    "--sessions",
+                                    "2",
+                                    "--think-time",
+                                    "5",
+                                    "--system-prompt-tokens",
+                                    "20",
+                                    "--max-sessions",
+                                    "2",
+                                    "--num-sessions",
+                                    "3"));
             for (Map.Entry<String, List<String>> run : runs.entrySet()) {
                 Path first = dir.resolve(run.getKey());
                 List<String> args = new ArrayList<>(List.of(
@@ -180,6 +194,12 @@ class ConfigReplayTest {
                         .at("/config/data/sessions/system_prompt_tokens")
                         .asInt())
                 .isEqualTo(20);
+        // The count of sessions is recorded and repeated (compared whole above), and the preset's
+        // request count yielded to it: no request bound, and all 3 tasks ran.
+        JsonNode tasks = report(dir.resolve("agentic-tasks"));
+        assertThat(tasks.at("/config/num_sessions").asInt()).isEqualTo(3);
+        assertThat(tasks.at("/config/num_requests").isNull()).isTrue();
+        assertThat(tasks.at("/results/sessions/tasks/tasks").asLong()).isEqualTo(3);
         assertThat(report(dir.resolve("closed")).at("/config/metadata/team").asText())
                 .isEqualTo("perf");
         // Commas inside a header value or a stop string survive the repeat (compared whole above).

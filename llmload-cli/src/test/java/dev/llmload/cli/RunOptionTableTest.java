@@ -196,6 +196,22 @@ class RunOptionTableTest {
                 .isEqualTo("ttft:500,p99_ttft:1000,error_rate:0.01");
     }
 
+    /**
+     * {@code --scenario agentic} bounds its run by 400 model calls; a count of sessions given with
+     * it replaces that bound, so its sessions are not cut, and a request count given too is kept.
+     */
+    @Test
+    void aPresetsRequestCountYieldsToACountOfSessions() {
+        assertThat(parsed("--scenario", "agentic").bounds().numRequests()).isEqualTo(400L);
+        RunConfig sessions = parsed("--scenario", "agentic", "--num-sessions", "5");
+        assertThat(sessions.bounds().numSessions()).isEqualTo(5);
+        assertThat(sessions.bounds().numRequests()).isNull();
+        assertThat(sessions.sessions().agent()).isNotNull();
+        RunConfig both = parsed("--scenario", "agentic", "--num-sessions", "5", "--num-requests", "50");
+        assertThat(both.bounds().numRequests()).isEqualTo(50L);
+        assertThat(both.bounds().numSessions()).isEqualTo(5);
+    }
+
     private static void usageError(String expected, String... args) {
         String[] all = new String[args.length + 1];
         all[0] = "run";

@@ -442,8 +442,24 @@ public final class OptionTable {
             Value.LONG,
             null,
             "Requests to send (with --sessions: turns), warm-up included. Default: 100, or "
-                    + "unbounded when --duration is given.",
+                    + "unbounded when --duration or --num-sessions is given.",
             always("num_requests", Long.class, c -> c.bounds().numRequests()),
+            CONFIG,
+            false,
+            false);
+
+    public static final RunOption<Integer> NUM_SESSIONS = new RunOption<>(
+            "num-sessions",
+            List.of(),
+            "N",
+            Value.INT,
+            null,
+            "Sessions to run, with --sessions (or --scenario agentic) or a session --trace: a closed loop starts N "
+                    + "sessions and ends when all have ended, an open loop starts its first N arrivals, a trace its "
+                    + "first N sessions. Subagents belong to their session and do not count. --num-requests is then "
+                    + "unbounded unless given; given too, whichever is reached first ends the run.",
+            // Written only when given, so a run without it records what earlier versions did.
+            whenSet("num_sessions", Integer.class, c -> c.bounds().numSessions()),
             CONFIG,
             false,
             false);
@@ -454,7 +470,8 @@ public final class OptionTable {
             "TIME",
             Value.TIME,
             null,
-            "Stop sending after this long (e.g. 30s, 5m). With --num-requests, the first bound wins.",
+            "Stop sending after this long (e.g. 30s, 5m). With --num-requests or --num-sessions, the first bound "
+                    + "wins.",
             always("duration", Duration.class, c -> c.bounds().duration()),
             CONFIG,
             false,
@@ -1169,6 +1186,7 @@ public final class OptionTable {
             BURSTINESS,
             MAX_CONCURRENCY,
             NUM_REQUESTS,
+            NUM_SESSIONS,
             DURATION,
             WARMUP,
             INPUT_TOKENS,

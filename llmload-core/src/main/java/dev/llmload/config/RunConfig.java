@@ -62,9 +62,20 @@ public record RunConfig(
             throw new ConfigException("--sessions makes synthetic conversations; it cannot be combined with --dataset, "
                     + "--trace or --shared-prefix");
         }
+        // A trace told to be Mooncake's holds independent requests; one whose format its file tells is checked when
+        // read.
+        boolean sessionTrace = load instanceof Load.Trace trace && !"mooncake".equals(trace.format());
+        if (bounds.numSessions() != null && sessions == null && !sessionTrace) {
+            throw new ConfigException("--num-sessions counts sessions: it applies with --sessions (or --scenario "
+                    + "agentic) or a session --trace");
+        }
         boolean selfBounded =
                 load instanceof Load.Trace || (load instanceof Load.Open open && open.arrival() == Load.Arrival.STAGES);
-        if (load.isOpen() && !selfBounded && bounds.numRequests() == null && bounds.duration() == null) {
+        if (load.isOpen()
+                && !selfBounded
+                && bounds.numRequests() == null
+                && bounds.numSessions() == null
+                && bounds.duration() == null) {
             throw new ConfigException("an open-loop run needs --num-requests or --duration");
         }
         if (client.segment() != null && target.url() == null) {
@@ -87,6 +98,7 @@ public record RunConfig(
                 sessions,
                 new Bounds(
                         n,
+                        bounds.numSessions(),
                         bounds.duration(),
                         bounds.warmup(),
                         bounds.warmupTime(),
@@ -110,6 +122,7 @@ public record RunConfig(
                 sessions,
                 new Bounds(
                         bounds.numRequests(),
+                        bounds.numSessions(),
                         bounds.duration(),
                         bounds.warmup(),
                         bounds.warmupTime(),
@@ -283,6 +296,10 @@ public record RunConfig(
 
         public Builder numRequests(Long value) {
             return set(OptionTable.NUM_REQUESTS, value);
+        }
+
+        public Builder numSessions(Integer value) {
+            return set(OptionTable.NUM_SESSIONS, value);
         }
 
         public Builder duration(Duration value) {
@@ -493,6 +510,7 @@ public record RunConfig(
             List<String> stop = get(OptionTable.STOP);
             Path trace = get(OptionTable.TRACE);
             Long numRequests = get(OptionTable.NUM_REQUESTS);
+            Integer numSessions = get(OptionTable.NUM_SESSIONS);
             Duration duration = get(OptionTable.DURATION);
             String warmup = get(OptionTable.WARMUP);
             String inputTokens = get(OptionTable.INPUT_TOKENS);
@@ -529,9 +547,12 @@ public record RunConfig(
             boolean stream = !get(OptionTable.NO_STREAM);
             boolean ignoreEos = !get(OptionTable.NO_IGNORE_EOS);
             Load chosen = load != null ? load : load();
+            // A count of sessions bounds the run as a duration does: no default request count cuts its sessions.
             Long requests = numRequests != null
                     ? numRequests
-                    : duration == null && !(chosen instanceof Load.Trace) ? Long.valueOf(DEFAULT_NUM_REQUESTS) : null;
+                    : duration == null && numSessions == null && !(chosen instanceof Load.Trace)
+                            ? Long.valueOf(DEFAULT_NUM_REQUESTS)
+                            : null;
             if (requests != null && requests < 1) {
                 throw new ConfigException("--num-requests must be at least 1, got " + requests);
             }
@@ -595,6 +616,7 @@ public record RunConfig(
             }
             Bounds bounds = new Bounds(
                     requests,
+                    numSessions,
                     duration,
                     warmupRequests,
                     warmupTime,

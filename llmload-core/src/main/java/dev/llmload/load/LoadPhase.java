@@ -35,6 +35,9 @@ public final class LoadPhase implements AutoCloseable {
     private final LoadPlan plan;
     private final long count;
     private final SessionSupply sessions;
+    /** Root sessions to start at most, -1 for no count; a run of independent requests has none. */
+    private final long sessionCount;
+
     private final PreparedFeed feed;
     /** The sender once {@link #send} made it; {@link #stop} reaches it through this. */
     private volatile Sender sender;
@@ -50,6 +53,7 @@ public final class LoadPhase implements AutoCloseable {
             LoadPlan plan,
             long count,
             SessionSupply sessions,
+            long sessionCount,
             PreparedFeed feed) {
         this.client = client;
         this.dialect = dialect;
@@ -57,6 +61,7 @@ public final class LoadPhase implements AutoCloseable {
         this.plan = plan;
         this.count = count;
         this.sessions = sessions;
+        this.sessionCount = sessionCount;
         this.feed = feed;
     }
 
@@ -64,7 +69,9 @@ public final class LoadPhase implements AutoCloseable {
      * Starts preparing {@code source}'s requests (independent requests), or readies
      * {@code sessions} (multi-turn sessions); exactly one of the two is given.
      *
-     * @param count the most requests to send, or -1 for as many as the plan and the source give
+     * @param count        the most requests to send, or -1 for as many as the plan and the source give
+     * @param sessionCount the most root sessions to start ({@code --num-sessions}), or -1 for as many as
+     *                     the plan, {@code count} and the supply give; -1 without sessions
      */
     public static LoadPhase open(
             RequestSource source,
@@ -73,9 +80,13 @@ public final class LoadPhase implements AutoCloseable {
             Dialect dialect,
             Timeouts timeouts,
             LoadPlan plan,
-            long count) {
+            long count,
+            long sessionCount) {
         if ((source == null) == (sessions == null)) {
             throw new IllegalArgumentException("give requests or sessions, one of the two");
+        }
+        if (sessions == null && sessionCount >= 0) {
+            throw new IllegalArgumentException("a count of sessions needs sessions");
         }
         return new LoadPhase(
                 client,
@@ -84,6 +95,7 @@ public final class LoadPhase implements AutoCloseable {
                 plan,
                 count,
                 sessions,
+                sessionCount,
                 source == null ? null : new PreparedFeed(source, dialect, count));
     }
 
@@ -210,7 +222,9 @@ public final class LoadPhase implements AutoCloseable {
                 runStartNanos,
                 requestIdPrefix,
                 inputs);
-        Sender chosen = sessions != null ? new SessionDispatcher(context, sessions) : new Dispatcher(context, feed);
+        Sender chosen = sessions != null
+                ? new SessionDispatcher(context, sessions, sessionCount < 0 ? Long.MAX_VALUE : sessionCount)
+                : new Dispatcher(context, feed);
         sender = chosen;
         if (stopped) {
             chosen.stop();

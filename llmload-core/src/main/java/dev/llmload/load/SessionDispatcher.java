@@ -40,9 +40,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>Bounds: {@code maxRequests} counts requests (turns); a session starts only while the turns
  * of the sessions started so far are fewer, and a turn beyond it is not sent (the last session
- * may end early). Nothing is sent at or after the deadline. When the run stops, due turns are
- * dropped (they were never scheduled), and session starts that waited for a slot are recorded
- * as cancelled, like requests that waited at the {@link Dispatcher}'s gate.
+ * may end early). {@code maxStarts} counts root sessions: a closed loop starts that many and
+ * ends when they have ended, an open loop takes that many of its arrivals (a start that waits for
+ * a slot is one of them) and leaves the rest unscheduled; forks come with their root and are not
+ * counted. Whichever of the two is reached first ends the starts. Nothing is sent at or after the
+ * deadline. When the run stops, due turns are dropped (they were never scheduled), and session
+ * starts that waited for a slot are recorded as cancelled, like requests that waited at the
+ * {@link Dispatcher}'s gate.
  */
 final class SessionDispatcher implements Sender {
 
@@ -52,6 +56,8 @@ final class SessionDispatcher implements Sender {
     private final long[] startOffsets;
     /** Sessions in flight at most (a session is in flight from its first send to its end). */
     private final int maxSessions;
+    /** Root sessions to start at most ({@code --num-sessions}); {@link Long#MAX_VALUE} for no count. */
+    private final long maxStarts;
 
     private final long maxRequests;
     private final long runStartNanos;
@@ -70,7 +76,9 @@ final class SessionDispatcher implements Sender {
     /** Each session waiting for its forks to end. */
     private final Map<Session, Join> joins = new IdentityHashMap<>();
 
+    /** Root sessions due so far: the next one's index in {@code startOffsets} (open loop), or those started. */
     private int nextStart;
+
     private int activeSessions;
     private long plannedTurns;
     private long sent;
@@ -98,8 +106,9 @@ final class SessionDispatcher implements Sender {
      * @param context its plan, open loop: each offset starts a session, gated by the session
      *                plan's {@code maxActiveSessions}; closed loop: a fixed concurrency, the sessions
      *                kept in flight. Its {@code maxRequests} counts turns.
+     * @param maxStarts root sessions to start at most; {@link Long#MAX_VALUE} for no count
      */
-    SessionDispatcher(SendContext context, SessionSupply sessions) {
+    SessionDispatcher(SendContext context, SessionSupply sessions, long maxStarts) {
         this.launcher = context.launcher();
         this.sessions = sessions;
         switch (context.plan()) {
@@ -116,6 +125,10 @@ final class SessionDispatcher implements Sender {
                 this.maxSessions = fixed.concurrency();
             }
         }
+        if (maxStarts < 1) {
+            throw new IllegalArgumentException("sessions to start must be at least 1, got " + maxStarts);
+        }
+        this.maxStarts = maxStarts;
         this.maxRequests = context.maxRequests();
         this.runStartNanos = context.runStartNanos();
         this.deadlineNanos = context.durationEndNanos();
@@ -167,7 +180,7 @@ final class SessionDispatcher implements Sender {
     }
 
     private boolean moreStarts(long now) {
-        if (end.stopping() || plannedTurns >= maxRequests) {
+        if (end.stopping() || plannedTurns >= maxRequests || nextStart >= maxStarts) {
             return false;
         }
         if (startOffsets == null) {
@@ -179,6 +192,7 @@ final class SessionDispatcher implements Sender {
     private void startSessions(long now) {
         if (startOffsets == null) {
             while (activeSessions < maxSessions && moreStarts(now)) {
+                nextStart++;
                 startSession(-1);
             }
             return;

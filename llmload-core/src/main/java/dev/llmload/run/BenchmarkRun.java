@@ -175,12 +175,21 @@ public final class BenchmarkRun {
         Tokenizer tokenizer = tokenizer();
         long count =
                 config.bounds().numRequests() == null ? -1 : config.bounds().numRequests();
+        long sessionCount =
+                config.bounds().numSessions() == null ? -1 : config.bounds().numSessions();
         // The data is opened (and a file checked whole) before the server is contacted, so bad
         // data stops the run before any load.
         Segment segment = config.client().segment();
         SessionSupply allSessions = openSessions(tokenizer);
         SessionSupply sessions = switch (allSessions) {
-            case null -> null;
+            case null -> {
+                if (sessionCount >= 0) {
+                    // Only a trace whose format its file told gets here (the configuration refuses the rest).
+                    throw new RunException("--num-sessions counts sessions, and the --trace "
+                            + ((Load.Trace) config.load()).file() + " holds independent requests");
+                }
+                yield null;
+            }
             case SessionSource chat -> segment == null ? chat : SegmentPart.sessions(chat, segment);
             case AgenticSessions agents -> {
                 if (segment != null) {
@@ -205,7 +214,7 @@ public final class BenchmarkRun {
             try {
                 plan = Traffic.plan(
                         config.load(),
-                        count,
+                        starts(count, sessionCount),
                         config.bounds().duration(),
                         config.seed(),
                         sessions instanceof TraceSessions trace
@@ -214,6 +223,7 @@ public final class BenchmarkRun {
                 if (segment != null) {
                     plan = SegmentPart.plan(plan, segment);
                     count = SegmentPart.count(plan, count, segment, sessions != null);
+                    sessionCount = SegmentPart.sessionCount(sessionCount, segment);
                 }
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage(), e);
@@ -278,6 +288,7 @@ public final class BenchmarkRun {
                         endpoint,
                         plan,
                         count,
+                        sessionCount,
                         tokenizer,
                         directory,
                         runId,
@@ -448,6 +459,7 @@ public final class BenchmarkRun {
             Endpoint endpoint,
             LoadPlan plan,
             long count,
+            long sessionCount,
             Tokenizer tokenizer,
             Path directory,
             String runId,
@@ -462,7 +474,8 @@ public final class BenchmarkRun {
                         config.client().ioThreads(),
                         bounds.timeouts().connect(),
                         config.target().insecure());
-                LoadPhase phase = LoadPhase.open(source, sessions, client, dialect, bounds.timeouts(), plan, count)) {
+                LoadPhase phase = LoadPhase.open(
+                        source, sessions, client, dialect, bounds.timeouts(), plan, count, sessionCount)) {
             stopSending = phase::stop;
             inFlight = phase::inFlight;
             SaturationWatch watch =
@@ -565,6 +578,18 @@ public final class BenchmarkRun {
                 ? 0
                 : config.sessions().maxSessions();
         return Math.max(inFlight, sessions);
+    }
+
+    /**
+     * The most arrivals an open loop's schedule needs: one per request, or with sessions one per
+     * session, no more than the requests and, with {@code --num-sessions}, than the sessions (only
+     * the first that many arrivals start); -1 for no bound.
+     */
+    private static long starts(long count, long sessionCount) {
+        if (sessionCount < 0) {
+            return count;
+        }
+        return count < 0 ? sessionCount : Math.min(count, sessionCount);
     }
 
     /** Request ids: {@code <run>-<index>}, or {@code <run>-s<I>of<N>-<index>} with the whole run's index. */

@@ -13,7 +13,8 @@ import dev.llmload.workload.source.RequestSource;
  * requests. An open loop keeps every intended send time of requests k ≡ I (mod N) of the whole
  * schedule; a closed loop divides the concurrency at every moment and the request count; the
  * prompts are the whole run's prompts k ≡ I (mod N), so the segments together send exactly what
- * one host would. Sessions are dealt whole the same way: session k to segment k mod N. Pure apart from the source it wraps.
+ * one host would. Sessions are dealt whole the same way: session k to segment k mod N, and
+ * {@code --num-sessions} is divided like the request count. Pure apart from the source it wraps.
  */
 final class SegmentPart {
 
@@ -43,6 +44,24 @@ final class SegmentPart {
             case LoadPlan.OpenLoop open -> open.offsetsNanos().length;
             case LoadPlan.ClosedLoop ignored -> wholeCount < 0 ? -1 : segment.share(wholeCount);
         };
+    }
+
+    /**
+     * This segment's part of {@code --num-sessions} (-1: no count): its share, which is exactly the
+     * sessions below the whole count that it is dealt (session k to segment k mod N), 7 over 3 as
+     * 3, 2 and 2. A segment whose share is none refuses to start.
+     */
+    static long sessionCount(long wholeCount, Segment segment) {
+        if (wholeCount < 0) {
+            return -1;
+        }
+        long share = segment.share(wholeCount);
+        if (share < 1) {
+            throw new IllegalArgumentException("--num-sessions " + wholeCount + " over " + segment.count()
+                    + " segments leaves segment " + segment + " no session; use at most " + wholeCount
+                    + " segments");
+        }
+        return share;
     }
 
     private static ConcurrencyPlan closedPlan(ConcurrencyPlan whole, Segment segment) {

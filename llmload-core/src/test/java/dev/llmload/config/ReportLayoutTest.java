@@ -100,7 +100,11 @@ class ReportLayoutTest {
                         .traceFormat("mooncake"),
                 RunConfig.builder().api("embeddings").batchSize(4),
                 // Sessions, closed (sessions in flight) and open (started at a rate).
-                RunConfig.builder().sessions("3").thinkTime("uniform:100:200").maxSessions(4),
+                RunConfig.builder()
+                        .sessions("3")
+                        .thinkTime("uniform:100:200")
+                        .maxSessions(4)
+                        .numSessions(6),
                 RunConfig.builder().sessions("2").requestRate(2.0).numRequests(20L),
                 // Agent sessions: a shared system prompt and subagents.
                 RunConfig.builder()

@@ -169,6 +169,60 @@ class RunConfigTest {
         assertThatThrownBy(() -> Load.closed(0)).hasMessage("--concurrency must be at least 1, got 0");
     }
 
+    /**
+     * {@code --num-sessions} counts sessions: it needs a session workload, and given alone it is
+     * the run's bound, so no default request count cuts its sessions; a request count given too
+     * is kept beside it.
+     */
+    @Test
+    void aCountOfSessionsNeedsSessionsAndReplacesTheDefaultRequestCount(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        assertThatThrownBy(
+                        () -> RunConfig.builder().sessions("3").numSessions(0).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("--num-sessions must be at least 1, got 0");
+        String refusal =
+                "--num-sessions counts sessions: it applies with --sessions (or --scenario agentic) or a session --trace";
+        assertThatThrownBy(() -> RunConfig.builder().numSessions(5).build()).hasMessage(refusal);
+        assertThatThrownBy(() -> RunConfig.builder()
+                        .dataset(Path.of("pom.xml"))
+                        .numSessions(5)
+                        .build())
+                .hasMessage(refusal);
+        assertThatThrownBy(() -> RunConfig.builder()
+                        .trace(Path.of("pom.xml"))
+                        .traceFormat("mooncake")
+                        .numSessions(5)
+                        .build())
+                .hasMessage(refusal);
+
+        RunConfig closed = RunConfig.builder().sessions("3").numSessions(5).build();
+        assertThat(closed.bounds().numSessions()).isEqualTo(5);
+        assertThat(closed.bounds().numRequests()).isNull();
+        // An open loop needs a bound, and the count of sessions is one.
+        RunConfig open = RunConfig.builder()
+                .sessions("3")
+                .requestRate(2.0)
+                .numSessions(5)
+                .build();
+        assertThat(open.bounds().numRequests()).isNull();
+        RunConfig both =
+                RunConfig.builder().sessions("3").numSessions(5).numRequests(9L).build();
+        assertThat(both.bounds().numRequests()).isEqualTo(9L);
+        assertThat(both.bounds().numSessions()).isEqualTo(5);
+        // A trace whose format its file tells is checked when the run reads it.
+        Path trace = java.nio.file.Files.writeString(dir.resolve("t.jsonl"), "{\"timestamp\":0}\n");
+        assertThat(RunConfig.builder()
+                        .trace(trace)
+                        .numSessions(2)
+                        .build()
+                        .bounds()
+                        .numSessions())
+                .isEqualTo(2);
+        // A closed loop's bound is kept when the sweep sets the request count.
+        assertThat(closed.withNumRequests(30).bounds().numSessions()).isEqualTo(5);
+    }
+
     @Test
     void theKeyIsReadFromItsSourceAndNeverBecomesPartOfTheConfig(@org.junit.jupiter.api.io.TempDir Path dir)
             throws IOException {

@@ -169,6 +169,36 @@ class SegmentedRunTest {
         assertThat(merged.report().results().requests().succeeded()).isEqualTo(succeeded);
     }
 
+    /**
+     * {@code --num-sessions 7} over 3 segments is 3, 2 and 2 sessions: segment i runs the sessions
+     * k &lt; 7 with k mod 3 = i, whole, in a closed loop and in an open loop alike, and the merged
+     * report counts the 7. A segment left no session refuses to start.
+     */
+    @Test
+    void aCountOfSessionsIsDividedOverTheSegments(@TempDir Path dir) throws Exception {
+        for (boolean open : new boolean[] {false, true}) {
+            Path runs = dir.resolve(open ? "open" : "closed");
+            List<Path> segments = runSegments(runs, 3, i -> countedSessions(runs.resolve("s" + i), i + "/3", open, 7));
+            long[][] expected = {{0, 3, 6}, {1, 4}, {2, 5}};
+            for (int i = 0; i < 3; i++) {
+                Set<Long> ids = new TreeSet<>();
+                for (RequestRecord r : journal(segments.get(i))) {
+                    ids.add(r.session().sessionId());
+                }
+                assertThat(ids)
+                        .as("sessions of segment %s, %s loop", i, open ? "open" : "closed")
+                        .containsExactly(
+                                java.util.Arrays.stream(expected[i]).boxed().toArray(Long[]::new));
+            }
+            SegmentMerge.Merged merged = SegmentMerge.merge(runs.resolve("merged"), segments, false);
+            assertThat(merged.report().results().sessions().sessions()).isEqualTo(7);
+            assertThat(merged.report().results().sessions().turns()).isEqualTo(7 * 2);
+        }
+        assertThatThrownBy(() -> SimulatorRuns.run(countedSessions(dir.resolve("none"), "2/3", false, 2)))
+                .isInstanceOf(RunException.class)
+                .hasMessage("--num-sessions 2 over 3 segments leaves segment 2/3 no session; use at most 2 segments");
+    }
+
     @Test
     void oneSegmentMergedAloneEqualsItsOwnReport(@TempDir Path dir) throws Exception {
         Path segment = dir.resolve("only");
@@ -258,6 +288,23 @@ class SegmentedRunTest {
                 .ioThreads(1)
                 .segment(segment)
                 .build();
+    }
+
+    /** {@code count} sessions of 2 turns, kept 16 in flight or started at 20 per second; no other bound. */
+    private static RunConfig countedSessions(Path out, String segment, boolean open, int count) {
+        RunConfig.Builder builder = RunConfig.builder()
+                .url(url)
+                .sessions("2")
+                .numSessions(count)
+                .inputTokens("uniform:8:40")
+                .outputTokens("4")
+                .tokenizer("cl100k_base")
+                .seed(11)
+                .grace(Duration.ofSeconds(5))
+                .outputDir(out)
+                .ioThreads(1)
+                .segment(segment);
+        return (open ? builder.requestRate(20.0) : builder).build();
     }
 
     private static RunConfig closedLoop(Path out, String segment) {

@@ -105,6 +105,9 @@ public final class ConsoleSummary {
                     "Sessions / turns:",
                     "turns " + sessions.turns()
                             + (sessions.thinkTimeMs() == null ? "" : ", think time " + sessions.thinkTimeMs() + " ms")
+                            + (report.config().bounds().numSessions() == null
+                                    ? ""
+                                    : ", " + report.config().bounds().numSessions() + " sessions")
                             + (sessions.maxSessions() == null
                                     ? ""
                                     : ", at most " + sessions.maxSessions() + " sessions in flight"));
