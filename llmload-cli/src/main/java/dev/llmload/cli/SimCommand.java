@@ -36,7 +36,7 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--model", description = "served model name (default llmload-sim)")
     String model;
 
-    @Option(names = "--max-model-len", description = "context length in tokens (default 8192)")
+    @Option(names = "--max-model-len", description = "context length in tokens (default 32768)")
     Integer maxModelLen;
 
     @Option(names = "--server-version", description = "what GET /version reports (default 0.11.0)")

@@ -107,7 +107,7 @@ class SimCommandTest {
                 engine: fixed
                 batching:
                   maxNumSeqs: 32
-                  numBlocks: 2048
+                  numBlocks: 4096
                   coefficients: {decode_c: 4}
                 """);
 
@@ -121,11 +121,11 @@ class SimCommandTest {
                 "--engine",
                 "batching",
                 "--num-blocks",
-                "1024",
+                "8192",
                 "--coefficient",
                 "prefill_c=10");
         assertThat(config.engine()).isEqualTo(SimConfig.EngineKind.BATCHING);
-        assertThat(config.batching().numBlocks()).isEqualTo(1024);
+        assertThat(config.batching().numBlocks()).isEqualTo(8192);
         // Keys the flags do not name stay as the file gave them.
         assertThat(config.batching().maxNumSeqs()).isEqualTo(32);
         assertThat(config.batching().coefficients()).isEqualTo(Map.of("decode_c", 4.0, "prefill_c", 10.0));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.llmload.sim.engine.FixedLatencyModel;
@@ -35,7 +36,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * @param host                bind address; default {@code 127.0.0.1}
  * @param port                TCP port, 0 for a free one; default 0 ({@code llmload sim} defaults to 8000)
  * @param model               served model name, in {@code /v1/models} and {@code /metrics}; default {@code llmload-sim}
- * @param maxModelLen         context length: prompt + max_tokens above it is a 400; default 8192
+ * @param maxModelLen         context length: prompt + max_tokens above it is a 400; default 32768
  * @param version             what {@code GET /version} reports; default {@code 0.11.0}
  * @param ioThreads           Netty event loop threads; default 1
  * @param seed                seeds the engine's jitter and lengths and the fault draws; default 0
@@ -145,7 +146,8 @@ public record SimConfig(
                 "127.0.0.1",
                 0,
                 "llmload-sim",
-                8192,
+                // Long enough for agent sessions' contexts, as vLLM deployments commonly set it.
+                32768,
                 "0.11.0",
                 1,
                 0,
@@ -197,9 +199,13 @@ public record SimConfig(
             }
             return YAML.treeToValue(tree, SimConfig.class);
         } catch (JsonProcessingException e) {
-            // A key or value the settings do not take: Jackson's message is several lines.
+            // A key or value the settings do not take: Jackson's message is several lines, and a
+            // check of the settings' own comes wrapped in one naming a builder class.
+            String reason = e instanceof ValueInstantiationException && e.getCause() != null
+                    ? e.getCause().getMessage()
+                    : e.getOriginalMessage();
             throw new IllegalArgumentException(
-                    "simulator config" + (file == null ? "" : " " + file) + ": " + firstLine(e.getOriginalMessage()));
+                    "simulator config" + (file == null ? "" : " " + file) + ": " + firstLine(reason));
         }
     }
 

@@ -72,4 +72,20 @@ class SimConfigTest {
         assertThatThrownBy(() -> SimConfig.load(missing, Map.of()))
                 .hasMessage("simulator config " + missing + ": no such file");
     }
+
+    @Test
+    void aContextTheCacheCannotHoldIsRefusedInOneLineThatSaysWhy(@TempDir Path dir) throws Exception {
+        assertThat(SimConfig.defaults().maxModelLen()).isEqualTo(32768);
+        // 1,000 blocks of 16 tokens less the 1% watermark (10 blocks): 15,840 tokens. vLLM refuses to
+        // start when one request of its context length cannot fit; so does the simulator, naming
+        // the reason rather than the class that failed.
+        Path file = dir.resolve("sim.yaml");
+        Files.writeString(file, "batching:\n  numBlocks: 1000\n");
+        assertThatThrownBy(() -> SimConfig.load(file, Map.of()))
+                .hasMessage("simulator config " + file + ": maxModelLen 32768 does not fit in the KV cache: 1000 "
+                        + "blocks of 16 tokens less the watermark hold 15840 tokens; raise numBlocks or lower "
+                        + "maxModelLen");
+        assertThat(SimConfig.load(file, Map.of("maxModelLen", 15_840)).maxModelLen())
+                .isEqualTo(15_840);
+    }
 }
