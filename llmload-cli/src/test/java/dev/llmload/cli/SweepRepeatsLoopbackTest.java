@@ -25,14 +25,17 @@ class SweepRepeatsLoopbackTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /**
-     * Fixed latency with seeded jitter: TTFT uniform on 15..45 ms; a second server ten times as slow to
-     * the first token (270..330 ms). Two runs a side give Welch's interval as few as 1 degree of freedom
-     * (t = 12.7), so the slower server's difference must stand well clear of its runs' spread, and of
-     * what a busy machine adds to one run.
+     * Fixed latency with seeded jitter: TTFT uniform on 15..45 ms; a second server fifty times as slow to
+     * the first token (1,350..1,650 ms). Two runs a side give Welch's interval as few as 1 degree of
+     * freedom (t = 12.7), so the slower server's difference must stand well clear of its runs' spread,
+     * and of what a busy machine adds to one run: at a load average of 10 on two cores, a server at
+     * 270..330 ms gave runs whose means differed by about 55 ms, an interval of ±353 ms around a
+     * difference of 287, and no verdict. Lateness adds to every TTFT alike, so it does not grow with
+     * the server's own; the difference does.
      */
     private static final String FIXED = "engine: fixed\nttftMs: 30\nprefillMsPerToken: 0\nitlMs: 2\njitter: 0.5\n";
 
-    private static final String SLOWER = "engine: fixed\nttftMs: 300\nprefillMsPerToken: 0\nitlMs: 2\njitter: 0.1\n";
+    private static final String SLOWER = "engine: fixed\nttftMs: 1500\nprefillMsPerToken: 0\nitlMs: 2\njitter: 0.1\n";
     private static final String[] WORKLOAD = {
         "--num-requests", "30", "--input-tokens", "16", "--output-tokens", "4", "--seed", "7"
     };
