@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code llmload run} process: the response limits end each stream, and SIGTERM ends the run
  * within its grace with a report of what finished.
  */
+@Tag("loopback")
+@Tag("process")
 class EndlessStreamStopTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

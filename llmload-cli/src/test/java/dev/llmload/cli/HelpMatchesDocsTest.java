@@ -11,9 +11,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import picocli.CommandLine;
 
-/** Every option a command's --help lists is documented, and every help text renders cleanly. */
+/**
+ * Every option a command's --help lists is documented, and every help text renders cleanly.
+ * Isolated: picocli warns on System.err, which a test swaps for its own while it renders, so no
+ * other class of the pure tier (whose classes run side by side) may write there meanwhile.
+ */
+@Isolated
 class HelpMatchesDocsTest {
 
     /** Where each command's options are documented. */

@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,21 +25,24 @@ import org.junit.jupiter.api.io.TempDir;
  * unless {@code --overwrite}, one that is a file is refused in one line, and default run
  * directories stay distinct for runs started in the same second.
  */
+@Tag("loopback")
+@Tag("process")
 class RunDirectoryChoiceTest {
 
     @TempDir
     Path dir;
 
-    private SimServer sim;
+    /** One simulator for the class: every test's runs are its own, into directories of their own. */
+    private static SimServer sim;
 
-    @BeforeEach
-    void startSimulator() {
+    @BeforeAll
+    static void startSimulator() {
         sim = SimServer.start(SimConfig.load(
                 null, Map.of("engine", "fixed", "ttftMs", 5, "itlMs", 2, "prefillMsPerToken", 0, "jitter", 0)));
     }
 
-    @AfterEach
-    void stopSimulator() {
+    @AfterAll
+    static void stopSimulator() {
         sim.close();
     }
 

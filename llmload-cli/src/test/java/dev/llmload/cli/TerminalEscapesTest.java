@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * that would set the window title and clear the screen are printed escaped, by {@code run} and by
  * {@code report} of a journal that holds them raw.
  */
+@Tag("loopback")
+@Tag("process")
 class TerminalEscapesTest {
 
     /** JSON text: an OSC title change, a screen clear, a bell. */

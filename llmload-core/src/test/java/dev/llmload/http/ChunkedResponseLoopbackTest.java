@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * second response on the same kept-alive connection (the response decoder back in place), a
  * body that is not chunk framing, and bytes after a whole response, which no request asked for.
  */
+@Tag("loopback")
 class ChunkedResponseLoopbackTest {
 
     private static final String HEAD =

@@ -11,11 +11,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The journal read from its bytes (lines found in the bytes, numbers as digits) gives each record
  * exactly as Jackson's parse of the line as a String does, whatever form a line's JSON takes.
  */
+// Each method reads files of its own (its own temporary directory): side by side they keep both cores busy.
+@Execution(ExecutionMode.CONCURRENT)
 class JournalBytesReadTest {
 
     private static final String LINE = "{\"index\":%d,\"request_id\":\"r-%d\",\"warmup\":false,\"outcome\":\"success\","
@@ -173,11 +177,23 @@ class JournalBytesReadTest {
         }
     }
 
+    /**
+     * A line cut anywhere reads as no record: at its end it is dropped (a torn last line), with a line
+     * after it it is an error. Cut wherever the cut leaves the reader in a state of its own: at every
+     * byte of the numbers, literals and punctuation, but inside a string only after its first
+     * character and before its closing quote (a string cut further in is as unterminated as there),
+     * and in the middle of an array at every seventh byte (its elements repeat one grammar; every
+     * byte of its first two elements and of its last one is cut). Each cut costs two reads of the
+     * file: cutting this line at every byte made 725 cuts against these 296, and tried no state
+     * these do not.
+     */
     @Test
     void noLineCutShortReadsAsARecord() throws IOException {
         Path file = dir.resolve(Journal.FILE_NAME);
         String good = JournalEncoder.toJson(writerRecords().get(21));
-        for (int cut = 1; cut < good.length(); cut++) {
+        List<Integer> cuts = cutsThatDiffer(good);
+        assertThat(cuts).contains(1, good.length() - 1);
+        for (int cut : cuts) {
             Files.writeString(file, good + "\n" + good.substring(0, cut));
             assertThat(JournalReader.read(file)).as("cut at %d", cut).hasSize(1);
             Files.writeString(file, good + "\n" + good.substring(0, cut) + "\n" + good + "\n");
@@ -185,6 +201,42 @@ class JournalBytesReadTest {
                     .as("cut at %d", cut)
                     .isInstanceOf(IOException.class);
         }
+    }
+
+    /**
+     * The cuts of {@code line} (a writer's line: no string holds a quote or a bracket) that {@link
+     * #noLineCutShortReadsAsARecord} tries.
+     */
+    private static List<Integer> cutsThatDiffer(String line) {
+        // For each character: its place among a string's contents, or -1 outside them.
+        int[] inString = new int[line.length()];
+        boolean open = false;
+        int place = 0;
+        for (int i = 0; i < line.length(); i++) {
+            boolean quote = line.charAt(i) == '"';
+            inString[i] = open && !quote ? place++ : -1;
+            if (quote) {
+                open = !open;
+                place = 0;
+            }
+        }
+        List<Integer> cuts = new ArrayList<>();
+        int sampledFrom = Integer.MAX_VALUE;
+        int sampledTo = -1;
+        for (int cut = 1; cut < line.length(); cut++) {
+            if (line.charAt(cut - 1) == '[') {
+                int close = line.indexOf(']', cut);
+                int second = line.indexOf(',', line.indexOf(',', cut) + 1);
+                sampledFrom = second < 0 || second > close ? Integer.MAX_VALUE : second + 1;
+                sampledTo = line.lastIndexOf(',', close);
+            }
+            boolean deepInAString = inString[cut - 1] >= 1 && inString[cut] >= 0;
+            boolean inAnArraysMiddle = cut > sampledFrom && cut <= sampledTo && (cut - sampledFrom) % 7 != 0;
+            if (!deepInAString && !inAnArraysMiddle) {
+                cuts.add(cut);
+            }
+        }
+        return cuts;
     }
 
     @Test
