@@ -174,8 +174,11 @@ public final class JournalReader {
             byte[] carried = new byte[0];
             boolean eof = false;
             while (!eof) {
-                // A chunk: what was carried from the last one, then whole lines up to its last newline.
-                byte[] chunk = Arrays.copyOf(carried, Math.max(CHUNK_BYTES, 2 * carried.length));
+                // A chunk: what was carried from the last one, then whole lines up to its last newline;
+                // no larger than what is left of the file (a small journal is most of those read).
+                long left = Math.max(0, in.size() - in.position());
+                int size = (int) Math.min(CHUNK_BYTES, carried.length + left + 1);
+                byte[] chunk = Arrays.copyOf(carried, Math.max(size, 2 * carried.length));
                 int end = carried.length;
                 int scanned = 0;
                 int lastNewline = -1;
