@@ -100,7 +100,8 @@ class TwinLoopbackTest {
         assertThat(dir.resolve("profile-fit.txt")).exists();
 
         // The same fit through the API, for its estimates (the command wrote the same numbers).
-        TwinFit fit = TwinFit.fit(RunLoader.load(List.of(sweep)), 0);
+        TwinFit fit = TwinFit.fit(
+                RunLoader.load(List.of(sweep)), BatchingEngineConfig.defaults().maxNumBatchedTokens(), 0);
         assertThat(Files.readString(profile)).isEqualTo(fit.profileYaml());
         StringBuilder identified = new StringBuilder();
         for (Estimate e : fit.estimates()) {
