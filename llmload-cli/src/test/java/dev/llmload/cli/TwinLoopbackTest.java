@@ -70,11 +70,22 @@ class TwinLoopbackTest {
     };
 
     /**
-     * The held-out run asks something else: an open loop (Poisson arrivals) of prompts of 300
-     * tokens each, at a rate between the fitted loads.
+     * The held-out run asks something else: an open loop (Poisson arrivals) of prompts of 200 to
+     * 400 tokens, at a rate between the fitted loads. Not one length for all: then every step that
+     * prefills one prompt takes the same time and every step that prefills two another, 20 ms
+     * longer, and the ITL p99 falls on whichever side of that cliff 1% of the gaps happen to lie
+     * (measured 42 and 68 ms in two runs of the same engine and arrivals' rate, against 55 ms
+     * predicted both times).
      */
     private static final String[] HELD_OUT = {
-        "--num-requests", "64", "--input-tokens", "300", "--output-tokens", "24", "--scrape-interval", "250ms"
+        "--num-requests",
+        "96",
+        "--input-tokens",
+        "uniform:200:400",
+        "--output-tokens",
+        "24",
+        "--scrape-interval",
+        "250ms"
     };
 
     private static final double HELD_OUT_RATE = 6;
@@ -130,7 +141,7 @@ class TwinLoopbackTest {
                         "maxNumSeqs");
 
         // The held-out load, measured, against the profile's prediction for the same arrivals: the
-        // run's own send times and lengths through the fitted engine (a p99 of 64 Poisson arrivals
+        // run's own send times and lengths through the fitted engine (a p99 of 96 Poisson arrivals
         // depends on the draw far more than on the engine, so the draw is the run's own).
         Path heldOut = dir.resolve("r6");
         CapturedRun run = CapturedRun.of(
@@ -188,7 +199,9 @@ class TwinLoopbackTest {
                 "p99_ttft:300,p99_itl:80");
         assertThat(whatif.exitCode()).as(whatif.err()).isZero();
         assertThat(whatif.out()).contains("Predicted for concurrency 4", "ttft", "Capacity under p99_ttft:300");
-        // Last: the ITL tail (steps that prefill several prompts at once), the weakest of these.
+        // Last: the ITL tail (steps that prefill several prompts at once), the weakest of these: the
+        // shared host's stalls and late wake-ups of the engine's thread stretch some real steps
+        // (docs/simulator.md, "Validation").
         assertThat(p.predictedItlP99Ms())
                 .as(context)
                 .isCloseTo(p.observedItlP99Ms(), within(0.25 * p.observedItlP99Ms()));
