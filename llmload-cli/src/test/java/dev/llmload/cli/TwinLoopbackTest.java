@@ -2,11 +2,13 @@ package dev.llmload.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.cli.twin.TwinFit;
 import dev.llmload.cli.twin.WhatIf;
+import dev.llmload.config.Lengths;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.sim.engine.batching.BatchingEngineConfig;
 import dev.llmload.sim.server.SimConfig;
@@ -176,7 +178,13 @@ class TwinLoopbackTest {
 
         // Capacity under an SLO: the twin's against the hidden engine's own, same workload and search.
         PercentileSlo slo = PercentileSlo.parse("p99_ttft:300,p99_itl:80");
-        WhatIf.Workload open = new WhatIf.Workload(1, 0, inputTokens, 24, 400, 0);
+        WhatIf.Workload open = new WhatIf.Workload(
+                1,
+                0,
+                Lengths.parse("--input-tokens", String.valueOf(inputTokens)),
+                Lengths.parse("--output-tokens", "24"),
+                400,
+                0);
         BatchingEngineConfig hidden = SimConfig.load(sim, Map.of()).batching();
         double truth = WhatIf.capacity(hidden, open, slo, 10).rate();
         double twinCapacity = WhatIf.capacity(twin, open, slo, 10).rate();
@@ -201,7 +209,16 @@ class TwinLoopbackTest {
         assertThat(whatif.out()).contains("Predicted for concurrency 4", "ttft", "Capacity under p99_ttft:300");
         // Last: the ITL tail (steps that prefill several prompts at once), the weakest of these: the
         // shared host's stalls and late wake-ups of the engine's thread stretch some real steps
-        // (docs/simulator.md, "Validation").
+        // (docs/simulator.md, "Validation"). Judged only where the simulator kept its own time: when
+        // its own telemetry has its token writes late by a quarter of the measured tail at p99, that
+        // lateness alone can make up the 25% allowed, and no engine model predicts it.
+        JsonNode writeDelayP99 = JSON.readTree(heldOut.resolve("report.json").toFile())
+                .at("/telemetry/simulator/token_write_delay_ms/p99");
+        assumeTrue(
+                !writeDelayP99.isNumber() || writeDelayP99.asDouble() < 0.25 * p.observedItlP99Ms(),
+                () -> "the simulator wrote tokens " + writeDelayP99.asDouble()
+                        + " ms late at p99 on this host, against " + "a measured ITL p99 of " + p.observedItlP99Ms()
+                        + " ms: the tail is the host's");
         assertThat(p.predictedItlP99Ms())
                 .as(context)
                 .isCloseTo(p.observedItlP99Ms(), within(0.25 * p.observedItlP99Ms()));
