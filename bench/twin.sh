@@ -17,14 +17,15 @@
 #   bench/twin.sh
 #   REQUESTS=300 HELD_OUT_REQUESTS=500 bench/twin.sh
 #
-# Environment: REQUESTS per sweep point (120), CONCURRENCIES (4,12,32), INPUT (uniform:100:1500),
+# Environment: BUDGET, the hidden engine's maxNumBatchedTokens, also given to fit (8192),
+# REQUESTS per sweep point (120), CONCURRENCIES (4,12,32), INPUT (uniform:100:1500),
 # OUTPUT tokens (64), HELD_OUT_RATE req/s (chosen as above), HELD_OUT_INPUT tokens (600),
 # HELD_OUT_REQUESTS (200), PREDICT_REQUESTS (4000), SLO (p99_ttft:500,p99_itl:100), OUT (a temp dir).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/bin/java-home.sh"
 llmload_select_jdk
-REQUESTS=${REQUESTS:-120} CONCURRENCIES=${CONCURRENCIES:-4,12,32} INPUT=${INPUT:-uniform:100:1500} OUTPUT=${OUTPUT:-64}
+BUDGET=${BUDGET:-8192} REQUESTS=${REQUESTS:-120} CONCURRENCIES=${CONCURRENCIES:-4,12,32} INPUT=${INPUT:-uniform:100:1500} OUTPUT=${OUTPUT:-64}
 HELD_OUT_RATE=${HELD_OUT_RATE:-} HELD_OUT_INPUT=${HELD_OUT_INPUT:-600} HELD_OUT_REQUESTS=${HELD_OUT_REQUESTS:-200}
 PREDICT_REQUESTS=${PREDICT_REQUESTS:-4000}
 SLO=${SLO:-p99_ttft:500,p99_itl:100}
@@ -36,7 +37,7 @@ mkdir -p "$OUT"
 llmload=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -jar "$root/llmload-cli/target/llmload.jar")
 
 # The hidden engine: the linear step-time profile, 16 sequences, 1,200 blocks of 16 tokens.
-cat >"$OUT/hidden.yaml" <<'YAML'
+cat >"$OUT/hidden.yaml" <<YAML
 seed: 1
 maxModelLen: 4096
 batching:
@@ -45,14 +46,15 @@ batching:
                  prefill_ms_per_token: 0.04, prefill_ms_per_token_sq: 2.0e-5}
   maxNumSeqs: 16
   numBlocks: 1200
+  maxNumBatchedTokens: $BUDGET
 YAML
 
-echo "sweep: concurrency $CONCURRENCIES, $REQUESTS requests each, input $INPUT, output $OUTPUT" >&2
+echo "sweep: concurrency $CONCURRENCIES, $REQUESTS requests each, input $INPUT, output $OUTPUT, budget $BUDGET" >&2
 "${llmload[@]}" sweep --concurrency "$CONCURRENCIES" --num-requests "$REQUESTS" --input-tokens "$INPUT" \
     --output-tokens "$OUTPUT" --scrape-interval 250ms --sim-config "$OUT/hidden.yaml" \
     --output-dir "$OUT/sweep" >"$OUT/sweep.log" 2>&1
 start=$(date +%s.%N)
-"${llmload[@]}" fit "$OUT/sweep" -o "$OUT/profile.yaml" >"$OUT/fit.log" 2>&1
+"${llmload[@]}" fit "$OUT/sweep" --max-num-batched-tokens "$BUDGET" -o "$OUT/profile.yaml" >"$OUT/fit.log" 2>&1
 fit_s=$(echo "$(date +%s.%N) - $start" | bc)
 
 # The hidden engine's capacity under the SLO for the held-out prompts (virtual time), then the rate.
