@@ -6,10 +6,8 @@ import java.util.List;
 /**
  * One run's token events grouped into the engine steps that produced them: every event within a
  * tolerance of a step's earliest event belongs to that step (the client reads one step's tokens
- * with a little jitter; steps lie further apart than that), and so does one read later, within
- * twice the tolerance, when its request has no event in the step yet (a request gets one token a
- * step). A step that gave no token to anyone (a prefill chunk with nothing decoding) is not seen.
- * Pure.
+ * with a little jitter; steps lie further apart than that). A step that gave no token to anyone
+ * (a prefill chunk with nothing decoding) is not seen. Pure.
  *
  * @param nanos        per step: its earliest token event
  * @param decodeTokens per step: tokens of the events that were not a request's first
@@ -29,7 +27,7 @@ record VisibleSteps(
         int[] firstStep,
         int[][] eventStep) {
 
-    /** Groups the token events of {@code requests}, each within {@code toleranceNanos} of its step's earliest (or twice that). */
+    /** Groups the token events of {@code requests}, each within {@code toleranceNanos} of its step's earliest. */
     static VisibleSteps of(List<RequestTimeline> requests, long toleranceNanos) {
         int events = 0;
         for (RequestTimeline r : requests) {
@@ -55,21 +53,12 @@ record VisibleSteps(
             eventStep[i] = new int[requests.get(i).tokenNanos().length];
         }
         long[] nanos = new long[events];
-        int[] lastStepOf = new int[requests.size()]; // the step of each request's latest event, or -1
-        Arrays.fill(lastStepOf, -1);
         int steps = 0;
         for (int o : order) {
-            int r = request[o];
-            long since = steps == 0 ? Long.MAX_VALUE : time[o] - nanos[steps - 1];
-            // Within the tolerance of the step's earliest event, or read late (within twice that) by
-            // a request that has no event in the step yet: a request gets one token a step, so
-            // an event of its own there already means this is the next step.
-            boolean same = since <= toleranceNanos || (since <= 2 * toleranceNanos && lastStepOf[r] != steps - 1);
-            if (!same) {
+            if (steps == 0 || time[o] - nanos[steps - 1] > toleranceNanos) {
                 nanos[steps++] = time[o];
             }
-            eventStep[r][event[o]] = steps - 1;
-            lastStepOf[r] = steps - 1;
+            eventStep[request[o]][event[o]] = steps - 1;
         }
         int[] decodeTokens = new int[steps];
         int[] decoders = new int[steps];

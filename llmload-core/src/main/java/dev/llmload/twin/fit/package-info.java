@@ -21,9 +21,7 @@
  * request of the same run is on the same clock, so the run's token events are grouped into the
  * steps that produced them ({@code VisibleSteps}): an event within τ = 0.3 × the run's median gap
  * of a step's earliest event belongs to that step (the client reads one step's tokens with a little
- * jitter; steps lie further apart), and so does one within 2τ whose request has no event in the step
- * yet (a request gets one token a step, so a read that late is more likely late than the next
- * step's). In the step s:
+ * jitter; steps lie further apart). In the step s:
  * <ul>
  *   <li>request j decoded when its event in s was not its first; it read ISL_j + n_j KV tokens,
  *       n_j its tokens before this one (the prompt and every token but the one this step computes,
@@ -98,9 +96,8 @@
  *
  * Prefix-cache hits are invisible to the client (P counts the whole prompt); a chunk computed in
  * a step that gave nobody a token is not seen (only its effect on the last chunk); a preempted
- * request looks like one that decodes slowly; a token read later than 2τ after its step's first
- * makes a step of its own, whose gap is then dropped as an outlier, and leaves its real step a
- * sequence short. Events that carry several tokens (a server that coalesces its stream)
+ * request looks like one that decodes slowly; a token read later than τ after its step's first
+ * makes a step of its own, whose gap is then dropped as an outlier. Events that carry several tokens (a server that coalesces its stream)
  * give no rows. The network's own delay adds to TTFT, not to the gaps.
  */
 package dev.llmload.twin.fit;
