@@ -1,6 +1,7 @@
 package dev.llmload.cli;
 
 import dev.llmload.cli.twin.TwinFit;
+import dev.llmload.sim.engine.batching.BatchingEngineConfig;
 import dev.llmload.twin.RunLoader;
 import dev.llmload.twin.fit.RunInput;
 import java.io.IOException;
@@ -48,6 +49,15 @@ public final class FitCommand implements Callable<Integer> {
     Path output;
 
     @Option(
+            names = "--max-num-batched-tokens",
+            paramLabel = "N",
+            description = {
+                "the server's token budget per engine step (vLLM --max-num-batched-tokens): prompts longer than what a",
+                "step has left are prefilled in chunks over several steps (default: the simulator's, 8192)"
+            })
+    Integer maxNumBatchedTokens;
+
+    @Option(
             names = "--seed",
             defaultValue = "0",
             description = "seed of the bootstrap that gives the uncertainties (default ${DEFAULT-VALUE})")
@@ -67,7 +77,10 @@ public final class FitCommand implements Callable<Integer> {
         }
         TwinFit fit;
         try {
-            fit = TwinFit.fit(runs, seed);
+            int budget = maxNumBatchedTokens == null
+                    ? BatchingEngineConfig.defaults().maxNumBatchedTokens()
+                    : maxNumBatchedTokens;
+            fit = TwinFit.fit(runs, budget, seed);
         } catch (IllegalArgumentException e) {
             throw new UsageException("cannot fit: " + e.getMessage());
         }

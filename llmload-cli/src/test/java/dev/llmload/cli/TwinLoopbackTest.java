@@ -2,11 +2,13 @@ package dev.llmload.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.cli.twin.TwinFit;
 import dev.llmload.cli.twin.WhatIf;
+import dev.llmload.config.Lengths;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.sim.engine.batching.BatchingEngineConfig;
 import dev.llmload.sim.server.SimConfig;
@@ -70,11 +72,22 @@ class TwinLoopbackTest {
     };
 
     /**
-     * The held-out run asks something else: an open loop (Poisson arrivals) of prompts of 300
-     * tokens each, at a rate between the fitted loads.
+     * The held-out run asks something else: an open loop (Poisson arrivals) of prompts of 200 to
+     * 400 tokens, at a rate between the fitted loads. Not one length for all: then every step that
+     * prefills one prompt takes the same time and every step that prefills two another, 20 ms
+     * longer, and the ITL p99 falls on whichever side of that cliff 1% of the gaps happen to lie
+     * (measured 42 and 68 ms in two runs of the same engine and arrivals' rate, against 55 ms
+     * predicted both times).
      */
     private static final String[] HELD_OUT = {
-        "--num-requests", "64", "--input-tokens", "300", "--output-tokens", "24", "--scrape-interval", "250ms"
+        "--num-requests",
+        "96",
+        "--input-tokens",
+        "uniform:200:400",
+        "--output-tokens",
+        "24",
+        "--scrape-interval",
+        "250ms"
     };
 
     private static final double HELD_OUT_RATE = 6;
@@ -100,7 +113,8 @@ class TwinLoopbackTest {
         assertThat(dir.resolve("profile-fit.txt")).exists();
 
         // The same fit through the API, for its estimates (the command wrote the same numbers).
-        TwinFit fit = TwinFit.fit(RunLoader.load(List.of(sweep)), 0);
+        TwinFit fit = TwinFit.fit(
+                RunLoader.load(List.of(sweep)), BatchingEngineConfig.defaults().maxNumBatchedTokens(), 0);
         assertThat(Files.readString(profile)).isEqualTo(fit.profileYaml());
         StringBuilder identified = new StringBuilder();
         for (Estimate e : fit.estimates()) {
@@ -129,7 +143,7 @@ class TwinLoopbackTest {
                         "maxNumSeqs");
 
         // The held-out load, measured, against the profile's prediction for the same arrivals: the
-        // run's own send times and lengths through the fitted engine (a p99 of 64 Poisson arrivals
+        // run's own send times and lengths through the fitted engine (a p99 of 96 Poisson arrivals
         // depends on the draw far more than on the engine, so the draw is the run's own).
         Path heldOut = dir.resolve("r6");
         CapturedRun run = CapturedRun.of(
@@ -164,7 +178,13 @@ class TwinLoopbackTest {
 
         // Capacity under an SLO: the twin's against the hidden engine's own, same workload and search.
         PercentileSlo slo = PercentileSlo.parse("p99_ttft:300,p99_itl:80");
-        WhatIf.Workload open = new WhatIf.Workload(1, 0, inputTokens, 24, 400, 0);
+        WhatIf.Workload open = new WhatIf.Workload(
+                1,
+                0,
+                Lengths.parse("--input-tokens", String.valueOf(inputTokens)),
+                Lengths.parse("--output-tokens", "24"),
+                400,
+                0);
         BatchingEngineConfig hidden = SimConfig.load(sim, Map.of()).batching();
         double truth = WhatIf.capacity(hidden, open, slo, 10).rate();
         double twinCapacity = WhatIf.capacity(twin, open, slo, 10).rate();
@@ -187,7 +207,18 @@ class TwinLoopbackTest {
                 "p99_ttft:300,p99_itl:80");
         assertThat(whatif.exitCode()).as(whatif.err()).isZero();
         assertThat(whatif.out()).contains("Predicted for concurrency 4", "ttft", "Capacity under p99_ttft:300");
-        // Last: the ITL tail (steps that prefill several prompts at once), the weakest of these.
+        // Last: the ITL tail (steps that prefill several prompts at once), the weakest of these: the
+        // shared host's stalls and late wake-ups of the engine's thread stretch some real steps
+        // (docs/simulator.md, "Validation"). Judged only where the simulator kept its own time: when
+        // its own telemetry has its token writes late by a quarter of the measured tail at p99, that
+        // lateness alone can make up the 25% allowed, and no engine model predicts it.
+        JsonNode writeDelayP99 = JSON.readTree(heldOut.resolve("report.json").toFile())
+                .at("/telemetry/simulator/token_write_delay_ms/p99");
+        assumeTrue(
+                !writeDelayP99.isNumber() || writeDelayP99.asDouble() < 0.25 * p.observedItlP99Ms(),
+                () -> "the simulator wrote tokens " + writeDelayP99.asDouble()
+                        + " ms late at p99 on this host, against " + "a measured ITL p99 of " + p.observedItlP99Ms()
+                        + " ms: the tail is the host's");
         assertThat(p.predictedItlP99Ms())
                 .as(context)
                 .isCloseTo(p.observedItlP99Ms(), within(0.25 * p.observedItlP99Ms()));

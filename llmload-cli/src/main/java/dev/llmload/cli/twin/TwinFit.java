@@ -10,6 +10,7 @@ import dev.llmload.twin.fit.RequestTimeline;
 import dev.llmload.twin.fit.RunInput;
 import dev.llmload.twin.fit.StepTimeFit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -54,12 +55,16 @@ public record TwinFit(
             double observedItlP99Ms,
             double predictedItlP99Ms) {}
 
-    public static TwinFit fit(List<RunInput> runs, long seed) {
+    /**
+     * Fits the runs of a server whose engine computes at most {@code maxNumBatchedTokens} tokens
+     * per step (vLLM's {@code --max-num-batched-tokens}: longer prefills are split into chunks).
+     */
+    public static TwinFit fit(List<RunInput> runs, int maxNumBatchedTokens, long seed) {
         List<List<RequestTimeline>> requests = new ArrayList<>();
         for (RunInput r : runs) {
             requests.add(r.requests());
         }
-        StepTimeFit steps = StepTimeFit.fit(requests, seed);
+        StepTimeFit steps = StepTimeFit.fit(requests, maxNumBatchedTokens, seed);
         CapacityFit.Result capacity = CapacityFit.fit(runs, steps.medianGapMs(), BLOCK_SIZE);
         BatchingEngineConfig config = config(steps, capacity);
         List<Replay> replays = new ArrayList<>();
@@ -70,9 +75,9 @@ public record TwinFit(
     }
 
     /**
-     * The engine: the fitted coefficients, and each limit at its estimate when identified; a limit
-     * the runs could not identify keeps the simulator's default when that is above what the runs
-     * saw, else what they saw (a lower bound).
+     * The engine: the fitted coefficients and the step budget the fit assumed, and each limit at
+     * its estimate when identified; a limit the runs could not identify keeps the simulator's
+     * default when that is above what the runs saw, else what they saw (a lower bound).
      */
     static BatchingEngineConfig config(StepTimeFit steps, CapacityFit.Result capacity) {
         BatchingEngineConfig defaults = BatchingEngineConfig.defaults();
@@ -87,6 +92,7 @@ public record TwinFit(
                 .profile(StepTimeProfile.LINEAR)
                 .coefficients(coefficients)
                 .maxNumSeqs(maxNumSeqs)
+                .maxNumBatchedTokens(steps.maxNumBatchedTokens())
                 .numBlocks(numBlocks)
                 .blockSize(BLOCK_SIZE)
                 .maxModelLen(Math.min(defaults.maxModelLen(), usableTokens))
@@ -157,6 +163,7 @@ public record TwinFit(
                         .append(number(c.getValue()))
                         .append('\n'));
         y.append("  maxNumSeqs: ").append(config.maxNumSeqs()).append('\n');
+        y.append("  maxNumBatchedTokens: ").append(config.maxNumBatchedTokens()).append('\n');
         y.append("  numBlocks: ").append(config.numBlocks()).append('\n');
         y.append("  blockSize: ").append(config.blockSize()).append('\n');
         return y.toString();
@@ -191,8 +198,8 @@ public record TwinFit(
             r.append(String.format(
                     Locale.ROOT,
                     "  %s: %d requests, %d inter-token gaps (step-time residual RMS %.3f ms); batch spread %.0f, "
-                            + "context spread %.1fk tokens, prefill spread %.0f tokens; peak batch %d, "
-                            + "%.0f ms at it with requests waiting; peak KV %d blocks%s\n",
+                            + "context spread %.1fk tokens, prefill spread %.0f tokens, %d prefills split at the "
+                            + "step budget; peak batch %d, %.0f ms at it with requests waiting; peak KV %d blocks%s\n",
                     runs.get(i).name(),
                     runs.get(i).requests().size(),
                     steps.rowsPerRun()[i],
@@ -200,6 +207,7 @@ public record TwinFit(
                     steps.ranges()[1][i],
                     steps.ranges()[2][i],
                     steps.ranges()[3][i],
+                    steps.cutPrefills()[i],
                     capacity.peakBatch()[i],
                     capacity.queuedAtPeakMs()[i],
                     capacity.peakBlocks()[i],
@@ -224,8 +232,19 @@ public record TwinFit(
                     p.predictedE2eP50Ms()));
         }
         List<Estimate> missing = unidentified();
-        if (!missing.isEmpty()) {
+        int unexplained = Arrays.stream(steps.unexplainedSteps()).sum();
+        if (!missing.isEmpty() || unexplained > 0) {
             r.append("\nWarnings:\n");
+        }
+        if (unexplained > 0) {
+            r.append(String.format(
+                    Locale.ROOT,
+                    "  %d steps gave first tokens to more prompt tokens than a step budget of %d leaves: the server's "
+                            + "--max-num-batched-tokens is likely larger; pass it to fit with --max-num-batched-tokens\n",
+                    unexplained,
+                    steps.maxNumBatchedTokens()));
+        }
+        if (!missing.isEmpty()) {
             for (Estimate e : missing) {
                 r.append("  ").append(e.name()).append(": ").append(e.why()).append('\n');
             }

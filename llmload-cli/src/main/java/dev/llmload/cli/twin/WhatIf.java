@@ -1,10 +1,12 @@
 package dev.llmload.cli.twin;
 
+import dev.llmload.config.Lengths;
 import dev.llmload.metrics.PercentileSlo;
 import dev.llmload.sim.engine.batching.BatchingEngineConfig;
 import dev.llmload.sim.engine.batching.VirtualEngine;
 import dev.llmload.stats.Statistics;
 import dev.llmload.stats.Summary;
+import dev.llmload.workload.length.LengthDistribution;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -20,23 +22,33 @@ public final class WhatIf {
 
     /**
      * A workload: an open loop at {@code ratePerS} (Poisson arrivals), or a closed loop of
-     * {@code concurrency} streams; exactly {@code outputTokens} are generated per request.
+     * {@code concurrency} streams. Each request's prompt and output lengths are drawn from
+     * {@code inputTokens} and {@code outputTokens} (the distributions {@code llmload run} takes), and
+     * exactly that many tokens are generated.
      */
     public record Workload(
-            double ratePerS, int concurrency, int inputTokens, int outputTokens, int requests, long seed) {
+            double ratePerS, int concurrency, Lengths inputTokens, Lengths outputTokens, int requests, long seed) {
 
         public Workload {
             if ((ratePerS > 0) == (concurrency > 0)) {
                 throw new IllegalArgumentException("give either a rate or a concurrency");
             }
-            if (inputTokens < 1 || outputTokens < 1 || requests < 1) {
-                throw new IllegalArgumentException("input and output tokens and the request count must be positive");
+            if (inputTokens == null || outputTokens == null) {
+                throw new IllegalArgumentException("give the input and output lengths");
+            }
+            if (requests < 1) {
+                throw new IllegalArgumentException("the request count must be positive");
             }
         }
 
         /** The same requests as an open loop at {@code rate}. */
         public Workload atRate(double rate) {
             return new Workload(rate, 0, inputTokens, outputTokens, requests, seed);
+        }
+
+        /** The same lengths, {@code requests} of them in a closed loop of {@code concurrency}. */
+        public Workload closedLoop(int concurrency, int requests) {
+            return new Workload(0, concurrency, inputTokens, outputTokens, requests, seed);
         }
     }
 
@@ -104,26 +116,33 @@ public final class WhatIf {
      */
     public record Capacity(double rate, Prediction prediction, int tried) {}
 
-    /** Runs {@code w} through an engine of {@code config}. */
+    /**
+     * Runs {@code w} through an engine of {@code config}. The lengths come from a stream of their
+     * own, so every rate of a capacity search asks for the same requests, and fixed lengths leave
+     * the arrivals as they were.
+     */
     public static Prediction predict(BatchingEngineConfig config, Workload w) {
         VirtualEngine engine = new VirtualEngine(config);
+        SplittableRandom lengths = new SplittableRandom(w.seed()).split();
+        LengthDistribution input = w.inputTokens().distribution();
+        LengthDistribution output = w.outputTokens().distribution();
         if (w.ratePerS() > 0) {
             SplittableRandom random = new SplittableRandom(w.seed());
             double t = 0;
             for (int i = 0; i < w.requests(); i++) {
                 t += -Math.log(1 - random.nextDouble()) / w.ratePerS();
-                engine.submit((long) (t * 1e9), w.inputTokens(), w.outputTokens(), true);
+                engine.submit((long) (t * 1e9), input.sample(lengths), output.sample(lengths), true);
             }
             return measure(engine.run((trace, now) -> {}));
         }
         int[] submitted = {Math.min(w.concurrency(), w.requests())};
         for (int i = 0; i < submitted[0]; i++) {
-            engine.submit(0, w.inputTokens(), w.outputTokens(), true);
+            engine.submit(0, input.sample(lengths), output.sample(lengths), true);
         }
         return measure(engine.run((trace, now) -> {
             if (submitted[0] < w.requests()) {
                 submitted[0]++;
-                engine.submit(now, w.inputTokens(), w.outputTokens(), true);
+                engine.submit(now, input.sample(lengths), output.sample(lengths), true);
             }
         }));
     }

@@ -2,7 +2,6 @@ package dev.llmload.twin.fit;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -19,92 +18,116 @@ import java.util.List;
  * @param run         per row: the run it came from
  * @param clusters    how many requests there are across the runs
  * @param medianGapMs per run: the median gap, ms (a typical step); NaN for a run without gaps
+ * @param cutPrefills per run: prompts whose prefill was cut at the step budget ({@link PrefillChunks})
+ * @param unexplainedSteps per run: steps whose first tokens needed more prefill than the budget allowed
  */
 record StepRows(
-        double[][] x, double[] y, double[] weights, int[] cluster, int[] run, int clusters, double[] medianGapMs) {
+        double[][] x,
+        double[] y,
+        double[] weights,
+        int[] cluster,
+        int[] run,
+        int clusters,
+        double[] medianGapMs,
+        int[] cutPrefills,
+        int[] unexplainedSteps) {
 
     static final int COLUMNS = 5;
 
-    /** A request's first token arriving within this share of a gap of the gap's end came out of the same step. */
+    /** Token events within this share of a run's median gap of a step's earliest came out of that step. */
     static final double SAME_STEP_SHARE = 0.3;
 
-    /** The rows of every run's requests; requests of different runs never share a step. */
-    static StepRows of(List<List<RequestTimeline>> runs) {
-        List<double[]> xs = new ArrayList<>();
-        List<double[]> ys = new ArrayList<>(); // {y, weight, cluster, run}
-        int clusterBase = 0;
-        double[] medians = new double[runs.size()];
-        for (int ri = 0; ri < runs.size(); ri++) {
-            List<RequestTimeline> reqs = new ArrayList<>(runs.get(ri));
-            reqs.sort(Comparator.comparingLong(RequestTimeline::firstTokenNanos));
+    /**
+     * The rows of every run's requests; requests of different runs never share a step. Prompts
+     * longer than what is left of {@code maxNumBatchedTokens} in a step are prefilled in chunks.
+     */
+    static StepRows of(List<List<RequestTimeline>> runs, int maxNumBatchedTokens) {
+        int n = runs.size();
+        double[] medians = new double[n];
+        VisibleSteps[] steps = new VisibleSteps[n];
+        int seatLimit = 0;
+        for (int ri = 0; ri < n; ri++) {
+            List<RequestTimeline> reqs = runs.get(ri);
             List<Double> gaps = new ArrayList<>();
-            for (int r = 0; r < reqs.size(); r++) {
-                RequestTimeline req = reqs.get(r);
+            for (RequestTimeline req : reqs) {
                 for (int e = 1; e < req.tokenNanos().length; e++) {
-                    if (req.tokensAt(e) != 1) {
-                        continue; // coalesced events span several steps
+                    if (gapRow(req, e)) {
+                        gaps.add((req.tokenNanos()[e] - req.tokenNanos()[e - 1]) / 1e6);
                     }
-                    long t0 = req.tokenNanos()[e - 1];
-                    long t1 = req.tokenNanos()[e];
-                    if (t1 <= t0) {
-                        continue;
-                    }
-                    double[] row = shape(reqs, t0, t1);
-                    double gapMs = (t1 - t0) / 1e6;
-                    gaps.add(gapMs);
-                    xs.add(Arrays.copyOf(row, COLUMNS));
-                    ys.add(new double[] {gapMs, 1 / row[COLUMNS], clusterBase + r, ri});
                 }
             }
             medians[ri] = median(gaps);
+            long tolerance = Double.isNaN(medians[ri]) ? 0 : (long) (SAME_STEP_SHARE * medians[ri] * 1e6);
+            steps[ri] = VisibleSteps.of(reqs, tolerance);
+            // One engine served every run: its seat limit is at least the largest batch any of them saw.
+            seatLimit = Math.max(seatLimit, steps[ri].maxBatch());
+        }
+        List<double[]> xs = new ArrayList<>();
+        List<double[]> ys = new ArrayList<>(); // {y, weight, cluster, run}
+        int clusterBase = 0;
+        int[] cut = new int[n];
+        int[] unexplained = new int[n];
+        for (int ri = 0; ri < n; ri++) {
+            List<RequestTimeline> reqs = runs.get(ri);
+            PrefillChunks chunks = PrefillChunks.of(reqs, steps[ri], maxNumBatchedTokens, seatLimit);
+            cut[ri] = chunks.cutPrefills();
+            unexplained[ri] = chunks.unexplainedSteps();
+            double[][] shapes = shapes(steps[ri], chunks);
+            for (int r = 0; r < reqs.size(); r++) {
+                RequestTimeline req = reqs.get(r);
+                for (int e = 1; e < req.tokenNanos().length; e++) {
+                    if (!gapRow(req, e)) {
+                        continue;
+                    }
+                    double[] shape = shapes[steps[ri].eventStep()[r][e]];
+                    xs.add(Arrays.copyOf(shape, COLUMNS));
+                    ys.add(new double[] {
+                        (req.tokenNanos()[e] - req.tokenNanos()[e - 1]) / 1e6, 1 / shape[COLUMNS], clusterBase + r, ri
+                    });
+                }
+            }
             clusterBase += reqs.size();
         }
-        int n = xs.size();
+        int rows = xs.size();
         double[][] x = xs.toArray(new double[0][]);
-        double[] y = new double[n];
-        double[] w = new double[n];
-        int[] cluster = new int[n];
-        int[] run = new int[n];
-        for (int i = 0; i < n; i++) {
+        double[] y = new double[rows];
+        double[] w = new double[rows];
+        int[] cluster = new int[rows];
+        int[] run = new int[rows];
+        for (int i = 0; i < rows; i++) {
             double[] v = ys.get(i);
             y[i] = v[0];
             w[i] = v[1];
             cluster[i] = (int) v[2];
             run[i] = (int) v[3];
         }
-        return new StepRows(x, y, w, cluster, run, clusterBase, medians);
+        return new StepRows(x, y, w, cluster, run, clusterBase, medians, cut, unexplained);
     }
 
     /**
-     * The shape of the step that ran over (t0, t1]: {1, batch, context/1000, P, P², decoders}.
-     * A request decoded in it when its first token came by t0 (within the tolerance) and its last
-     * not before t1; it was prefilled in it when its first token came at t1.
+     * Each step's shape: {1, batch, context/1000, P, P², decoders}. Its batch is the requests that
+     * got a token in it and a prompt cut in it; its context what they read; P the prompt tokens
+     * it computed ({@link PrefillChunks}).
      */
-    static double[] shape(List<RequestTimeline> byFirstToken, long t0, long t1) {
-        long tolerance = (long) (SAME_STEP_SHARE * (t1 - t0));
-        int decoders = 0;
-        int prefillers = 0;
-        long context = 0;
-        long prefill = 0;
-        for (RequestTimeline j : byFirstToken) {
-            long first = j.firstTokenNanos();
-            if (first > t1 + tolerance) {
-                break;
-            }
-            if (j.lastTokenNanos() < t1 - tolerance) {
-                continue;
-            }
-            if (first <= t0 + tolerance) {
-                decoders++;
-                context += j.inputTokens() + j.tokensBy(t0 + tolerance);
-            } else {
-                prefillers++;
-                prefill += j.inputTokens();
-                context += j.inputTokens();
-            }
+    static double[][] shapes(VisibleSteps steps, PrefillChunks chunks) {
+        double[][] shapes = new double[steps.count()][];
+        for (int s = 0; s < steps.count(); s++) {
+            double p = chunks.prefillTokens()[s];
+            shapes[s] = new double[] {
+                1,
+                steps.batch(s) + (chunks.cutIn(s) ? 1 : 0),
+                (steps.context()[s] + chunks.cutContext()[s]) / 1000.0,
+                p,
+                p * p,
+                Math.max(1, steps.decoders()[s])
+            };
         }
-        double p = prefill;
-        return new double[] {1, decoders + prefillers, context / 1000.0, p, p * p, Math.max(1, decoders)};
+        return shapes;
+    }
+
+    /** Whether the gap before event {@code e} is one step: an event of one token, after the one before. */
+    private static boolean gapRow(RequestTimeline r, int e) {
+        return r.tokensAt(e) == 1 && r.tokenNanos()[e] > r.tokenNanos()[e - 1];
     }
 
     int rows() {

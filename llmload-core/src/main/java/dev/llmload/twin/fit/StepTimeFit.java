@@ -18,6 +18,10 @@ import java.util.SplittableRandom;
  * @param ranges       per coefficient: per run, the spread of its regressor (max − min over the
  *                     run's rows), what tells which runs constrained it
  * @param medianGapMs  per run: the median inter-token gap, a typical step; NaN without gaps
+ * @param maxNumBatchedTokens the engine's per-step token budget the fit assumed
+ * @param cutPrefills  per run: prompts whose prefill the budget split over several steps
+ * @param unexplainedSteps per run: steps whose first tokens needed more prefill than the budget
+ *                     left them, a sign that the assumed budget is too small
  */
 public record StepTimeFit(
         List<Estimate> estimates,
@@ -25,7 +29,10 @@ public record StepTimeFit(
         int[] rowsPerRun,
         int dropped,
         double[][] ranges,
-        double[] medianGapMs) {
+        double[] medianGapMs,
+        int maxNumBatchedTokens,
+        int[] cutPrefills,
+        int[] unexplainedSteps) {
 
     /** The {@code linear} profile's coefficients, in the order of {@link StepRows}' columns. */
     public static final List<String> NAMES = List.of(
@@ -43,15 +50,29 @@ public record StepTimeFit(
     /** Gaps further than this many robust standard deviations from the fit are dropped. */
     static final double OUTLIER_SIGMAS = 5;
 
+    /**
+     * The robust standard deviation is taken as at least this, ms: a microsecond, finer than any
+     * clock a client stamps tokens with, so that gaps timed exactly (in virtual time, to the
+     * nanosecond) are not dropped for their rounding.
+     */
+    static final double MIN_ROBUST_SIGMA_MS = 1e-3;
+
     /** Fits after the first, each judging every gap against the one before. */
     static final int TRIM_PASSES = 3;
 
     /** Columns dropped, in this order, when the rest cannot be told apart: the finest effect first. */
     private static final int[] DROP_ORDER = {4, 2, 1, 3};
 
-    /** Fits every run's steps together; needs at least one run with gaps. */
-    public static StepTimeFit fit(List<List<RequestTimeline>> runs, long seed) {
-        StepRows all = StepRows.of(runs);
+    /**
+     * Fits every run's steps together; needs at least one run with gaps. The engine computes at most
+     * {@code maxNumBatchedTokens} tokens per step, decodes first, and prefills longer prompts in
+     * chunks ({@link PrefillChunks}).
+     */
+    public static StepTimeFit fit(List<List<RequestTimeline>> runs, int maxNumBatchedTokens, long seed) {
+        if (maxNumBatchedTokens < 1) {
+            throw new IllegalArgumentException("the step budget must be at least 1 token, was " + maxNumBatchedTokens);
+        }
+        StepRows all = StepRows.of(runs, maxNumBatchedTokens);
         if (all.rows() < StepRows.COLUMNS * 4) {
             throw new IllegalArgumentException("too few inter-token gaps to fit step times: " + all.rows()
                     + " (the runs need streamed requests of several tokens each)");
@@ -74,10 +95,7 @@ public record StepTimeFit(
         for (int pass = 0; pass < TRIM_PASSES; pass++) {
             double[] keptResiduals = residuals(all, beta, keptRows);
             double[] abs = Arrays.stream(keptResiduals).map(Math::abs).sorted().toArray();
-            double robustSigma = 1.4826 * abs[abs.length / 2];
-            if (robustSigma == 0) {
-                break;
-            }
+            double robustSigma = Math.max(MIN_ROBUST_SIGMA_MS, 1.4826 * abs[abs.length / 2]);
             double[] residuals = residuals(all, beta, everyRow);
             List<Integer> kept = new ArrayList<>();
             for (int i = 0; i < residuals.length; i++) {
@@ -133,7 +151,16 @@ public record StepTimeFit(
                 ranges[c][r] = ofRun.length == 0 ? 0 : spread(all, c, ofRun);
             }
         }
-        return new StepTimeFit(estimates, rms, counts, all.rows() - keptRows.length, ranges, all.medianGapMs());
+        return new StepTimeFit(
+                estimates,
+                rms,
+                counts,
+                all.rows() - keptRows.length,
+                ranges,
+                all.medianGapMs(),
+                maxNumBatchedTokens,
+                all.cutPrefills(),
+                all.unexplainedSteps());
     }
 
     /** The fitted value of a coefficient, 0 when it was left out. */

@@ -18,22 +18,49 @@
  *
  * A request that is decoding gets a token at the end of every step, so the gap between two of its
  * consecutive token events, (t0, t1], is the duration T of the step that ended at t1. Every other
- * request of the same run is on the same clock, so the step's shape follows from their timelines
- * at the same moments, with a tolerance τ = 0.3·(t1 − t0) for the client's read jitter:
+ * request of the same run is on the same clock, so the run's token events are grouped into the
+ * steps that produced them ({@code VisibleSteps}): an event within τ = 0.3 × the run's median gap
+ * of a step's earliest event belongs to that step (the client reads one step's tokens with a little
+ * jitter; steps lie further apart). In the step s:
  * <ul>
- *   <li>request j decoded in the step when its first token came by t0 + τ and its last not
- *       before t1 − τ; it read ISL_j + n_j(t0 + τ) KV tokens, n_j(t) its tokens received by t
- *       (the prompt and every token but the one this step computes, plus that one);
- *   <li>request j was prefilled in the step when its first token came in (t0 + τ, t1 + τ]: it
- *       added ISL_j prefill tokens and ISL_j context tokens.
+ *   <li>request j decoded when its event in s was not its first; it read ISL_j + n_j KV tokens,
+ *       n_j its tokens before this one (the prompt and every token but the one this step computes,
+ *       plus that one);
+ *   <li>request j completed its prefill when its first token came in s: it read ISL_j context
+ *       tokens and computed the last chunk of its prompt (below).
  * </ul>
- * So each gap is one row (1, B, C/1000, P, P²) → T of a linear model, and (1) is fitted by least
- * squares ({@code StepRows}, {@code StepTimeFit}). A step is seen once by each of its D decoding
- * requests; weighting each row by 1/D makes every step count once. Gaps further than 5 robust
- * standard deviations (1.4826 · median |residual| of the rows kept) from the fit are dropped and
- * the fit repeated, three times, each time judging every gap against the latest fit: a stalled
- * client shows one enormous gap that would otherwise pull every coefficient, while a step of a
- * rare shape (a long prefill) that the first, contaminated fit missed comes back once it is right.
+ *
+ * <h2>Chunked prefill</h2>
+ *
+ * The engine computes at most M = {@code maxNumBatchedTokens} tokens per step: decodes first,
+ * then the prompts already under way, then new admissions in first-come order, and a prompt that
+ * does not fit what is left is cut there and continues in the next steps ({@code PrefillChunks}).
+ * A cut prompt takes all that was left, so at most one prompt is under way at a time, and none
+ * admitted after it can complete before it. The client does not see the cut: only the first token,
+ * in the step of the last chunk. So the budget is replayed over the steps, requests ordered by the
+ * step of their first token and then by when they were sent (the engine's first-come order): in
+ * step s, with D_s decode tokens, L = M − D_s is left; each prompt completing in s takes what it
+ * had to go (its whole prompt unless it was cut before); if L is still positive, the prompt under
+ * way takes it all; else the next request k in order is cut in s, taking L, when (a) it was sent
+ * before the step began (the previous step's events), (b) a seat was free (the step's batch was
+ * below the largest batch any run saw, a lower bound on {@code maxNumSeqs}), and (c) with the cut
+ * there, taking each following step's M − D, it completes exactly in the step where its first
+ * token came, with no other first token in between. Otherwise k was still waiting (for a seat, for
+ * KV blocks, or not yet sent) and its prompt is computed where its first token came; when that is
+ * more than L (a long prompt with nothing decoding: its earlier chunks gave nobody a token), the
+ * whole budgets M of those unseen steps come off it. A step whose completions need more than L is
+ * counted as unexplained: M is likely set too low. M is the fit's input (vLLM publishes it in no
+ * metric; {@code llmload fit --max-num-batched-tokens}, default the simulator's 8192).
+ *
+ * <p>A step of B sequences (decoding, completing, and the one cut), reading C KV tokens and
+ * computing P prompt tokens (the chunks) is one row (1, B, C/1000, P, P²) → T of a linear model
+ * for each of its decoders' gaps, and (1) is fitted by least squares ({@code StepRows},
+ * {@code StepTimeFit}). A step is seen once by each of its D decoding requests; weighting each row
+ * by 1/D makes every step count once. Gaps further than 5 robust standard deviations (1.4826 ·
+ * median |residual| of the rows kept, at least 1 µs) from the fit are dropped and the fit repeated,
+ * three times, each time judging every gap against the latest fit: a stalled client shows one
+ * enormous gap that would otherwise pull every coefficient, while a step of a rare shape (a long
+ * prefill) that the first, contaminated fit missed comes back once it is right.
  *
  * <p>Uncertainty: the gaps of one request are not independent (they share its context), so the
  * bootstrap resamples requests, not gaps: 200 replicates, each the fit of the rows of n requests
@@ -67,9 +94,10 @@
  *
  * <h2>Limits</h2>
  *
- * Prefix-cache hits are invisible to the client (P counts the whole prompt); a prompt prefilled
- * in chunks over several steps shows only its last chunk's step; a preempted request looks like
- * one that decodes slowly. Events that carry several tokens (a server that coalesces its stream)
+ * Prefix-cache hits are invisible to the client (P counts the whole prompt); a chunk computed in
+ * a step that gave nobody a token is not seen (only its effect on the last chunk); a preempted
+ * request looks like one that decodes slowly; a token read later than τ after its step's first
+ * makes a step of its own, whose gap is then dropped as an outlier. Events that carry several tokens (a server that coalesces its stream)
  * give no rows. The network's own delay adds to TTFT, not to the gaps.
  */
 package dev.llmload.twin.fit;
