@@ -1,6 +1,7 @@
 package dev.llmload.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmload.client.SchedulingClassTest;
 import dev.llmload.http.PageFetch;
@@ -72,6 +73,14 @@ class TelemetryCollectorTest {
                     .as("%d GPUs, %.1f ticks' time, %s", gpus, ticks, HostLoad.describe())
                     .hasSizeGreaterThanOrEqualTo((int) (gpus * (1 + fewestTicks)))
                     .allSatisfy(r -> assertThat(r.sample().host()).isEqualTo("node-a"));
+            // Not one scrape missed its 80 ms: in the idle class of a run, only where no other
+            // program kept the cores busy (beside two sha256sum, one in about three runs missed).
+            double othersPerCore = HostLoad.othersPerCore();
+            assumeTrue(
+                    othersPerCore <= 0.5,
+                    () -> "deadlines not judged: other processes kept %.1f threads per core runnable, and the"
+                                    .formatted(othersPerCore)
+                            + " scrapes of a run are in the idle class (all other checks of this test passed)");
             assertThat(recording.gaps()).isEmpty();
             assertThat(recording.notes()).isEmpty();
         }
@@ -136,7 +145,23 @@ class TelemetryCollectorTest {
                     .filter(gap -> !gap.source().equals(vllm.uri("/metrics").toString()))
                     .count();
             assertThat(healthyGaps).as(HostLoad.describe()).isLessThanOrEqualTo((long) Math.ceil(HostLoad.factor()));
-            // the DCGM target kept its cadence all along: no hole much longer than the interval
+            // One note per target with gaps: the dead one's, and the healthy one's where it missed too.
+            assertThat(recording.notes())
+                    .extracting(Note::kind)
+                    .containsOnly("telemetry_gaps")
+                    .hasSize(healthyGaps > 0 ? 2 : 1);
+            assertThat(recording.notes().getFirst().message())
+                    .contains(vllm.uri("/metrics").toString());
+            // The DCGM target kept its cadence all along: no hole much longer than the interval.
+            // Inside a run the scrapes are in the idle scheduling class (docs/telemetry.md), so where
+            // other programs keep the cores busy they wait for them, hang or no hang: beside two
+            // sha256sum the holes were 1.7-1.8 s. Not judged there; the gaps above were.
+            double othersPerCore = HostLoad.othersPerCore();
+            assumeTrue(
+                    othersPerCore <= 0.5,
+                    () -> "cadence not judged: other processes kept %.1f threads per core runnable, and the scrapes"
+                                    .formatted(othersPerCore)
+                            + " of a run are in the idle class (all other checks of this test passed)");
             List<Long> dcgmTimes = recording.gpu().stream()
                     .filter(r -> r.sample().index() == 0)
                     .map(GpuReading::nanos)
@@ -152,7 +177,6 @@ class TelemetryCollectorTest {
                     .isNotEmpty()
                     .allSatisfy(hole -> assertThat(hole)
                             .isLessThan(Duration.ofMillis(holeMs).toNanos()));
-            assertThat(recording.notes()).extracting(Note::kind).containsExactly("telemetry_gaps");
         }
     }
 
@@ -276,7 +300,10 @@ class TelemetryCollectorTest {
             }
             try (TelemetryCollector collector =
                     new TelemetryCollector(config(web.uri("/node"), null, List.of(web.uri("/node")), null))) {
-                assertThat(collector.probe())
+                // Once, under load, the server probe here was skipped instead; the message says why.
+                List<Note> notes = collector.probe();
+                assertThat(notes)
+                        .as("%s", notes)
                         .extracting(Note::kind)
                         .containsExactly("server_kind_unknown", "gpu_metrics_skipped");
             }
