@@ -231,10 +231,19 @@ public final class LoadPhase implements AutoCloseable {
         }
         try {
             chosen.run(grace);
-        } catch (DatasetException e) {
-            // The data failed mid-run (a dataset line that cannot be read): stop what is in flight.
-            chosen.stop();
-            throw e;
+        } catch (Throwable failure) {
+            if (failure instanceof DatasetException) {
+                // The data failed mid-run (a dataset line that cannot be read): stop what is in flight.
+                chosen.stop();
+            }
+            // What finished before the failure is on disk before the caller closes the journal,
+            // and the recorder's thread ends.
+            try {
+                recorder.finish();
+            } catch (IOException | InterruptedException | RuntimeException alsoFailed) {
+                failure.addSuppressed(alsoFailed);
+            }
+            throw failure;
         }
         recorder.finish();
     }

@@ -147,23 +147,27 @@ final class RequestWarmUp {
                         },
                         () -> {});
                 feed.start();
-                new Dispatcher(
-                                new SendContext(
-                                        client,
-                                        dialect,
-                                        Timeouts.defaults(),
-                                        new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(STREAMS)),
-                                        REQUESTS,
-                                        limit,
-                                        0,
-                                        null,
-                                        recorder,
-                                        start,
-                                        "warm-up-",
-                                        null),
-                                feed)
-                        .run(Duration.ZERO);
-                recorder.finish();
+                try {
+                    new Dispatcher(
+                                    new SendContext(
+                                            client,
+                                            dialect,
+                                            Timeouts.defaults(),
+                                            new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(STREAMS)),
+                                            REQUESTS,
+                                            limit,
+                                            0,
+                                            null,
+                                            recorder,
+                                            start,
+                                            "warm-up-",
+                                            null),
+                                    feed)
+                            .run(Duration.ZERO);
+                } finally {
+                    // The recorder's thread ends whatever the dispatcher did.
+                    recorder.finish();
+                }
                 return succeeded.get();
             }
         } catch (IOException noLoopbackOrJournal) {

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -131,13 +132,36 @@ public class SchedulingClassTest {
     /** The scheduling policies of this process's live threads, by kernel name (15 characters at most). */
     public static Map<String, List<Integer>> policiesByName() throws IOException {
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            return tasks.filter(Files::isDirectory)
+            return tasks.map(SchedulingClassTest::thread)
+                    .flatMap(Optional::stream)
                     .collect(Collectors.groupingBy(
-                            task -> read(task.resolve("comm")).strip(),
-                            Collectors.mapping(
-                                    task -> policyOf(
-                                            Long.parseLong(task.getFileName().toString())),
-                                    Collectors.toList())));
+                            LiveThread::name, Collectors.mapping(LiveThread::policy, Collectors.toList())));
+        }
+    }
+
+    /**
+     * The policies of this process's live threads called {@code name}, by kernel thread id. A test
+     * takes these before it starts its own threads and looks only at the ids that are new: a thread
+     * of the same name left by another test class in the same JVM is not the one under test.
+     */
+    public static Map<Long, Integer> policiesById(String name) throws IOException {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            return tasks.map(SchedulingClassTest::thread)
+                    .flatMap(Optional::stream)
+                    .filter(thread -> thread.name().equals(name))
+                    .collect(Collectors.toMap(LiveThread::tid, LiveThread::policy));
+        }
+    }
+
+    private record LiveThread(long tid, String name, int policy) {}
+
+    /** A thread's name and policy; empty when it ended between the listing and the reading. */
+    private static Optional<LiveThread> thread(Path task) {
+        try {
+            long tid = Long.parseLong(task.getFileName().toString());
+            return Optional.of(new LiveThread(tid, read(task.resolve("comm")).strip(), policyOf(tid)));
+        } catch (UncheckedIOException e) {
+            return Optional.empty();
         }
     }
 
