@@ -14,17 +14,27 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Why: an engine step ends with a token for each of up to thousands of running requests. With
  * one event-loop task per token, the simulator's HTTP side, not its engine, limited how many
  * tokens per second it could stream (docs/performance.md). Here the engine thread only appends to
- * a lock-free queue and wakes the loop when no slice is pending; the loop runs up to
- * {@link #SLICE} callbacks per task and posts itself again for the rest, so that between slices
- * it reads new requests and serves {@code /metrics} (see {@link SimServer}'s task quantum).
+ * a lock-free queue and wakes the loop when no slice is pending; the loop runs callbacks for
+ * {@link #SLICE_NANOS} at most per task and posts itself again for the rest, so that between
+ * slices it reads new requests (and stamps their arrival) and serves {@code /metrics} (see
+ * {@link SimServer}'s task quantum).
+ *
+ * <p>Why a time and not a count: a token write to a loopback socket costs 5 µs on a quiet core
+ * and 40 µs or more where the client shares it (the kernel delivers the bytes to the reader in the
+ * writer's system call). A slice of 128 callbacks, meant as a millisecond, took 1 to 3 ms at 64
+ * streams, and a request that came meanwhile was stamped that much after its first packet (the
+ * wire's truth, docs/performance.md). The clock costs some 20 ns a reading, nothing beside a write.
  *
  * <p>Threading: {@link #post} may be called from any thread (the engine's), {@link #awaitDrained}
  * from any but the loop's; the slices run on {@link #loop}.
  */
 final class LoopInbox {
 
-    /** About a millisecond of token writes: the longest a new request waits to be read. */
-    private static final int SLICE = 128;
+    /**
+     * The longest a slice runs callbacks (it runs one at least): with the loop's task quantum, how
+     * long a new request waits to be read while tokens stream.
+     */
+    static final long SLICE_NANOS = 200_000;
 
     private final EventLoop loop;
     private final Queue<Runnable> queue = PlatformDependent.newMpscQueue();
@@ -61,9 +71,13 @@ final class LoopInbox {
         // Cleared before polling: a post that lands after the last poll schedules the next slice.
         sliceScheduled.set(false);
         try {
+            long endNanos = System.nanoTime() + SLICE_NANOS;
             Runnable task;
-            for (int n = 0; n < SLICE && (task = queue.poll()) != null; n++) {
+            while ((task = queue.poll()) != null) {
                 task.run();
+                if (System.nanoTime() - endNanos >= 0) {
+                    break;
+                }
             }
         } finally {
             // Left over by the slice bound or by a task that threw: nothing else would pick it up.
