@@ -6,8 +6,10 @@ Two commands:
   wire-truth.py run --streams N [--requests M] [--input-tokens I] [--output-tokens O] [--api A]
                     [--port P] [--out DIR] [--sim-args "..."] [--run-args "..."]
       starts `llmload sim` on 127.0.0.1 with a ground-truth log, `tcpdump` on the loopback
-      interface for the simulator's port, then `llmload run` against it; stops the capture, fails
-      when the kernel dropped a packet, and prints the analysis below. Called by bench/wire-truth.sh.
+      interface for the simulator's port, then `llmload run` against it; stops the capture once
+      its file has stopped growing, fails when the kernel dropped a packet, and prints the analysis
+      below. Called by bench/wire-truth.sh; SIM_JAVA_OPTS in the environment is the simulator's
+      LLMLOAD_JAVA_OPTS (the client keeps the caller's).
 
   wire-truth.py analyse --pcap F --port P [--journal requests.jsonl] [--truth ground-truth.jsonl] [--json OUT]
       the analysis alone, of a capture made with `tcpdump -i lo --time-stamp-precision=nano -w F`.
@@ -26,6 +28,8 @@ What the analysis does (Python 3 standard library only):
 - keeps the token-bearing events as llmload counts them: a non-empty delta content, reasoning or
   text of an OpenAI-style chunk, a non-special token text of TGI's, a non-empty message content or
   response of Ollama's;
+- leaves out, and counts, the answers the capture holds only part of (no last chunk): their token
+  events cannot be matched one to one;
 - joins by x-request-id to the client's journal (requests.jsonl: TTFT and token times from the
   request's send) and to the simulator's ground-truth log (token times from its arrival).
 

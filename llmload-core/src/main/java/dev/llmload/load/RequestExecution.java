@@ -16,11 +16,12 @@ import dev.llmload.record.RequestTimings;
 import dev.llmload.record.ServerTimings;
 import dev.llmload.record.TimeoutKind;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.concurrent.Future;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -260,13 +261,23 @@ final class RequestExecution implements ResponseListener, StreamFramer.Listener,
                     TimeoutKind.TOTAL,
                     "no complete response within " + timeouts.total().toMillis() + " ms");
         } else if (responseBytes > (framer == null ? limits.heldBodyBytes() : limits.maxResponseBytes())) {
+            if (framer == null && status == 200) {
+                // Nothing will read an answer cut short: its bytes (up to 64 MiB) go now, not when
+                // the request's last reference does, so that the next one's do not meet them in the heap.
+                body = null;
+            }
             abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, limits.responseTooLarge(framer == null)));
         } else if (framer != null && pendingEventBytes > limits.heldEventBytes()) {
             abortWith(Outcome.Failure.of(FailureClass.PROTOCOL, limits.eventTooLarge()));
         } else if (framer != null) {
             framer.feed(chunk, nanos);
         } else if (body.size() < MAX_ERROR_BODY || status == 200) {
-            body.writeBytes(ByteBufUtil.getBytes(chunk));
+            // Straight from the buffer: a copy of each chunk first doubled what a big body cost.
+            try {
+                chunk.getBytes(chunk.readerIndex(), body, chunk.readableBytes());
+            } catch (IOException cannotHappen) {
+                throw new UncheckedIOException(cannotHappen); // a ByteArrayOutputStream does not throw
+            }
         }
     }
 
