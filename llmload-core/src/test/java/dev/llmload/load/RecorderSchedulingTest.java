@@ -25,16 +25,21 @@ class RecorderSchedulingTest {
         Set<Long> others = SchedulingClassTest.policiesById(RECORDER).keySet();
         Recorder recorder = new Recorder(null, Tokenizers.defaultTokenizer(), 0, r -> {}, () -> {});
         try {
-            // The recorder moves itself first thing on its own thread: look until it has.
+            // The recorder moves itself first thing on its own thread: look until it has. Another
+            // class's run may start a recorder meanwhile; it moves itself alike.
             Map<Long, Integer> ours = Map.of();
-            for (int tries = 0; tries < 500 && !ours.containsValue(SchedulingClassTest.SCHED_BATCH); tries++) {
+            for (int tries = 0; tries < 500 && !allInTheBatchClass(ours); tries++) {
                 ours = new HashMap<>(SchedulingClassTest.policiesById(RECORDER));
                 ours.keySet().removeAll(others);
                 Thread.sleep(10);
             }
-            assertThat(ours.values()).containsExactly(SchedulingClassTest.SCHED_BATCH);
+            assertThat(ours.values()).isNotEmpty().containsOnly(SchedulingClassTest.SCHED_BATCH);
         } finally {
             recorder.finish();
         }
+    }
+
+    private static boolean allInTheBatchClass(Map<Long, Integer> policies) {
+        return !policies.isEmpty() && policies.values().stream().allMatch(p -> p == SchedulingClassTest.SCHED_BATCH);
     }
 }
