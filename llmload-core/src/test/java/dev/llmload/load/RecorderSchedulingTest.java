@@ -25,8 +25,10 @@ class RecorderSchedulingTest {
         Set<Long> others = SchedulingClassTest.policiesById(RECORDER).keySet();
         Recorder recorder = new Recorder(null, Tokenizers.defaultTokenizer(), 0, r -> {}, () -> {});
         try {
-            // The recorder moves itself first thing on its own thread: look until it has. Another
-            // class's run may start a recorder meanwhile; it moves itself alike.
+            // The recorder moves itself first thing on its own thread: look until it has. A thread
+            // it starts is born with its name and keeps it until it first runs, on a busy host for
+            // a while: the JVM's process reaper, when the recorder's chrt is the JVM's first child
+            // process, was seen so, in the class the recorder had when it started it.
             Map<Long, Integer> ours = Map.of();
             for (int tries = 0; tries < 500 && !allInTheBatchClass(ours); tries++) {
                 ours = new HashMap<>(SchedulingClassTest.policiesById(RECORDER));
