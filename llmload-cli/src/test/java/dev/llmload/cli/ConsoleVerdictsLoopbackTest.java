@@ -128,12 +128,10 @@ class ConsoleVerdictsLoopbackTest {
         try (SimServer sim = SimServer.start(SimConfig.load(null, FIXED));
                 HttpClient http = HttpClient.newHttpClient()) {
             // A start-up for the window to cut: once the run's first request is in its journal, the
-            // simulator's engine pauses for 1 s, as SteadyStateLoopbackTest (llmload-core) pauses it:
-            // the first third of a 3 s run (100 req/s, 300 requests), held up a whole second against
-            // the 40 ms the simulator's answers take after it.
+            // simulator's engine pauses for 2 s, as SteadyStateLoopbackTest (llmload-core) pauses it.
             Path journal = dir.resolve("steady").resolve(Journal.FILE_NAME);
             HttpRequest pause = HttpRequest.newBuilder(
-                            URI.create(sim.url().replaceFirst("/v1/?$", "") + "/llmload/pause?ms=1000"))
+                            URI.create(sim.url().replaceFirst("/v1/?$", "") + "/llmload/pause?ms=2000"))
                     .POST(HttpRequest.BodyPublishers.noBody())
                     .build();
             Thread pauser = Thread.ofVirtual().start(() -> {
@@ -151,7 +149,7 @@ class ConsoleVerdictsLoopbackTest {
                     "--url",
                     sim.url(),
                     "--request-rate",
-                    "100",
+                    "50",
                     "--num-requests",
                     "300",
                     "--input-tokens",
