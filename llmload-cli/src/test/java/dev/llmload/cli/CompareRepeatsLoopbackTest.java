@@ -25,10 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 class CompareRepeatsLoopbackTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Fixed latency with wide seeded jitter (TTFT uniform on 6..54 ms): repeats differ by chance only. */
-    private static final String FIXED = "engine: fixed\nttftMs: 30\nprefillMsPerToken: 0\nitlMs: 5\njitter: 0.8\n";
+    /**
+     * Fixed latency with wide seeded jitter (TTFT uniform on 6..54 ms): repeats differ by chance only. The
+     * gate is on mean TTFT alone, so each answer is two tokens 1 ms apart: the tokens after the first
+     * only lengthened every run (16 tokens 5 ms apart tripled it) and are judged by no check here.
+     */
+    private static final String FIXED = "engine: fixed\nttftMs: 30\nprefillMsPerToken: 0\nitlMs: 1\njitter: 0.8\n";
 
-    private static final String SLOWER = "engine: fixed\nttftMs: 60\nprefillMsPerToken: 0\nitlMs: 5\njitter: 0.8\n";
+    private static final String SLOWER = "engine: fixed\nttftMs: 60\nprefillMsPerToken: 0\nitlMs: 1\njitter: 0.8\n";
 
     @TempDir
     Path dir;
@@ -99,7 +103,7 @@ class CompareRepeatsLoopbackTest {
                 "--input-tokens",
                 "32",
                 "--output-tokens",
-                "16",
+                "2",
                 "--seed",
                 "3",
                 "--sim-config",

@@ -43,8 +43,8 @@ class DeadServerTest {
         int port = first.port();
         Path runDir = dir.resolve("run");
         // The target goes away after the first 20 requests (well under a second in) and is back 3 s
-        // later; a backoff of at most 2 s finds it again, so 12 s leave the run several seconds
-        // after the outage, which the note must show as ended before the end of the run.
+        // later; a backoff of at most 2 s finds it again by about 6 s in, so 9 s leave the run
+        // seconds after the outage, which the note must show as ended before the end of the run.
         CompletableFuture<CapturedRun> run = CompletableFuture.supplyAsync(() -> CapturedRun.of(
                 "run",
                 "--url",
@@ -52,7 +52,7 @@ class DeadServerTest {
                 "--concurrency",
                 "4",
                 "--duration",
-                "12s",
+                "9s",
                 "--input-tokens",
                 "8",
                 "--output-tokens",

@@ -37,9 +37,10 @@ class NothingLostTest {
 
     @BeforeEach
     void startSimulator() {
-        // About one second per request: 40 tokens 25 ms apart, so a run is caught mid-way.
+        // About 0.4 s per request: 40 tokens 10 ms apart, so a run of 200 (21 s) is caught mid-way, and
+        // mid-answer, a second or two in.
         sim = SimServer.start(SimConfig.load(
-                null, Map.of("engine", "fixed", "ttftMs", 20, "itlMs", 25, "prefillMsPerToken", 0, "jitter", 0)));
+                null, Map.of("engine", "fixed", "ttftMs", 20, "itlMs", 10, "prefillMsPerToken", 0, "jitter", 0)));
     }
 
     @AfterEach

@@ -59,7 +59,9 @@ class SweepRepeatsLoopbackTest {
                 new String[] {
                     "sweep",
                     "--request-rate",
-                    "10,20",
+                    // Rates at which the fixed engine (no queue: a request's latency is its own) answers as at
+                    // any other: 30 requests take 0.75 and 0.375 s, where 10 and 20 req/s took four times as long.
+                    "40,80",
                     "--repeat",
                     "2",
                     "--slo",
@@ -111,7 +113,7 @@ class SweepRepeatsLoopbackTest {
         // Every repeat is a run of its own in the sweep's summary.csv.
         assertThat(Files.readAllLines(sweep.resolve("summary.csv"))).hasSize(1 + 4);
 
-        // The same configuration as the sweep's 20 req/s point, repeated by run --repeat, and a slower server.
+        // The same configuration as the sweep's 80 req/s point, repeated by run --repeat, and a slower server.
         Path same = repeats(sim, "same");
         Path slower = repeats(Files.writeString(dir.resolve("slower.yaml"), SLOWER), "slower");
         Path point = sweep.resolve(report.get("points").get(1).get("directory").asText());
@@ -193,7 +195,7 @@ class SweepRepeatsLoopbackTest {
                 new String[] {
                     "run",
                     "--request-rate",
-                    "20",
+                    "80",
                     "--repeat",
                     "2",
                     "--sim-config",
