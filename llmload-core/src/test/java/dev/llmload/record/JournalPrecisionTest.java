@@ -112,8 +112,9 @@ class JournalPrecisionTest {
      * Where {@code a} and {@code b} first differ, or null where they hold the same values: records of
      * the same class component by component, each double exactly the same (NaN included, as a
      * record's equals has it), the token times and counts element for element, anything else by its
-     * equals. AssertJ's recursive comparison checked the same, at 18 s for these 4,000 pairs against
-     * well under one.
+     * equals: what AssertJ's recursive comparison with those rules checked, without its bookkeeping
+     * for each field of the 4,000 pairs (this test took 5.6 s with it and 2.9 s with this, among the
+     * module's other pure classes at once).
      */
     static String difference(String path, Object a, Object b) {
         if (a == null || b == null) {
