@@ -154,9 +154,13 @@ class AutomaticNotesTest {
 
     @Test
     void queueingAtTheConcurrencyGate() throws Exception {
-        // Each request takes about 100 ms and two may be in flight: 20 req/s against 50 req/s sent.
-        try (SimServer sim = simulator(fixed(50, 5))) {
-            RunReport report = run(sim, Load.open(50, Load.Arrival.CONSTANT, null, 2), 60, 16, 10, Timeouts.defaults());
+        // Each request takes about 50 ms and two may be in flight: 40 req/s against 100 req/s sent.
+        // The n-th request waits about n × 14 ms at the gate, so the p50 wait (about 400 ms) is far
+        // over the rule's 20 ms and its TTFT (25 ms) and grows through the run, in 1.5 s rather than
+        // the 3 s of every time doubled.
+        try (SimServer sim = simulator(fixed(25, 2.5))) {
+            RunReport report =
+                    run(sim, Load.open(100, Load.Arrival.CONSTANT, null, 2), 60, 16, 10, Timeouts.defaults());
             assertThat(kinds(report)).contains("queueing");
         }
     }
@@ -164,12 +168,14 @@ class AutomaticNotesTest {
     @Test
     void latencyDriftWhenTheServerQueueGrows() throws Exception {
         // A batching engine that runs 2 sequences at a time, offered more than it can serve: its
-        // waiting queue and so TTFT grow through the run.
-        Map<String, Object> settings = new HashMap<>(Map.of("speedup", 4.0, "seed", 1));
+        // waiting queue and so TTFT grow through the run. Twice as fast an engine offered twice the
+        // rate is the same run in half the time: the queue grows by the same requests, and its TTFTs,
+        // though halved, grow far more than the rule's 1.5 times and 20 ms.
+        Map<String, Object> settings = new HashMap<>(Map.of("speedup", 8.0, "seed", 1));
         settings.put("batching", Map.of("maxNumSeqs", 2));
         try (SimServer sim = simulator(settings)) {
             RunReport report =
-                    run(sim, Load.open(60, Load.Arrival.CONSTANT, null, null), 90, 64, 64, Timeouts.defaults());
+                    run(sim, Load.open(120, Load.Arrival.CONSTANT, null, null), 90, 64, 64, Timeouts.defaults());
             assertThat(kinds(report)).contains("latency_drift");
         }
     }

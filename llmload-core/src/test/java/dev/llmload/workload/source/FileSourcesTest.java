@@ -81,7 +81,9 @@ class FileSourcesTest {
     @Test
     void jsonlStreamsLazilyAndPrescanCatchesWhatStreamingMeetsLate(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("big.jsonl");
-        int lines = 200_000;
+        // About a megabyte: over a hundred times what a BufferedReader holds (8 KiB), so a source
+        // that read, or parsed, ahead of its next request would meet the bad last line at once.
+        int lines = 20_000;
         try (BufferedWriter out = Files.newBufferedWriter(file)) {
             for (int i = 0; i < lines; i++) {
                 out.write("{\"prompt\": \"question number " + i + "\", \"output_tokens\": 16}\n");
