@@ -10,13 +10,11 @@ import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Outcome;
 import dev.llmload.record.RequestTimings;
 import dev.llmload.schedule.ConcurrencyPlan;
-import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
 import dev.llmload.testsupport.HostLoad;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -35,17 +33,11 @@ class ClosedLoopRampTest {
 
     @Test
     void theLoopFollowsARampWithoutEverExceedingIt() throws Exception {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put("engine", "fixed");
-        settings.put("ttftMs", 30.0);
-        settings.put("prefillMsPerToken", 0.0);
-        settings.put("itlMs", 2.0);
-        settings.put("jitter", 0.0);
         Dialect dialect = Dialect.of(new RequestOptions(ApiKind.CHAT, "llmload-sim", true, true, null));
         ConcurrencyPlan.Ramp ramp = new ConcurrencyPlan.Ramp(1, 4, Duration.ofMillis(300));
         List<FinishedRequest> finished = Collections.synchronizedList(new ArrayList<>());
         long runStart;
-        try (SimServer sim = SimServer.start(SimConfig.load(null, settings));
+        try (SimServer sim = FixedSimulator.start(30.0, 2.0, Map.of());
                 LoadHttpClient client =
                         new LoadHttpClient(Endpoint.openAiBase(sim.url()), null, 2, Duration.ofSeconds(5), false);
                 PreparedFeed feed = new PreparedFeed(new HelloSource(0), dialect, REQUESTS)) {

@@ -12,16 +12,11 @@ import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.schedule.ConcurrencyPlan;
-import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
-import dev.llmload.workload.ChatMessage;
 import dev.llmload.workload.DatasetException;
-import dev.llmload.workload.RequestSpec;
-import dev.llmload.workload.source.RequestSource;
 import dev.llmload.workload.tokenizer.Tokenizers;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,21 +42,15 @@ class DataFailureMidRunTest {
 
     @Test
     void whatFinishedBeforeTheDataFailedIsJournaledAndTheRecorderEnds(@TempDir Path dir) throws Exception {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put("engine", "fixed");
-        settings.put("ttftMs", 2.0);
-        settings.put("prefillMsPerToken", 0.0);
-        settings.put("itlMs", 1.0);
-        settings.put("jitter", 0.0);
         Dialect dialect = Dialect.of(new RequestOptions(ApiKind.CHAT, "llmload-sim", true, true, null));
         Path journalFile = dir.resolve("requests.jsonl");
         AtomicInteger heard = new AtomicInteger();
         Set<String> recordersBefore = recorderThreads();
-        try (SimServer sim = SimServer.start(SimConfig.load(null, settings));
+        try (SimServer sim = FixedSimulator.start(2.0, 1.0, Map.of());
                 LoadHttpClient client =
                         new LoadHttpClient(Endpoint.openAiBase(sim.url()), null, 2, Duration.ofSeconds(5), false);
                 LoadPhase phase = LoadPhase.open(
-                        new FailingSource(GOOD_REQUESTS),
+                        HelloSource.failingAt(GOOD_REQUESTS),
                         null,
                         client,
                         dialect,
@@ -104,41 +93,5 @@ class DataFailureMidRunTest {
                 .filter(thread -> thread.getName().equals("llmload-recorder"))
                 .map(thread -> Long.toString(thread.threadId()))
                 .collect(Collectors.toSet());
-    }
-
-    /** Small chat requests, then a failure where line {@code good + 1} of a file would be. */
-    private static final class FailingSource implements RequestSource {
-        private final int good;
-        private long index;
-
-        FailingSource(int good) {
-            this.good = good;
-        }
-
-        @Override
-        public boolean hasNext() {
-            return true;
-        }
-
-        @Override
-        public RequestSpec next() {
-            if (index == good) {
-                throw DatasetException.at(Path.of("prompts.jsonl"), index + 1, "not a JSON object");
-            }
-            return new RequestSpec(index++, List.of(ChatMessage.user("Say hello.")), 3, 2);
-        }
-
-        @Override
-        public String describe() {
-            return "failing";
-        }
-
-        @Override
-        public String contentHash() {
-            return "failing";
-        }
-
-        @Override
-        public void close() {}
     }
 }

@@ -9,7 +9,6 @@ import dev.llmload.protocol.Dialect;
 import dev.llmload.protocol.RequestOptions;
 import dev.llmload.record.Outcome;
 import dev.llmload.schedule.ConcurrencyPlan;
-import dev.llmload.sim.server.SimConfig;
 import dev.llmload.sim.server.SimServer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -17,7 +16,6 @@ import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -43,16 +41,10 @@ class FeedStarvationTest {
 
     @Test
     void noEventLoopThreadEverWaitsForAStarvedFeed() throws Exception {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put("engine", "fixed");
-        settings.put("ttftMs", 2.0);
-        settings.put("prefillMsPerToken", 0.0);
-        settings.put("itlMs", 1.0);
-        settings.put("jitter", 0.0);
         Dialect dialect = Dialect.of(new RequestOptions(ApiKind.CHAT, "llmload-sim", true, true, null));
         List<FinishedRequest> finished = Collections.synchronizedList(new ArrayList<>());
         List<String> waits;
-        try (SimServer sim = SimServer.start(SimConfig.load(null, settings));
+        try (SimServer sim = FixedSimulator.start(2.0, 1.0, Map.of());
                 LoadHttpClient client =
                         new LoadHttpClient(Endpoint.openAiBase(sim.url()), null, 2, Duration.ofSeconds(5), false);
                 PreparedFeed feed = new PreparedFeed(new HelloSource(PREPARE_MS * 1_000_000), dialect, REQUESTS)) {

@@ -2,11 +2,10 @@ package dev.llmload.run;
 
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
-import dev.llmload.sim.server.SimConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.sim.server.SimServer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 
 /** Test helpers: a simulator on loopback with a fixed timing model, and run configs aimed at it. */
@@ -16,14 +15,7 @@ final class SimulatorRuns {
 
     /** A fixed-latency simulator: TTFT {@code ttftMs} whatever the prompt, then one token every {@code itlMs}. */
     static SimServer fixedSimulator(double ttftMs, double itlMs, Map<String, Object> extra) {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put("engine", "fixed");
-        settings.put("ttftMs", ttftMs);
-        settings.put("prefillMsPerToken", 0.0);
-        settings.put("itlMs", itlMs);
-        settings.put("jitter", 0.0);
-        settings.putAll(extra);
-        return SimServer.start(SimConfig.load(null, settings));
+        return FixedSimulator.start(ttftMs, itlMs, extra);
     }
 
     static RunConfig closedLoop(
