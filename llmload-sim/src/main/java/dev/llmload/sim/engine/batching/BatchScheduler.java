@@ -234,29 +234,51 @@ final class BatchScheduler {
 
     /** The step begun last is over at {@code now}: emits its tokens and finishes what is complete. */
     void endStep(long now) {
+        countStep();
+        deliverStep(now);
+    }
+
+    /**
+     * The first half of {@link #endStep}: the step's computed tokens, what each sequence emits, and
+     * the engine's counters, with no sink told yet. A {@link #snapshot} taken before {@link
+     * #deliverStep} counts every token the sinks are about to send, so a client never holds a token
+     * the server's counters do not: published after the sinks, a scrape between the two (a client
+     * that read its last token and then {@code /metrics}) saw one step less.
+     */
+    void countStep() {
         for (int i = 0; i < stepCount; i++) {
             Sequence s = stepSequences[i];
-            stepSequences[i] = null;
+            s.stepEmitted = 0;
             if (s.done) {
                 continue;
             }
             s.numComputed += s.stepTokens;
             registerComputedPromptBlocks(s);
-            int emitted;
             if (s.stepDecodes) {
-                emitted = s.stepTokens;
+                s.stepEmitted = s.stepTokens;
             } else if (s.numComputed == s.numTokens()) {
-                emitted = 1; // prefill (or recomputation) complete: the step samples the next token
+                s.stepEmitted = 1; // prefill (or recomputation) complete: the step samples the next token
             } else {
                 continue; // one chunk of a longer prefill
             }
             if (s.numOutput == 0) {
                 promptTokens += s.promptLength;
             }
-            s.numOutput += emitted;
-            generationTokens += emitted;
+            s.numOutput += s.stepEmitted;
+            generationTokens += s.stepEmitted;
+        }
+    }
+
+    /** The second half of {@link #endStep}: the tokens {@link #countStep} counted to their sinks, and what is complete finished. */
+    void deliverStep(long now) {
+        for (int i = 0; i < stepCount; i++) {
+            Sequence s = stepSequences[i];
+            stepSequences[i] = null;
+            if (s.done || s.stepEmitted == 0) {
+                continue;
+            }
             try {
-                s.sink.tokens(emitted, now);
+                s.sink.tokens(s.stepEmitted, now);
             } catch (RuntimeException e) {
                 sinkFailed(s, e);
                 continue;

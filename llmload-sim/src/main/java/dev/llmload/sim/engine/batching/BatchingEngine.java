@@ -154,7 +154,10 @@ public final class BatchingEngine implements Engine {
                 parkUntil(target);
                 long end = System.nanoTime();
                 stepLagSeconds = Math.max(0, end - target) / 1e9;
-                scheduler.endStep(end);
+                scheduler.countStep();
+                // Before the tokens go out: a scrape never counts fewer than the clients hold.
+                snapshot = scheduler.snapshot(stepLagSeconds);
+                scheduler.deliverStep(end);
                 nextStart = target;
                 onSchedule = true;
                 snapshot = scheduler.snapshot(stepLagSeconds);

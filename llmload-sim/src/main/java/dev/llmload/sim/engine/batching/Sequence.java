@@ -42,6 +42,8 @@ final class Sequence {
 
     int stepTokens;
     boolean stepDecodes;
+    /** Tokens the step that just ended emits: counted by {@code countStep}, sent by {@code deliverStep}. */
+    int stepEmitted;
 
     Sequence(GenerationRequest request, TokenSink sink, int targetOutput, long[] promptBlockHashes, int blockSize) {
         this.request = request;
