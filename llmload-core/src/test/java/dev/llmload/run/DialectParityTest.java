@@ -37,14 +37,7 @@ class DialectParityTest {
     private static final double TTFT_MS = 40;
     private static final double ITL_MS = 25;
     private static final int REQUESTS = 24;
-    /**
-     * Five gaps a request, 120 a run: enough for an ITL p50 where every gap is the engine's same
-     * 25 ms (a fixed engine without jitter), and most of them regular even where a dialect's first
-     * gap were not. Each of the eleven runs then waits its three waves of eight for 40 ms + 5 × 25 ms
-     * where twelve tokens took 40 ms + 11 × 25 ms. The requests stay 24: a third of the TTFTs, not
-     * half, from the first wave, so the p50 lies among the later waves' TTFTs.
-     */
-    private static final int OUTPUT_TOKENS = 6;
+    private static final int OUTPUT_TOKENS = 12;
     /**
      * The ground-truth checks compare clock order and token counts, not sizes of latencies, so they
      * hold at any latency; a short one keeps their nine runs short.
