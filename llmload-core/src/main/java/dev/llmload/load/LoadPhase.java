@@ -229,23 +229,15 @@ public final class LoadPhase implements AutoCloseable {
         if (stopped) {
             chosen.stop();
         }
-        try {
-            chosen.run(grace);
-        } catch (Throwable failure) {
-            if (failure instanceof DatasetException) {
+        recorder.finishAfter(() -> {
+            try {
+                chosen.run(grace);
+            } catch (DatasetException e) {
                 // The data failed mid-run (a dataset line that cannot be read): stop what is in flight.
                 chosen.stop();
+                throw e;
             }
-            // What finished before the failure is on disk before the caller closes the journal,
-            // and the recorder's thread ends.
-            try {
-                recorder.finish();
-            } catch (IOException | InterruptedException | RuntimeException alsoFailed) {
-                failure.addSuppressed(alsoFailed);
-            }
-            throw failure;
-        }
-        recorder.finish();
+        });
     }
 
     /** Stops sending, now or as soon as it starts; requests in flight get the grace period. */

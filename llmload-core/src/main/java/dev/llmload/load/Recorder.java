@@ -233,6 +233,30 @@ final class Recorder implements Consumer<FinishedRequest> {
                         outputTextKnown ? texts.characters() : TextCounts.UNKNOWN));
     }
 
+    /** What {@link #finishAfter} runs: the sending whose requests this recorder is handed. */
+    interface Sending {
+        void run() throws InterruptedException;
+    }
+
+    /**
+     * Runs {@code sending}, then {@link #finish}es whatever it did: what finished is on disk, and
+     * this recorder's thread has ended, before the caller closes the journal. A finish that fails
+     * after the sending failed is added to the sending's failure, which is the one thrown.
+     */
+    void finishAfter(Sending sending) throws IOException, InterruptedException {
+        try {
+            sending.run();
+        } catch (Throwable failure) {
+            try {
+                finish();
+            } catch (IOException | InterruptedException | RuntimeException alsoFailed) {
+                failure.addSuppressed(alsoFailed);
+            }
+            throw failure;
+        }
+        finish();
+    }
+
     /**
      * Waits until every request handed over so far is journaled.
      *

@@ -147,27 +147,22 @@ final class RequestWarmUp {
                         },
                         () -> {});
                 feed.start();
-                try {
-                    new Dispatcher(
-                                    new SendContext(
-                                            client,
-                                            dialect,
-                                            Timeouts.defaults(),
-                                            new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(STREAMS)),
-                                            REQUESTS,
-                                            limit,
-                                            0,
-                                            null,
-                                            recorder,
-                                            start,
-                                            "warm-up-",
-                                            null),
-                                    feed)
-                            .run(Duration.ZERO);
-                } finally {
-                    // The recorder's thread ends whatever the dispatcher did.
-                    recorder.finish();
-                }
+                recorder.finishAfter(() -> new Dispatcher(
+                                new SendContext(
+                                        client,
+                                        dialect,
+                                        Timeouts.defaults(),
+                                        new LoadPlan.ClosedLoop(new ConcurrencyPlan.Fixed(STREAMS)),
+                                        REQUESTS,
+                                        limit,
+                                        0,
+                                        null,
+                                        recorder,
+                                        start,
+                                        "warm-up-",
+                                        null),
+                                feed)
+                        .run(Duration.ZERO));
                 return succeeded.get();
             }
         } catch (IOException noLoopbackOrJournal) {
