@@ -23,11 +23,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.DoubleStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,62 +60,68 @@ class ScheduleFidelityLoopbackTest {
 
     @Test
     void constantScheduleAt200PerSecondIsKeptWithin1MsAtP99() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
-                HostTimerJitter host = new HostTimerJitter()) {
-            BenchmarkRun.Result result = SimulatorRuns.run(openLoop(
-                    sim.url(),
-                    Load.open(200, Load.Arrival.CONSTANT, null, null),
-                    300,
-                    Data.synthetic("16", "2", "cl100k_base"),
-                    7,
-                    dir));
-            measureHost(host);
+        Measured first = constantRun(dir.resolve("first"));
+        BenchmarkRun.Result result = first.result();
 
-            List<RequestRecord> journal = JournalReader.read(dir.resolve(Journal.FILE_NAME));
-            assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
-            // Constant: request i is due at exactly i / 200 s.
-            List<RequestRecord> byIndex = journal.stream()
-                    .sorted(Comparator.comparingLong(RequestRecord::index))
-                    .toList();
-            for (int i = 0; i < byIndex.size(); i++) {
-                assertThat(byIndex.get(i).timings().intendedSendNanos()).isEqualTo(i * 5_000_000L);
-            }
-
-            ScheduleFidelity schedule = result.report().schedule();
-            assertThat(schedule.arrivals()).isEqualTo("requests");
-            assertThat(schedule.targetRate()).isEqualTo(200.0);
-            assertThat(schedule.scheduledRate()).isCloseTo(200.0, within(1e-6));
-            assertThat(schedule.sentRate()).isCloseTo(200.0, within(1.0));
-            assertThat(schedule.sent()).isEqualTo(300 - WARMUP);
-            assertThat(schedule.waitedAtGate()).isZero();
-            assertThat(schedule.lagMs().count()).isEqualTo(300 - WARMUP);
-            assertThat(new com.fasterxml.jackson.databind.ObjectMapper()
-                            .readTree(dir.resolve("report.json").toFile())
-                            .at("/schedule/arrivals")
-                            .asText())
-                    .isEqualTo("requests");
-            assertLagWithinBudget(lagP99Ms(journal), schedule.lagMs().p99());
-            assertThat(result.report().notes()).noneMatch(n -> n.kind().equals(NoteDetector.CLIENT_BEHIND_SCHEDULE));
+        List<RequestRecord> journal = first.journal();
+        assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
+        // Constant: request i is due at exactly i / 200 s.
+        List<RequestRecord> byIndex = journal.stream()
+                .sorted(Comparator.comparingLong(RequestRecord::index))
+                .toList();
+        for (int i = 0; i < byIndex.size(); i++) {
+            assertThat(byIndex.get(i).timings().intendedSendNanos()).isEqualTo(i * 5_000_000L);
         }
+
+        ScheduleFidelity schedule = result.report().schedule();
+        assertThat(schedule.arrivals()).isEqualTo("requests");
+        assertThat(schedule.targetRate()).isEqualTo(200.0);
+        assertThat(schedule.scheduledRate()).isCloseTo(200.0, within(1e-6));
+        assertThat(schedule.sentRate()).isCloseTo(200.0, within(1.0));
+        assertThat(schedule.sent()).isEqualTo(300 - WARMUP);
+        assertThat(schedule.waitedAtGate()).isZero();
+        assertThat(schedule.lagMs().count()).isEqualTo(300 - WARMUP);
+        // The report's figure is the journal's, whose times keep microseconds.
+        assertThat(schedule.lagMs().p99())
+                .isCloseTo(Statistics.summarize(measuredLagsMs(journal)).p99(), within(0.002));
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(first.out().resolve("report.json").toFile())
+                        .at("/schedule/arrivals")
+                        .asText())
+                .isEqualTo("requests");
+        assertThat(result.report().notes()).noneMatch(n -> n.kind().equals(NoteDetector.CLIENT_BEHIND_SCHEDULE));
+        assertLagWithinBudget(first, 0.99, this::constantRun);
+    }
+
+    private Measured constantRun(Path out) throws Exception {
+        return measured(
+                out,
+                url -> openLoop(
+                        url,
+                        Load.open(200, Load.Arrival.CONSTANT, null, null),
+                        300,
+                        Data.synthetic("16", "2", "cl100k_base"),
+                        7,
+                        out));
     }
 
     @Test
     void poissonScheduleAt200PerSecondIsKeptWithin1MsAtP99() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
-                HostTimerJitter host = new HostTimerJitter()) {
-            SimulatorRuns.run(openLoop(
-                    sim.url(),
-                    Load.open(200, Load.Arrival.POISSON, null, null),
-                    300,
-                    Data.synthetic("16", "2", "cl100k_base"),
-                    11,
-                    dir));
-            measureHost(host);
+        Measured first = poissonRun(dir.resolve("first"));
+        assertThat(first.journal()).hasSize(300).allMatch(RequestRecord::succeeded);
+        assertLagWithinBudget(first, 0.99, this::poissonRun);
+    }
 
-            List<RequestRecord> journal = JournalReader.read(dir.resolve(Journal.FILE_NAME));
-            assertThat(journal).hasSize(300).allMatch(RequestRecord::succeeded);
-            assertLagWithinBudget(lagP99Ms(journal));
-        }
+    private Measured poissonRun(Path out) throws Exception {
+        return measured(
+                out,
+                url -> openLoop(
+                        url,
+                        Load.open(200, Load.Arrival.POISSON, null, null),
+                        300,
+                        Data.synthetic("16", "2", "cl100k_base"),
+                        11,
+                        out));
     }
 
     @Test
@@ -128,15 +136,13 @@ class ScheduleFidelityLoopbackTest {
             t += i % 3 == 0 ? 0.5 : i % 3 == 1 ? 7.25 : 12.0; // uneven gaps, one below a millisecond
         }
         Files.writeString(trace, lines);
-        Path out = dir.resolve("run");
-        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
-                HostTimerJitter host = new HostTimerJitter()) {
-            SimulatorRuns.run(openLoop(
-                    sim.url(), new Load.Trace(trace, 2.0, null), -1, Data.synthetic("16", "2", "cl100k_base"), 7, out));
-            measureHost(host);
-        }
+        Attempt replay = out -> measured(
+                out,
+                url -> openLoop(
+                        url, new Load.Trace(trace, 2.0, null), -1, Data.synthetic("16", "2", "cl100k_base"), 7, out));
+        Measured first = replay.run(dir.resolve("first"));
 
-        List<RequestRecord> journal = JournalReader.read(out.resolve(Journal.FILE_NAME)).stream()
+        List<RequestRecord> journal = first.journal().stream()
                 .sorted(Comparator.comparingLong(RequestRecord::index))
                 .toList();
         assertThat(journal).hasSize(timestampsMs.length).allMatch(RequestRecord::succeeded);
@@ -145,14 +151,9 @@ class ScheduleFidelityLoopbackTest {
             double dueMs = (timestampsMs[i] - timestampsMs[0]) / 2.0;
             assertThat(journal.get(i).timings().intendedSendNanos() / 1e6).isCloseTo(dueMs, within(0.001));
         }
-        // As in the other tests, the first sends are left out: they still run code for the first time.
         // A trace's bursts (sends 0.25 ms apart) meet the budget at p90; inside the whole test JVM on
         // a 2-core machine a few of 180 sends have been seen 3-6 ms late, so p99 is not asserted here.
-        List<RequestRecord> measured = journal.subList(WARMUP, journal.size());
-        assertLagWithinBudget(Statistics.summarize(measured.stream()
-                        .mapToDouble(r -> (r.timings().sentNanos() - r.timings().intendedSendNanos()) / 1e6)
-                        .toArray())
-                .p90());
+        assertLagWithinBudget(first, 0.90, replay);
     }
 
     @Test
@@ -249,24 +250,71 @@ class ScheduleFidelityLoopbackTest {
                 .toList();
     }
 
+    /** One open-loop run against a fresh simulator: its journal, its result, and how late the host woke a thread meanwhile. */
+    private record Measured(Path out, List<RequestRecord> journal, BenchmarkRun.Result result, double hostJitterMs) {}
+
+    /** One more run of a test's load, into {@code out}. */
+    @FunctionalInterface
+    private interface Attempt {
+        Measured run(Path out) throws Exception;
+    }
+
+    @FunctionalInterface
+    private interface ConfigFor {
+        RunConfig at(String simulatorUrl);
+    }
+
+    private static Measured measured(Path out, ConfigFor config) throws Exception {
+        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
+                HostTimerJitter host = new HostTimerJitter()) {
+            BenchmarkRun.Result result = SimulatorRuns.run(config.at(sim.url()));
+            double hostJitterMs = host.p99Ms();
+            return new Measured(out, JournalReader.read(out.resolve(Journal.FILE_NAME)), result, hostJitterMs);
+        }
+    }
+
     /**
-     * The lag budget on this host: 1 ms on top of twice how late the host itself wakes a sleeping
-     * thread at p99 while the run goes on (a send takes two wake-ups, the dispatcher's and the
-     * event loop's timer, and no client can be more punctual than its machine). On a quiet
-     * machine that is close to 1 ms. A host that cannot itself wake a thread within 1 ms cannot
-     * judge a 1 ms budget, so there the test is aborted (skipped, with the host's figure) after
-     * everything else in it has been checked. The same holds where other processes keep more
-     * than {@value #MAX_OTHERS_PER_CORE} threads per core runnable ({@link HostLoad#othersPerCore}):
-     * the sleeping probe still wakes at once (the scheduler favours a thread that slept), but the
+     * Judges the send lag of the sends after the warm-up at {@code quantile} against this host's
+     * budget: 1 ms on top of twice how late the host itself wakes a sleeping thread at p99 while the
+     * run goes on (a send takes two wake-ups, the dispatcher's and the event loop's timer, and no
+     * client can be more punctual than its machine). On a quiet machine that is close to 1 ms.
+     *
+     * <p>One run's p99 over 280 sends is its third-latest send, so one scheduler hiccup of a 2-core
+     * host's, a few sends late together, moves it past the budget (CI once saw 1.54 ms against
+     * 1.50). A figure over the budget is therefore measured once more, with {@code again}, and
+     * judged over both runs' sends: a hiccup is then under 1% of 560 sends, while a client that is
+     * late throughout still fails. A passing first run costs nothing more.
+     *
+     * <p>A host that cannot itself wake a thread within 1 ms cannot judge a 1 ms budget, so there
+     * the test is aborted (skipped, with the host's figure) after everything else in it has been
+     * checked. The same holds where other processes keep more than
+     * {@value #MAX_OTHERS_PER_CORE} threads per core runnable ({@link HostLoad#othersPerCore}): the
+     * sleeping probe still wakes at once (the scheduler favours a thread that slept), but the
      * client's dispatcher and event loop, which have run, wait their turn behind the others for a
      * slice of several milliseconds (two {@code sha256sum /dev/zero} on two cores: 3.8 ms at p99
      * with a probe at 0.16 ms).
      */
-    private void measureHost(HostTimerJitter host) throws InterruptedException {
-        hostJitterMs = host.p99Ms();
+    private void assertLagWithinBudget(Measured first, double quantile, Attempt again) throws Exception {
+        assumeHostCanJudge(first.hostJitterMs());
+        double[] firstLagsMs = measuredLagsMs(first.journal());
+        double firstMs = lagAtMs(firstLagsMs, quantile);
+        if (firstMs <= lagBudgetMs(first.hostJitterMs())) {
+            return;
+        }
+        Measured second = again.run(dir.resolve("again"));
+        double hostJitterMs = Math.max(first.hostJitterMs(), second.hostJitterMs());
+        assumeHostCanJudge(hostJitterMs);
+        double[] secondLagsMs = measuredLagsMs(second.journal());
+        double[] bothMs = DoubleStream.concat(Arrays.stream(firstLagsMs), Arrays.stream(secondLagsMs))
+                .toArray();
+        assertThat(lagAtMs(bothMs, quantile))
+                .as(
+                        "send lag at p%.0f over two runs (the first alone %.2f ms), host wake-up p99 %.2f ms",
+                        quantile * 100, firstMs, hostJitterMs)
+                .isLessThanOrEqualTo(lagBudgetMs(hostJitterMs));
     }
 
-    private void assertLagWithinBudget(double... lagsMs) {
+    private static void assumeHostCanJudge(double hostJitterMs) {
         assumeTrue(
                 hostJitterMs <= MAX_LAG_P99_MS,
                 () -> "send lag not judged: this host wakes a sleeping thread"
@@ -279,26 +327,23 @@ class ScheduleFidelityLoopbackTest {
                                 .formatted(othersPerCore)
                         + " the client's busy threads then wait a scheduler slice for a core, however punctual"
                         + " (all other checks of this test passed)");
-        for (double lagMs : lagsMs) {
-            assertThat(lagMs)
-                    .as("send lag, host wake-up p99 %.2f ms", hostJitterMs)
-                    .isLessThanOrEqualTo(lagBudgetMs());
-        }
     }
 
-    /** Set by {@link #measureHost}; each test runs on its own instance. */
-    private double hostJitterMs;
-
-    private double lagBudgetMs() {
+    private static double lagBudgetMs(double hostJitterMs) {
         return MAX_LAG_P99_MS + 2 * hostJitterMs;
     }
 
-    /** p99 send lag of the requests after the warm-up, in order of intended send. */
-    private static double lagP99Ms(List<RequestRecord> journal) {
-        return Statistics.summarize(journal.stream()
-                        .filter(r -> !r.warmup())
-                        .mapToDouble(r -> (r.timings().sentNanos() - r.timings().intendedSendNanos()) / 1e6)
-                        .toArray())
-                .p99();
+    /** Actual − intended send of the requests after the warm-up, in ms. */
+    private static double[] measuredLagsMs(List<RequestRecord> journal) {
+        return journal.stream()
+                .filter(r -> !r.warmup())
+                .mapToDouble(r -> (r.timings().sentNanos() - r.timings().intendedSendNanos()) / 1e6)
+                .toArray();
+    }
+
+    private static double lagAtMs(double[] lagsMs, double quantile) {
+        double[] sorted = lagsMs.clone();
+        Arrays.sort(sorted);
+        return Statistics.percentile(sorted, quantile * 100);
     }
 }
