@@ -110,33 +110,45 @@ class DialectParityTest {
                                 .sum())
                         .as(api.cliName())
                         .isEqualTo(outputTokens);
-                farApart(
-                        timings,
-                        api.cliName() + " TTFT p50",
-                        result.report().results().ttftMs().p50(),
-                        ttft);
-                farApart(
-                        timings,
-                        api.cliName() + " ITL p50",
-                        result.report().results().itlMs().p50(),
-                        itl);
+                if (!farApart(api.cliName(), result, ttft, itl).isEmpty()) {
+                    // Like chat's first run, a dialect's first run pays for compiling its own encoder
+                    // and parser on both sides, and a p50 of 24 requests in three waves moves by 1-2 ms
+                    // of its 41-43 ms from run to run, chat's as much as any (5% is 2 ms): a dialect
+                    // that strays is measured once more beside a fresh run of chat, and judged against
+                    // that. One that is slower by design strays again.
+                    BenchmarkRun.Result chatAgain =
+                            SimulatorRuns.run(config(sim.url(), ApiKind.CHAT, dir.resolve("chat-" + api.cliName())));
+                    result = SimulatorRuns.run(config(sim.url(), api, dir.resolve(api.cliName() + "-again")));
+                    assertThat(result.records()).as(api.cliName()).allMatch(RequestRecord::succeeded);
+                    timings.addAll(farApart(
+                            api.cliName(),
+                            result,
+                            chatAgain.report().results().ttftMs().p50(),
+                            chatAgain.report().results().itlMs().p50()));
+                }
             }
             // Both sides share two busy cores with whatever else runs: a 5% bound on milliseconds is
             // judged only where the run queue fits the cores, and otherwise skipped with the load.
             if (!timings.isEmpty() && HostLoad.factor() > 1) {
                 Assumptions.abort("too busy to judge 5% (" + HostLoad.describe() + "): " + timings);
             }
-            assertThat(timings)
-                    .as("p50s more than 5%% from chat's (chat TTFT %.3f ms, ITL %.3f ms)", ttft, itl)
-                    .isEmpty();
+            assertThat(timings).as("p50s more than 5% from chat's").isEmpty();
             Assumptions.assumeTrue(unserved.isEmpty(), () -> "the simulator does not serve " + unserved);
         }
+    }
+
+    /** The run's TTFT and ITL p50s that lie more than 5% from chat's, named with their dialect. */
+    private static List<String> farApart(String api, BenchmarkRun.Result result, double chatTtftMs, double chatItlMs) {
+        List<String> strayed = new ArrayList<>();
+        farApart(strayed, api + " TTFT p50", result.report().results().ttftMs().p50(), chatTtftMs);
+        farApart(strayed, api + " ITL p50", result.report().results().itlMs().p50(), chatItlMs);
+        return strayed;
     }
 
     /** Notes {@code what} when {@code value} lies more than 5% from {@code reference}. */
     private static void farApart(List<String> timings, String what, double value, double reference) {
         if (Math.abs(value - reference) > 0.05 * reference) {
-            timings.add(String.format(java.util.Locale.ROOT, "%s %.3f ms", what, value));
+            timings.add(String.format(java.util.Locale.ROOT, "%s %.3f ms against chat's %.3f", what, value, reference));
         }
     }
 
