@@ -341,7 +341,12 @@ class IndependentServerFaultsTest {
         }
     }
 
-    /** The same with --overwrite, which skips the emptiness check: the claim alone keeps the second run out. */
+    /**
+     * The same with --overwrite, which skips the emptiness check: the claim alone keeps the second
+     * run out. The first is then stopped with SIGTERM rather than waited for (its 30 answers of
+     * 0.4 s each would take 12 s), and what it wrote is its own and whole: a report whose counts
+     * are its journal's.
+     */
     @Test
     void aSecondRunWithOverwriteIsRefusedWhileTheFirstWrites() throws Exception {
         try (HostileServer server = HostileServer.start(dir, "slow")) {
@@ -365,7 +370,8 @@ class IndependentServerFaultsTest {
                     "--output-dir",
                     runDir.toString());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (!Files.exists(runDir.resolve("requests.jsonl")) && first.isAlive() && System.nanoTime() < deadline) {
+            // Into its load: a request of its own is on disk.
+            while (!hasALine(runDir.resolve("requests.jsonl")) && first.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
             assertThat(first.isAlive())
@@ -392,11 +398,28 @@ class IndependentServerFaultsTest {
                     .asString()
                     .contains("--output-dir " + runDir + " is in use by another llmload run (process " + first.pid()
                             + ")");
-            assertThat(first.waitFor(150, TimeUnit.SECONDS)).isTrue();
+            assertThat(first.isAlive())
+                    .as("the first run, still sending when the second was refused")
+                    .isTrue();
+            CliProcess.signal(first, "TERM");
+            assertThat(first.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(first.exitValue())
                     .as(Files.readString(dir.resolve("first.log")))
-                    .isZero();
-            assertThat(Files.readAllLines(runDir.resolve("requests.jsonl"))).hasSize(30);
+                    .isEqualTo(143);
+            List<String> lines = Files.readAllLines(runDir.resolve("requests.jsonl"));
+            assertThat(lines).isNotEmpty().hasSizeLessThan(30);
+            JsonNode report = JSON.readTree(runDir.resolve("report.json").toFile());
+            assertThat(report.at("/run/interrupted").asBoolean()).isTrue();
+            assertThat(report.at("/results/requests/attempted").asLong()).isEqualTo(lines.size());
+            List<String> ids = new java.util.ArrayList<>();
+            for (String line : lines) {
+                ids.add(JSON.readTree(line).get("request_id").asText());
+            }
+            assertThat(ids).as("one run's requests, each once").doesNotHaveDuplicates();
         }
+    }
+
+    private static boolean hasALine(Path file) throws java.io.IOException {
+        return Files.exists(file) && Files.readString(file).contains("\n");
     }
 }
