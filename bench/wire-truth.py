@@ -515,6 +515,15 @@ def stop_capture(proc, log_path, pcap):
     return dropped
 
 
+def pinned(variable):
+    """`taskset -c CPUS` where the environment names CPUs for a process (SIM_CPUS, CLIENT_CPUS), else nothing.
+
+    With the simulator and the client each on cores of its own, the run shows what a host with
+    cores to spare would, on a small one; tcpdump stays wherever the kernel puts it."""
+    cpus = os.environ.get(variable, "")
+    return ["taskset", "-c", cpus] if cpus else []
+
+
 def run(args):
     out = args.out
     os.makedirs(out, exist_ok=True)
@@ -523,7 +532,7 @@ def run(args):
     pcap = os.path.join(out, f"{name}.pcap")
     run_dir = os.path.join(out, name)
     sim_log_path = os.path.join(out, f"{name}-sim.log")
-    sim = subprocess.Popen([LLMLOAD, "sim", "--host", "127.0.0.1", "--port", str(args.port), "--ground-truth", truth]
+    sim = subprocess.Popen(pinned("SIM_CPUS") + [LLMLOAD, "sim", "--host", "127.0.0.1", "--port", str(args.port), "--ground-truth", truth]
                            + args.sim_args.split(), stdout=open(sim_log_path, "w"), stderr=subprocess.STDOUT,
                            env=dict(os.environ, LLMLOAD_JAVA_OPTS=os.environ.get("SIM_JAVA_OPTS", "")))
     try:
@@ -532,7 +541,7 @@ def run(args):
         capture = start_capture(args.port, pcap, capture_log)
         requests = args.requests or 2 * args.streams
         client_log = os.path.join(out, f"{name}-client.log")
-        command = [LLMLOAD, "run", "--url", f"http://127.0.0.1:{args.port}", "--api", args.api,
+        command = pinned("CLIENT_CPUS") + [LLMLOAD, "run", "--url", f"http://127.0.0.1:{args.port}", "--api", args.api,
                    "--concurrency", str(args.streams), "--num-requests", str(requests),
                    "--input-tokens", str(args.input_tokens), "--output-tokens", str(args.output_tokens),
                    "--output-dir", run_dir] + args.run_args.split()

@@ -12,7 +12,8 @@
 # OUTPUT_TOKENS (64), API (tgi; the analysis knows chat's, completions', TGI's and Ollama's token
 # events), PORT (18557), SIM_ARGS (flags added to `llmload sim`, e.g. "--engine fixed"), RUN_ARGS
 # (flags added to `llmload run`), SIM_JAVA_OPTS (JVM options of the simulator alone, e.g.
-# -XX:TieredStopAtLevel=1), KEEP_PCAP (1: keep each capture), OUT (a temp dir).
+# -XX:TieredStopAtLevel=1), SIM_CPUS and CLIENT_CPUS (pin each to CPUs with taskset, e.g. 0 and 1:
+# each process a core of its own), KEEP_PCAP (1: keep each capture), OUT (a temp dir).
 # Needs tcpdump (installed with apt-get when missing and possible) and the right to capture
 # (root or CAP_NET_RAW); it fails, saying so, when the kernel dropped any packet of a capture.
 set -euo pipefail
