@@ -86,8 +86,18 @@ public final class Journal implements AutoCloseable {
     public void anchorWallClock(long runStartNanos) {
         long monotonicNow = System.nanoTime();
         java.time.Instant wallNow = java.time.Instant.now();
-        long wallNowNanos = wallNow.getEpochSecond() * 1_000_000_000L + wallNow.getNano();
-        epochOriginNanos = wallNowNanos - (monotonicNow - runStartNanos);
+        anchorWallClockAt(wallNow.minusNanos(monotonicNow - runStartNanos));
+    }
+
+    /**
+     * From now on, lines carry their times since the Unix epoch as well, counting the records'
+     * offsets from {@code origin}, the wall-clock instant of their offset 0; null for lines without
+     * them. A merge of segments anchors each segment's records at that segment's own start, one
+     * after another, since each segment's offsets count from its own.
+     */
+    public void anchorWallClockAt(java.time.Instant origin) {
+        epochOriginNanos =
+                origin == null ? JournalEncoder.NO_EPOCH : origin.getEpochSecond() * 1_000_000_000L + origin.getNano();
     }
 
     /**

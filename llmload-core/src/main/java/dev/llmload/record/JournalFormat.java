@@ -65,8 +65,8 @@ final class JournalFormat {
          * The send ({@link #SENT_MS}) as nanoseconds since the Unix epoch, for joining with other
          * tools' records and logs; this and the next two are written for the reader of the file
          * only (the decoders skip them), and only where the writer knew the wall-clock time of the
-         * run's start ({@link Journal#anchorWallClock}): a journal of an older llmload or one
-         * merged from segments has none.
+         * run's start ({@link Journal#anchorWallClock}): a journal of an older llmload has none.
+         * A journal merged from segments has each segment's, from that segment's own start.
          */
         SENT_EPOCH_NS("sent_epoch_ns"),
         /** The response head ({@link #FIRST_BYTE_MS}) since the Unix epoch, ns; null when it never came. */

@@ -137,7 +137,7 @@ public final class BenchmarkRun {
         this.commandLine = commandLine;
         this.toolVersion = toolVersion;
         this.progress = progress;
-        this.segmentStart = segmentStart(null);
+        this.segmentStart = segmentStart(null, null);
     }
 
     /**
@@ -605,15 +605,27 @@ public final class BenchmarkRun {
     private long startClock() throws InterruptedException {
         Client part = config.client();
         if (part.startInstant() == null) {
-            return System.nanoTime();
+            long origin = System.nanoTime();
+            if (part.segment() != null) {
+                // A segment started when ready still says when, by its clock: a merge places its
+                // records on the wall clock from it (the merged journal's *_epoch_ns).
+                segmentStart = segmentStart(null, Instant.now().minusNanos(System.nanoTime() - origin));
+            }
+            return origin;
         }
         StartGate.Start start = StartGate.await(part.startInstant());
-        segmentStart = segmentStart(start);
+        segmentStart = segmentStart(start, start.originWallClock());
         return start.originNanos();
     }
 
-    /** This run's segment and start for the report; before the start, without its figures. */
-    private RunReport.SegmentStart segmentStart(StartGate.Start start) {
+    /**
+     * This run's segment and start for the report; before the start (both null), without its
+     * figures.
+     *
+     * @param start           how the shared start went; null without {@code --start-at}
+     * @param originWallClock the wall-clock instant of the run's clock origin; null before the start
+     */
+    private RunReport.SegmentStart segmentStart(StartGate.Start start, Instant originWallClock) {
         Client part = config.client();
         Segment segment = part.segment() == null ? Segment.whole() : part.segment();
         if (part.segment() == null && start == null) {
@@ -624,7 +636,7 @@ public final class BenchmarkRun {
                 segment.count(),
                 part.startAt(),
                 part.startInstant() == null ? null : part.startInstant().toString(),
-                start == null ? null : start.originWallClock().toString(),
+                originWallClock == null ? null : originWallClock.toString(),
                 start == null ? null : start.errorNanos() / 1e6,
                 start == null ? null : ClockSyncProbe.ofThisHost().probe());
     }

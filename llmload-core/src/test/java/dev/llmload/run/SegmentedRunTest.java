@@ -125,6 +125,65 @@ class SegmentedRunTest {
         assertThat(((TreeSet<Long>) indexes).last()).isEqualTo(47L);
         SegmentMerge.Merged merged = SegmentMerge.merge(dir.resolve("merged"), segments, false);
         assertThat(merged.report().results().requests().succeeded()).isEqualTo(48);
+        mergedLinesCarryTheirSegmentsWallClock(dir.resolve("merged"), segments);
+
+        // A report whose start is not an instant is refused in one line, naming the field.
+        Path report = segments.get(0).resolve(ReportFiles.REPORT_JSON);
+        String text = Files.readString(report);
+        Files.writeString(
+                report,
+                text.replaceFirst("\"origin_wall_clock\"\\s*:\\s*\"[^\"]*\"", "\"origin_wall_clock\": \"yesterday\""));
+        assertThatThrownBy(() -> SegmentMerge.merge(dir.resolve("merged-bad-origin"), segments, false))
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessageEndingWith("run.segment.origin_wall_clock is not an instant: yesterday");
+    }
+
+    /**
+     * Each merged line's {@code *_epoch_ns} is its segment's start on the wall clock (report.json's
+     * {@code run.segment.origin_wall_clock}) plus the line's own offset, worked out here by hand,
+     * and agrees with the segment's own line, whose journal read the same clock at the same start
+     * once more (so within a millisecond, not to the nanosecond).
+     */
+    private static void mergedLinesCarryTheirSegmentsWallClock(Path merged, List<Path> segments) throws Exception {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        java.util.Map<String, Long> originById = new java.util.HashMap<>();
+        java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> segmentLineById = new java.util.HashMap<>();
+        for (Path segment : segments) {
+            java.time.Instant origin = java.time.Instant.parse(
+                    json.readTree(segment.resolve(ReportFiles.REPORT_JSON).toFile())
+                            .at("/run/segment/origin_wall_clock")
+                            .asText());
+            long originNs = origin.getEpochSecond() * 1_000_000_000L + origin.getNano();
+            for (String line : Files.readAllLines(segment.resolve(dev.llmload.record.Journal.FILE_NAME))) {
+                var node = json.readTree(line);
+                originById.put(node.get("request_id").asText(), originNs);
+                segmentLineById.put(node.get("request_id").asText(), node);
+            }
+        }
+        List<String> lines = Files.readAllLines(merged.resolve(dev.llmload.record.Journal.FILE_NAME));
+        assertThat(lines).hasSize(48);
+        for (String line : lines) {
+            var node = json.readTree(line);
+            String id = node.get("request_id").asText();
+            double sentMs = node.get("sent_ms").asDouble();
+            for (String field : List.of("sent", "first_byte", "end")) {
+                long epochNs = node.get(field + "_epoch_ns").asLong();
+                // sent_ms counts from the run's start, first_byte_ms and end_ms from the send; each
+                // is kept to the microsecond.
+                double offsetMs = field.equals("sent")
+                        ? sentMs
+                        : sentMs + node.get(field + "_ms").asDouble();
+                assertThat((double) epochNs)
+                        .as("%s %s_epoch_ns: its segment's origin + its offset", id, field)
+                        .isCloseTo(
+                                originById.get(id) + offsetMs * 1e6, org.assertj.core.api.Assertions.within(2_000.0));
+                assertThat((double) epochNs)
+                        .as("%s %s_epoch_ns against the segment's own line", id, field)
+                        .isCloseTo(
+                                segmentLineById.get(id).get(field + "_epoch_ns").asDouble(),
+                                org.assertj.core.api.Assertions.within(1e6));
+            }
+        }
     }
 
     /**

@@ -150,6 +150,8 @@ public final class SegmentMerge {
                     RunResults.Accumulator segment = new RunResults.Accumulator(null);
                     int[] records = {0};
                     IOException[] failed = new IOException[1];
+                    // The segment's offsets count from its own start, on its own host's clock.
+                    journal.anchorWallClockAt(part.origin());
                     JournalReader.forEach(part.journal(), record -> {
                         if (failed[0] == null) {
                             RequestRecord held;
@@ -357,7 +359,9 @@ public final class SegmentMerge {
     }
 
     /** One segment's directory as read. */
-    private record Part(Path dir, RunReport report, RunReport.SegmentStart start, Path journal) {
+    /** @param origin the wall-clock instant of the segment's start, its records' offset 0; null where its report has none */
+    private record Part(
+            Path dir, RunReport report, RunReport.SegmentStart start, java.time.Instant origin, Path journal) {
 
         String label() {
             return start.index() + "/" + start.count();
@@ -378,7 +382,14 @@ public final class SegmentMerge {
             if (!Files.isRegularFile(journal)) {
                 throw new IOException(dir + " has no " + Journal.FILE_NAME);
             }
-            return new Part(dir, report, start, journal);
+            java.time.Instant origin;
+            try {
+                origin = start.originWallClock() == null ? null : java.time.Instant.parse(start.originWallClock());
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new IOException(
+                        file + ": run.segment.origin_wall_clock is not an instant: " + start.originWallClock());
+            }
+            return new Part(dir, report, start, origin, journal);
         }
     }
 }
