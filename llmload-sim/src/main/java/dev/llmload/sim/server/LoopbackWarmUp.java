@@ -7,6 +7,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * serve each of the first requests of a 64-stream burst in the interpreter, and the requests
  * behind them were read 35–70 ms after their packets came (docs/performance.md, the wire's
  * truth). The throwaway server runs the batching engine at a thousand times its speed, so the
- * warm-up takes about a second of CPU and no time of the real server's clock; the real server's
- * metrics, ground truth and prefix cache never see a warm-up request.
+ * warm-up takes about a second of CPU and no time of the real server's clock; it keeps a
+ * ground-truth log of its own in a temporary file, deleted after, and the real server's metrics,
+ * ground truth and prefix cache never see a warm-up request.
  *
  * <p>Threading: {@link #run} blocks its caller; the clients are platform threads of their own.
  */
@@ -34,34 +37,73 @@ final class LoopbackWarmUp {
     private static final int ROUNDS = 3;
     private static final int REQUESTS_PER_CONNECTION = 40;
 
-    private static final String PROMPT = "the quick brown fox jumps over the lazy dog ".repeat(24);
+    /** Lowercase words and spaces alone, as synthetic prompts are; a string reader takes its quickest path. */
+    private static final String PLAIN = "art title live words amount order view section look today require organ"
+            + " forward country simple assert open work side during body front render query background exception"
+            + " present perfect business team software possible network reason board future correct below ";
 
-    /** Path and body of one request of each streaming dialect, and one plain answer. */
-    private static final List<Map.Entry<String, String>> REQUESTS = List.of(
-            Map.entry(
-                    "/v1/chat/completions",
-                    "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"" + PROMPT
-                            + "\"}],\"max_tokens\":8,\"stream\":true,"
-                            + "\"stream_options\":{\"include_usage\":true},\"ignore_eos\":true}"),
-            Map.entry(
-                    "/v1/completions",
-                    "{\"model\":\"m\",\"prompt\":\"" + PROMPT
-                            + "\",\"max_tokens\":8,\"stream\":true,\"ignore_eos\":true}"),
-            Map.entry("/generate_stream", "{\"inputs\":\"" + PROMPT + "\",\"parameters\":{\"max_new_tokens\":8}}"),
-            Map.entry(
-                    "/api/generate",
-                    "{\"model\":\"m\",\"prompt\":\"" + PROMPT + "\",\"stream\":true,\"options\":{\"num_predict\":8}}"),
-            Map.entry(
-                    "/v1/completions",
-                    "{\"model\":\"m\",\"prompt\":\"" + PROMPT + "\",\"max_tokens\":8,\"ignore_eos\":true}"));
+    private static final String TEXT = "The quick brown fox jumps over the lazy dog; exception handling, background"
+            + " rendering and internationalization aren't trivial: it's 2026-12-06, and 42 of 1,000 checks"
+            + " (4.2%) failed.\\n\\tSee \\\"docs/performance.md\\\" \\u2014 caf\\u00e9, na\u00efve, Z\u00fcrich,"
+            + " \u6771\u4eac, \ud83d\ude42; responsibilities & configuration_management = {x: [1, 2.5e3]}. ";
+
+    /**
+     * Prompts, JSON-escaped, of about 100, 1,500 and 6,000 characters: lowercase words alone, and
+     * text with short and long words, capitals, digits, punctuation, escaped quotes, newlines and
+     * tabs, and text beyond ASCII (raw and as escapes). One sentence of short words, repeated to
+     * 1,000 characters, left branches of the tokenizer, of Jackson's string reader and of the
+     * engine's block accounting (every prompt found in the prefix cache) untaken, and when a load
+     * began the compilers threw that code away and made it again while its first requests waited
+     * (docs/performance.md, "The simulator's warm-up and the first second").
+     */
+    private static final List<String> PROMPTS = List.of(
+            prompt(TEXT, 100), prompt(PLAIN, 1_500), prompt(TEXT, 1_500), prompt(PLAIN, 6_000), prompt(TEXT, 6_000));
+
+    /** {@code text} repeated to {@code chars} characters, cut at a space. */
+    private static String prompt(String text, int chars) {
+        String repeated = text.repeat(chars / text.length() + 1);
+        return repeated.substring(0, repeated.lastIndexOf(' ', chars) + 1);
+    }
+
+    private static final List<String> PATHS =
+            List.of("/v1/chat/completions", "/v1/completions", "/generate_stream", "/api/generate", "/v1/completions");
+
+    /** The body of dialect {@code dialect} (an index into {@link #PATHS}): streamed, but the last a plain answer. */
+    private static String body(int dialect, String prompt, int maxTokens) {
+        return switch (dialect) {
+            case 0 ->
+                "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"" + prompt + "\"}],\"max_tokens\":"
+                        + maxTokens
+                        + ",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"ignore_eos\":true}";
+            case 1 ->
+                "{\"model\":\"m\",\"prompt\":\"" + prompt + "\",\"max_tokens\":" + maxTokens
+                        + ",\"stream\":true,\"ignore_eos\":true}";
+            case 2 -> "{\"inputs\":\"" + prompt + "\",\"parameters\":{\"max_new_tokens\":" + maxTokens + "}}";
+            case 3 ->
+                "{\"model\":\"m\",\"prompt\":\"" + prompt + "\",\"stream\":true,\"options\":{\"num_predict\":"
+                        + maxTokens + "}}";
+            default ->
+                "{\"model\":\"m\",\"prompt\":\"" + prompt + "\",\"max_tokens\":" + maxTokens + ",\"ignore_eos\":true}";
+        };
+    }
 
     private LoopbackWarmUp() {}
 
-    /** Returns how many responses came whole (all of them, {@value #ROUNDS} × {@value #CONNECTIONS} × {@value #REQUESTS_PER_CONNECTION}, unless something failed). */
+    /** Returns how many requests were answered whole with status 200 (all of them, {@value #ROUNDS} × {@value #CONNECTIONS} × {@value #REQUESTS_PER_CONNECTION}, unless something failed). */
     static int run() {
         AtomicInteger answered = new AtomicInteger();
-        SimConfig config = SimConfig.load(null, Map.of("host", "127.0.0.1", "port", 0, "speedup", 1000));
-        try (SimServer server = SimServer.start(config)) {
+        // A ground-truth log of its own, so that recording token writes is compiled too; deleted after.
+        Path truth;
+        try {
+            truth = Files.createTempFile("llmload-sim-warm-up", ".jsonl");
+        } catch (IOException e) {
+            truth = null;
+        }
+        Map<String, Object> settings = new java.util.HashMap<>(Map.of("host", "127.0.0.1", "port", 0, "speedup", 1000));
+        if (truth != null) {
+            settings.put("groundTruth", truth.toString());
+        }
+        try (SimServer server = SimServer.start(SimConfig.load(null, settings))) {
             for (int round = 0; round < ROUNDS; round++) {
                 List<Thread> clients = new ArrayList<>();
                 for (int c = 0; c < CONNECTIONS; c++) {
@@ -77,6 +119,14 @@ final class LoopbackWarmUp {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            if (truth != null) {
+                try {
+                    Files.deleteIfExists(truth);
+                } catch (IOException e) {
+                    // A leftover file in the temporary directory is all it costs.
+                }
+            }
         }
         return answered.get();
     }
@@ -89,15 +139,21 @@ final class LoopbackWarmUp {
             OutputStream out = socket.getOutputStream();
             InputStream in = new BufferedInputStream(socket.getInputStream());
             for (int i = 0; i < REQUESTS_PER_CONNECTION; i++) {
-                Map.Entry<String, String> request = REQUESTS.get((first + i) % REQUESTS.size());
-                byte[] body = request.getValue().getBytes(StandardCharsets.UTF_8);
-                out.write(("POST " + request.getKey() + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                // Every dialect with every prompt length, and answers of 8 and of 64 tokens.
+                int dialect = (first + i) % PATHS.size();
+                // Each prompt starts with its own number: as in a load of distinct prompts, the engine
+                // computes its blocks rather than finding them in its prefix cache.
+                String prompt =
+                        "request " + first + "." + i + ": " + PROMPTS.get((first + i / PATHS.size()) % PROMPTS.size());
+                byte[] body = body(dialect, prompt, i % 2 == 0 ? 8 : 64).getBytes(StandardCharsets.UTF_8);
+                out.write(("POST " + PATHS.get(dialect) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                                 + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
                         .getBytes(StandardCharsets.US_ASCII));
                 out.write(body);
                 out.flush();
-                readResponse(in);
-                answered.incrementAndGet();
+                if (readResponse(in) == 200) {
+                    answered.incrementAndGet();
+                }
             }
         } catch (IOException | RuntimeException e) {
             // The warm-up only makes the first requests faster: one that fails leaves that much of
@@ -105,8 +161,14 @@ final class LoopbackWarmUp {
         }
     }
 
-    /** Reads one response: its head, then a chunked body to its last chunk or a sized one. */
-    private static void readResponse(InputStream in) throws IOException {
+    /** Reads one response, its head, then a chunked body to its last chunk or a sized one; returns its status. */
+    private static int readResponse(InputStream in) throws IOException {
+        String statusLine = readLine(in);
+        String[] parts = statusLine.split(" ");
+        if (parts.length < 2) {
+            throw new IOException("the throwaway simulator answered " + statusLine);
+        }
+        int status = Integer.parseInt(parts[1]);
         long length = -1;
         boolean chunked = false;
         for (String line = readLine(in); !line.isEmpty(); line = readLine(in)) {
@@ -119,7 +181,7 @@ final class LoopbackWarmUp {
         }
         if (!chunked) {
             in.skipNBytes(Math.max(0, length));
-            return;
+            return status;
         }
         for (long size = Long.parseLong(readLine(in).split(";")[0].trim(), 16);
                 size > 0;
@@ -128,6 +190,7 @@ final class LoopbackWarmUp {
             readLine(in);
         }
         readLine(in); // the blank line after the last chunk
+        return status;
     }
 
     private static String readLine(InputStream in) throws IOException {
