@@ -59,10 +59,13 @@ final class LoopbackWarmUp {
     private static final List<String> PROMPTS = List.of(
             prompt(TEXT, 100), prompt(PLAIN, 1_500), prompt(TEXT, 1_500), prompt(PLAIN, 6_000), prompt(TEXT, 6_000));
 
-    /** {@code text} repeated to {@code chars} characters, cut at a space. */
+    /**
+     * {@code text} repeated to {@code chars} characters, cut before a space: a prompt that ends in
+     * the middle of its last word, as real ones do, takes the tokenizer's end-of-text branch there.
+     */
     private static String prompt(String text, int chars) {
         String repeated = text.repeat(chars / text.length() + 1);
-        return repeated.substring(0, repeated.lastIndexOf(' ', chars) + 1);
+        return repeated.substring(0, repeated.lastIndexOf(' ', chars));
     }
 
     private static final List<String> PATHS =
@@ -144,7 +147,7 @@ final class LoopbackWarmUp {
                 // Each prompt starts with its own number: as in a load of distinct prompts, the engine
                 // computes its blocks rather than finding them in its prefix cache.
                 String prompt =
-                        "request " + first + "." + i + ": " + PROMPTS.get((first + i / PATHS.size()) % PROMPTS.size());
+                        "Request " + first + "." + i + ": " + PROMPTS.get((first + i / PATHS.size()) % PROMPTS.size());
                 byte[] body = body(dialect, prompt, i % 2 == 0 ? 8 : 64).getBytes(StandardCharsets.UTF_8);
                 out.write(("POST " + PATHS.get(dialect) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                                 + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")

@@ -48,7 +48,18 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     static final String FAULT_HEADER = "x-llmload-sim-fault";
     static final String ECHO_HEADER = "x-llmload-sim-echo";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Without Jackson's per-thread buffer recycling: each request's strings start in small buffers,
+     * the same on every thread. Recycled per thread, the warm-up server's buffers had grown to its
+     * longest prompt, so its compiled string reader never saw a string outrun its buffer; the real
+     * server's loop threads start small, and their first long prompts threw that code away and
+     * had it compiled again at the start of a load (docs/performance.md, "The simulator's warm-up
+     * and the first second"). A request's few kilobytes of buffer are nothing beside its tokenizing.
+     */
+    private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            .recyclerPool(com.fasterxml.jackson.core.util.JsonRecyclerPools.nonRecyclingPool())
+            .build());
+
     private static final List<String> KNOWN_PATHS = List.of(
             "/v1/models",
             "/version",
