@@ -609,7 +609,7 @@ public final class BenchmarkRun {
             if (part.segment() != null) {
                 // A segment started when ready still says when, by its clock: a merge places its
                 // records on the wall clock from it (the merged journal's *_epoch_ns).
-                segmentStart = segmentStart(null, Instant.now().minusNanos(System.nanoTime() - origin));
+                segmentStart = segmentStart(null, StartGate.wallClockAt(origin));
             }
             return origin;
         }

@@ -88,9 +88,16 @@ public final class StartGate {
             }
         }
         long woke = System.nanoTime();
-        Anchor after = Anchor.read();
-        Instant originWallClock = after.wallClock().minusNanos(after.nanos() - origin);
-        return new Start(target, origin, originWallClock, woke - origin);
+        return new Start(target, origin, wallClockAt(origin), woke - origin);
+    }
+
+    /**
+     * The wall-clock instant of {@code nanos}, a {@link System#nanoTime} reading: a fresh {@link
+     * Anchor} moved back (or on) by the monotonic time between them.
+     */
+    public static Instant wallClockAt(long nanos) {
+        Anchor anchor = Anchor.read();
+        return anchor.wallClock().minusNanos(anchor.nanos() - nanos);
     }
 
     private static void park(long nanos) throws InterruptedException {

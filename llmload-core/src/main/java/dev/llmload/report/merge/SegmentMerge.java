@@ -21,6 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -360,8 +362,7 @@ public final class SegmentMerge {
 
     /** One segment's directory as read. */
     /** @param origin the wall-clock instant of the segment's start, its records' offset 0; null where its report has none */
-    private record Part(
-            Path dir, RunReport report, RunReport.SegmentStart start, java.time.Instant origin, Path journal) {
+    private record Part(Path dir, RunReport report, RunReport.SegmentStart start, Instant origin, Path journal) {
 
         String label() {
             return start.index() + "/" + start.count();
@@ -382,10 +383,10 @@ public final class SegmentMerge {
             if (!Files.isRegularFile(journal)) {
                 throw new IOException(dir + " has no " + Journal.FILE_NAME);
             }
-            java.time.Instant origin;
+            Instant origin;
             try {
-                origin = start.originWallClock() == null ? null : java.time.Instant.parse(start.originWallClock());
-            } catch (java.time.format.DateTimeParseException e) {
+                origin = start.originWallClock() == null ? null : Instant.parse(start.originWallClock());
+            } catch (DateTimeParseException e) {
                 throw new IOException(
                         file + ": run.segment.origin_wall_clock is not an instant: " + start.originWallClock());
             }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -102,7 +103,7 @@ final class LoopbackWarmUp {
         } catch (IOException e) {
             truth = null;
         }
-        Map<String, Object> settings = new java.util.HashMap<>(Map.of("host", "127.0.0.1", "port", 0, "speedup", 1000));
+        Map<String, Object> settings = new HashMap<>(Map.of("host", "127.0.0.1", "port", 0, "speedup", 1000));
         if (truth != null) {
             settings.put("groundTruth", truth.toString());
         }

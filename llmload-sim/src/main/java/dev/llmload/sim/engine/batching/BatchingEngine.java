@@ -160,6 +160,7 @@ public final class BatchingEngine implements Engine {
                 scheduler.deliverStep(end);
                 nextStart = target;
                 onSchedule = true;
+                // Again after: what the step finished no longer runs.
                 snapshot = scheduler.snapshot(stepLagSeconds);
             }
         } finally {
