@@ -9,10 +9,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -151,6 +153,29 @@ public class SchedulingClassTest {
                     .filter(thread -> thread.name().equals(name))
                     .collect(Collectors.toMap(LiveThread::tid, LiveThread::policy));
         }
+    }
+
+    /**
+     * The policies of the threads called {@code name} that are not among {@code others} (taken
+     * before the test started its own), looked at until there are at least {@code atLeast}, all
+     * {@code expected}, or 5 s have passed; what was seen last. A thread that one of those threads
+     * starts has its name until it first runs, on a busy host for a while, in the class it was born
+     * in: the JVM's process reaper was seen so, when a thread's {@code chrt} was the JVM's first
+     * child process.
+     */
+    public static List<Integer> settledPolicies(String name, Set<Long> others, int expected, int atLeast)
+            throws IOException, InterruptedException {
+        List<Integer> seen = List.of();
+        for (int tries = 0; tries < 500; tries++) {
+            Map<Long, Integer> policies = new HashMap<>(policiesById(name));
+            policies.keySet().removeAll(others);
+            seen = List.copyOf(policies.values());
+            if (seen.size() >= atLeast && seen.stream().allMatch(policy -> policy == expected)) {
+                break;
+            }
+            Thread.sleep(10);
+        }
+        return seen;
     }
 
     private record LiveThread(long tid, String name, int policy) {}

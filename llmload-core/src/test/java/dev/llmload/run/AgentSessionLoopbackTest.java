@@ -9,6 +9,7 @@ import dev.llmload.config.Data;
 import dev.llmload.config.Lengths;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Sessions;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
@@ -49,8 +50,7 @@ class AgentSessionLoopbackTest {
                 Lengths.parse("--think-time", "10"),
                 2,
                 new Sessions.Agent(50, 1.0, Lengths.parse("--subagent-fanout", "1")));
-        try (SimServer sim =
-                SimulatorRuns.fixedSimulator(3, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
+        try (SimServer sim = FixedSimulator.start(3, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
             RunConfig closed = SimulatorRuns.closedLoop(sim.url(), 2, 18, 16, 4, out);
             SimulatorRuns.run(
                     ScheduleFidelityLoopbackTest.withData(closed, Data.synthetic("16", "4", "cl100k_base"), agents));

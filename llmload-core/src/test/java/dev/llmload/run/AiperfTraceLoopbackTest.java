@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
@@ -58,8 +59,7 @@ class AiperfTraceLoopbackTest {
     private Replay replay(String fixture, String format, List<String> names, int requests) throws Exception {
         Path truth = dir.resolve("truth.jsonl");
         Path out = dir.resolve("run");
-        try (SimServer sim =
-                SimulatorRuns.fixedSimulator(5, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
+        try (SimServer sim = FixedSimulator.start(5, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
             RunConfig config = RunConfig.builder()
                     .url(sim.url())
                     .load(new Load.Trace(Fixtures.path(fixture), 1.0, null, format))

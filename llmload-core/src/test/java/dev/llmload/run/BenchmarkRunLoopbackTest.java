@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.config.Client;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Target;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.Journal;
@@ -36,7 +37,7 @@ class BenchmarkRunLoopbackTest {
 
     @Test
     void measuresTheSimulatorsConfiguredTtftAndItlAndJournalsEveryRequest() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(40, 15, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(40, 15, Map.of())) {
             RunConfig config = SimulatorRuns.closedLoop(sim.url(), 4, 40, 64, 20, dir);
             BenchmarkRun.Result result = SimulatorRuns.run(config);
 
@@ -84,7 +85,7 @@ class BenchmarkRunLoopbackTest {
 
     @Test
     void countsAMultiTokenEventWithItsTokenCount() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(30, 10, Map.of("tokensPerEvent", 2))) {
+        try (SimServer sim = FixedSimulator.start(30, 10, Map.of("tokensPerEvent", 2))) {
             RunConfig config = SimulatorRuns.closedLoop(sim.url(), 2, 10, 32, 20, dir);
             BenchmarkRun.Result result = SimulatorRuns.run(config);
 
@@ -106,7 +107,7 @@ class BenchmarkRunLoopbackTest {
 
     @Test
     void nonStreamedRequestsHaveNoTtftButAnEndToEndLatency() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 5, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(20, 5, Map.of())) {
             RunConfig base = SimulatorRuns.closedLoop(sim.url(), 2, 6, 32, 10, dir);
             RunConfig config = new RunConfig(
                     new Target(base.target().url(), ApiKind.COMPLETIONS, null, false, true, false, null, null),

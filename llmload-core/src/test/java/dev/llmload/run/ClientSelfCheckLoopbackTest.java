@@ -3,6 +3,7 @@ package dev.llmload.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.client.ClientCost;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.note.Note;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.RunReport;
@@ -38,7 +39,7 @@ class ClientSelfCheckLoopbackTest {
 
     @Test
     void aStalledEventLoopIsSeenAndNamedInTheReport() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 10, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(20, 10, Map.of())) {
             AtomicReference<EventLoop> loopZero = new AtomicReference<>();
             AtomicInteger finished = new AtomicInteger();
             // Once 16 of the 100 requests have finished, loop 0 blocks: every stream on it waits, as it would
@@ -89,7 +90,7 @@ class ClientSelfCheckLoopbackTest {
 
     @Test
     void aRunLeftAloneHasNoClientNote() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 10, Map.of());
+        try (SimServer sim = FixedSimulator.start(20, 10, Map.of());
                 HostTimerJitter host = new HostTimerJitter()) {
             BenchmarkRun.Result result = SimulatorRuns.run(config(sim, "clean"));
             double hostP99Ms = host.p99Ms();

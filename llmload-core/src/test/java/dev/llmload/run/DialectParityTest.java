@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.protocol.ApiKind;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;
@@ -80,7 +81,7 @@ class DialectParityTest {
 
     @Test
     void everyDialectOfTheSimulatorGivesTheSameCountsAndTimings() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(TTFT_MS, ITL_MS, Map.of())) {
             // The first run in this JVM pays for compiling the client's and the simulator's code (its
             // TTFT p50 came out 2 ms above the dialects' after it), so the reference is a second run.
             SimulatorRuns.run(config(sim.url(), ApiKind.CHAT, dir.resolve("chat-first")));
@@ -162,8 +163,8 @@ class DialectParityTest {
         Path truthFile = dir.resolve("ground-truth.jsonl");
         Map<ApiKind, BenchmarkRun.Result> results = new EnumMap<>(ApiKind.class);
         List<String> unserved = new ArrayList<>();
-        try (SimServer sim = SimulatorRuns.fixedSimulator(
-                TRUTH_TTFT_MS, TRUTH_ITL_MS, Map.of("groundTruth", truthFile.toString()))) {
+        try (SimServer sim =
+                FixedSimulator.start(TRUTH_TTFT_MS, TRUTH_ITL_MS, Map.of("groundTruth", truthFile.toString()))) {
             for (ApiKind api : DIALECTS) {
                 try {
                     results.put(api, SimulatorRuns.run(config(sim.url(), api, dir.resolve("truth-" + api.cliName()))));
@@ -205,7 +206,7 @@ class DialectParityTest {
     /** Embeddings and rerank are whole answers: a latency and the server's input tokens, batch by batch. */
     @Test
     void embeddingsAndRerankRunAgainstTheSimulatorWithTheirBatchSize() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(TTFT_MS, ITL_MS, Map.of())) {
             for (ApiKind api : List.of(ApiKind.EMBEDDINGS, ApiKind.RERANK)) {
                 RunConfig config = builder(sim.url(), api, dir.resolve(api.cliName())).outputTokens("1").stream(false)
                         .batchSize(4)

@@ -9,6 +9,7 @@ import dev.llmload.config.ConfigException;
 import dev.llmload.config.GpuPrice;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.report.Efficiency;
 import dev.llmload.report.ReportFiles;
@@ -58,7 +59,7 @@ class EfficiencyLoopbackTest {
             exchange.close();
         });
         dcgm.start();
-        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 5, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(20, 5, Map.of())) {
             RunConfig config = RunConfig.builder()
                     .url(sim.url())
                     .load(Load.closed(4))
@@ -113,7 +114,7 @@ class EfficiencyLoopbackTest {
 
     @Test
     void withoutAPriceOrPowerReadingsThereAreNoFigures() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(5, 1, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(5, 1, Map.of())) {
             BenchmarkRun.Result plain =
                     SimulatorRuns.run(SimulatorRuns.closedLoop(sim.url(), 2, 6, 16, 4, dir.resolve("a")));
             assertThat(plain.report().efficiency()).isNull();

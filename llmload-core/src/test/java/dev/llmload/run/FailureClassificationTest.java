@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.config.Bounds;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.load.Timeouts;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.record.Journal;
@@ -96,7 +97,7 @@ class FailureClassificationTest {
     void eachInjectedFailureIsFiledUnderItsClassWithItsPartialTimings(Case c) throws Exception {
         BenchmarkRun.Result result;
         Path truthFile = dir.resolve("ground-truth.jsonl");
-        try (SimServer sim = SimulatorRuns.fixedSimulator(
+        try (SimServer sim = FixedSimulator.start(
                 10,
                 5,
                 Map.of(
@@ -172,7 +173,7 @@ class FailureClassificationTest {
         long pauseMs = 600;
         BenchmarkRun.Result result;
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-        try (SimServer sim = SimulatorRuns.fixedSimulator(10, 5, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(10, 5, Map.of())) {
             RunConfig closed = SimulatorRuns.closedLoop(sim.url(), 1, requests, 16, OUTPUT_TOKENS, dir);
             RunConfig open = closed.withLoad(Load.open(rate, Load.Arrival.CONSTANT, null, null));
             HttpRequest pause = HttpRequest.newBuilder(URI.create(sim.url() + "/llmload/pause?ms=" + pauseMs))

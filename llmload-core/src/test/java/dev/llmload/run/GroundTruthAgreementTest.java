@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.metrics.DoubleList;
 import dev.llmload.record.Journal;
 import dev.llmload.sim.server.SimServer;
@@ -60,8 +61,7 @@ class GroundTruthAgreementTest {
     void everyTtftAndInterTokenGapAgreesWithTheServersGroundTruthWithin1MsAtP99() throws Exception {
         Path truthFile = dir.resolve("ground-truth.jsonl");
         Path runDir = dir.resolve("run");
-        try (SimServer sim =
-                SimulatorRuns.fixedSimulator(TTFT_MS, ITL_MS, Map.of("groundTruth", truthFile.toString()))) {
+        try (SimServer sim = FixedSimulator.start(TTFT_MS, ITL_MS, Map.of("groundTruth", truthFile.toString()))) {
             // A first run warms both sides' code up (its request ids differ: they start with the
             // run directory's name), so the one compared measures steady state, not class loading.
             SimulatorRuns.run(SimulatorRuns.closedLoopRampedUp(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.protocol.ImageInputs;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.sim.server.SimServer;
@@ -39,7 +40,7 @@ class ImagesSimulatorTest {
 
     @Test
     void aRunWithImagesSucceedsAndItsContentHashDiffers() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 5, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(20, 5, Map.of())) {
             BenchmarkRun.Result plain = SimulatorRuns.run(config(sim.url(), null, "plain"));
             BenchmarkRun.Result images = SimulatorRuns.run(config(sim.url(), ImageInputs.parse("2:64x48"), "images"));
             assertThat(images.records()).allMatch(RequestRecord::succeeded);

@@ -3,6 +3,7 @@ package dev.llmload.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmload.config.RunConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.sim.server.SimServer;
 import java.nio.file.Path;
 import java.util.Map;
@@ -24,7 +25,7 @@ class InFlightCountTest {
 
     @Test
     void countFollowsTheClosedLoopAndEndsAtZero() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(50, 20, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(50, 20, Map.of())) {
             RunConfig config = SimulatorRuns.closedLoop(sim.url(), 4, 12, 16, 20, dir.resolve("run"));
             BenchmarkRun run = new BenchmarkRun(config, sim.url(), null, "llmload run (test)", "test", r -> {});
             AtomicInteger max = new AtomicInteger();

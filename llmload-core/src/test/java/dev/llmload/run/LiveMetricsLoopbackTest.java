@@ -7,6 +7,7 @@ import dev.llmload.config.RunConfig;
 import dev.llmload.live.LiveMetrics;
 import dev.llmload.live.LiveSnapshot;
 import dev.llmload.live.MetricsEndpoint;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.metrics.RunResults;
 import dev.llmload.sim.server.SimServer;
 import dev.llmload.testsupport.RequiredTool;
@@ -47,7 +48,7 @@ class LiveMetricsLoopbackTest {
     @Test
     void liveFiguresAgreeWithTheReportAndTheEndpointServesThem() throws Exception {
         // TTFT 20 ms, then a token every 5 ms: E2E 95 ms at the least.
-        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 5, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(20, 5, Map.of())) {
             RunConfig config = SimulatorRuns.closedLoop(sim.url(), 4, REQUESTS, 16, OUTPUT_TOKENS, dir.resolve("run"));
             BenchmarkRun run = new BenchmarkRun(config, sim.url(), null, "llmload run (test)", "test", r -> {});
             LiveMetrics live = new LiveMetrics();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.record.Journal;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.schedule.Schedule;
@@ -48,7 +49,7 @@ class NumSessionsLoopbackTest {
 
     @BeforeAll
     static void start() {
-        sim = SimulatorRuns.fixedSimulator(1, 0.5, Map.of());
+        sim = FixedSimulator.start(1, 0.5, Map.of());
     }
 
     @AfterAll

@@ -10,6 +10,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.record.Journal;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.sim.server.SimServer;
@@ -41,7 +42,7 @@ class RequestsSchemaTest {
         Schema schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
                 .getSchema(Files.readString(SCHEMA), InputFormat.JSON);
         List<String> lines = new ArrayList<>();
-        try (SimServer sim = SimulatorRuns.fixedSimulator(
+        try (SimServer sim = FixedSimulator.start(
                 5, 1, Map.of("faults", List.of("http-429@0.1", "stream-error-after:2@0.1", "http-500@0.1")))) {
             RunConfig faulty = RunConfig.builder()
                     .url(sim.url())

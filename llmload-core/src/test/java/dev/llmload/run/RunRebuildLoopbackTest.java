@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmload.analysis.NoteDetector;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.note.Note;
 import dev.llmload.report.ReportFiles;
 import dev.llmload.report.write.RunRebuild;
@@ -30,7 +31,7 @@ class RunRebuildLoopbackTest {
     @Test
     void aRebuildDerivesWhatTheRunDerived() throws Exception {
         // Rate-limited answers and a small run: the tool's notes have something to say.
-        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of("faults", List.of("http-429@0.3"), "seed", 3))) {
+        try (SimServer sim = FixedSimulator.start(2, 1, Map.of("faults", List.of("http-429@0.3"), "seed", 3))) {
             BenchmarkRun.Result run =
                     SimulatorRuns.run(SimulatorRuns.closedLoop(sim.url(), 2, 30, 16, 4, dir.resolve("run")));
             assertThat(run.report().notes()).extracting(Note::kind).contains("rate_limited", "low_sample_count");

@@ -10,6 +10,7 @@ import dev.llmload.config.Data;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Sessions;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
@@ -157,7 +158,7 @@ class ScheduleFidelityLoopbackTest {
     void theSameSeedSendsTheSameScheduleAndPrompts() throws Exception {
         Data data = Data.synthetic("uniform:8:64", "2", "cl100k_base");
         Load load = Load.open(100, Load.Arrival.POISSON, null, null);
-        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(2, 1, Map.of())) {
             BenchmarkRun.Result first = SimulatorRuns.run(openLoop(sim.url(), load, 60, data, 42, dir.resolve("a")));
             BenchmarkRun.Result second = SimulatorRuns.run(openLoop(sim.url(), load, 60, data, 42, dir.resolve("b")));
             BenchmarkRun.Result other = SimulatorRuns.run(openLoop(sim.url(), load, 60, data, 43, dir.resolve("c")));
@@ -262,7 +263,7 @@ class ScheduleFidelityLoopbackTest {
     }
 
     private static Measured measured(Path out, ConfigFor config) throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of());
+        try (SimServer sim = FixedSimulator.start(2, 1, Map.of());
                 HostTimerJitter host = new HostTimerJitter()) {
             BenchmarkRun.Result result = SimulatorRuns.run(config.at(sim.url()));
             double hostJitterMs = host.p99Ms();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.JournalSeal;
@@ -45,7 +46,7 @@ class SegmentedRunTest {
 
     @BeforeAll
     static void start() {
-        sim = SimulatorRuns.fixedSimulator(20, 2, Map.of());
+        sim = FixedSimulator.start(20, 2, Map.of());
         url = sim.url();
     }
 

@@ -8,6 +8,7 @@ import dev.llmload.config.Data;
 import dev.llmload.config.Lengths;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Sessions;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
 import dev.llmload.record.RequestRecord;
@@ -36,8 +37,7 @@ class SessionLoopbackTest {
     void laterTurnsCarryTheHistoryAndTheActualAnswersAfterTheThinkTime() throws Exception {
         Path truth = dir.resolve("truth.jsonl");
         Path out = dir.resolve("run");
-        try (SimServer sim =
-                SimulatorRuns.fixedSimulator(5, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
+        try (SimServer sim = FixedSimulator.start(5, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
             RunConfig closed = SimulatorRuns.closedLoop(sim.url(), 2, 12, 16, 6, out);
             Sessions sessions = new Sessions(Lengths.parse("--sessions", "3"), Lengths.parse("--think-time", "30"), 2);
             BenchmarkRun.Result result = SimulatorRuns.run(
@@ -95,7 +95,7 @@ class SessionLoopbackTest {
     @Test
     void aFailedTurnEndsItsSession() throws Exception {
         Path out = dir.resolve("run");
-        try (SimServer sim = SimulatorRuns.fixedSimulator(2, 1, Map.of("faults", List.of("http-500@0.3"), "seed", 5))) {
+        try (SimServer sim = FixedSimulator.start(2, 1, Map.of("faults", List.of("http-500@0.3"), "seed", 5))) {
             RunConfig closed = SimulatorRuns.closedLoop(sim.url(), 4, 60, 8, 2, out);
             Sessions sessions = new Sessions(Lengths.parse("--sessions", "3"), null, 4);
             SimulatorRuns.run(

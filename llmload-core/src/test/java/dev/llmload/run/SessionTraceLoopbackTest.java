@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.metrics.SessionCounts;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
@@ -46,8 +47,7 @@ class SessionTraceLoopbackTest {
         Path truth = dir.resolve("truth.jsonl");
         Path out = dir.resolve("run");
         BenchmarkRun.Result result;
-        try (SimServer sim =
-                SimulatorRuns.fixedSimulator(5, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
+        try (SimServer sim = FixedSimulator.start(5, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
             RunConfig config = RunConfig.builder()
                     .url(sim.url())
                     .load(new Load.Trace(Fixtures.path("agent-sessions.jsonl"), 1.0, null))

@@ -2,21 +2,13 @@ package dev.llmload.run;
 
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
-import dev.llmload.load.FixedSimulator;
-import dev.llmload.sim.server.SimServer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 
-/** Test helpers: a simulator on loopback with a fixed timing model, and run configs aimed at it. */
+/** Test helpers: run configs aimed at a simulator on loopback (one with a fixed timing model: {@link dev.llmload.load.FixedSimulator}). */
 final class SimulatorRuns {
 
     private SimulatorRuns() {}
-
-    /** A fixed-latency simulator: TTFT {@code ttftMs} whatever the prompt, then one token every {@code itlMs}. */
-    static SimServer fixedSimulator(double ttftMs, double itlMs, Map<String, Object> extra) {
-        return FixedSimulator.start(ttftMs, itlMs, extra);
-    }
 
     static RunConfig closedLoop(
             String url, int concurrency, long requests, int inputTokens, int outputTokens, Path dir) {

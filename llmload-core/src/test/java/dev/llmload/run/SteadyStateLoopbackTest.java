@@ -6,6 +6,7 @@ import dev.llmload.analysis.NoteDetector;
 import dev.llmload.analysis.SteadyState;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.note.Note;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.RunReport;
@@ -127,7 +128,7 @@ class SteadyStateLoopbackTest {
     void theWindowStartsWhereTheStartUpEnds() throws Exception {
         // The server's own latency is 38 ms; the client may add a few of its wake-ups, more on a busy host.
         double steadyP99Ms = HostLoad.slackMs(200);
-        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 2, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(20, 2, Map.of())) {
             BenchmarkRun.Result run = runPausedAtStart(sim, open(sim, 400, "ramp"));
             RunReport report = run.report();
             double pauseEndS = pauseEndS(run.records());
@@ -152,7 +153,7 @@ class SteadyStateLoopbackTest {
 
     @Test
     void aRunThatEndsWithinTheStartUpNeverReachesOne() throws Exception {
-        try (SimServer sim = SimulatorRuns.fixedSimulator(20, 2, Map.of())) {
+        try (SimServer sim = FixedSimulator.start(20, 2, Map.of())) {
             // 80 requests at 40 req/s: the arrivals end before the pause does.
             BenchmarkRun.Result run = runPausedAtStart(sim, open(sim, 80, "short"));
             RunReport report = run.report();

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.llmload.config.Load;
 import dev.llmload.config.RunConfig;
 import dev.llmload.config.Telemetry;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.note.Note;
 import dev.llmload.record.RequestRecord;
 import dev.llmload.report.RunReport;
@@ -172,7 +173,7 @@ class TelemetryLoopbackTest {
     @Test
     void aSlowMetricsEndpointDelaysNoRequestOfAnOpenLoop() throws Exception {
         long answerMs = 400;
-        try (SimServer sim = SimulatorRuns.fixedSimulator(5, 2, Map.of());
+        try (SimServer sim = FixedSimulator.start(5, 2, Map.of());
                 HttpClient http = HttpClient.newHttpClient()) {
             HttpServer slowMetrics = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
             slowMetrics.createContext("/metrics", exchange -> {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmload.load.FixedSimulator;
 import dev.llmload.record.InputLog;
 import dev.llmload.record.Journal;
 import dev.llmload.record.JournalReader;
@@ -38,8 +39,7 @@ class TextCountsLoopbackTest {
         Path truth = dir.resolve("truth.jsonl");
         Path out = dir.resolve("run");
         BenchmarkRun.Result result;
-        try (SimServer sim =
-                SimulatorRuns.fixedSimulator(2, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
+        try (SimServer sim = FixedSimulator.start(2, 1, Map.of("echo", true, "groundTruth", truth.toString()))) {
             result = SimulatorRuns.run(SimulatorRuns.closedLoop(sim.url(), 2, 10, 24, 30, out));
         }
         Map<String, JsonNode> truthById = byRequestId(Files.readAllLines(truth));

@@ -18,9 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Tag;
@@ -100,9 +98,11 @@ class TelemetryCollectorTest {
             collector.probe();
             // The owner thread ("llmload-telemetry") and the host's event loop ("llmload-telemetry-io-1")
             // share the kernel's 15-character name.
-            List<Integer> beforeTheRun = settledPolicies(TELEMETRY, others, SchedulingClassTest.SCHED_OTHER);
+            List<Integer> beforeTheRun =
+                    SchedulingClassTest.settledPolicies(TELEMETRY, others, SchedulingClassTest.SCHED_OTHER, 2);
             collector.start();
-            List<Integer> policies = settledPolicies(TELEMETRY, others, SchedulingClassTest.SCHED_IDLE);
+            List<Integer> policies =
+                    SchedulingClassTest.settledPolicies(TELEMETRY, others, SchedulingClassTest.SCHED_IDLE, 2);
             collector.stop();
             // Before the run nothing is to be given way to, and the probe must not wait for other programs.
             assertThat(beforeTheRun)
@@ -118,27 +118,6 @@ class TelemetryCollectorTest {
 
     /** The kernel's name of the telemetry threads (15 characters). */
     private static final String TELEMETRY = "llmload-telemet";
-
-    /**
-     * The policies of the threads called {@code name} but {@code others}, looked at until they are
-     * two or more, all {@code expected}, or 5 s have passed. A thread a telemetry thread starts has
-     * its name until it first runs, on a busy host for a while (the JVM's process reaper, when the
-     * telemetry's chrt is the JVM's first child process), in the class it was born in.
-     */
-    private static List<Integer> settledPolicies(String name, Set<Long> others, int expected)
-            throws IOException, InterruptedException {
-        List<Integer> seen = List.of();
-        for (int tries = 0; tries < 500; tries++) {
-            Map<Long, Integer> policies = new HashMap<>(SchedulingClassTest.policiesById(name));
-            policies.keySet().removeAll(others);
-            seen = List.copyOf(policies.values());
-            if (seen.size() >= 2 && seen.stream().allMatch(policy -> policy == expected)) {
-                break;
-            }
-            Thread.sleep(10);
-        }
-        return seen;
-    }
 
     /**
      * The target hangs for long enough that a tick's 80 ms deadline passes before it dies: 500 ms
