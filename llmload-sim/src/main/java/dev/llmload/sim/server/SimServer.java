@@ -75,14 +75,30 @@ public final class SimServer implements AutoCloseable {
         this.connections = connections;
     }
 
+    /** Guards {@link #warmUpAnswers}. */
+    private static final Object WARM_UP_LOCK = new Object();
+
+    /** How many of the process's warm-up requests were answered whole; -1 before the warm-up. */
+    private static int warmUpAnswers = -1;
+
     /**
      * Serves requests of every streaming dialect to a throwaway server over loopback, so that a
      * server started after it serves its first requests with compiled code (a second of CPU; see
      * {@link LoopbackWarmUp}). For a server whose first seconds are measured: {@code llmload sim}
      * and the simulator {@code llmload run} embeds. Returns how many warm-up responses came whole.
+     *
+     * <p>Once per process: the code it compiles stays compiled for every later server of the
+     * process, and a second warm-up in a warm JVM cost 0.7-1 s of wall clock for nothing (a
+     * process that starts many simulators, as the tests' in-process runs do, paid it each time).
+     * A caller that comes while the warm-up runs waits for it, so no server starts cold beside it.
      */
     public static int warmUpOverLoopback() {
-        return LoopbackWarmUp.run();
+        synchronized (WARM_UP_LOCK) {
+            if (warmUpAnswers < 0) {
+                warmUpAnswers = LoopbackWarmUp.run();
+            }
+            return warmUpAnswers;
+        }
     }
 
     /**
