@@ -37,9 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("timing")
 class ConsoleVerdictsLoopbackTest {
 
-    /** The simulator's batching engine with 4 seats, 4 times as fast as its profile: a capacity reached quickly. */
+    /**
+     * The simulator's batching engine with 4 seats, 8 times as fast as its profile: a capacity
+     * (about 150 requests per second) reached quickly, as in SaturationLoopbackTest.
+     */
     private static final Map<String, Object> FOUR_SEATS =
-            Map.of("speedup", 4.0, "seed", 3, "batching", Map.of("maxNumSeqs", 4));
+            Map.of("speedup", 8.0, "seed", 3, "batching", Map.of("maxNumSeqs", 4));
 
     private static final Map<String, Object> FIXED =
             Map.of("engine", "fixed", "ttftMs", 20, "itlMs", 2, "prefillMsPerToken", 0, "jitter", 0);
@@ -128,10 +131,11 @@ class ConsoleVerdictsLoopbackTest {
         try (SimServer sim = SimServer.start(SimConfig.load(null, FIXED));
                 HttpClient http = HttpClient.newHttpClient()) {
             // A start-up for the window to cut: once the run's first request is in its journal, the
-            // simulator's engine pauses for 2 s, as SteadyStateLoopbackTest (llmload-core) pauses it.
+            // simulator's engine pauses for 1 s, as SteadyStateLoopbackTest (llmload-core) pauses it:
+            // a third of the run, followed by 2 s at the server's own latency.
             Path journal = dir.resolve("steady").resolve(Journal.FILE_NAME);
             HttpRequest pause = HttpRequest.newBuilder(
-                            URI.create(sim.url().replaceFirst("/v1/?$", "") + "/llmload/pause?ms=2000"))
+                            URI.create(sim.url().replaceFirst("/v1/?$", "") + "/llmload/pause?ms=1000"))
                     .POST(HttpRequest.BodyPublishers.noBody())
                     .build();
             Thread pauser = Thread.ofVirtual().start(() -> {
@@ -149,7 +153,7 @@ class ConsoleVerdictsLoopbackTest {
                     "--url",
                     sim.url(),
                     "--request-rate",
-                    "50",
+                    "100",
                     "--num-requests",
                     "300",
                     "--input-tokens",
