@@ -25,9 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Each note llmload writes by itself is produced by a simulator scenario that shows the problem,
  * and a clean run has none of them.
+ *
+ * <p>The scenarios whose note rests on how late something ran (the client behind its schedule, a
+ * wait at the gate, latency drifting, an idle timeout, a clean run's lack of notes) are tagged
+ * {@code timing} and run alone; those whose note rests on what the server said or counted (its
+ * statuses, its scraped queue) run beside another class.
  */
 @Tag("loopback")
-@Tag("timing")
 class AutomaticNotesTest {
 
     @TempDir
@@ -77,6 +81,7 @@ class AutomaticNotesTest {
     }
 
     @Test
+    @Tag("timing")
     void aCleanRunWithEnoughSamplesHasNoNotes() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1))) {
             RunReport report = run(sim, Load.closed(16), 1000, 16, 4, Timeouts.defaults());
@@ -95,6 +100,7 @@ class AutomaticNotesTest {
     }
 
     @Test
+    @Tag("timing")
     void tooFewSamplesForTheQuotedPercentiles() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1))) {
             // The simulator's own note that it fell behind its schedule comes from the host's load, not from the
@@ -143,6 +149,7 @@ class AutomaticNotesTest {
     }
 
     @Test
+    @Tag("timing")
     void timeoutsByKind() throws Exception {
         try (SimServer sim = simulator(fixed(5, 1, "faults", List.of("stall:2:1500@0.5"), "seed", 1))) {
             Timeouts idle = new Timeouts(Duration.ofSeconds(5), null, Duration.ofMillis(200), Duration.ofMinutes(1));
@@ -153,6 +160,7 @@ class AutomaticNotesTest {
     }
 
     @Test
+    @Tag("timing")
     void queueingAtTheConcurrencyGate() throws Exception {
         // Each request takes about 50 ms and two may be in flight: 40 req/s against 100 req/s sent.
         // The n-th request waits about n × 14 ms at the gate, so the p50 wait (about 400 ms) is far
@@ -166,6 +174,7 @@ class AutomaticNotesTest {
     }
 
     @Test
+    @Tag("timing")
     void latencyDriftWhenTheServerQueueGrows() throws Exception {
         // A batching engine that runs 2 sequences at a time, offered more than it can serve: its
         // waiting queue and so TTFT grow through the run. Twice as fast an engine offered twice the
@@ -181,6 +190,7 @@ class AutomaticNotesTest {
     }
 
     @Test
+    @Tag("timing")
     void theClientFallingBehindItsSchedule() throws Exception {
         // Making 2,000-token prompts takes longer than the 0.2 ms between sends at 5,000 req/s: once
         // the requests prepared before the clock started are sent, the client cannot keep the
