@@ -42,9 +42,10 @@ class DeadServerTest {
         SimServer first = simulator(0);
         int port = first.port();
         Path runDir = dir.resolve("run");
-        // The target goes away after the first 20 requests (well under a second in) and is back 3 s
-        // later; a backoff of at most 2 s finds it again by about 6 s in, so 9 s leave the run
-        // seconds after the outage, which the note must show as ended before the end of the run.
+        // The target goes away after the first 20 requests (well under a second in) and is back 2 s
+        // later; the backoff (50 ms doubling, at most 2 s) finds it again by about 4 s in, so 7 s
+        // leave the run seconds after the outage, which the note must show as ended before the end
+        // of the run.
         CompletableFuture<CapturedRun> run = CompletableFuture.supplyAsync(() -> CapturedRun.of(
                 "run",
                 "--url",
@@ -52,7 +53,7 @@ class DeadServerTest {
                 "--concurrency",
                 "4",
                 "--duration",
-                "9s",
+                "7s",
                 "--input-tokens",
                 "8",
                 "--output-tokens",
@@ -72,8 +73,8 @@ class DeadServerTest {
             }
             first.close();
             firstClosed = true;
-            // Away for 3 s: without a backoff a closed loop of 4 makes thousands of refused connections in that time.
-            Thread.sleep(3000);
+            // Away for 2 s: without a backoff a closed loop of 4 makes thousands of refused connections in that time.
+            Thread.sleep(2000);
             second = simulator(port);
             CapturedRun result = run.get(120, TimeUnit.SECONDS);
             assertThat(result.exitCode()).as(result.err()).isZero();
@@ -87,7 +88,7 @@ class DeadServerTest {
         }
         JsonNode report = JSON.readTree(runDir.resolve("report.json").toFile());
         long refused = report.at("/results/errors/connect/count").asLong();
-        // 50 ms doubling to 2 s: at most about a dozen tries in 3 s, each tried by at most 4 slots.
+        // 50 ms doubling to 2 s: at most about ten tries in 2 s, each tried by at most 4 slots.
         assertThat(refused).as("connection failures while the target was away").isLessThan(100);
         // The stopped simulator closes its connections, so the slots streaming at that moment end
         // and try again: refused connections must show. (They once did not: the simulator's loops
