@@ -59,6 +59,12 @@ final class BatchScheduler {
     private int numRunning;
     /** Some sequence in {@link #running} is done and must be compacted away. */
     private boolean runningHasDone;
+    /**
+     * Sequences of the running batch that the step {@link #countStep} counted reaches the end of:
+     * {@link #deliverStep} finishes them, and a {@link #snapshot} taken between the two already
+     * leaves them out of the running count.
+     */
+    private int finishingInStep;
 
     private final Map<String, Sequence> byId = new HashMap<>();
 
@@ -243,9 +249,12 @@ final class BatchScheduler {
      * the engine's counters, with no sink told yet. A {@link #snapshot} taken before {@link
      * #deliverStep} counts every token the sinks are about to send, so a client never holds a token
      * the server's counters do not: published after the sinks, a scrape between the two (a client
-     * that read its last token and then {@code /metrics}) saw one step less.
+     * that read its last token and then {@code /metrics}) saw one step less. Nor does it count as
+     * running a request the step ends: a client that read its answer whole and then scraped, while
+     * the engine's thread waited for a core after the delivery (a busy host), saw it running.
      */
     void countStep() {
+        finishingInStep = 0;
         for (int i = 0; i < stepCount; i++) {
             Sequence s = stepSequences[i];
             s.stepEmitted = 0;
@@ -266,6 +275,9 @@ final class BatchScheduler {
             }
             s.numOutput += s.stepEmitted;
             generationTokens += s.stepEmitted;
+            if (s.numOutput >= s.targetOutput) {
+                finishingInStep++;
+            }
         }
     }
 
@@ -288,6 +300,7 @@ final class BatchScheduler {
             }
         }
         stepCount = 0;
+        finishingInStep = 0;
     }
 
     /** The shape of the step begun last, or null when it scheduled nothing. */
@@ -300,7 +313,7 @@ final class BatchScheduler {
             compactRunning();
         }
         return new EngineSnapshot(
-                numRunning,
+                numRunning - finishingInStep,
                 queued.get(),
                 kvCacheUsage(),
                 preemptions,
