@@ -83,13 +83,16 @@ class TelemetryLoopbackTest {
             above = aboveReport.telemetry();
         }
         assertThat(below.serverKind()).isEqualTo("vllm");
-        assertThat(below.requestsWaiting().max()).isZero();
+        // One at a time, a request waits only between its hand-over and the engine's next step, as
+        // in vLLM; a scrape can land there where the engine's thread waits for a core (seen beside
+        // two sha256sum). Above capacity the queue holds tens.
+        assertThat(below.requestsWaiting().max()).isLessThanOrEqualTo(1.0);
         assertThat(below.kvCacheUsage().max()).isLessThan(0.5);
         assertThat(below.preemptions())
                 .satisfiesAnyOf(
                         p -> assertThat(p).isNull(), p -> assertThat(p.delta()).isZero());
 
-        assertThat(above.requestsWaiting().max()).isGreaterThan(0);
+        assertThat(above.requestsWaiting().max()).isGreaterThan(1);
         assertThat(above.kvCacheUsage().max()).isGreaterThan(0.8);
         assertThat(above.serverQueueTimeMs().p99())
                 .isGreaterThan(10 * Math.max(1.0, below.serverQueueTimeMs().p99()));
